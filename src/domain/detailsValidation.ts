@@ -1,0 +1,64 @@
+// SPEC 5 'Details form': the field messages shown under the inputs, and the
+// alerts shown when Next is pressed.
+import type { RegistrationMode } from './schemas';
+
+export const PHONE_PATTERN = /^\+\d{1,3} \d{3} \d{3} \d{3}$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const DETAILS_MESSAGES = {
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email address',
+  firstNameRequired: 'First Name is required',
+  lastNameRequired: 'Last Name is required',
+  phoneRequired: 'Phone Number is required',
+  phoneInvalid: 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)',
+  passwordShort: 'Password must be at least 6 characters long',
+  passwordRequired: 'Password is required',
+  privacy: 'You must accept the Privacy Policy',
+  terms: 'You must accept the Terms and Conditions',
+} as const;
+
+export const DETAILS_ALERTS = {
+  emailEmpty: 'Enter Passenger Email to receive booking details',
+  passwordEmpty: 'Enter Password for booking',
+  privacy: 'Please Accept Our Privacy Policies',
+  terms: 'Please Accept Our Term and Conditions',
+} as const;
+
+export interface DetailsValues {
+  firstName?: string; surname?: string; number?: string; email?: string; password?: string;
+  privacyAccepted?: boolean; termsAccepted?: boolean;
+}
+
+export type DetailsErrors = Partial<Record<keyof DetailsValues, string>>;
+
+const blank = (v: string | undefined) => !v || v.trim() === '';
+
+export function validateDetails(mode: RegistrationMode, v: DetailsValues): DetailsErrors {
+  const e: DetailsErrors = {};
+  if (blank(v.email)) e.email = DETAILS_MESSAGES.emailRequired;
+  else if (!EMAIL_PATTERN.test(v.email!.trim())) e.email = DETAILS_MESSAGES.emailInvalid;
+  if (mode !== 'existing_client') {
+    if (blank(v.firstName)) e.firstName = DETAILS_MESSAGES.firstNameRequired;
+    if (blank(v.surname)) e.surname = DETAILS_MESSAGES.lastNameRequired;
+    if (blank(v.number)) e.number = DETAILS_MESSAGES.phoneRequired;
+    else if (!PHONE_PATTERN.test(v.number!.trim())) e.number = DETAILS_MESSAGES.phoneInvalid;
+  }
+  if (mode === 'new_client') {
+    if (blank(v.password)) e.password = DETAILS_MESSAGES.passwordRequired;
+    else if (v.password!.length < 6) e.password = DETAILS_MESSAGES.passwordShort;
+    if (!v.privacyAccepted) e.privacyAccepted = DETAILS_MESSAGES.privacy;
+    if (!v.termsAccepted) e.termsAccepted = DETAILS_MESSAGES.terms;
+  }
+  if (mode === 'existing_client' && blank(v.password)) e.password = DETAILS_MESSAGES.passwordRequired;
+  return e;
+}
+
+/** The first alert SPEC 5 lists for what is missing when Next is pressed, or null. */
+export function nextAlert(mode: RegistrationMode, v: DetailsValues): string | null {
+  if (blank(v.email)) return DETAILS_ALERTS.emailEmpty;
+  if (mode !== 'guest_login' && blank(v.password)) return DETAILS_ALERTS.passwordEmpty;
+  if (mode === 'new_client' && !v.privacyAccepted) return DETAILS_ALERTS.privacy;
+  if (mode === 'new_client' && !v.termsAccepted) return DETAILS_ALERTS.terms;
+  return null;
+}

@@ -1,0 +1,244 @@
+// Shapes of every call in SPEC section 7 used so far, shared by the server
+// (which validates every body with them) and the browser (which builds bodies
+// with them and checks what it reads back).
+import {
+  array, boolean, defaulted, enums, integer, literal, nullable, number, object,
+  optional, pattern, record, refine, size, string, type, union, unknown, type Infer,
+} from 'superstruct';
+import { isCalendarDate } from './ukTime';
+
+const trimmed = (min: number, max: number) =>
+  refine(size(string(), min, max), 'not blank', (v) => (min > 0 && v.trim() === '' ? 'must not be blank' : true));
+
+export const CalendarDate = refine(pattern(string(), /^\d{4}-\d{2}-\d{2}$/), 'CalendarDate', (v) =>
+  isCalendarDate(v) ? true : `Expected a real date as YYYY-MM-DD but received "${v}"`,
+);
+/** 12-hour clock text as the booking form stores it: 12am, 1am .. 11pm. */
+export const Hour12 = pattern(string(), /^(1[0-2]|[1-9])(am|pm)$/);
+export const Minute = enums(['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55']);
+const count = (max: number) => defaulted(size(integer(), 0, max), 0);
+const yesNo = defaulted(enums(['yes', 'no']), 'no');
+const waitingMinutes = defaulted(
+  refine(size(integer(), 0, 100), 'step5', (v) => (v % 5 === 0 ? true : 'must be a multiple of 5')),
+  0,
+);
+
+export const Stop = object({
+  street_name: trimmed(1, 200),
+  number: defaulted(size(string(), 0, 20), ''),
+  postcode: defaulted(size(string(), 0, 10), ''),
+});
+
+/** SPEC 3 'Booking form' (BookingForm in browser storage, body of calculate-distance-price). */
+export const BookingForm = type({
+  pickup: trimmed(1, 300),
+  dropoff: trimmed(1, 300),
+  pickup_date: CalendarDate,
+  pickup_hour: Hour12,
+  pickup_min: Minute,
+  select_option: defaulted(enums(['one_way', 'return']), 'one_way'),
+  return_date: defaulted(union([CalendarDate, literal('')]), ''),
+  return_hour: defaulted(union([Hour12, literal('')]), ''),
+  return_min: defaulted(union([Minute, literal('')]), ''),
+  stops: defaulted(size(array(Stop), 0, 10), []),
+  passengers: count(50),
+  luggages: count(20),
+  hand_luggages: count(20),
+  return_passengers: count(50),
+  return_luggages: count(20),
+  return_hand_luggages: count(20),
+  meet_and_greet: yesNo,
+  return_meet_and_greet: yesNo,
+  baby_seats: count(15),
+  booster_seats: count(15),
+  return_baby_seats: count(15),
+  return_booster_seats: count(15),
+  wheel_chair: yesNo,
+  return_wheel_chair: yesNo,
+  special_luggage: count(15),
+  return_special_luggage: count(15),
+  waiting_min: waitingMinutes,
+  return_waiting_min: waitingMinutes,
+  pickup_fight_number: defaulted(size(string(), 0, 40), ''),
+  return_fight_number: defaulted(size(string(), 0, 40), ''),
+  modal: optional(string()),
+});
+export type BookingForm = Infer<typeof BookingForm>;
+
+export const LatLon = object({ lat: number(), lon: number() });
+
+/** SPEC 3 'Hourly form' (HourlyRateForm). */
+export const HourlyRateForm = type({
+  pickup: trimmed(1, 300),
+  pickup_date: CalendarDate,
+  pickup_duration: pattern(string(), /^([4-9]|1\d|2[0-4])hour$/),
+  pickup_hour: Hour12,
+  pickup_min: Minute,
+  userLocation: optional(nullable(LatLon)),
+});
+export type HourlyRateForm = Infer<typeof HourlyRateForm>;
+
+export const BookingType = enums(['milleage', 'hourly']);
+export type BookingType = Infer<typeof BookingType>;
+
+export const Setting = object({ setting_name: string(), setting_value: string() });
+export type Setting = Infer<typeof Setting>;
+
+export const Company = type({ id: integer(), company: type({ company_name: string() }) });
+export type Company = Infer<typeof Company>;
+
+export const FleetVehicle = type({
+  tbms_vid: integer(),
+  vehicle_img: string(),
+  category_name: string(),
+  seats: integer(),
+  hand_luggage: integer(),
+  luggage: integer(),
+});
+export type FleetVehicle = Infer<typeof FleetVehicle>;
+
+export const AddressItem = type({ id: integer(), address: string() });
+export type AddressItem = Infer<typeof AddressItem>;
+
+export const PriceBreakdown = type({
+  currency: string(),
+  final_price: string(),
+  lines: array(type({ label: string(), amount: string() })),
+});
+
+/** One entry of price_details: a vehicle type of one operator company, priced for the trip. */
+export const PriceDetail = type({
+  vehicle_id: integer(),
+  company_id: integer(),
+  company_name: string(),
+  vehicle_image: string(),
+  vehicle_type: string(),
+  max_seat: integer(),
+  luggage: integer(),
+  small_luggage: integer(),
+  price: string(),
+  final_price: string(),
+  breakdown: PriceBreakdown,
+});
+export type PriceDetail = Infer<typeof PriceDetail>;
+
+export const PriceResponse = type({
+  price_details: array(PriceDetail),
+  via_miles: optional(number()),
+  time_duration: optional(integer()),
+  estimated: optional(boolean()),
+});
+export type PriceResponse = Infer<typeof PriceResponse>;
+
+export const DistanceRequest = object({ pickup: trimmed(1, 300), dropoff: trimmed(1, 300) });
+export const DistanceResult = type({ via_miles: number(), time_duration: integer(), estimated: optional(boolean()) });
+export type DistanceResult = Infer<typeof DistanceResult>;
+
+export const RegistrationMode = enums(['guest_login', 'new_client', 'existing_client']);
+export type RegistrationMode = Infer<typeof RegistrationMode>;
+
+/** SPEC 3 'Registration data'. The password travels to the server but is never stored in the browser. */
+export const RegistrationData = type({
+  firstName: defaulted(size(string(), 0, 100), ''),
+  surname: defaulted(size(string(), 0, 100), ''),
+  number: defaulted(size(string(), 0, 30), ''),
+  email: pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/),
+  username: optional(string()),
+  privacyAccepted: optional(boolean()),
+  termsAccepted: optional(boolean()),
+  passengerDetails: defaulted(enums(['yes', 'no']), 'no'),
+  passengerName: optional(size(string(), 0, 100)),
+  passengerLastname: optional(size(string(), 0, 100)),
+  passengerEmail: optional(size(string(), 0, 254)),
+  passengerPhone: optional(size(string(), 0, 30)),
+  additionalInfo: defaulted(size(string(), 0, 1000), ''),
+  return_additionalInfo: defaulted(size(string(), 0, 1000), ''),
+  password: optional(size(string(), 0, 200)),
+});
+export type RegistrationData = Infer<typeof RegistrationData>;
+
+export const PaymentMethod = enums(['car', 'card']);
+
+/** Body of POST /api/v1/booking (SPEC 7). */
+export const BookingRequest = type({
+  selectedVehicleData: type({ vehicle_id: integer(), company_id: integer() }),
+  selectedVehicle: defaulted(size(integer(), 1, 6), 1),
+  bookingType: BookingType,
+  // Checked against BookingForm or HourlyRateForm by booking type, so errors name e.g. bookingForm.pickup.
+  bookingForm: optional(nullable(record(string(), unknown()))),
+  hourlyRateForm: optional(nullable(record(string(), unknown()))),
+  registrationData: RegistrationData,
+  payment_method: PaymentMethod,
+  selected_passenger: defaulted(RegistrationMode, 'guest_login'),
+  stripe_session_id: optional(nullable(string())),
+  paymentId: optional(nullable(string())),
+});
+export type BookingRequest = Infer<typeof BookingRequest>;
+
+export const BookingRecord = type({
+  id: integer(),
+  booking_number: string(),
+  ride_type: string(),
+  pick_up_address: string(),
+  drop_off_address: nullable(string()),
+  pick_up_date: string(),
+  pick_up_time: string(),
+  return_date: nullable(string()),
+  return_time: nullable(string()),
+  hourly_duration: nullable(string()),
+  payment_method: string(),
+  total_booking_amount: string(),
+  flight_no: nullable(string()),
+  return_flight_no: nullable(string()),
+  company_name: string(),
+  fleet_category: type({ category_name: string() }),
+});
+export type BookingRecord = Infer<typeof BookingRecord>;
+
+export const BookingDetail = type({
+  meet_and_greet: string(),
+  baby_seat: integer(),
+  booster_seat: integer(),
+  wheel_chair: string(),
+  special_luggages: integer(),
+  waiting_minutes: integer(),
+  luggages: integer(),
+  hand_luggages: integer(),
+  vehicle_qty: integer(),
+});
+export type BookingDetail = Infer<typeof BookingDetail>;
+
+export const BookingStopRecord = type({
+  id: integer(),
+  stop_address: string(),
+  stop_post_code: string(),
+  stop_street_number: string(),
+});
+
+export const PassengerDetail = type({
+  passenger_id: nullable(integer()),
+  passenger_name: string(),
+  passenger_email: string(),
+  passenger_contact_no: string(),
+  total_passengers: integer(),
+  additional_info: string(),
+});
+export type PassengerDetail = Infer<typeof PassengerDetail>;
+
+export const BookingResult = type({
+  booking: BookingRecord,
+  bookingDetail: BookingDetail,
+  bookingStops: array(BookingStopRecord),
+  passengerDetails: PassengerDetail,
+});
+export type BookingResult = Infer<typeof BookingResult>;
+
+export const BookingResponse = type({
+  success: boolean(),
+  message: string(),
+  data: optional(BookingResult),
+});
+export type BookingResponse = Infer<typeof BookingResponse>;
+
+/** Error bodies: a message a person can read, and the field it is about when there is one. */
+export const ApiError = type({ success: literal(false), message: string(), field: optional(string()) });

@@ -1,0 +1,24 @@
+// Reading the operator's settings (SPEC 3 'Setting keys read').
+import { DEFAULT_CURRENCY } from './money';
+
+export type Settings = Record<string, string>;
+
+/** Toggles use the literal value enable; some use yes. */
+export function isEnabled(settings: Settings, key: string): boolean {
+  const v = (settings[key] ?? '').trim().toLowerCase();
+  return v === 'enable' || v === 'yes';
+}
+
+/** Numeric settings (prices, minutes); absent or unreadable counts as 0. */
+export function numberSetting(settings: Settings, key: string): number {
+  const n = Number(settings[key]);
+  return Number.isFinite(n) ? n : 0;
+}
+
+export function currencyOf(settings: Settings): string {
+  return settings.CURRENCY?.trim() || DEFAULT_CURRENCY;
+}
+
+export function settingsFromList(list: { setting_name: string; setting_value: string }[]): Settings {
+  return Object.fromEntries(list.map((s) => [s.setting_name, s.setting_value]));
+}

@@ -1,0 +1,77 @@
+// Operator data changes: settings, companies, fleet, rates and known places.
+// The demo seed and `npm run admin` both go through these functions.
+import type { Queryable } from './db/index';
+
+export async function setSetting(db: Queryable, name: string, value: string): Promise<void> {
+  await db.query(
+    `INSERT INTO settings (setting_name, setting_value) VALUES ($1, $2)
+     ON CONFLICT (setting_name) DO UPDATE SET setting_value = EXCLUDED.setting_value`,
+    [name, value],
+  );
+}
+
+export interface CompanyInput { company_name: string; contact_phone?: string; contact_email?: string; address?: string }
+
+export async function upsertCompany(db: Queryable, c: CompanyInput): Promise<number> {
+  const [row] = await db.query<{ id: number }>(
+    `INSERT INTO companies (company_name, contact_phone, contact_email, address) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (company_name) DO UPDATE SET contact_phone = EXCLUDED.contact_phone,
+       contact_email = EXCLUDED.contact_email, address = EXCLUDED.address
+     RETURNING id`,
+    [c.company_name, c.contact_phone ?? '', c.contact_email ?? '', c.address ?? ''],
+  );
+  return row.id;
+}
+
+export interface VehicleTypeInput {
+  category_name: string; seats: number; luggage: number; hand_luggage: number; image: string; sort_order?: number;
+}
+
+export async function upsertVehicleType(db: Queryable, v: VehicleTypeInput): Promise<number> {
+  const [row] = await db.query<{ id: number }>(
+    `INSERT INTO vehicle_types (category_name, seats, luggage, hand_luggage, image, sort_order)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (category_name) DO UPDATE SET seats = EXCLUDED.seats, luggage = EXCLUDED.luggage,
+       hand_luggage = EXCLUDED.hand_luggage, image = EXCLUDED.image, sort_order = EXCLUDED.sort_order
+     RETURNING id`,
+    [v.category_name, v.seats, v.luggage, v.hand_luggage, v.image, v.sort_order ?? 0],
+  );
+  return row.id;
+}
+
+export interface RateInput {
+  company_id: number; vehicle_type_id: number;
+  base_fare_pence: number; minimum_fare_pence: number; hourly_rate_pence: number;
+  /** Per-mile rates by the mile they start at; the first band starts at 0. */
+  bands: { from_miles: number; per_mile_pence: number }[];
+}
+
+export async function setRate(db: Queryable, r: RateInput): Promise<void> {
+  if (!r.bands.some((b) => b.from_miles === 0)) throw new Error('The first distance band must start at 0 miles');
+  await db.query(
+    `INSERT INTO vehicle_rates (company_id, vehicle_type_id, base_fare_pence, minimum_fare_pence, hourly_rate_pence)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (company_id, vehicle_type_id) DO UPDATE SET base_fare_pence = EXCLUDED.base_fare_pence,
+       minimum_fare_pence = EXCLUDED.minimum_fare_pence, hourly_rate_pence = EXCLUDED.hourly_rate_pence`,
+    [r.company_id, r.vehicle_type_id, r.base_fare_pence, r.minimum_fare_pence, r.hourly_rate_pence],
+  );
+  await db.query('DELETE FROM vehicle_rate_bands WHERE company_id = $1 AND vehicle_type_id = $2', [r.company_id, r.vehicle_type_id]);
+  for (const b of r.bands) {
+    await db.query(
+      'INSERT INTO vehicle_rate_bands (company_id, vehicle_type_id, from_miles, per_mile_pence) VALUES ($1, $2, $3, $4)',
+      [r.company_id, r.vehicle_type_id, b.from_miles, b.per_mile_pence],
+    );
+  }
+}
+
+export interface AddressInput { address: string; postcode?: string; lat: number; lon: number; kind?: string }
+
+export async function addAddress(db: Queryable, a: AddressInput): Promise<number> {
+  const [row] = await db.query<{ id: number }>(
+    `INSERT INTO addresses (address, postcode, lat, lon, kind) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (address) DO UPDATE SET postcode = EXCLUDED.postcode, lat = EXCLUDED.lat, lon = EXCLUDED.lon, kind = EXCLUDED.kind
+     RETURNING id`,
+    [a.address, a.postcode ?? '', a.lat, a.lon, a.kind ?? 'place'],
+  );
+  return row.id;
+}

@@ -1,0 +1,32 @@
+// `npm start` builds the SPA when dist is missing or older than its sources.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const SOURCES = ['src/web', 'src/domain', 'machines', 'public/index.html', '.parcelrc', 'package.json'];
+
+function newestMtime(p: string): number {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return readdirSync(p).reduce((max, name) => Math.max(max, newestMtime(path.join(p, name))), st.mtimeMs);
+}
+
+export function spaIsStale(root: string, distDir: string): boolean {
+  const built = path.join(distDir, 'index.html');
+  if (!existsSync(built)) return true;
+  const sources = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+  return sources > statSync(built).mtimeMs;
+}
+
+export function buildSpa(root: string, distDir: string): void {
+  const started = Date.now();
+  console.log('Building the website...');
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/parcel/lib/bin.js'), 'build', 'public/index.html', '--dist-dir', distDir, '--public-url', '/', '--no-autoinstall'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (result.status !== 0) throw new Error('The website build failed (see above).');
+  console.log(`Website built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

@@ -1,0 +1,40 @@
+// Serving the built SPA from the same process as the API: hashed assets from
+// dist (gzip when the browser takes it), vehicle images from public/storage,
+// and index.html for every other path, with the run-time config injected so
+// one build serves any configuration.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Hono } from 'hono';
+import { serveStatic } from '@hono/node-server/serve-static';
+
+export interface RuntimeConfig { apiPublicKey: string; apiSecretKey: string }
+
+export function webApp(opts: { distDir: string; publicDir: string; runtime: RuntimeConfig }) {
+  const web = new Hono();
+  let indexHtml: Promise<string> | null = null;
+  const page = async () => {
+    const tag = `<script>window.__APP_CONFIG__=${JSON.stringify(opts.runtime).replace(/</g, '\\u003c')}</script>`;
+    // The minified page has no </head>: the config goes just before the first script.
+    indexHtml ??= readFile(path.join(opts.distDir, 'index.html'), 'utf8').then((html) =>
+      (/<script\b/i.test(html) ? html.replace(/<script\b/i, `${tag}<script`) : `${tag}${html}`));
+    return indexHtml;
+  };
+  const relative = (dir: string) => path.relative(process.cwd(), dir) || '.';
+  web.use('/storage/*', serveStatic({
+    root: relative(opts.publicDir),
+    onFound: (_p, c) => { c.header('Cache-Control', 'public, max-age=86400'); },
+  }));
+  web.use('*', async (c, next) => {
+    if (c.req.path === '/' || c.req.path.endsWith('.html')) return next();
+    return serveStatic({
+      root: relative(opts.distDir), precompressed: true,
+      onFound: (_p, ctx) => { ctx.header('Cache-Control', 'public, max-age=31536000, immutable'); },
+    })(c, next);
+  });
+  web.get('*', async (c) => {
+    if (/\.[a-z0-9]{2,5}$/i.test(c.req.path) && !c.req.path.endsWith('.html')) return c.text('Not found', 404);
+    c.header('Cache-Control', 'no-cache');
+    return c.html(await page());
+  });
+  return web;
+}

@@ -1,0 +1,40 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { currentStep } from '../../machines/booking';
+import { BookingActor, useSettings } from './bookingActor';
+import { UrlSync } from './UrlSync';
+import { LoadingOverlay } from './components/LoadingOverlay';
+import { SiteBar } from './components/SiteBar';
+import { HomeView } from './views/home/HomeView';
+
+// Later steps load when first needed, to keep the first page small.
+const QuotationView = lazy(() => import('./views/quotation/QuotationView').then((m) => ({ default: m.QuotationView })));
+const DetailsView = lazy(() => import('./views/details/DetailsView').then((m) => ({ default: m.DetailsView })));
+const PaymentView = lazy(() => import('./views/payment/PaymentView').then((m) => ({ default: m.PaymentView })));
+const SuccessView = lazy(() => import('./views/success/SuccessView').then((m) => ({ default: m.SuccessView })));
+
+export function App() {
+  const step = BookingActor.useSelector(currentStep);
+  const settings = useSettings();
+  const company = settings.Company_Name;
+
+  useEffect(() => {
+    if (company) document.title = `${company} | Taxi and chauffeur booking with instant quotes`;
+  }, [company]);
+
+  if (step === null) return <LoadingOverlay text="Please wait while loading content" />;
+  return (
+    <>
+      <UrlSync />
+      {step !== 'success' && <SiteBar />}
+      <main id="main" className="main">
+        <Suspense fallback={<LoadingOverlay text="Please wait while loading content" />}>
+          {step === 'home' && <HomeView />}
+          {step === 'quotation' && <QuotationView />}
+          {step === 'details' && <DetailsView />}
+          {step === 'payment' && <PaymentView />}
+          {step === 'success' && <SuccessView />}
+        </Suspense>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+// The API client (ofetch) and the booking machine's real actors.
+import { ofetch, FetchError } from 'ofetch';
+import { fromPromise } from 'xstate';
+import { assert } from 'superstruct';
+import { AddressItem, BookingResponse, PriceResponse, Setting } from '../domain/schemas';
+import { array } from 'superstruct';
+import { settingsFromList, type Settings } from '../domain/settings';
+import { filterDistancePrices, filterHourlyPrices } from '../domain/priceFiltering';
+import type { BookingForm } from '../domain/schemas';
+import type { CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
+
+declare global {
+  interface Window { __APP_CONFIG__?: { apiPublicKey: string; apiSecretKey: string } }
+}
+
+const config = window.__APP_CONFIG__ ?? { apiPublicKey: '', apiSecretKey: '' };
+
+export const api = ofetch.create({
+  baseURL: '/api/v1',
+  headers: { 'API-PUBLIC-KEY': config.apiPublicKey, 'API-SECRET-KEY': config.apiSecretKey },
+  timeout: 0,
+  retry: 0,
+});
+
+/** The server's message when it sent one, otherwise the client's error text (SPEC 8). */
+export function errorMessage(err: unknown): string {
+  if (err instanceof FetchError) {
+    const data = err.data as { message?: string; error?: string } | undefined;
+    if (data?.message) return data.message;
+    if (data?.error) return data.error;
+    if (!err.response) return 'We could not reach the booking server. Please check your connection and try again.';
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function fetchSettings(): Promise<Settings> {
+  const list = await api('/setting');
+  assert(list, array(Setting));
+  return settingsFromList(list);
+}
+
+let addresses: Promise<AddressItem[]> | null = null;
+/** The operator's known addresses, fetched once per page (SPEC 8: a failure is kept, the list stays empty). */
+export function fetchAddresses(): Promise<AddressItem[]> {
+  addresses ??= api('/ai-addresses').then((list) => {
+    assert(list, array(AddressItem));
+    return list;
+  }).catch((err) => {
+    console.error('Address list unavailable:', errorMessage(err));
+    addresses = null;
+    return [];
+  });
+  return addresses;
+}
+
+export async function calculatePrice({ bookingType, form, settings }: PriceInput): Promise<PriceOutput> {
+  try {
+    const path = bookingType === 'milleage' ? '/calculate-distance-price' : '/calculate-hourly-price';
+    const res = await api(path, { method: 'POST', body: form });
+    assert(res, PriceResponse);
+    const filtered = bookingType === 'milleage'
+      ? filterDistancePrices(res.price_details, form as BookingForm, settings)
+      : filterHourlyPrices(res.price_details, form, settings);
+    if (!filtered.ok) throw new Error(filtered.error);
+    return {
+      prices: filtered.prices,
+      trip: { via_miles: res.via_miles, time_duration: res.time_duration, estimated: res.estimated },
+    };
+  } catch (err) {
+    throw new Error(errorMessage(err));
+  }
+}
+
+export async function createBooking(input: CreateBookingInput): Promise<BookingResponse> {
+  try {
+    const res = await api('/booking', {
+      method: 'POST',
+      headers: { 'Idempotency-Key': input.idempotencyKey },
+      body: {
+        selectedVehicleData: input.vehicle,
+        selectedVehicle: input.quantity,
+        bookingType: input.bookingType,
+        bookingForm: input.bookingForm,
+        hourlyRateForm: input.hourlyForm,
+        registrationData: input.registration,
+        payment_method: input.paymentMethod,
+        selected_passenger: 'guest_login',
+        stripe_session_id: null,
+        paymentId: null,
+      },
+    });
+    assert(res, BookingResponse);
+    return res;
+  } catch (err) {
+    throw new Error(errorMessage(err));
+  }
+}
+
+export const actors = {
+  loadSettings: fromPromise(() => fetchSettings()),
+  calculatePrice: fromPromise(({ input }: { input: PriceInput }) => calculatePrice(input)),
+  createBooking: fromPromise(({ input }: { input: CreateBookingInput }) => createBooking(input)),
+};

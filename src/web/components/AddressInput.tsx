@@ -1,0 +1,81 @@
+// Address field with suggestions from the operator's address list, filtered by
+// case-insensitive substring (SPEC 5). Opens on focus, closes on selection.
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { AddressItem } from '../../domain/schemas';
+import { fetchAddresses } from '../api';
+
+export function matchAddresses(list: AddressItem[], text: string, limit = 8): AddressItem[] {
+  const needle = text.trim().toLowerCase();
+  return list.filter((a) => a.address.toLowerCase().includes(needle)).slice(0, limit);
+}
+
+interface Props {
+  id: string; label: string; value: string; placeholder?: string; error?: string;
+  onChange: (value: string) => void; onBlur?: () => void;
+}
+
+export function AddressInput({ id, label, value, placeholder, error, onChange, onBlur }: Props) {
+  const [list, setList] = useState<AddressItem[]>([]);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const listId = useId();
+  const errorId = `${id}-error`;
+
+  useEffect(() => { fetchAddresses().then(setList); }, []);
+  const matches = useMemo(() => matchAddresses(list, value), [list, value]);
+  const expanded = open && matches.length > 0;
+
+  const choose = (a: AddressItem) => {
+    onChange(a.address);
+    setOpen(false);
+    setActive(-1);
+  };
+
+  return (
+    <div className="field address-field">
+      <label htmlFor={id}>{label}</label>
+      <div className="combo">
+        <input
+          id={id}
+          type="text"
+          role="combobox"
+          autoComplete="off"
+          aria-autocomplete="list"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          placeholder={placeholder}
+          value={value}
+          onFocus={() => setOpen(true)}
+          onChange={(e) => { onChange(e.target.value); setOpen(true); setActive(-1); }}
+          onBlur={() => { setTimeout(() => setOpen(false), 150); onBlur?.(); }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') { e.preventDefault(); setOpen(true); setActive((i) => Math.min(i + 1, matches.length - 1)); }
+            else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((i) => Math.max(i - 1, 0)); }
+            else if (e.key === 'Enter' && expanded && active >= 0) { e.preventDefault(); choose(matches[active]); }
+            else if (e.key === 'Escape') setOpen(false);
+          }}
+        />
+        {expanded && (
+          <ul id={listId} role="listbox" className="suggestions" aria-label={`${label} suggestions`}>
+            {matches.map((a, i) => (
+              <li
+                key={a.id}
+                id={`${listId}-${i}`}
+                role="option"
+                aria-selected={i === active}
+                className={i === active ? 'active' : ''}
+                onMouseDown={(e) => { e.preventDefault(); choose(a); }}
+              >
+                {a.address}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {error && <p className="field-error" id={errorId}>{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+// The chosen vehicle with its total price, on the details and payment steps.
+import { BookingActor, useSettings } from '../bookingActor';
+import { currencyOf } from '../../domain/settings';
+import { finalPricePence, formatWholePrice, penceToPounds } from '../../domain/money';
+
+export function VehicleSummary() {
+  const vehicle = BookingActor.useSelector((s) => s.context.selectedVehicle);
+  const quantity = BookingActor.useSelector((s) => s.context.quantity);
+  const currency = currencyOf(useSettings());
+  if (!vehicle) return null;
+  const total = penceToPounds(finalPricePence(vehicle.price, quantity));
+  return (
+    <section className="vehicle-summary" aria-label="Your vehicle">
+      <img src={vehicle.vehicle_image} alt="" width={120} height={64} />
+      <div>
+        <p className="vehicle-summary-type">{vehicle.vehicle_type}{quantity > 1 ? ` x ${quantity}` : ''}</p>
+        <p className="muted">{vehicle.company_name} · up to {vehicle.max_seat} passengers</p>
+      </div>
+      <p className="vehicle-summary-price"><span className="muted">Total</span> {formatWholePrice(total, currency)}</p>
+    </section>
+  );
+}
