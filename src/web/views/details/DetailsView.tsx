@@ -47,7 +47,7 @@ export function DetailsView() {
                 <TextField name="surname" label="Last Name" autoComplete="family-name" />
               </div>
               <TextField name="email" label="Email" type="email" autoComplete="email" hint="Your booking confirmation is sent here." />
-              <TextField name="number" label="Phone Number" type="tel" autoComplete="tel" placeholder="+44 7700 900 123" hint="International format, e.g. +44 7700 900 123" />
+              <TextField name="number" label="Phone Number" type="tel" autoComplete="tel" placeholder="+44 770 090 012" hint="Format +xxx xxx xxx xxx: country code, then three groups of three digits." />
               <TextField name="additionalInfo" label="Additional information (optional)" type="textarea" />
               <div className="actions">
                 <Link href="/quotationview" className="btn btn-secondary">Back</Link>

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: Debian Chromium driven by playwright-core against the real server.
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
+  },
+});
