@@ -1,7 +1,6 @@
 // SPEC 2 'Booking summary panel' (the parts this slice has): from, to, when, who, how far.
 import { BookingActor } from '../bookingActor';
-import { formatDateLong } from '../../domain/ukTime';
-import { hour12To24 } from '../../domain/ukTime';
+import { formatDateLong, hour12To24 } from '../../domain/ukTime';
 
 export function formatDuration(seconds: number): string {
   const minutes = Math.round(seconds / 60);
@@ -9,6 +8,8 @@ export function formatDuration(seconds: number): string {
   const m = minutes % 60;
   return h ? `${h} hr ${m} min` : `${m} min`;
 }
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 export function TripSummary() {
   const form = BookingActor.useSelector((s) => s.context.bookingForm);
@@ -22,7 +23,7 @@ export function TripSummary() {
         <div><dt>From</dt><dd>{form.pickup}</dd></div>
         <div><dt>To</dt><dd>{form.dropoff}</dd></div>
         <div><dt>Pickup</dt><dd>{formatDateLong(form.pickup_date)} at {time}</dd></div>
-        <div><dt>Passengers</dt><dd>{form.passengers} passengers, {form.luggages} luggage, {form.hand_luggages} hand luggage</dd></div>
+        <div><dt>Passengers and luggage</dt><dd>{plural(form.passengers, 'passenger')}, {plural(form.luggages, 'suitcase')}, {plural(form.hand_luggages, 'hand luggage item')}</dd></div>
         {trip?.via_miles !== undefined && (
           <div>
             <dt>Distance</dt>

@@ -1,0 +1,50 @@
+// Data the booking machine is driven with in the model-based tests.
+import type { BookingForm, BookingResponse, PriceDetail, RegistrationData } from '../../src/domain/schemas';
+
+export const settings = { Company_Name: 'Test Cars', GRACE_TIME: '120', CURRENCY: '£' };
+
+export const bookingForm: BookingForm = {
+  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
+  pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', select_option: 'one_way',
+  return_date: '', return_hour: '', return_min: '', stops: [], passengers: 2, luggages: 1, hand_luggages: 0,
+  return_passengers: 0, return_luggages: 0, return_hand_luggages: 0, meet_and_greet: 'no', return_meet_and_greet: 'no',
+  baby_seats: 0, booster_seats: 0, return_baby_seats: 0, return_booster_seats: 0, wheel_chair: 'no',
+  return_wheel_chair: 'no', special_luggage: 0, return_special_luggage: 0, waiting_min: 0, return_waiting_min: 0,
+  pickup_fight_number: '', return_fight_number: '',
+};
+
+const price = (vehicle_id: number, company_id: number, amount: string): PriceDetail => ({
+  vehicle_id, company_id, company_name: `Company ${company_id}`, vehicle_image: '/storage/vehicles/saloon.svg',
+  vehicle_type: 'Saloon', max_seat: 4, luggage: 2, small_luggage: 2, price: amount, final_price: amount,
+  breakdown: { currency: '£', final_price: amount, lines: [{ label: 'Journey fare', amount }] },
+});
+export const prices: PriceDetail[] = [price(1, 1, '49.24'), price(1, 2, '46.76')];
+
+export const registration: RegistrationData = {
+  firstName: 'Amelia', surname: 'Hart', number: '+44 770 090 012', email: 'amelia@example.com',
+  passengerDetails: 'no', additionalInfo: '', return_additionalInfo: '',
+};
+
+export const bookingOk: BookingResponse = {
+  success: true,
+  message: 'Your booking is confirmed.',
+  data: {
+    booking: {
+      id: 1, booking_number: 'BK-ABCDEFGH', ride_type: 'Q', pick_up_address: bookingForm.pickup,
+      drop_off_address: bookingForm.dropoff, pick_up_date: '2030-06-01', pick_up_time: '15:05', return_date: null,
+      return_time: null, hourly_duration: null, payment_method: 'car', total_booking_amount: '46.76',
+      flight_no: null, return_flight_no: null, company_name: 'Company 2', fleet_category: { category_name: 'Saloon' },
+    },
+    bookingDetail: {
+      meet_and_greet: 'no', baby_seat: 0, booster_seat: 0, wheel_chair: 'no', special_luggages: 0,
+      waiting_minutes: 0, luggages: 1, hand_luggages: 0, vehicle_qty: 1,
+    },
+    bookingStops: [],
+    passengerDetails: {
+      passenger_id: 1, passenger_name: 'Amelia Hart', passenger_email: 'amelia@example.com',
+      passenger_contact_no: '+44 770 090 012', total_passengers: 2, additional_info: '',
+    },
+  },
+};
+
+export const bookingRefused: BookingResponse = { success: false, message: 'This vehicle is no longer available' };

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { DETAILS_ALERTS, DETAILS_MESSAGES, nextAlert, validateDetails } from '../../src/domain/detailsValidation';
+
+const guest = { firstName: 'Amelia', surname: 'Hart', email: 'amelia@example.com', number: '+44 770 090 012' };
+
+describe('details form rules (SPEC 5)', () => {
+  it('accepts a complete guest', () => {
+    expect(validateDetails('guest_login', guest)).toEqual({});
+  });
+
+  it('requires names, e-mail and phone for guests with the SPEC texts', () => {
+    expect(validateDetails('guest_login', {})).toEqual({
+      email: 'Email is required', firstName: 'First Name is required', surname: 'Last Name is required',
+      number: 'Phone Number is required',
+    });
+  });
+
+  it('checks the e-mail shape and the +xxx xxx xxx xxx phone shape', () => {
+    const e = validateDetails('guest_login', { ...guest, email: 'amelia@', number: '07700 900123' });
+    expect(e).toEqual({
+      email: 'Please enter a valid email address',
+      number: 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)',
+    });
+    for (const ok of ['+1 234 567 890', '+44 770 090 012', '+353 861 234 567']) {
+      expect(validateDetails('guest_login', { ...guest, number: ok }).number).toBeUndefined();
+    }
+    for (const bad of ['+4444 770 090 012', '+44 7700 900 123', '44 770 090 012', '+44 770090012']) {
+      expect(validateDetails('guest_login', { ...guest, number: bad }).number).toBe(DETAILS_MESSAGES.phoneInvalid);
+    }
+  });
+
+  it('asks new clients for a 6-character password and both agreements', () => {
+    expect(validateDetails('new_client', { ...guest, password: 'abc' })).toEqual({
+      password: 'Password must be at least 6 characters long',
+      privacyAccepted: 'You must accept the Privacy Policy',
+      termsAccepted: 'You must accept the Terms and Conditions',
+    });
+    expect(validateDetails('new_client', { ...guest, password: 'abcdef', privacyAccepted: true, termsAccepted: true })).toEqual({});
+  });
+
+  it('asks existing clients only for e-mail and password', () => {
+    expect(validateDetails('existing_client', { email: 'a@b.co' })).toEqual({ password: 'Password is required' });
+  });
+
+  it('shows the SPEC alert for what is missing when Next is pressed', () => {
+    expect(nextAlert('guest_login', {})).toBe('Enter Passenger Email to receive booking details');
+    expect(nextAlert('guest_login', guest)).toBeNull();
+    expect(nextAlert('existing_client', { email: 'a@b.co' })).toBe('Enter Password for booking');
+    expect(nextAlert('new_client', { email: 'a@b.co', password: 'secret1' })).toBe('Please Accept Our Privacy Policies');
+    expect(nextAlert('new_client', { email: 'a@b.co', password: 'secret1', privacyAccepted: true })).toBe('Please Accept Our Term and Conditions');
+    expect(Object.values(DETAILS_ALERTS)).toHaveLength(4);
+  });
+});

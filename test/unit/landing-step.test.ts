@@ -1,0 +1,46 @@
+// SPEC 2 step guards: where a typed or clicked path lands given the data so far.
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { bookingMachine, landingStep, stepForPath, type BookingContext } from '../../machines/booking';
+import { bookingOk, prices, registration } from '../machine/fixtures';
+
+const base = createActor(bookingMachine, { input: { path: '/' } }).getSnapshot().context;
+const ctx = (over: Partial<BookingContext>): BookingContext => ({ ...base, ...over });
+const none = ctx({});
+const priced = ctx({ priceDetails: prices });
+const chosen = ctx({ priceDetails: prices, selectedVehicle: prices[0] });
+const registered = ctx({ priceDetails: prices, selectedVehicle: prices[0], registration });
+
+describe('step guards (SPEC 2)', () => {
+  it.each([
+    ['/quotationview', none, 'home'],
+    ['/quotationview', priced, 'quotation'],
+    ['/personalDetailView', none, 'home'],
+    ['/personalDetailView', priced, 'quotation'],
+    ['/personalDetailView', chosen, 'details'],
+    ['/paymentview', none, 'home'],
+    ['/paymentview', priced, 'quotation'],
+    ['/paymentview', chosen, 'details'],
+    ['/paymentview', registered, 'payment'],
+    ['/paymentSuccessView', registered, 'home'],
+    ['/paymentSuccessView', ctx({ booking: bookingOk.data! }), 'success'],
+    ['/somewhere-else', registered, 'home'],
+    ['/', registered, 'home'],
+  ] as const)('%s lands on %s', (path, context, step) => {
+    expect(landingStep(context, path)).toBe(step);
+  });
+
+  it('treats / /home and /booktripview as the home step', () => {
+    expect(['/', '/home', '/booktripview'].map(stepForPath)).toEqual(['home', 'home', 'home']);
+  });
+
+  it('sends a failed guard to /home and any unknown path to /', () => {
+    const at = (path: string) => {
+      const actor = createActor(bookingMachine.provide({ actors: { loadSettings: bookingMachine.implementations.actors.loadSettings } }), { input: { path } });
+      return actor.getSnapshot().context.homePath;
+    };
+    expect(at('/quotationview')).toBe('/home');
+    expect(at('/no-such-page')).toBe('/');
+    expect(at('/booktripview')).toBe('/booktripview');
+  });
+});
