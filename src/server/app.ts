@@ -31,7 +31,7 @@ export function createApiApp(deps: AppDeps) {
   api.route('/', catalogRoutes(deps));
   api.route('/', pricingRoutes(deps));
   api.route('/', bookingRoutes(deps));
-  api.notFound((c) => c.json({ success: false, message: `No such API call: ${c.req.method} ${c.req.path}` }, 404));
+  api.all('*', (c) => c.json({ success: false, message: `No such API call: ${c.req.method} ${c.req.path}` }, 404));
   api.onError((err, c) => {
     if (err instanceof HttpError) return c.json({ success: false, message: err.message, field: err.field }, err.status);
     if (err instanceof UnknownPlaceError) return c.json({ success: false, message: err.message, field: err.field }, 422);

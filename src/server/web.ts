@@ -2,7 +2,7 @@
 // dist (gzip when the browser takes it), vehicle images from public/storage,
 // and index.html for every other path, with the run-time config injected so
 // one build serves any configuration.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -11,13 +11,18 @@ export interface RuntimeConfig { apiPublicKey: string; apiSecretKey: string }
 
 export function webApp(opts: { distDir: string; publicDir: string; runtime: RuntimeConfig }) {
   const web = new Hono();
-  let indexHtml: Promise<string> | null = null;
+  const tag = `<script>window.__APP_CONFIG__=${JSON.stringify(opts.runtime).replace(/</g, '\\u003c')}</script>`;
+  let cached: { mtimeMs: number; html: string } | null = null;
+  // Read again only when a rebuild replaced the file (`npm run dev`).
   const page = async () => {
-    const tag = `<script>window.__APP_CONFIG__=${JSON.stringify(opts.runtime).replace(/</g, '\\u003c')}</script>`;
-    // The minified page has no </head>: the config goes just before the first script.
-    indexHtml ??= readFile(path.join(opts.distDir, 'index.html'), 'utf8').then((html) =>
-      (/<script\b/i.test(html) ? html.replace(/<script\b/i, `${tag}<script`) : `${tag}${html}`));
-    return indexHtml;
+    const file = path.join(opts.distDir, 'index.html');
+    const { mtimeMs } = await stat(file);
+    if (cached?.mtimeMs !== mtimeMs) {
+      const html = await readFile(file, 'utf8');
+      // The minified page has no </head>: the config goes just before the first script.
+      cached = { mtimeMs, html: /<script\b/i.test(html) ? html.replace(/<script\b/i, `${tag}<script`) : `${tag}${html}` };
+    }
+    return cached.html;
   };
   const relative = (dir: string) => path.relative(process.cwd(), dir) || '.';
   web.use('/storage/*', serveStatic({

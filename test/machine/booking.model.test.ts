@@ -133,8 +133,8 @@ describe.each(Object.entries(INPUTS))('the booking machine, starting from %s', (
   const ignoredSeen = new Set<string>();
   const firstIgnored = (e: ModelEvent) => !ignoredSeen.has(e.type) && Boolean(ignoredSeen.add(e.type));
   const edges = Object.values(adjacency).flatMap((v) =>
-    Object.values(v.transitions)
-      .map((t) => ({ from: v.state as BookingSnapshot, event: t.event as ModelEvent, to: t.state as BookingSnapshot }))
+    (Object.values(v.transitions) as { event: unknown; state: unknown }[])
+      .map((t: { event: unknown; state: unknown }) => ({ from: v.state as BookingSnapshot, event: t.event as ModelEvent, to: t.state as BookingSnapshot }))
       .filter((e) => settles(e.from, e.event))
       // An event no state handles leaves everything as it was: one such edge per event type is enough.
       .filter((e) => handled(e.from, e.event) || firstIgnored(e.event)));

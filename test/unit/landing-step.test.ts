@@ -36,7 +36,7 @@ describe('step guards (SPEC 2)', () => {
 
   it('sends a failed guard to /home and any unknown path to /', () => {
     const at = (path: string) => {
-      const actor = createActor(bookingMachine.provide({ actors: { loadSettings: bookingMachine.implementations.actors.loadSettings } }), { input: { path } });
+      const actor = createActor(bookingMachine, { input: { path } });
       return actor.getSnapshot().context.homePath;
     };
     expect(at('/quotationview')).toBe('/home');

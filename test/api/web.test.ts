@@ -1,0 +1,47 @@
+// The one process also serves the website: index.html with the run-time keys for every page path.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../../src/server/app';
+import { webApp } from '../../src/server/web';
+import { estimateDistance } from '../../src/server/geo/distance';
+import { openDb, type Db } from '../../src/server/db/index';
+
+let db: Db;
+let app: ReturnType<typeof createApp>;
+const dist = mkdtempSync(path.join(os.tmpdir(), 'dist-'));
+
+beforeAll(async () => {
+  writeFileSync(path.join(dist, 'index.html'), '<!DOCTYPE html><title>x</title><script type=module src=/app.1234.js></script><body><div id=root></div>');
+  writeFileSync(path.join(dist, 'app.1234.js'), 'console.log(1)');
+  db = await openDb({});
+  const runtime = { apiPublicKey: 'pk-<x>', apiSecretKey: 'sk' };
+  app = createApp({ db, distance: estimateDistance, apiKeys: { public: 'pk-<x>', secret: 'sk' } },
+    webApp({ distDir: dist, publicDir: path.resolve('public'), runtime }));
+});
+afterAll(async () => { await db.close(); rmSync(dist, { recursive: true, force: true }); });
+
+describe('serving the website', () => {
+  it('answers every page path with index.html and the API keys injected before the app script', async () => {
+    for (const p of ['/', '/quotationview', '/paymentview', '/anything']) {
+      const res = await app.request(p);
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain('<script>window.__APP_CONFIG__={"apiPublicKey":"pk-\\u003cx>","apiSecretKey":"sk"}</script><script type=module');
+    }
+  });
+
+  it('serves built assets and vehicle images, and 404s a missing file', async () => {
+    expect((await app.request('/app.1234.js')).status).toBe(200);
+    const img = await app.request('/storage/vehicles/saloon.svg');
+    expect([img.status, img.headers.get('content-type')]).toEqual([200, 'image/svg+xml; charset=utf-8']);
+    expect((await app.request('/missing.1234.js')).status).toBe(404);
+  });
+
+  it('keeps unknown API calls in JSON, never the web page', async () => {
+    const res = await app.request('/api/v1/nothing', { headers: { 'API-PUBLIC-KEY': 'pk-<x>', 'API-SECRET-KEY': 'sk' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ success: false });
+  });
+});
