@@ -1,0 +1,116 @@
+// Settings overlay, Back/Forward and typed URLs go through the booking machine,
+// and a price error reaches the visitor as a dialog.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, removeDir, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) removeDir(server.dataDir);
+});
+
+async function choose(page: Page, label: string, typed: string) {
+  const input = page.getByRole('combobox', { name: label });
+  await input.fill(typed);
+  await page.getByRole('listbox').getByRole('option').first().click();
+}
+
+async function toQuotation(page: Page) {
+  await page.goto(server.url);
+  await choose(page, 'Pickup address', 'Paddington');
+  await choose(page, 'Drop-off address', 'Canary Wharf');
+  await page.getByRole('button', { name: 'Get prices' }).click();
+  await page.waitForURL('**/quotationview');
+}
+
+describe('navigation through the booking machine', () => {
+  it('shows the loading overlay until the settings arrive', async () => {
+    const page = await browser.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/v1/setting', async (route) => { await held; await route.continue(); });
+    await page.goto(server.url);
+    await expect.poll(() => page.getByText('Please wait while loading content').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Get prices' }).count()).toBe(0);
+    release();
+    await expect.poll(() => page.getByRole('button', { name: 'Get prices' }).isVisible()).toBe(true);
+    expect(await page.getByText('Please wait while loading content').count()).toBe(0);
+    await page.close();
+  });
+
+  it('walks the steps with Back and Forward, and a typed URL falls back through the guards', async () => {
+    const page = await browser.newPage();
+    await toQuotation(page);
+    await page.getByRole('button', { name: 'Book Now' }).first().click();
+    await page.waitForURL('**/personalDetailView');
+
+    await page.goBack();
+    await page.waitForURL('**/quotationview');
+    await expect.poll(() => page.getByRole('heading', { name: 'Top results' }).isVisible()).toBe(true);
+    await page.goForward();
+    await page.waitForURL('**/personalDetailView');
+    await expect.poll(() => page.getByRole('heading', { name: 'Personal details' }).isVisible()).toBe(true);
+
+    // No registration yet: /paymentview falls back to the details step, replacing the history entry.
+    await page.goto(`${server.url}/paymentview`);
+    await page.waitForURL('**/personalDetailView');
+
+    // Back to the form: it refills from the saved booking form.
+    await page.goto(`${server.url}/`);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Pickup address' }).inputValue())
+      .toBe('Paddington Station, Praed Street, London W2 1HQ');
+    // The in-page Back link on the quotation goes through the machine too.
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    await page.waitForURL('**/quotationview');
+    await page.getByRole('link', { name: '← Back' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.close();
+  });
+
+  it('reloads a step with the same data', async () => {
+    const page = await browser.newPage();
+    await toQuotation(page);
+    const before = await page.locator('.vehicle-price').allTextContents();
+    await page.reload();
+    await page.waitForURL('**/quotationview');
+    await expect.poll(() => page.locator('.vehicle-price').allTextContents()).toEqual(before);
+    await page.close();
+  });
+
+  it('shows an Error dialog with the server message for an address it cannot place', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.getByRole('combobox', { name: 'Pickup address' }).fill('12 Imaginary Lane, Nowhere');
+    await choose(page, 'Drop-off address', 'Gatwick');
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Error' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.textContent()).toContain('We could not find "12 Imaginary Lane, Nowhere"');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    expect(page.url()).toBe(`${server.url}/`);
+    // Nothing typed is lost.
+    expect(await page.getByRole('combobox', { name: 'Pickup address' }).inputValue()).toBe('12 Imaginary Lane, Nowhere');
+    await page.close();
+  });
+
+  it('filters address suggestions by case-insensitive substring and closes them on choice', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    const input = page.getByRole('combobox', { name: 'Pickup address' });
+    await input.fill('tErMiNaL');
+    const options = await page.getByRole('listbox').getByRole('option').allTextContents();
+    expect(options.length).toBeGreaterThan(3);
+    for (const o of options) expect(o.toLowerCase()).toContain('terminal');
+    await page.getByRole('listbox').getByRole('option').first().click();
+    expect(await page.getByRole('listbox').count()).toBe(0);
+    expect(await input.getAttribute('aria-expanded')).toBe('false');
+    await page.close();
+  });
+});
