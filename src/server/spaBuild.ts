@@ -1,6 +1,6 @@
 // `npm start` builds the SPA when dist is missing or older than its sources.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const SOURCES = ['src/web', 'src/domain', 'machines', 'public/index.html', '.parcelrc', 'package.json'];
@@ -22,10 +22,12 @@ export function spaIsStale(root: string, distDir: string): boolean {
 export function buildSpa(root: string, distDir: string): void {
   const started = Date.now();
   console.log('Building the website...');
+  rmSync(distDir, { recursive: true, force: true });
   const result = spawnSync(
     process.execPath,
     [path.join(root, 'node_modules/parcel/lib/bin.js'), 'build', 'public/index.html', '--dist-dir', distDir, '--public-url', '/', '--no-autoinstall'],
-    { cwd: root, stdio: 'inherit' },
+    // Always a production build, whatever NODE_ENV the caller runs with (test runners set it to "test").
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (result.status !== 0) throw new Error('The website build failed (see above).');
   console.log(`Website built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
