@@ -2,7 +2,7 @@
 // (which validates every body with them) and the browser (which builds bodies
 // with them and checks what it reads back).
 import {
-  array, boolean, defaulted, enums, integer, literal, nullable, number, object,
+  array, boolean, coerce, defaulted, enums, integer, literal, nullable, number, object,
   optional, pattern, record, refine, size, string, type, union, unknown, type Infer,
 } from 'superstruct';
 import { isCalendarDate } from './ukTime';
@@ -103,7 +103,7 @@ export type AddressItem = Infer<typeof AddressItem>;
 export const PriceBreakdown = type({
   currency: string(),
   final_price: string(),
-  lines: array(type({ label: string(), amount: string() })),
+  lines: array(type({ code: optional(string()), leg: optional(string()), label: string(), amount: string() })),
 });
 
 /** One entry of price_details: a vehicle type of one operator company, priced for the trip. */
@@ -242,3 +242,43 @@ export type BookingResponse = Infer<typeof BookingResponse>;
 
 /** Error bodies: a message a person can read, and the field it is about when there is one. */
 export const ApiError = type({ success: literal(false), message: string(), field: optional(string()) });
+
+/** POST /check-passenger-email. */
+export const CheckEmailRequest = object({
+  email: pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/),
+  password: size(string(), 1, 200),
+});
+export const CheckEmailResponse = type({ success: boolean(), found: boolean(), message: string() });
+export type CheckEmailResponse = Infer<typeof CheckEmailResponse>;
+
+const phoneText = coerce(string(), number(), (n) => String(n));
+const optionalText = (max: number) => defaulted(size(string(), 0, max), '');
+
+/** SPEC 3 'Quote request' with SPEC 5 'Quote form' rules: date, time, e-mail and telephone required. */
+export const QuoteRequest = type({
+  pickup_address: optionalText(300),
+  dropoff_address: optionalText(300),
+  pickup_date: CalendarDate,
+  pickup_time: pattern(string(), /^([01]\d|2[0-3]):[0-5]\d$/),
+  passenger_email: pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/),
+  passenger_phone: refine(size(phoneText, 1, 30), 'phone', (v) => (/\d/.test(v) ? true : 'must contain digits')),
+  passenger_name: optionalText(200),
+  additional_info: optionalText(2000),
+  passengers: defaulted(size(integer(), 1, 50), 1),
+  luggages: defaulted(size(integer(), 0, 20), 0),
+});
+export type QuoteRequest = Infer<typeof QuoteRequest>;
+
+export const QUERY_REASONS = ['Booking', 'Invoice', 'Complaint', 'Lost Item', 'Other'] as const;
+
+/** SPEC 3 'Contact form'. Telephone and booking number arrive as numbers from number inputs. */
+export const ContactForm = refine(type({
+  firstName: optionalText(100),
+  lastName: optionalText(100),
+  email: defaulted(union([literal(''), pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/)]), ''),
+  telephone: defaulted(size(phoneText, 0, 30), ''),
+  queryReason: defaulted(enums(QUERY_REASONS), 'Booking'),
+  bookingNumber: defaulted(size(phoneText, 0, 40), ''),
+  comments: optionalText(5000),
+}), 'reachable', (v) => (v.email || v.telephone ? true : 'give an e-mail address or a telephone number so we can reply'));
+export type ContactForm = Infer<typeof ContactForm>;

@@ -1,42 +1,64 @@
 // The HTTP API of SPEC section 7 under /api/v1, as one Hono app.
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { Db, Queryable } from './db/index';
 import type { DistanceService } from './geo/distance';
 import { UnknownPlaceError } from './geo/places';
 import { HttpError } from './http';
+import type { MailQueue } from './mail/queue';
 import { catalogRoutes } from './routes/catalog';
 import { pricingRoutes } from './routes/pricing';
 import { bookingRoutes } from './routes/bookings';
+import { passengerRoutes } from './routes/passengers';
+import { enquiryRoutes } from './routes/enquiries';
 import { settingsFromList, type Settings } from '../domain/settings';
 
 export interface AppDeps {
   db: Db;
   distance: DistanceService;
+  mail: Pick<MailQueue, 'kick'>;
   apiKeys: { public: string; secret: string };
+  now: () => Date;
 }
+
+export const MAX_BODY_BYTES = 100 * 1024;
 
 export async function loadSettings(db: Queryable): Promise<Settings> {
   return settingsFromList(await db.query('SELECT setting_name, setting_value FROM settings'));
 }
+
+/** Where operator mail goes: Company_Email, else FROM_EMAIL. */
+export function operatorEmail(s: Settings): string {
+  return s.Company_Email?.trim() || s.FROM_EMAIL?.trim() || 'bookings@localhost';
+}
+
+/** Error bodies carry `message` and, as SPEC 7's contact call reads it, `error`; `field` names the culprit. */
+const errorBody = (message: string, field?: string) => ({ success: false as const, message, error: message, field });
 
 export function createApiApp(deps: AppDeps) {
   const api = new Hono();
   // SPEC 6: every call carries the two key headers.
   api.use('*', async (c, next) => {
     if (c.req.header('API-PUBLIC-KEY') !== deps.apiKeys.public || c.req.header('API-SECRET-KEY') !== deps.apiKeys.secret) {
-      return c.json({ success: false, message: 'Missing or invalid API keys' }, 401);
+      return c.json(errorBody('Missing or invalid API keys'), 401);
     }
     await next();
   });
+  api.use('*', bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json(errorBody(`The request body is larger than ${MAX_BODY_BYTES / 1024} kB`), 413),
+  }));
   api.route('/', catalogRoutes(deps));
   api.route('/', pricingRoutes(deps));
+  api.route('/', passengerRoutes(deps));
   api.route('/', bookingRoutes(deps));
-  api.all('*', (c) => c.json({ success: false, message: `No such API call: ${c.req.method} ${c.req.path}` }, 404));
+  api.route('/', enquiryRoutes(deps));
+  api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError((err, c) => {
-    if (err instanceof HttpError) return c.json({ success: false, message: err.message, field: err.field }, err.status);
-    if (err instanceof UnknownPlaceError) return c.json({ success: false, message: err.message, field: err.field }, 422);
+    if (err instanceof HttpError) return c.json(errorBody(err.message, err.field), err.status);
+    if (err instanceof UnknownPlaceError) return c.json(errorBody(err.message, err.field), 422);
     console.error(`${c.req.method} ${c.req.path} failed:`, err);
-    return c.json({ success: false, message: 'Something went wrong on our side. Please try again or call us.' }, 500);
+    return c.json(errorBody('Something went wrong on our side. Please try again or call us.'), 500);
   });
   return api;
 }

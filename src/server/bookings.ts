@@ -1,14 +1,20 @@
-// Writing a booking: the server prices it again, stores it in one transaction,
-// and answers with SPEC 7's shape. The amount a client sends is never used.
+// Writing a booking: the server prices it again, stores it with its
+// confirmation e-mail in one transaction, and answers with SPEC 7's shape.
+// The amount a client sends is never used.
 import { randomInt } from 'node:crypto';
 import type { Db, Queryable } from './db/index';
-import { BookingForm, type BookingRequest, type BookingResult } from '../domain/schemas';
+import {
+  BookingForm, HourlyRateForm, type BookingRequest, type BookingResult, type RegistrationData,
+} from '../domain/schemas';
 import { penceToPounds } from '../domain/money';
+import { isEnabled } from '../domain/settings';
 import { toTime24 } from '../domain/ukTime';
 import { validateDetails } from '../domain/detailsValidation';
-import type { DistanceService } from './geo/distance';
 import { HttpError, validate } from './http';
-import { quoteDistance } from './pricing/quote';
+import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from './pricing/quote';
+import { checkCredentials, createPassenger, findAccount } from './passengers';
+import { enqueueEmail } from './mail/queue';
+import { bookingConfirmation } from './mail/templates';
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -19,83 +25,145 @@ export function newBookingNumber(): string {
   return `BK-${ref}`;
 }
 
-function checkRegistration(req: BookingRequest): void {
-  if (req.selected_passenger !== 'guest_login') {
-    throw new HttpError(422, 'selected_passenger: only guest bookings are taken at the moment', 'selected_passenger');
-  }
-  const errors = validateDetails(req.selected_passenger, req.registrationData);
+export const ACCOUNT_EXISTS = 'An account already exists for this email. Choose "Existing client" and enter your password.';
+export const BAD_CREDENTIALS = 'The email or password is not correct.';
+
+interface Contact { passengerId: number | null; name: string; email: string; phone: string; password?: string }
+
+/** Who the booking is for, by registration mode (SPEC 4): checked before anything is written. */
+async function resolveContact(db: Queryable, req: BookingRequest): Promise<Contact> {
+  const mode = req.selected_passenger;
+  const reg = req.registrationData;
+  const errors = validateDetails(mode, reg);
   const [field, message] = Object.entries(errors)[0] ?? [];
   if (field) throw new HttpError(422, `registrationData.${field}: ${message}`, `registrationData.${field}`);
+  const name = `${reg.firstName} ${reg.surname}`.trim();
+  if (mode === 'existing_client') {
+    const result = await checkCredentials(db, reg.email, reg.password ?? '');
+    if (!result.ok) throw new HttpError(422, BAD_CREDENTIALS, 'registrationData.password');
+    const a = result.account;
+    return { passengerId: a.id, name: name || a.name, email: a.email, phone: reg.number.trim() || a.phone };
+  }
+  if (mode === 'new_client' && (await findAccount(db, reg.email))) {
+    throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
+  }
+  return { passengerId: null, name, email: reg.email.trim(), phone: reg.number.trim(), password: mode === 'new_client' ? reg.password : undefined };
 }
 
-export interface BookingDeps { db: Db; distance: DistanceService; currency: string }
+function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
+  const chosen = offers.find(
+    (o) => o.offer.vehicle_id === req.selectedVehicleData.vehicle_id && o.offer.company_id === req.selectedVehicleData.company_id,
+  );
+  if (!chosen) throw new HttpError(422, 'selectedVehicleData: this vehicle is not offered for this trip', 'selectedVehicleData');
+  return chosen;
+}
+
+export interface BookingDeps { db: Db; ctx: QuoteContext }
+
+/** The trip as it will be stored, for either booking type. */
+interface Trip {
+  rideType: 'Q' | 'H'; chosen: PricedOffer; pickupAt: Date; pickup: string; dropoff: string | null; date: string; time: string;
+  returnDate: string | null; returnTime: string | null; hourlyDuration: string | null; flightNo: string | null;
+  returnFlightNo: string | null; miles: number | null; returnMiles: number | null; seconds: number | null;
+  details: { meet_and_greet: string; baby_seat: number; booster_seat: number; wheel_chair: string; special_luggages: number;
+    waiting_minutes: number; luggages: number; hand_luggages: number; return_options: unknown; passengers: number };
+  stops: BookingForm['stops'];
+}
+
+async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> {
+  if (req.bookingType === 'milleage') {
+    const form = validate(req.bookingForm, BookingForm, 'bookingForm');
+    const quote = await quoteDistance(ctx, form);
+    const isReturn = form.select_option === 'return';
+    return {
+      rideType: 'Q', chosen: chosenOffer(quote.offers, req), pickupAt: quote.pickupAt, pickup: form.pickup, dropoff: form.dropoff,
+      date: form.pickup_date, time: toTime24(form.pickup_hour, form.pickup_min),
+      returnDate: isReturn ? form.return_date : null, returnTime: isReturn ? toTime24(form.return_hour, form.return_min) : null,
+      hourlyDuration: null, flightNo: form.pickup_fight_number || null,
+      returnFlightNo: isReturn ? form.return_fight_number || null : null,
+      miles: quote.route.miles, returnMiles: isReturn ? quote.route.returnMiles : null, seconds: quote.route.seconds,
+      details: {
+        meet_and_greet: form.meet_and_greet, baby_seat: form.baby_seats, booster_seat: form.booster_seats,
+        wheel_chair: form.wheel_chair, special_luggages: form.special_luggage, waiting_minutes: form.waiting_min,
+        luggages: form.luggages, hand_luggages: form.hand_luggages, passengers: form.passengers,
+        return_options: isReturn ? {
+          passengers: form.return_passengers, luggages: form.return_luggages, hand_luggages: form.return_hand_luggages,
+          meet_and_greet: form.return_meet_and_greet, baby_seats: form.return_baby_seats, booster_seats: form.return_booster_seats,
+          wheel_chair: form.return_wheel_chair, special_luggage: form.return_special_luggage, waiting_min: form.return_waiting_min,
+        } : null,
+      },
+      stops: form.stops,
+    };
+  }
+  if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS')) {
+    throw new HttpError(422, 'Hourly hire is not offered at the moment.', 'bookingType');
+  }
+  const form = validate(req.hourlyRateForm, HourlyRateForm, 'hourlyRateForm');
+  const quote = await quoteHourly(ctx, form);
+  return {
+    rideType: 'H', chosen: chosenOffer(quote.offers, req), pickupAt: quote.pickupAt, pickup: form.pickup, dropoff: null,
+    date: form.pickup_date, time: toTime24(form.pickup_hour, form.pickup_min), returnDate: null, returnTime: null,
+    hourlyDuration: form.pickup_duration, flightNo: null, returnFlightNo: null, miles: null, returnMiles: null, seconds: null,
+    details: {
+      meet_and_greet: 'no', baby_seat: 0, booster_seat: 0, wheel_chair: 'no', special_luggages: 0, waiting_minutes: 0,
+      luggages: 0, hand_luggages: 0, passengers: 0, return_options: null,
+    },
+    stops: [],
+  };
+}
 
 export async function createBooking(deps: BookingDeps, req: BookingRequest, idempotencyKey: string | null): Promise<BookingResult> {
   if (idempotencyKey) {
     const existing = await findByIdempotencyKey(deps.db, idempotencyKey);
     if (existing) return existing;
   }
-  if (req.bookingType !== 'milleage') {
-    throw new HttpError(422, 'bookingType: hourly hire is not offered by this operator', 'bookingType');
-  }
   if (req.payment_method !== 'car') {
     throw new HttpError(422, 'payment_method: card payments are not available yet; choose Pay In Car', 'payment_method');
   }
-  const form = validate(req.bookingForm, BookingForm, 'bookingForm');
-  checkRegistration(req);
-  const quote = await quoteDistance(deps.db, deps.distance, form, deps.currency);
-  const chosen = quote.offers.find(
-    (o) => o.offer.vehicle_id === req.selectedVehicleData.vehicle_id && o.offer.company_id === req.selectedVehicleData.company_id,
-  );
-  if (!chosen) throw new HttpError(422, 'selectedVehicleData: this vehicle is not offered for this trip', 'selectedVehicleData');
+  const trip = await priceTrip(deps.ctx, req);
+  const contact = await resolveContact(deps.db, req);
   const quantity = req.selectedVehicle;
   const reg = req.registrationData;
-  const isReturn = form.select_option === 'return';
 
   let id: number;
   try {
     id = await deps.db.transaction(async (tx) => {
-      const [passenger] = await tx.query<{ id: number }>(
-        'INSERT INTO passengers (name, email, phone) VALUES ($1, $2, $3) RETURNING id',
-        [`${reg.firstName} ${reg.surname}`.trim(), reg.email.trim(), reg.number.trim()],
-      );
+      const passengerId = contact.passengerId ?? await createPassenger(tx, contact);
       const row = await insertBooking(tx, {
-        idempotencyKey, rideType: 'Q', bookingType: req.bookingType, companyId: chosen.offer.company_id,
-        vehicleTypeId: chosen.offer.vehicle_id, passengerId: passenger.id, mode: req.selected_passenger,
-        pickup: form.pickup, dropoff: form.dropoff, date: form.pickup_date, time: toTime24(form.pickup_hour, form.pickup_min),
-        returnDate: isReturn ? form.return_date : null,
-        returnTime: isReturn ? toTime24(form.return_hour, form.return_min) : null,
-        flightNo: form.pickup_fight_number || null, returnFlightNo: isReturn ? form.return_fight_number || null : null,
-        miles: quote.route.miles + quote.route.returnMiles, seconds: quote.route.seconds + quote.route.returnSeconds,
-        quantity, unitPence: chosen.unitPence, totalPence: chosen.unitPence * quantity,
-        breakdown: chosen.detail.breakdown, paymentMethod: 'car', paymentStatus: 'due_in_car',
-    });
-    if (!row) throw new KeyAlreadyUsed(); // a concurrent request with the same key won: roll this one back
-    await tx.query(
-      `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
-         waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [row, form.meet_and_greet, form.baby_seats, form.booster_seats, form.wheel_chair, form.special_luggage,
-        form.waiting_min, form.luggages, form.hand_luggages, quantity,
-        isReturn ? JSON.stringify(returnOptions(form)) : null],
-    );
-    for (const [i, s] of form.stops.entries()) {
+        idempotencyKey, trip, passengerId, mode: req.selected_passenger, bookingType: req.bookingType, quantity,
+        paymentMethod: 'car', paymentStatus: 'due_in_car',
+      });
+      if (!row) throw new KeyAlreadyUsed(); // a concurrent request with the same key won: roll this one back
+      const d = trip.details;
       await tx.query(
-        `INSERT INTO booking_stops (booking_id, leg, position, stop_address, stop_post_code, stop_street_number)
-         VALUES ($1, 'outbound', $2, $3, $4, $5)`,
-        [row, i, s.street_name, s.postcode, s.number],
+        `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
+           waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [row, d.meet_and_greet, d.baby_seat, d.booster_seat, d.wheel_chair, d.special_luggages, d.waiting_minutes,
+          d.luggages, d.hand_luggages, quantity, d.return_options ? JSON.stringify(d.return_options) : null],
       );
-    }
-    const others = reg.passengerDetails === 'yes';
-    await tx.query(
-      `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
-         total_passengers, additional_info) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [row, passenger.id,
-        others ? `${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim() : `${reg.firstName} ${reg.surname}`.trim(),
-        others ? reg.passengerEmail ?? '' : reg.email, others ? reg.passengerPhone ?? '' : reg.number,
-        form.passengers, reg.additionalInfo],
-    );
-    return row;
+      for (const [i, s] of trip.stops.entries()) {
+        await tx.query(
+          `INSERT INTO booking_stops (booking_id, leg, position, stop_address, stop_post_code, stop_street_number)
+           VALUES ($1, 'outbound', $2, $3, $4, $5)`,
+          [row, i, s.street_name, s.postcode, s.number],
+        );
+      }
+      const forSomeoneElse = reg.passengerDetails === 'yes' && Boolean(reg.passengerName?.trim());
+      await tx.query(
+        `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
+           total_passengers, additional_info) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [row, passengerId,
+          forSomeoneElse ? `${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim() : contact.name,
+          forSomeoneElse ? reg.passengerEmail || contact.email : contact.email,
+          forSomeoneElse ? reg.passengerPhone || contact.phone : contact.phone,
+          d.passengers, reg.additionalInfo],
+      );
+      const result = (await loadBooking(tx, row))!;
+      const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
+      const recipients = new Set([contact.email, result.passengerDetails.passenger_email].filter(Boolean));
+      for (const to of recipients) await enqueueEmail(tx, { kind: 'booking_confirmation', to, bookingId: row, ...mail });
+      return row;
     });
   } catch (err) {
     if (err instanceof KeyAlreadyUsed) return (await findByIdempotencyKey(deps.db, idempotencyKey!))!;
@@ -108,38 +176,29 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
 
 class KeyAlreadyUsed extends Error {}
 
-function returnOptions(form: BookingForm) {
-  return {
-    passengers: form.return_passengers, luggages: form.return_luggages, hand_luggages: form.return_hand_luggages,
-    meet_and_greet: form.return_meet_and_greet, baby_seats: form.return_baby_seats, booster_seats: form.return_booster_seats,
-    wheel_chair: form.return_wheel_chair, special_luggage: form.return_special_luggage, waiting_min: form.return_waiting_min,
-  };
-}
-
 interface NewBooking {
-  idempotencyKey: string | null; rideType: string; bookingType: string; companyId: number; vehicleTypeId: number;
-  passengerId: number | null; mode: string; pickup: string; dropoff: string | null; date: string; time: string;
-  returnDate: string | null; returnTime: string | null; flightNo: string | null; returnFlightNo: string | null;
-  miles: number; seconds: number; quantity: number; unitPence: number; totalPence: number; breakdown: unknown;
+  idempotencyKey: string | null; trip: Trip; passengerId: number; mode: string; bookingType: string; quantity: number;
   paymentMethod: 'car' | 'card'; paymentStatus: string;
 }
 
 /** Inserts the booking row; null when another request already used the idempotency key. */
 async function insertBooking(tx: Queryable, b: NewBooking): Promise<number | null> {
+  const t = b.trip;
   for (let attempt = 0; attempt < 5; attempt++) {
     const rows = await tx.query<{ id: number }>(
       `INSERT INTO bookings (booking_number, idempotency_key, ride_type, booking_type, company_id, vehicle_type_id,
          passenger_id, registration_mode, pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date,
-         return_time, flight_no, return_flight_no, via_miles, time_duration, vehicle_qty, unit_price_pence,
-         total_booking_amount_pence, price_breakdown, payment_method, payment_status)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24
+         return_time, hourly_duration, flight_no, return_flight_no, via_miles, return_via_miles, time_duration,
+         vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27
         WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE booking_number = $1)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING id`,
-      [newBookingNumber(), b.idempotencyKey, b.rideType, b.bookingType, b.companyId, b.vehicleTypeId, b.passengerId,
-        b.mode, b.pickup, b.dropoff, b.date, b.time, b.returnDate, b.returnTime, b.flightNo, b.returnFlightNo,
-        b.miles, b.seconds, b.quantity, b.unitPence, b.totalPence, JSON.stringify(b.breakdown), b.paymentMethod,
-        b.paymentStatus],
+      [newBookingNumber(), b.idempotencyKey, t.rideType, b.bookingType, t.chosen.offer.company_id, t.chosen.offer.vehicle_id,
+        b.passengerId, b.mode, t.pickup, t.dropoff, t.date, t.time, t.returnDate, t.returnTime, t.hourlyDuration,
+        t.flightNo, t.returnFlightNo, t.miles, t.returnMiles, t.seconds, b.quantity, t.chosen.unitPence,
+        t.chosen.unitPence * b.quantity, JSON.stringify(t.chosen.detail.breakdown), b.paymentMethod, b.paymentStatus,
+        t.pickupAt.toISOString()],
     );
     if (rows.length) return rows[0].id;
     if (b.idempotencyKey) {
@@ -190,3 +249,5 @@ export async function loadBooking(db: Queryable, id: number): Promise<BookingRes
     passengerDetails: passenger,
   };
 }
+
+export type { RegistrationData };

@@ -7,6 +7,11 @@ export interface Config {
   databaseUrl?: string;
   apiPublicKey: string;
   apiSecretKey: string;
+  smtpUrl?: string;
+  mailFrom?: string;
+  googleMapsServerKey?: string;
+  googleMapsBaseUrl?: string;
+  osrmUrl?: string;
 }
 
 export const DEFAULT_API_PUBLIC_KEY = 'local-public-key';
@@ -19,5 +24,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     apiPublicKey: env.API_PUBLIC_KEY || DEFAULT_API_PUBLIC_KEY,
     apiSecretKey: env.API_SECRET_KEY || DEFAULT_API_SECRET_KEY,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || undefined,
+    googleMapsServerKey: env.GOOGLE_MAPS_SERVER_KEY || undefined,
+    googleMapsBaseUrl: env.GOOGLE_MAPS_BASE_URL || undefined,
+    osrmUrl: env.OSRM_URL || undefined,
   };
 }

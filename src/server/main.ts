@@ -1,16 +1,13 @@
 // `npm start`: one process serving the website and /api/v1 on one port.
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { loadConfig } from './config';
-import { openDb } from './db/index';
-import { migrate } from './db/migrate';
-import { seedIfEmpty } from './seed';
 import { createApp } from './app';
-import { estimateDistance } from './geo/distance';
 import { webApp } from './web';
 import { buildSpa, spaIsStale } from './spaBuild';
+import { openRuntime } from './runtime';
+import { claimDataDir } from './dataLock';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -18,19 +15,20 @@ const config = loadConfig();
 
 if (process.env.SKIP_SPA_BUILD !== '1' && spaIsStale(root, distDir)) buildSpa(root, distDir);
 
-if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
-const applied = await migrate(db);
-if (applied.length) console.log(`Database migrations applied: ${applied.join(', ')}`);
-if (await seedIfEmpty(db)) console.log('Seeded the demo operator (Albion Executive Cars).');
+const release = config.databaseUrl ? () => {} : claimDataDir(config.dataDir);
+const { db, distance, mail, log } = await openRuntime(config);
+log.forEach((line) => console.log(line));
+await mail.start();
 
+const keys = { public: config.apiPublicKey, secret: config.apiSecretKey };
 const app = createApp(
-  { db, distance: estimateDistance, apiKeys: { public: config.apiPublicKey, secret: config.apiSecretKey } },
-  webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: config.apiPublicKey, apiSecretKey: config.apiSecretKey } }),
+  { db, distance, mail, apiKeys: keys, now: () => new Date() },
+  webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret } }),
 );
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
+  console.log(`Mail goes to: ${mail.describe()}; distances: ${distance.name}`);
   console.log(`Booking site ready on http://localhost:${info.port} (database: ${where})`);
 });
 
@@ -39,7 +37,9 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   server.close();
+  await mail.stop();
   await db.close();
+  release();
   process.exit(0);
 }
 process.on('SIGINT', stop);

@@ -11,7 +11,7 @@ describe('API keys (SPEC 6)', () => {
     for (const headers of attempts) {
       const res = await t.app.request('/api/v1/setting', { headers });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ success: false, message: 'Missing or invalid API keys' });
+      expect(await res.json()).toMatchObject({ success: false, message: 'Missing or invalid API keys' });
     }
   });
 });

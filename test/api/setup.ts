@@ -1,18 +1,53 @@
-// One in-memory PGlite per test file, migrated and seeded as `npm start` does.
+// One database per test file (in-memory PGlite, or the PostgreSQL server named by
+// TEST_DATABASE_URL), migrated and seeded as `npm start` does; mail captured in memory.
 import { openDb, type Db } from '../../src/server/db/index';
 import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/seed';
 import { createApp } from '../../src/server/app';
-import { estimateDistance } from '../../src/server/geo/distance';
+import { estimateDistance, type DistanceService } from '../../src/server/geo/distance';
+import { MailQueue } from '../../src/server/mail/queue';
+import type { MailTransport, OutgoingMessage } from '../../src/server/mail/transport';
 
 export const KEYS = { 'API-PUBLIC-KEY': 'test-public', 'API-SECRET-KEY': 'test-secret' };
 
-export async function testApp() {
-  const db: Db = await openDb({ databaseUrl: process.env.TEST_DATABASE_URL });
-  if (db.kind === 'postgres') await db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
+export function memoryTransport() {
+  const sent: OutgoingMessage[] = [];
+  let failWith: string | null = null;
+  const transport: MailTransport = {
+    description: 'memory',
+    async send(m) {
+      if (failWith) throw new Error(failWith);
+      sent.push(m);
+    },
+  };
+  return { transport, sent, fail: (reason: string | null) => { failWith = reason; } };
+}
+
+let schemaCounter = 0;
+
+export async function openTestDb(): Promise<Db> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return openDb({});
+  // Each file gets its own schema on the shared server, so files can run in parallel.
+  const schema = `t${process.pid}_${++schemaCounter}_${Date.now()}`;
+  const admin = await openDb({ databaseUrl: url });
+  await admin.exec(`CREATE SCHEMA ${schema}`);
+  await admin.close();
+  const sep = url.includes('?') ? '&' : '?';
+  return openDb({ databaseUrl: `${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
+}
+
+export async function testApp(opts: { distance?: DistanceService } = {}) {
+  const db = await openTestDb();
   await migrate(db);
   await seedIfEmpty(db);
-  const app = createApp({ db, distance: estimateDistance, apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] } });
+  const mailbox = memoryTransport();
+  const mail = new MailQueue(db, mailbox.transport, async () => 'bookings@albion-executive.co.uk', () => {});
+  const clock = { now: new Date() };
+  const app = createApp({
+    db, distance: opts.distance ?? estimateDistance, mail: { kick: () => {} },
+    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now,
+  });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(`/api/v1${path}`, {
       method,
@@ -24,5 +59,5 @@ export async function testApp() {
     try { json = JSON.parse(text); } catch { json = text; }
     return { status: res.status, body: json };
   };
-  return { app, db, call };
+  return { app, db, call, mail, mailbox, clock };
 }

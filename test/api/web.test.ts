@@ -17,7 +17,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'app.1234.js'), 'console.log(1)');
   db = await openDb({});
   const runtime = { apiPublicKey: 'pk-<x>', apiSecretKey: 'sk' };
-  app = createApp({ db, distance: estimateDistance, apiKeys: { public: 'pk-<x>', secret: 'sk' } },
+  app = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'pk-<x>', secret: 'sk' }, now: () => new Date() },
     webApp({ distDir: dist, publicDir: path.resolve('public'), runtime }));
 });
 afterAll(async () => { await db.close(); rmSync(dist, { recursive: true, force: true }); });

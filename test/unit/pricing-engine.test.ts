@@ -25,10 +25,10 @@ describe('the distance estimate', () => {
 
   it('applies the road factor and an average speed, and says it is an estimate', async () => {
     const leg = await estimateDistance.leg(
-      { address: 'a', postcode: '', lat: 51.4723, lon: -0.488 }, { address: 'b', postcode: '', lat: 51.508, lon: -0.1281 });
+      { text: 'a', lat: 51.4723, lon: -0.488 }, { text: 'b', lat: 51.508, lon: -0.1281 });
     expect(leg.miles).toBeCloseTo(20.4, 1);
     expect(leg.seconds).toBe(estimatedSeconds(leg.miles));
     expect(estimatedSeconds(10)).toBe(1800 + 300);
-    expect(estimateDistance.estimated).toBe(true);
+    expect(leg.estimated).toBe(true);
   });
 });

@@ -1,16 +1,26 @@
-// Distance and duration between places. The estimate needs no network: the
-// great-circle distance between known places times a road factor.
-import type { Place } from './places';
+// Distance and duration between two points of a journey. One service is
+// chosen at start-up (see distanceFromConfig): Google Distance Matrix, OSRM,
+// or an estimate from coordinates that needs no network.
 
-export interface Leg { miles: number; seconds: number }
+export interface Waypoint { text: string; lat?: number; lon?: number }
+export interface Leg { miles: number; seconds: number; estimated: boolean }
+
 export interface DistanceService {
-  readonly estimated: boolean;
-  leg(from: Place, to: Place): Promise<Leg>;
+  readonly name: 'google' | 'osrm' | 'estimate';
+  /** Whether every waypoint must have coordinates (the service cannot read addresses). */
+  readonly needsCoordinates: boolean;
+  leg(from: Waypoint, to: Waypoint): Promise<Leg>;
+}
+
+/** The service could not place a waypoint: the visitor should fix the address. */
+export class UnroutableError extends Error {
+  constructor(readonly which: 'from' | 'to' | 'route', message: string) { super(message); }
 }
 
 const EARTH_RADIUS_MILES = 3958.8;
 /** UK roads are on average about 30% longer than the straight line between two places. */
 export const ROAD_FACTOR = 1.3;
+export const METRES_PER_MILE = 1609.344;
 
 export function greatCircleMiles(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const rad = (d: number) => (d * Math.PI) / 180;
@@ -27,10 +37,35 @@ export function estimatedSeconds(miles: number): number {
   return Math.round(((town / 20 + open / 50) * 3600) + 300);
 }
 
+const hasCoords = (w: Waypoint): w is Required<Waypoint> => typeof w.lat === 'number' && typeof w.lon === 'number';
+
 export const estimateDistance: DistanceService = {
-  estimated: true,
+  name: 'estimate',
+  needsCoordinates: true,
   async leg(from, to) {
+    if (!hasCoords(from)) throw new UnroutableError('from', `No coordinates for "${from.text}"`);
+    if (!hasCoords(to)) throw new UnroutableError('to', `No coordinates for "${to.text}"`);
     const miles = Math.round(greatCircleMiles(from, to) * ROAD_FACTOR * 10) / 10;
-    return { miles, seconds: estimatedSeconds(miles) };
+    return { miles, seconds: estimatedSeconds(miles), estimated: true };
   },
 };
+
+/**
+ * A routing service that falls back to the estimate when it is unreachable or
+ * refuses the request (quota, key), as long as both points have coordinates.
+ */
+export function withEstimateFallback(service: DistanceService, log: (msg: string) => void = console.warn): DistanceService {
+  return {
+    name: service.name,
+    needsCoordinates: service.needsCoordinates,
+    async leg(from, to) {
+      try {
+        return await service.leg(from, to);
+      } catch (err) {
+        if (err instanceof UnroutableError || !hasCoords(from) || !hasCoords(to)) throw err;
+        log(`${service.name} distance failed (${(err as Error).message}); using the estimate`);
+        return estimateDistance.leg(from, to);
+      }
+    },
+  };
+}

@@ -1,53 +1,74 @@
-// Quoting a trip: place the addresses, measure the legs, price every offer.
+// Quoting a trip: check the rules, place the addresses, measure the legs and
+// price every offer. Both price endpoints and the booking call use this.
 import type { Queryable } from '../db/index';
-import type { BookingForm, PriceDetail } from '../../domain/schemas';
+import type { BookingForm, HourlyRateForm, PriceDetail } from '../../domain/schemas';
+import { currencyOf, type Settings } from '../../domain/settings';
 import { penceToPounds } from '../../domain/money';
-import { findPlace, UnknownPlaceError, type Place } from '../geo/places';
-import type { DistanceService } from '../geo/distance';
+import { findPlace, UnknownPlaceError } from '../geo/places';
+import { UnroutableError, type DistanceService, type Waypoint } from '../geo/distance';
 import { HttpError } from '../http';
-import { legLines, totalPence, type DistanceRate, type PriceLine } from './engine';
+import {
+  distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, totalPence, type DistanceRate, type PriceLine,
+} from './engine';
+import { checkBanned, checkGracePeriod, pickupInstant } from './rules';
+
+export interface QuoteContext { db: Queryable; distance: DistanceService; settings: Settings; now: Date }
 
 export interface Offer {
   company_id: number; company_name: string; vehicle_id: number; vehicle_type: string; vehicle_image: string;
-  max_seat: number; luggage: number; small_luggage: number; rate: DistanceRate;
+  max_seat: number; luggage: number; small_luggage: number; hourly_rate_pence: number; rate: DistanceRate;
 }
 
-export interface Route { miles: number; seconds: number; returnMiles: number; returnSeconds: number; estimated: boolean }
-
-export interface DistanceQuote {
-  route: Route;
-  offers: { offer: Offer; lines: PriceLine[]; unitPence: number; detail: PriceDetail }[];
+export interface Route {
+  miles: number; seconds: number; returnMiles: number; returnSeconds: number; estimated: boolean;
 }
 
-async function place(db: Queryable, text: string, field: string): Promise<Place> {
-  const found = await findPlace(db, text);
-  if (!found) throw new UnknownPlaceError(text, field);
-  return found;
+export interface PricedOffer { offer: Offer; lines: PriceLine[]; unitPence: number; detail: PriceDetail }
+export interface DistanceQuote { route: Route; pickupAt: Date; offers: PricedOffer[] }
+export interface HourlyQuote { hours: number; pickupAt: Date; offers: PricedOffer[] }
+
+async function waypoint(ctx: QuoteContext, text: string, field: string): Promise<Waypoint> {
+  const place = await findPlace(ctx.db, text);
+  if (place) return { text, lat: place.lat, lon: place.lon };
+  if (ctx.distance.needsCoordinates) throw new UnknownPlaceError(text, field);
+  return { text };
 }
 
-export async function measureRoute(db: Queryable, distance: DistanceService, form: BookingForm): Promise<Route> {
-  const pickup = await place(db, form.pickup, 'pickup');
-  const stops: Place[] = [];
-  for (const [i, s] of form.stops.entries()) {
-    stops.push(await place(db, [s.number, s.street_name, s.postcode].filter(Boolean).join(' '), `stops.${i}`));
+async function leg(ctx: QuoteContext, from: Waypoint, to: Waypoint, fromField: string, toField: string) {
+  try {
+    return await ctx.distance.leg(from, to);
+  } catch (err) {
+    if (err instanceof UnroutableError) {
+      const field = err.which === 'to' ? toField : fromField;
+      throw new HttpError(422, `${err.message}. Please check "${err.which === 'to' ? to.text : from.text}".`, field);
+    }
+    console.error('Distance service failed:', err);
+    throw new HttpError(503, 'We cannot measure this journey right now. Please try again in a minute, or call us to book.');
   }
-  const dropoff = await place(db, form.dropoff, 'dropoff');
-  const points = [pickup, ...stops, dropoff];
-  let miles = 0;
-  let seconds = 0;
+}
+
+const stopText = (s: BookingForm['stops'][number]) => [s.number, s.street_name, s.postcode].filter(Boolean).join(' ');
+
+export async function measureRoute(ctx: QuoteContext, form: BookingForm): Promise<Route> {
+  const points: { w: Waypoint; field: string }[] = [{ w: await waypoint(ctx, form.pickup, 'pickup'), field: 'pickup' }];
+  for (const [i, s] of form.stops.entries()) points.push({ w: await waypoint(ctx, stopText(s), `stops.${i}`), field: `stops.${i}` });
+  points.push({ w: await waypoint(ctx, form.dropoff, 'dropoff'), field: 'dropoff' });
+  const route: Route = { miles: 0, seconds: 0, returnMiles: 0, returnSeconds: 0, estimated: false };
   for (let i = 1; i < points.length; i++) {
-    const leg = await distance.leg(points[i - 1], points[i]);
-    miles += leg.miles;
-    seconds += leg.seconds;
+    const l = await leg(ctx, points[i - 1].w, points[i].w, points[i - 1].field, points[i].field);
+    route.miles += l.miles;
+    route.seconds += l.seconds;
+    route.estimated ||= l.estimated;
   }
-  let returnMiles = 0;
-  let returnSeconds = 0;
   if (form.select_option === 'return') {
-    const back = await distance.leg(dropoff, pickup);
-    returnMiles = back.miles;
-    returnSeconds = back.seconds;
+    const back = await leg(ctx, points.at(-1)!.w, points[0].w, 'dropoff', 'pickup');
+    route.returnMiles = back.miles;
+    route.returnSeconds = back.seconds;
+    route.estimated ||= back.estimated;
   }
-  return { miles: round1(miles), seconds, returnMiles: round1(returnMiles), returnSeconds, estimated: distance.estimated };
+  route.miles = round1(route.miles);
+  route.returnMiles = round1(route.returnMiles);
+  return route;
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -56,7 +77,7 @@ export async function loadOffers(db: Queryable): Promise<Offer[]> {
   const rows = await db.query<Omit<Offer, 'rate'> & { base_fare_pence: number; minimum_fare_pence: number }>(
     `SELECT c.id AS company_id, c.company_name, v.id AS vehicle_id, v.category_name AS vehicle_type,
             v.image AS vehicle_image, v.seats AS max_seat, v.luggage, v.hand_luggage AS small_luggage,
-            r.base_fare_pence, r.minimum_fare_pence
+            r.base_fare_pence, r.minimum_fare_pence, r.hourly_rate_pence
        FROM vehicle_rates r
        JOIN companies c ON c.id = r.company_id AND c.active
        JOIN vehicle_types v ON v.id = r.vehicle_type_id
@@ -74,31 +95,79 @@ export async function loadOffers(db: Queryable): Promise<Offer[]> {
   }));
 }
 
-export function checkReturnLeg(form: BookingForm): void {
-  if (form.select_option !== 'return') return;
+function checkLegs(form: BookingForm, ctx: QuoteContext): Date {
+  const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
+  checkGracePeriod(pickupAt, ctx.settings, ctx.now);
+  if (form.select_option !== 'return') return pickupAt;
   if (!form.return_date) throw new HttpError(422, 'return_date is required for a return trip', 'return_date');
   if (!form.return_hour) throw new HttpError(422, 'return_hour is required for a return trip', 'return_hour');
   if (!form.return_min) throw new HttpError(422, 'return_min is required for a return trip', 'return_min');
+  if (pickupInstant(form.return_date, form.return_hour, form.return_min) <= pickupAt) {
+    throw new HttpError(422, 'return_date: the return pickup must be after the outbound pickup', 'return_date');
+  }
+  return pickupAt;
 }
 
-export async function quoteDistance(db: Queryable, distance: DistanceService, form: BookingForm, currency: string): Promise<DistanceQuote> {
-  checkReturnLeg(form);
-  const route = await measureRoute(db, distance, form);
-  const offers = await loadOffers(db);
+function toDetail(offer: Offer, lines: PriceLine[], currency: string): PricedOffer {
+  const unitPence = totalPence(lines);
+  const price = penceToPounds(unitPence);
   return {
-    route,
-    offers: offers.map((offer) => {
-      const lines = legLines(offer.rate, route.miles, 'Journey fare');
-      if (form.select_option === 'return') lines.push(...legLines(offer.rate, route.returnMiles, 'Return journey fare'));
-      const unitPence = totalPence(lines);
-      const price = penceToPounds(unitPence);
-      const detail: PriceDetail = {
-        vehicle_id: offer.vehicle_id, company_id: offer.company_id, company_name: offer.company_name,
-        vehicle_image: offer.vehicle_image, vehicle_type: offer.vehicle_type, max_seat: offer.max_seat,
-        luggage: offer.luggage, small_luggage: offer.small_luggage, price, final_price: price,
-        breakdown: { currency, final_price: price, lines: lines.map((l) => ({ label: l.label, amount: penceToPounds(l.pence) })) },
-      };
-      return { offer, lines, unitPence, detail };
-    }),
+    offer, lines, unitPence,
+    detail: {
+      vehicle_id: offer.vehicle_id, company_id: offer.company_id, company_name: offer.company_name,
+      vehicle_image: offer.vehicle_image, vehicle_type: offer.vehicle_type, max_seat: offer.max_seat,
+      luggage: offer.luggage, small_luggage: offer.small_luggage, price, final_price: price,
+      breakdown: {
+        currency, final_price: price,
+        lines: lines.map((l) => ({ code: l.code, leg: l.leg, label: l.label, amount: penceToPounds(l.pence) })),
+      },
+    },
   };
+}
+
+export async function quoteDistance(ctx: QuoteContext, form: BookingForm): Promise<DistanceQuote> {
+  const pickupAt = checkLegs(form, ctx);
+  await checkBanned(ctx.db, [
+    { field: 'pickup', text: form.pickup }, { field: 'dropoff', text: form.dropoff },
+    ...form.stops.map((s, i) => ({ field: `stops.${i}`, text: stopText(s) })),
+  ]);
+  const route = await measureRoute(ctx, form);
+  const extras = extraPricesFrom(ctx.settings);
+  const currency = currencyOf(ctx.settings);
+  const offers = (await loadOffers(ctx.db)).map((offer) => {
+    const lines: PriceLine[] = [
+      { code: 'fare', leg: 'outbound', label: `Journey fare (${route.miles.toFixed(1)} miles)`, pence: distanceFarePence(offer.rate, route.miles) },
+      ...extraLines(form, extras, 'outbound'),
+    ];
+    if (form.select_option === 'return') {
+      lines.push(
+        { code: 'fare', leg: 'return', label: `Return journey fare (${route.returnMiles.toFixed(1)} miles)`, pence: distanceFarePence(offer.rate, route.returnMiles) },
+        ...extraLines({
+          meet_and_greet: form.return_meet_and_greet, baby_seats: form.return_baby_seats, booster_seats: form.return_booster_seats,
+          wheel_chair: form.return_wheel_chair, special_luggage: form.return_special_luggage, waiting_min: form.return_waiting_min,
+        }, extras, 'return'),
+      );
+    }
+    return toDetail(offer, lines, currency);
+  });
+  return { route, pickupAt, offers };
+}
+
+export const hoursOf = (duration: string) => Number.parseInt(duration, 10);
+
+export async function quoteHourly(ctx: QuoteContext, form: HourlyRateForm): Promise<HourlyQuote> {
+  const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
+  checkGracePeriod(pickupAt, ctx.settings, ctx.now);
+  await checkBanned(ctx.db, [{ field: 'pickup', text: form.pickup }]);
+  await waypoint(ctx, form.pickup, 'pickup');
+  const hours = hoursOf(form.pickup_duration);
+  const currency = currencyOf(ctx.settings);
+  const offers = (await loadOffers(ctx.db))
+    .filter((o) => o.hourly_rate_pence > 0)
+    .map((offer) => toDetail(offer, [{
+      code: 'hourly', leg: 'outbound',
+      label: `Hourly hire, ${hours} hours at ${penceToPounds(offer.hourly_rate_pence)} an hour`,
+      pence: hourlyFarePence(offer.hourly_rate_pence, hours),
+    }], currency));
+  return { hours, pickupAt, offers };
 }

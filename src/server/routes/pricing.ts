@@ -1,19 +1,21 @@
 // Prices and distances (SPEC 7): always computed here, from the operator's rates.
 import { Hono } from 'hono';
-import { BookingForm, DistanceRequest } from '../../domain/schemas';
-import { currencyOf } from '../../domain/settings';
+import { BookingForm, DistanceRequest, HourlyRateForm } from '../../domain/schemas';
+import { isEnabled } from '../../domain/settings';
 import { findPlace, UnknownPlaceError } from '../geo/places';
-import { readBody } from '../http';
-import { quoteDistance } from '../pricing/quote';
+import { HttpError, readBody } from '../http';
+import { quoteDistance, quoteHourly, type QuoteContext } from '../pricing/quote';
 import { loadSettings, type AppDeps } from '../app';
 
+export async function quoteContext(deps: AppDeps): Promise<QuoteContext> {
+  return { db: deps.db, distance: deps.distance, settings: await loadSettings(deps.db), now: deps.now() };
+}
+
 export function pricingRoutes(deps: AppDeps) {
-  const { db, distance } = deps;
   return new Hono()
     .post('/calculate-distance-price', async (c) => {
       const form = await readBody(c, BookingForm);
-      const currency = currencyOf(await loadSettings(db));
-      const quote = await quoteDistance(db, distance, form, currency);
+      const quote = await quoteDistance(await quoteContext(deps), form);
       return c.json({
         price_details: quote.offers.map((o) => o.detail),
         via_miles: quote.route.miles,
@@ -23,13 +25,24 @@ export function pricingRoutes(deps: AppDeps) {
         estimated: quote.route.estimated,
       });
     })
+    .post('/calculate-hourly-price', async (c) => {
+      const form = await readBody(c, HourlyRateForm);
+      const ctx = await quoteContext(deps);
+      if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS')) {
+        throw new HttpError(422, 'Hourly hire is not offered at the moment. Please get a quote for your journey instead.', 'pickup_duration');
+      }
+      const quote = await quoteHourly(ctx, form);
+      return c.json({ price_details: quote.offers.map((o) => o.detail), hours: quote.hours });
+    })
     .post('/calculate-distance', async (c) => {
       const body = await readBody(c, DistanceRequest);
-      const from = await findPlace(db, body.pickup);
-      if (!from) throw new UnknownPlaceError(body.pickup, 'pickup');
-      const to = await findPlace(db, body.dropoff);
-      if (!to) throw new UnknownPlaceError(body.dropoff, 'dropoff');
-      const leg = await distance.leg(from, to);
-      return c.json({ via_miles: leg.miles, time_duration: leg.seconds, estimated: distance.estimated });
+      const place = async (text: string, field: string) => {
+        const p = await findPlace(deps.db, text);
+        if (p) return { text, lat: p.lat, lon: p.lon };
+        if (deps.distance.needsCoordinates) throw new UnknownPlaceError(text, field);
+        return { text };
+      };
+      const leg = await deps.distance.leg(await place(body.pickup, 'pickup'), await place(body.dropoff, 'dropoff'));
+      return c.json({ via_miles: leg.miles, time_duration: leg.seconds, estimated: leg.estimated });
     });
 }

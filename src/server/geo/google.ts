@@ -1,0 +1,32 @@
+// Google Distance Matrix (https://developers.google.com/maps/documentation/distance-matrix).
+import type { DistanceService, Waypoint } from './distance';
+import { METRES_PER_MILE, UnroutableError } from './distance';
+
+interface MatrixResponse {
+  status: string;
+  error_message?: string;
+  rows?: { elements: { status: string; distance?: { value: number }; duration?: { value: number } }[] }[];
+}
+
+const point = (w: Waypoint) => (typeof w.lat === 'number' && typeof w.lon === 'number' ? `${w.lat},${w.lon}` : `${w.text}, UK`);
+
+export function googleDistance(key: string, baseUrl = 'https://maps.googleapis.com', timeoutMs = 5000): DistanceService {
+  return {
+    name: 'google',
+    needsCoordinates: false,
+    async leg(from, to) {
+      const url = new URL('/maps/api/distancematrix/json', baseUrl);
+      url.search = new URLSearchParams({
+        origins: point(from), destinations: point(to), mode: 'driving', units: 'imperial', region: 'uk', key,
+      }).toString();
+      const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+      if (!res.ok) throw new Error(`Distance Matrix HTTP ${res.status}`);
+      const body = (await res.json()) as MatrixResponse;
+      if (body.status !== 'OK') throw new Error(`Distance Matrix ${body.status}${body.error_message ? `: ${body.error_message}` : ''}`);
+      const el = body.rows?.[0]?.elements?.[0];
+      if (!el || el.status === 'NOT_FOUND') throw new UnroutableError('route', 'Google could not find one of the addresses');
+      if (el.status !== 'OK' || !el.distance || !el.duration) throw new UnroutableError('route', `No driving route (${el.status})`);
+      return { miles: Math.round((el.distance.value / METRES_PER_MILE) * 10) / 10, seconds: el.duration.value, estimated: false };
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// The words of each message, as plain text and simple HTML.
+import type { BookingResult } from '../../domain/schemas';
+import { currencyOf, type Settings } from '../../domain/settings';
+import { formatExactPrice } from '../../domain/money';
+import { formatDateUK, formatTime12 } from '../../domain/ukTime';
+
+export interface Message { subject: string; text: string; html: string }
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function render(title: string, intro: string, rows: [string, string][], outro: string[]): Message & { title: string } {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const text = [intro, '', ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), '', ...outro].join('\n');
+  const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#1b2430">
+<h1 style="color:#0f2a47;font-size:20px">${escape(title)}</h1><p>${escape(intro)}</p>
+<table cellpadding="6" style="border-collapse:collapse">${rows.map(([k, v]) =>
+    `<tr><th align="left" style="border-bottom:1px solid #dde3ea;color:#5b6675">${escape(k)}</th><td style="border-bottom:1px solid #dde3ea">${escape(v)}</td></tr>`).join('')}</table>
+${outro.map((l) => `<p>${escape(l)}</p>`).join('')}</body></html>`;
+  return { title, subject: title, text, html };
+}
+
+function signature(s: Settings): string[] {
+  return [
+    `${s.Company_Name ?? ''}`.trim(),
+    [s.Company_Contact_Info, s.Company_Email, s.Company_Address].filter(Boolean).join(' | '),
+  ].filter(Boolean);
+}
+
+const yes = (v: string) => (v === 'yes' ? 'Yes' : 'No');
+
+export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { label: string; amount: string }[]): Message {
+  const b = r.booking;
+  const d = r.bookingDetail;
+  const p = r.passengerDetails;
+  const currency = currencyOf(s);
+  const isQuote = b.ride_type === 'Q';
+  const rows: [string, string][] = [
+    ['Reference ID', b.booking_number],
+    ['Booking type', isQuote ? 'Quotation' : 'Hourly Booking'],
+    ['Pickup address', b.pick_up_address],
+    ...(isQuote ? [['Drop-off address', b.drop_off_address ?? ''] as [string, string]] : []),
+    ['Pickup date', formatDateUK(b.pick_up_date)],
+    ['Pickup time', formatTime12(b.pick_up_time)],
+    ...(isQuote && b.return_date ? [['Return date', formatDateUK(b.return_date)], ['Return time', formatTime12(b.return_time)]] as [string, string][] : []),
+    ...(!isQuote ? [['Duration', (b.hourly_duration ?? '').replace('hour', ' hours')] as [string, string]] : []),
+    ...(b.flight_no ? [['Flight / train', b.flight_no] as [string, string]] : []),
+    ...(b.return_flight_no ? [['Return flight / train', b.return_flight_no] as [string, string]] : []),
+    ...r.bookingStops.map((st, i) => [`Stop ${i + 1}`, [st.stop_street_number, st.stop_address, st.stop_post_code].filter(Boolean).join(' ')] as [string, string]),
+    ['Vehicle', `${b.fleet_category.category_name} (${b.company_name}) x ${d.vehicle_qty}`],
+    ['Passengers', String(p.total_passengers)],
+    ['Luggage', `${d.luggages} large, ${d.hand_luggages} hand`],
+    ['Meet and Greet', yes(d.meet_and_greet)],
+    ['Baby seats', String(d.baby_seat)],
+    ['Booster seats', String(d.booster_seat)],
+    ['Wheelchair', yes(d.wheel_chair)],
+    ['Special luggage', String(d.special_luggages)],
+    ['Waiting minutes', String(d.waiting_minutes)],
+    ['Passenger', `${p.passenger_name}, ${p.passenger_email}, ${p.passenger_contact_no}`],
+    ...(p.additional_info ? [['Additional information', p.additional_info] as [string, string]] : []),
+    ...breakdown.map((l) => [l.label, formatExactPrice(l.amount, currency)] as [string, string]),
+    ['Payment method', b.payment_method === 'car' ? 'Pay in Car' : 'Paid by Card'],
+    ['Total', formatExactPrice(b.total_booking_amount, currency)],
+  ];
+  const m = render(
+    `Booking confirmed: ${b.booking_number}`,
+    `Thank you, ${p.passenger_name}. Your booking with ${s.Company_Name ?? 'us'} is confirmed. Please keep your reference ID.`,
+    rows,
+    ['To change or cancel, reply to this e-mail or call us, quoting your reference ID.', ...signature(s)],
+  );
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
+export interface QuoteRequestMail {
+  pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string; passenger_name: string;
+  passenger_email: string; passenger_phone: string; passengers: number; luggages: number; additional_info: string;
+}
+
+export function quoteRequestMail(q: QuoteRequestMail, id: number): Message {
+  const m = render(`Quote request #${id}: ${q.pickup_address} to ${q.dropoff_address}`, 'A visitor asked for a quote on the website.', [
+    ['Pickup address', q.pickup_address], ['Drop-off address', q.dropoff_address],
+    ['Pickup date', formatDateUK(q.pickup_date)], ['Pickup time', formatTime12(q.pickup_time)],
+    ['Name', q.passenger_name], ['Email', q.passenger_email], ['Telephone', q.passenger_phone],
+    ['Passengers', String(q.passengers)], ['Luggage', String(q.luggages)], ['Additional information', q.additional_info],
+  ], ['Reply to this e-mail to answer the visitor.']);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
+export interface ContactMail {
+  firstName: string; lastName: string; email: string; telephone: string; queryReason: string; bookingNumber: string; comments: string;
+}
+
+export function contactMail(c: ContactMail, id: number): Message {
+  const m = render(`Contact form #${id}: ${c.queryReason} from ${c.firstName} ${c.lastName}`, 'A visitor sent a message from the website.', [
+    ['Name', `${c.firstName} ${c.lastName}`], ['Email', c.email], ['Telephone', c.telephone],
+    ['Reason', c.queryReason], ['Booking number', c.bookingNumber || '-'], ['Comments', c.comments],
+  ], ['Reply to this e-mail to answer the visitor.']);
+  return { subject: m.subject, text: m.text, html: m.html };
+}

@@ -1,0 +1,32 @@
+// Booking rules checked before any price is given (SPEC 8's urgent-booking errors).
+import type { Queryable } from '../db/index';
+import { hour12To24, ukLocalToInstant } from '../../domain/ukTime';
+import { numberSetting, type Settings } from '../../domain/settings';
+import { HttpError } from '../http';
+
+export const GRACE_PERIOD_MESSAGE = 'Pickup time is within the grace period';
+export const BANNED_ADDRESS_MESSAGE = 'Address is banned';
+
+/** The instant of a UK pickup given as the booking form stores it. */
+export function pickupInstant(date: string, hour12: string, min: string): Date {
+  return ukLocalToInstant(date, hour12To24(hour12), Number(min));
+}
+
+/** A pickup sooner than GRACE_TIME minutes from now (or in the past) must be booked by phone. */
+export function checkGracePeriod(at: Date, settings: Settings, now: Date, field = 'pickup_date'): void {
+  const graceMs = Math.max(0, numberSetting(settings, 'GRACE_TIME')) * 60_000;
+  if (at.getTime() - now.getTime() < graceMs) throw new HttpError(422, GRACE_PERIOD_MESSAGE, field);
+}
+
+const normalise = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
+/** Any address containing a banned pattern (case, spacing and punctuation ignored) is refused. */
+export async function checkBanned(db: Queryable, addresses: { field: string; text: string }[]): Promise<void> {
+  const banned = await db.query<{ pattern: string }>('SELECT pattern FROM banned_addresses');
+  if (!banned.length) return;
+  const patterns = banned.map((b) => normalise(b.pattern)).filter(Boolean);
+  for (const a of addresses) {
+    const text = ` ${normalise(a.text)} `;
+    if (patterns.some((p) => text.includes(` ${p} `))) throw new HttpError(422, BANNED_ADDRESS_MESSAGE, a.field);
+  }
+}

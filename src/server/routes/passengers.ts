@@ -1,0 +1,20 @@
+// POST /check-passenger-email (SPEC 4 'Email check', SPEC 8 messages).
+import { Hono } from 'hono';
+import { CheckEmailRequest } from '../../domain/schemas';
+import { readBody } from '../http';
+import { checkCredentials } from '../passengers';
+import type { AppDeps } from '../app';
+
+export const EMAIL_NOT_FOUND = 'Email not found in the system, Enter new email inside new client or try with another email';
+export const EMAIL_FOUND = 'Email found. Proceeding to payment.';
+export const WRONG_PASSWORD = 'The password is not correct for this email. Please try again.';
+
+export function passengerRoutes({ db }: AppDeps) {
+  return new Hono().post('/check-passenger-email', async (c) => {
+    const { email, password } = await readBody(c, CheckEmailRequest);
+    const result = await checkCredentials(db, email, password);
+    if (result.ok) return c.json({ success: true, found: true, message: EMAIL_FOUND });
+    if (result.reason === 'not_found') return c.json({ success: false, found: false, message: EMAIL_NOT_FOUND });
+    return c.json({ success: false, found: true, message: WRONG_PASSWORD });
+  });
+}
