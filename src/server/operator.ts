@@ -75,3 +75,35 @@ export async function addAddress(db: Queryable, a: AddressInput): Promise<number
   );
   return row.id;
 }
+
+export async function banAddress(db: Queryable, pattern: string, reason = ''): Promise<void> {
+  if (!pattern.trim()) throw new Error('A banned address needs some text');
+  await db.query(
+    `INSERT INTO banned_addresses (pattern, reason) VALUES ($1, $2)
+     ON CONFLICT (pattern) DO UPDATE SET reason = EXCLUDED.reason`, [pattern.trim(), reason],
+  );
+}
+
+export async function unbanAddress(db: Queryable, pattern: string): Promise<boolean> {
+  return (await db.query('DELETE FROM banned_addresses WHERE pattern = $1 RETURNING id', [pattern.trim()])).length > 0;
+}
+
+export async function setCompanyActive(db: Queryable, companyName: string, active: boolean): Promise<boolean> {
+  return (await db.query('UPDATE companies SET active = $2 WHERE company_name = $1 RETURNING id', [companyName, active])).length > 0;
+}
+
+export async function recentBookings(db: Queryable, limit = 20) {
+  return db.query<{
+    booking_number: string; created_at: string; pick_up_date: string; pick_up_time: string; pick_up_address: string;
+    drop_off_address: string | null; company_name: string; category_name: string; total: string; passenger_name: string;
+    passenger_email: string; payment_method: string; status: string;
+  }>(
+    `SELECT b.booking_number, to_char(b.created_at AT TIME ZONE 'Europe/London', 'YYYY-MM-DD HH24:MI') AS created_at,
+            to_char(b.pick_up_date, 'YYYY-MM-DD') AS pick_up_date, b.pick_up_time, b.pick_up_address, b.drop_off_address,
+            c.company_name, v.category_name, to_char(b.total_booking_amount_pence / 100.0, 'FM999999990.00') AS total,
+            p.passenger_name, p.passenger_email, b.payment_method, b.status
+       FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
+       LEFT JOIN booking_passengers p ON p.booking_id = b.id
+      ORDER BY b.created_at DESC, b.id DESC LIMIT $1`, [limit],
+  );
+}

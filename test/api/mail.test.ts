@@ -1,0 +1,120 @@
+// Booking confirmations: written with the booking, sent after it, retried when
+// the mail server fails, and never able to lose the booking. Plus a real SMTP
+// round trip and the outbox folder used when there is no SMTP server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { testApp } from './setup';
+import { RETRY_MINUTES } from '../../src/server/mail/queue';
+import { outboxTransport, smtpTransport } from '../../src/server/mail/transport';
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeAll(async () => { t = await testApp(); });
+afterAll(async () => { await t.db.close(); });
+
+const bookingForm = {
+  pickup: 'Gatwick Airport South Terminal, Crawley RH6 0NP', dropoff: 'Brighton Palace Pier, Madeira Drive, Brighton BN2 1TW',
+  pickup_date: '2030-08-09', pickup_hour: '11pm', pickup_min: '40', passengers: 3, luggages: 2, meet_and_greet: 'yes',
+  pickup_fight_number: 'EZY8012', select_option: 'return', return_date: '2030-08-16', return_hour: '1pm', return_min: '00',
+  stops: [{ street_name: 'Brighton Station, Queens Road', number: '', postcode: 'BN1 3XP' }],
+};
+
+async function book(email = 'grace@example.com') {
+  const { body } = await t.call('POST', '/calculate-distance-price', bookingForm);
+  const vehicle = body.price_details.find((p: any) => p.vehicle_type === 'MPV');
+  return t.call('POST', '/booking', {
+    selectedVehicleData: vehicle, selectedVehicle: 1, bookingType: 'milleage', bookingForm,
+    registrationData: { firstName: 'Grace', surname: 'Okafor', number: '+44 770 090 077', email },
+    payment_method: 'car', selected_passenger: 'guest_login',
+  });
+}
+
+describe('the booking confirmation e-mail', () => {
+  it('goes to the passenger with every booking detail in UK formats', async () => {
+    const res = await book();
+    expect(res.status).toBe(200);
+    const ref = res.body.data.booking.booking_number;
+    const [queued] = await t.db.query<any>('SELECT status, to_address FROM outbound_emails WHERE booking_id = $1', [res.body.data.booking.id]);
+    expect(queued).toEqual({ status: 'pending', to_address: 'grace@example.com' });
+    await t.mail.deliverDue();
+    const m = t.mailbox.sent.find((x) => x.subject === `Booking confirmed: ${ref}`)!;
+    expect(m.from).toBe('bookings@albion-executive.co.uk');
+    for (const text of [ref, '09-08-2030', '11:40 PM', '16-08-2030', '1:00 PM', 'Gatwick Airport South Terminal', 'Brighton Palace Pier',
+      'Brighton Station, Queens Road BN1 3XP', 'EZY8012', 'MPV', 'Meet and Greet', 'Pay in Car', 'Return journey fare',
+      `£${res.body.data.booking.total_booking_amount}`, '+44 20 7946 0321']) {
+      expect(m.text).toContain(text);
+    }
+    expect(m.html).toContain(ref);
+    const [sent] = await t.db.query<any>('SELECT status, sent_at FROM outbound_emails WHERE booking_id = $1', [res.body.data.booking.id]);
+    expect(sent.status).toBe('sent');
+  });
+
+  it('keeps the booking when the mail server is down, and retries with growing pauses until it gives up', async () => {
+    t.mailbox.fail('connect ECONNREFUSED 127.0.0.1:25');
+    const res = await book('retry@example.com');
+    expect(res.status).toBe(200);
+    const id = res.body.data.booking.id;
+    expect(await t.mail.deliverDue()).toBe(0);
+    let [row] = await t.db.query<any>(
+      `SELECT status, attempts, last_error, round(extract(epoch FROM next_attempt_at - now()) / 60) AS wait
+         FROM outbound_emails WHERE booking_id = $1`, [id]);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, last_error: 'connect ECONNREFUSED 127.0.0.1:25' });
+    expect(Number(row.wait)).toBe(RETRY_MINUTES[0]);
+    for (let i = 1; i <= RETRY_MINUTES.length; i++) {
+      await t.db.query('UPDATE outbound_emails SET next_attempt_at = now() WHERE booking_id = $1', [id]);
+      await t.mail.deliverDue();
+    }
+    [row] = await t.db.query<any>('SELECT status, attempts FROM outbound_emails WHERE booking_id = $1', [id]);
+    expect(row).toEqual({ status: 'failed', attempts: RETRY_MINUTES.length + 1 });
+    const bookings = await t.db.query('SELECT 1 FROM bookings WHERE id = $1', [id]);
+    expect(bookings).toHaveLength(1);
+    t.mailbox.fail(null);
+  });
+});
+
+describe('mail transports', () => {
+  it('delivers through a real SMTP server', async () => {
+    const received: string[] = [];
+    const server = new SMTPServer({
+      authOptional: true, disabledCommands: ['STARTTLS'],
+      onData(stream, _session, done) {
+        let data = '';
+        stream.on('data', (c) => { data += c; });
+        stream.on('end', () => { received.push(data); done(); });
+      },
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.server.address() as { port: number }).port;
+    try {
+      await smtpTransport(`smtp://127.0.0.1:${port}`).send({
+        from: 'bookings@albion-executive.co.uk', to: 'grace@example.com', subject: 'Booking confirmed: BK-TEST2345',
+        text: 'Your booking is confirmed.', html: '<p>Your booking is confirmed.</p>',
+      });
+      expect(received).toHaveLength(1);
+      expect(received[0]).toContain('Subject: Booking confirmed: BK-TEST2345');
+      expect(received[0]).toContain('To: grace@example.com');
+      expect(received[0]).toContain('Your booking is confirmed.');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('writes .eml files to the outbox folder and logs each subject when there is no SMTP server', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outbox-'));
+    const lines: string[] = [];
+    try {
+      await outboxTransport(dir, (l) => lines.push(l)).send({
+        from: 'a@example.com', to: 'b@example.com', subject: 'Hello outbox', text: 'Plain body', html: '<b>Plain body</b>',
+      });
+      const files = readdirSync(dir);
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/\.eml$/);
+      expect(readFileSync(path.join(dir, files[0]), 'utf8')).toContain('Subject: Hello outbox');
+      expect(lines[0]).toContain('"Hello outbox"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

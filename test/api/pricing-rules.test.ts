@@ -1,0 +1,160 @@
+// The pricing engine through the API: extras from settings, return legs, stops,
+// hourly hire, the grace period in UK time and banned addresses.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from './setup';
+import { banAddress, setSetting, unbanAddress } from '../../src/server/operator';
+import { loadOffers } from '../../src/server/pricing/quote';
+import { distanceFarePence } from '../../src/server/pricing/engine';
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeAll(async () => { t = await testApp(); });
+afterAll(async () => { await t.db.close(); });
+
+const trip = {
+  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
+  pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', passengers: 2,
+};
+const saloonOf = (body: any, company = 'Albion Executive Cars') =>
+  body.price_details.find((p: any) => p.vehicle_type === 'Saloon' && p.company_name === company);
+const pence = (s: string) => Math.round(Number(s) * 100);
+
+describe('extras priced from the settings', () => {
+  it('adds each extra asked for, at the seeded UK prices, and lists it in the breakdown', async () => {
+    const plain = saloonOf((await t.call('POST', '/calculate-distance-price', trip)).body);
+    const res = await t.call('POST', '/calculate-distance-price', {
+      ...trip, meet_and_greet: 'yes', baby_seats: 2, booster_seats: 1, wheel_chair: 'yes', special_luggage: 3, waiting_min: 15,
+    });
+    const withExtras = saloonOf(res.body);
+    // Seeded: meet and greet 15, baby seat 10 each, booster 8 each, wheelchair 20, special luggage 10 each, 3 per started 5 minutes.
+    const extras = 1500 + 2 * 1000 + 800 + 2000 + 3 * 1000 + 3 * 300;
+    expect(pence(withExtras.price)).toBe(pence(plain.price) + extras);
+    expect(withExtras.breakdown.lines.map((l: any) => [l.code, l.amount])).toEqual([
+      ['fare', plain.price], ['meet_and_greet', '15.00'], ['baby_seat', '20.00'], ['booster_seat', '8.00'],
+      ['wheel_chair', '20.00'], ['special_luggage', '30.00'], ['waiting', '9.00'],
+    ]);
+  });
+
+  it('charges waiting per started five minutes', async () => {
+    const body = (await t.call('POST', '/calculate-distance-price', { ...trip, waiting_min: 5 })).body;
+    expect(saloonOf(body).breakdown.lines.find((l: any) => l.code === 'waiting').amount).toBe('3.00');
+  });
+
+  it('leaves out an extra whose setting is 0', async () => {
+    await setSetting(t.db, 'MEET_AND_GREET', '0');
+    const body = (await t.call('POST', '/calculate-distance-price', { ...trip, meet_and_greet: 'yes' })).body;
+    expect(saloonOf(body).breakdown.lines.map((l: any) => l.code)).toEqual(['fare']);
+    await setSetting(t.db, 'MEET_AND_GREET', '15');
+  });
+});
+
+describe('return trips and stops', () => {
+  it('prices the return leg with its own options', async () => {
+    const res = await t.call('POST', '/calculate-distance-price', {
+      ...trip, select_option: 'return', return_date: '2030-06-08', return_hour: '9am', return_min: '30',
+      return_meet_and_greet: 'yes', return_baby_seats: 1,
+    });
+    expect(res.status).toBe(200);
+    const lines = saloonOf(res.body).breakdown.lines;
+    expect(lines.map((l: any) => `${l.leg}:${l.code}`)).toEqual(['outbound:fare', 'return:fare', 'return:meet_and_greet', 'return:baby_seat']);
+    expect(lines[2].label).toBe('Return: Meet and Greet');
+    expect(res.body.return_via_miles).toBe(res.body.via_miles);
+  });
+
+  it('refuses a return before the outbound pickup', async () => {
+    const res = await t.call('POST', '/calculate-distance-price', {
+      ...trip, select_option: 'return', return_date: '2030-06-01', return_hour: '2pm', return_min: '00',
+    });
+    expect([res.status, res.body.field]).toEqual([422, 'return_date']);
+  });
+
+  it('adds each stop\'s leg to the distance', async () => {
+    const direct = (await t.call('POST', '/calculate-distance-price', trip)).body;
+    const via = (await t.call('POST', '/calculate-distance-price', {
+      ...trip, stops: [{ street_name: 'Windsor Castle, Windsor', number: '', postcode: 'SL4 1NJ' }],
+    })).body;
+    expect(via.via_miles).toBeGreaterThan(direct.via_miles + 10);
+    const offers = await loadOffers(t.db);
+    const saloon = offers.find((o) => o.vehicle_type === 'Saloon' && o.company_name === 'Albion Executive Cars')!;
+    expect(pence(saloonOf(via).price)).toBe(distanceFarePence(saloon.rate, via.via_miles));
+  });
+});
+
+describe('hourly hire', () => {
+  const hourly = { pickup: 'Canary Wharf, One Canada Square, London E14 5AB', pickup_date: '2030-06-01', pickup_duration: '6hour', pickup_hour: '9am', pickup_min: '00' };
+
+  it('is refused while HOURLY_RATE_STATUS is not enable', async () => {
+    await setSetting(t.db, 'HOURLY_RATE_STATUS', 'disable');
+    const res = await t.call('POST', '/calculate-hourly-price', hourly);
+    expect([res.status, res.body.field]).toEqual([422, 'pickup_duration']);
+  });
+
+  it('prices hours times the hourly rate, for 4 to 24 hours', async () => {
+    await setSetting(t.db, 'HOURLY_RATE_STATUS', 'enable');
+    const res = await t.call('POST', '/calculate-hourly-price', hourly);
+    expect(res.status).toBe(200);
+    const offers = await loadOffers(t.db);
+    expect(res.body.price_details).toHaveLength(offers.filter((o) => o.hourly_rate_pence > 0).length);
+    for (const d of res.body.price_details) {
+      const o = offers.find((x) => x.vehicle_id === d.vehicle_id && x.company_id === d.company_id)!;
+      expect(pence(d.price)).toBe(o.hourly_rate_pence * 6);
+    }
+    expect((await t.call('POST', '/calculate-hourly-price', { ...hourly, pickup_duration: '3hour' })).body.field).toBe('pickup_duration');
+    expect((await t.call('POST', '/calculate-hourly-price', { ...hourly, pickup_duration: '25hour' })).body.field).toBe('pickup_duration');
+    expect((await t.call('POST', '/calculate-hourly-price', { ...hourly, pickup_duration: '24hour' })).status).toBe(200);
+  });
+});
+
+describe('the grace period, in UK time', () => {
+  afterAll(() => { t.clock.now = new Date(); });
+
+  it('refuses a pickup sooner than GRACE_TIME minutes with the SPEC message', async () => {
+    // 12:00 UTC on 1 June 2030 is 13:00 in London (BST).
+    t.clock.now = new Date('2030-06-01T12:00:00Z');
+    const at = (hour: string, min: string) => t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2030-06-01', pickup_hour: hour, pickup_min: min });
+    const tooSoon = await at('2pm', '55'); // 1 h 55 min ahead
+    expect([tooSoon.status, tooSoon.body.message]).toEqual([422, 'Pickup time is within the grace period']);
+    expect((await at('3pm', '00')).status).toBe(200); // exactly 2 hours ahead
+    expect((await at('11am', '00')).body.message).toBe('Pickup time is within the grace period'); // in the past
+  });
+
+  it('judges winter pickups on GMT', async () => {
+    t.clock.now = new Date('2030-12-01T12:00:00Z'); // 12:00 in London
+    const r = (hour: string) => t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2030-12-01', pickup_hour: hour, pickup_min: '00' });
+    expect((await r('1pm')).status).toBe(422);
+    expect((await r('2pm')).status).toBe(200);
+  });
+
+  it('follows the GRACE_TIME setting', async () => {
+    t.clock.now = new Date('2030-12-01T12:00:00Z');
+    await setSetting(t.db, 'GRACE_TIME', '30');
+    const r = await t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2030-12-01', pickup_hour: '12pm', pickup_min: '45' });
+    expect(r.status).toBe(200);
+    await setSetting(t.db, 'GRACE_TIME', '120');
+  });
+});
+
+describe('banned addresses', () => {
+  it('refuses a pickup, drop-off or stop that contains a banned address', async () => {
+    await banAddress(t.db, 'Trafalgar Square', 'Road closures');
+    const res = await t.call('POST', '/calculate-distance-price', trip);
+    expect([res.status, res.body.message, res.body.field]).toEqual([422, 'Address is banned', 'dropoff']);
+    const stop = await t.call('POST', '/calculate-distance-price', {
+      ...trip, dropoff: 'Waterloo Station, Waterloo Road, London SE1 8SW', stops: [{ street_name: 'trafalgar   square', number: '', postcode: '' }],
+    });
+    expect([stop.status, stop.body.field]).toEqual([422, 'stops.0']);
+    await setSetting(t.db, 'HOURLY_RATE_STATUS', 'enable');
+    const hourly = await t.call('POST', '/calculate-hourly-price', {
+      pickup: trip.dropoff, pickup_date: '2030-06-01', pickup_duration: '4hour', pickup_hour: '9am', pickup_min: '00',
+    });
+    expect(hourly.body.message).toBe('Address is banned');
+    await unbanAddress(t.db, 'Trafalgar Square');
+    expect((await t.call('POST', '/calculate-distance-price', trip)).status).toBe(200);
+  });
+
+  it('matches whole words only', async () => {
+    await banAddress(t.db, 'Wharf');
+    expect((await t.call('POST', '/calculate-distance-price', { ...trip, dropoff: 'Canary Wharf, One Canada Square, London E14 5AB' })).status).toBe(422);
+    expect((await t.call('POST', '/calculate-distance-price', { ...trip, dropoff: 'Wharfedale, Otley' })).status).not.toBe(422);
+    await unbanAddress(t.db, 'Wharf');
+  });
+});
