@@ -1,0 +1,76 @@
+// `npm run admin`: the operator changes data the API then uses.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { testApp } from './setup';
+import { runAdmin } from '../../src/server/admin';
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeAll(async () => { t = await testApp(); });
+afterAll(async () => { await t.db.close(); });
+
+const trip = {
+  pickup: 'Leeds Station, New Station Street, Leeds LS1 4DY', dropoff: 'York Station, Station Road, York YO24 1AB',
+  pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', passengers: 1,
+};
+
+describe('npm run admin', () => {
+  it('sets a setting the API reads', async () => {
+    expect(await runAdmin(t.db, ['set-setting', 'CURRENCY', '€'])).toBe('CURRENCY = €');
+    const { body } = await t.call('POST', '/calculate-distance-price', trip);
+    expect(body.price_details[0].breakdown.currency).toBe('€');
+    await runAdmin(t.db, ['set-setting', 'CURRENCY', '£']);
+  });
+
+  it('adds a company, a vehicle type and a rate, and the quote offers it at that rate', async () => {
+    await runAdmin(t.db, ['add-company', '--name', 'Yorkshire Executive Travel', '--phone', '+44 113 496 0000']);
+    await runAdmin(t.db, ['add-vehicle', '--name', 'Electric Saloon', '--seats', '4', '--luggage', '2', '--hand-luggage', '2']);
+    const out = await runAdmin(t.db, ['set-rate', '--company', 'Yorkshire Executive Travel', '--vehicle', 'Electric Saloon',
+      '--base', '5.00', '--minimum', '20.00', '--hourly', '40', '--band', '0:3.00', '--band', '10:2.00']);
+    expect(out).toBe('Rate set: Yorkshire Executive Travel, Electric Saloon');
+    const { body } = await t.call('POST', '/calculate-distance-price', trip);
+    const offer = body.price_details.find((p: any) => p.company_name === 'Yorkshire Executive Travel');
+    const miles = body.via_miles;
+    const expected = Math.max(2000, Math.round(500 + Math.min(miles, 10) * 300 + Math.max(0, miles - 10) * 200));
+    expect(Math.round(Number(offer.price) * 100)).toBe(expected);
+    expect(await runAdmin(t.db, ['rates'])).toContain('Yorkshire Executive Travel  Electric Saloon');
+    await runAdmin(t.db, ['disable-company', '--name', 'Yorkshire Executive Travel']);
+    const after = await t.call('POST', '/calculate-distance-price', trip);
+    expect(after.body.price_details.some((p: any) => p.company_name === 'Yorkshire Executive Travel')).toBe(false);
+  });
+
+  it('adds a known address and bans one', async () => {
+    await runAdmin(t.db, ['add-address', '--address', 'Harrogate Convention Centre, King\'s Road, Harrogate HG1 5LA', '--lat', '53.9985', '--lon', '-1.5418', '--postcode', 'HG1 5LA']);
+    const { body } = await t.call('GET', '/ai-addresses');
+    expect(body.some((a: any) => a.address.startsWith('Harrogate Convention Centre'))).toBe(true);
+    await runAdmin(t.db, ['ban-address', 'York Station', '--reason', 'Station closed for works']);
+    expect((await t.call('POST', '/calculate-distance-price', trip)).body.message).toBe('Address is banned');
+    expect(await runAdmin(t.db, ['banned'])).toContain('Station closed for works');
+    await runAdmin(t.db, ['unban-address', 'York Station']);
+    expect((await t.call('POST', '/calculate-distance-price', trip)).status).toBe(200);
+  });
+
+  it('lists recent bookings and refuses bad input with a clear message', async () => {
+    expect(await runAdmin(t.db, ['bookings'])).toBe('(none)');
+    await expect(runAdmin(t.db, ['set-rate', '--company', 'Nobody', '--vehicle', 'Saloon', '--base', '1', '--minimum', '1', '--band', '0:1'])).rejects.toThrow('No company called "Nobody"');
+    await expect(runAdmin(t.db, ['set-rate', '--company', 'Metro Cars London', '--vehicle', 'Saloon', '--base', 'abc', '--minimum', '1', '--band', '0:1'])).rejects.toThrow('--base must be an amount');
+    await expect(runAdmin(t.db, ['add-address', '--address', 'Paris', '--lat', '48.85', '--lon', '2.35'])).rejects.toThrow('a place in the UK');
+    await expect(runAdmin(t.db, ['launch-rockets'])).rejects.toThrow('Unknown command');
+  });
+
+  it('will not open the embedded database while the server has it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'admin-lock-'));
+    writeFileSync(path.join(dir, 'server.pid'), String(process.pid === 1 ? 2 : 1)); // pid 1 is always alive
+    try {
+      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/admin.ts', 'settings'], {
+        env: { ...process.env, DATA_DIR: dir },
+      });
+      await expect(run).rejects.toMatchObject({ stderr: expect.stringContaining('Stop the server, run the command') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
