@@ -1,5 +1,5 @@
 // One database per test file (in-memory PGlite, or the PostgreSQL server named by
-// TEST_DATABASE_URL), migrated and seeded as `npm start` does; mail captured in memory.
+// API_TEST_DATABASE_URL, set by scripts/test-pg.mjs), migrated and seeded as `npm start` does; mail captured in memory.
 import { openDb, type Db } from '../../src/server/db/index';
 import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/seed';
@@ -26,7 +26,7 @@ export function memoryTransport() {
 let schemaCounter = 0;
 
 export async function openTestDb(): Promise<Db> {
-  const url = process.env.TEST_DATABASE_URL;
+  const url = process.env.API_TEST_DATABASE_URL;
   if (!url) return openDb({});
   // Each file gets its own schema on the shared server, so files can run in parallel.
   const schema = `t${process.pid}_${++schemaCounter}_${Date.now()}`;
