@@ -12,11 +12,15 @@ export function isCalendarDate(value: string): boolean {
 interface UkParts { date: string; hour: number; minute: number }
 
 /** The calendar date and clock time in the UK at an instant. */
+let ukFormat: Intl.DateTimeFormat | null = null;
+
 export function ukPartsAt(instant: Date): UkParts {
-  const parts = new Intl.DateTimeFormat('en-GB', {
+  // Building a formatter is costly; one is reused for every call.
+  ukFormat ??= new Intl.DateTimeFormat('en-GB', {
     timeZone: UK_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit',
     hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).formatToParts(instant);
+  });
+  const parts = ukFormat.formatToParts(instant);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return { date: `${get('year')}-${get('month')}-${get('day')}`, hour: Number(get('hour')), minute: Number(get('minute')) };
 }

@@ -11,7 +11,8 @@ import { pricingRoutes } from './routes/pricing';
 import { bookingRoutes } from './routes/bookings';
 import { passengerRoutes } from './routes/passengers';
 import { enquiryRoutes } from './routes/enquiries';
-import { settingsFromList, type Settings } from '../domain/settings';
+import type { Settings } from '../domain/settings';
+import { reference } from './referenceData';
 
 export interface AppDeps {
   db: Db;
@@ -24,7 +25,7 @@ export interface AppDeps {
 export const MAX_BODY_BYTES = 100 * 1024;
 
 export async function loadSettings(db: Queryable): Promise<Settings> {
-  return settingsFromList(await db.query('SELECT setting_name, setting_value FROM settings'));
+  return (await reference(db)).settings;
 }
 
 /** Where operator mail goes: Company_Email, else FROM_EMAIL. */

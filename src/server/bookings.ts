@@ -125,9 +125,8 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
   const quantity = req.selectedVehicle;
   const reg = req.registrationData;
 
-  let id: number;
   try {
-    id = await deps.db.transaction(async (tx) => {
+    return await deps.db.transaction(async (tx) => {
       const passengerId = contact.passengerId ?? await createPassenger(tx, contact);
       const row = await insertBooking(tx, {
         idempotencyKey, trip, passengerId, mode: req.selected_passenger, bookingType: req.bookingType, quantity,
@@ -163,15 +162,12 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
       const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
       const recipients = new Set([contact.email, result.passengerDetails.passenger_email].filter(Boolean));
       for (const to of recipients) await enqueueEmail(tx, { kind: 'booking_confirmation', to, bookingId: row, ...mail });
-      return row;
+      return result;
     });
   } catch (err) {
     if (err instanceof KeyAlreadyUsed) return (await findByIdempotencyKey(deps.db, idempotencyKey!))!;
     throw err;
   }
-  const result = await loadBooking(deps.db, id);
-  if (!result) throw new Error('The booking was written but could not be read back');
-  return result;
 }
 
 class KeyAlreadyUsed extends Error {}

@@ -1,9 +1,17 @@
 // Operator data changes: settings, companies, fleet, rates and known places.
 // The demo seed and `npm run admin` both go through these functions.
 import type { Queryable } from './db/index';
+import { referenceDataChanged } from './referenceData';
+
+/** Every write here changes what prices are made of: the in-memory copy is dropped. */
+async function change<T = Record<string, unknown>>(db: Queryable, sql: string, params: unknown[]): Promise<T[]> {
+  const rows = await db.query<T>(sql, params);
+  referenceDataChanged();
+  return rows;
+}
 
 export async function setSetting(db: Queryable, name: string, value: string): Promise<void> {
-  await db.query(
+  await change(db,
     `INSERT INTO settings (setting_name, setting_value) VALUES ($1, $2)
      ON CONFLICT (setting_name) DO UPDATE SET setting_value = EXCLUDED.setting_value`,
     [name, value],
@@ -13,7 +21,7 @@ export async function setSetting(db: Queryable, name: string, value: string): Pr
 export interface CompanyInput { company_name: string; contact_phone?: string; contact_email?: string; address?: string }
 
 export async function upsertCompany(db: Queryable, c: CompanyInput): Promise<number> {
-  const [row] = await db.query<{ id: number }>(
+  const [row] = await change<{ id: number }>(db,
     `INSERT INTO companies (company_name, contact_phone, contact_email, address) VALUES ($1, $2, $3, $4)
      ON CONFLICT (company_name) DO UPDATE SET contact_phone = EXCLUDED.contact_phone,
        contact_email = EXCLUDED.contact_email, address = EXCLUDED.address
@@ -28,7 +36,7 @@ export interface VehicleTypeInput {
 }
 
 export async function upsertVehicleType(db: Queryable, v: VehicleTypeInput): Promise<number> {
-  const [row] = await db.query<{ id: number }>(
+  const [row] = await change<{ id: number }>(db,
     `INSERT INTO vehicle_types (category_name, seats, luggage, hand_luggage, image, sort_order)
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (category_name) DO UPDATE SET seats = EXCLUDED.seats, luggage = EXCLUDED.luggage,
@@ -48,16 +56,16 @@ export interface RateInput {
 
 export async function setRate(db: Queryable, r: RateInput): Promise<void> {
   if (!r.bands.some((b) => b.from_miles === 0)) throw new Error('The first distance band must start at 0 miles');
-  await db.query(
+  await change(db,
     `INSERT INTO vehicle_rates (company_id, vehicle_type_id, base_fare_pence, minimum_fare_pence, hourly_rate_pence)
      VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (company_id, vehicle_type_id) DO UPDATE SET base_fare_pence = EXCLUDED.base_fare_pence,
        minimum_fare_pence = EXCLUDED.minimum_fare_pence, hourly_rate_pence = EXCLUDED.hourly_rate_pence`,
     [r.company_id, r.vehicle_type_id, r.base_fare_pence, r.minimum_fare_pence, r.hourly_rate_pence],
   );
-  await db.query('DELETE FROM vehicle_rate_bands WHERE company_id = $1 AND vehicle_type_id = $2', [r.company_id, r.vehicle_type_id]);
+  await change(db, 'DELETE FROM vehicle_rate_bands WHERE company_id = $1 AND vehicle_type_id = $2', [r.company_id, r.vehicle_type_id]);
   for (const b of r.bands) {
-    await db.query(
+    await change(db,
       'INSERT INTO vehicle_rate_bands (company_id, vehicle_type_id, from_miles, per_mile_pence) VALUES ($1, $2, $3, $4)',
       [r.company_id, r.vehicle_type_id, b.from_miles, b.per_mile_pence],
     );
@@ -67,7 +75,7 @@ export async function setRate(db: Queryable, r: RateInput): Promise<void> {
 export interface AddressInput { address: string; postcode?: string; lat: number; lon: number; kind?: string }
 
 export async function addAddress(db: Queryable, a: AddressInput): Promise<number> {
-  const [row] = await db.query<{ id: number }>(
+  const [row] = await change<{ id: number }>(db,
     `INSERT INTO addresses (address, postcode, lat, lon, kind) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (address) DO UPDATE SET postcode = EXCLUDED.postcode, lat = EXCLUDED.lat, lon = EXCLUDED.lon, kind = EXCLUDED.kind
      RETURNING id`,
@@ -78,18 +86,18 @@ export async function addAddress(db: Queryable, a: AddressInput): Promise<number
 
 export async function banAddress(db: Queryable, pattern: string, reason = ''): Promise<void> {
   if (!pattern.trim()) throw new Error('A banned address needs some text');
-  await db.query(
+  await change(db,
     `INSERT INTO banned_addresses (pattern, reason) VALUES ($1, $2)
      ON CONFLICT (pattern) DO UPDATE SET reason = EXCLUDED.reason`, [pattern.trim(), reason],
   );
 }
 
 export async function unbanAddress(db: Queryable, pattern: string): Promise<boolean> {
-  return (await db.query('DELETE FROM banned_addresses WHERE pattern = $1 RETURNING id', [pattern.trim()])).length > 0;
+  return (await change(db, 'DELETE FROM banned_addresses WHERE pattern = $1 RETURNING id', [pattern.trim()])).length > 0;
 }
 
 export async function setCompanyActive(db: Queryable, companyName: string, active: boolean): Promise<boolean> {
-  return (await db.query('UPDATE companies SET active = $2 WHERE company_name = $1 RETURNING id', [companyName, active])).length > 0;
+  return (await change(db, 'UPDATE companies SET active = $2 WHERE company_name = $1 RETURNING id', [companyName, active])).length > 0;
 }
 
 export async function recentBookings(db: Queryable, limit = 20) {

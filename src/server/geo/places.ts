@@ -2,6 +2,7 @@
 // places first (by text, then by postcode), then the GB gazetteer.
 import type { Queryable } from '../db/index';
 import { Gazetteer } from './gazetteer';
+import { reference } from '../referenceData';
 
 export interface Place {
   address: string;
@@ -29,18 +30,12 @@ const gb = () => (gazetteer ??= Gazetteer.load());
 
 export async function findPlace(db: Queryable, text: string): Promise<Place | null> {
   const wanted = text.trim();
-  const [exact] = await db.query<Omit<Place, 'source'>>(
-    'SELECT address, postcode, lat, lon FROM addresses WHERE lower(address) = lower($1) LIMIT 1', [wanted],
-  );
+  const known = await reference(db);
+  const exact = known.placesByAddress.get(wanted.toLowerCase());
   if (exact) return { ...exact, source: 'address' };
   const postcode = extractPostcode(wanted);
-  if (postcode) {
-    const [byPostcode] = await db.query<Omit<Place, 'source'>>(
-      "SELECT address, postcode, lat, lon FROM addresses WHERE replace(upper(postcode), ' ', '') = $1 LIMIT 1",
-      [postcode.replace(' ', '')],
-    );
-    if (byPostcode) return { ...byPostcode, source: 'postcode' };
-  }
+  const byPostcode = postcode && known.placesByPostcode.get(postcode.replace(' ', ''));
+  if (byPostcode) return { ...byPostcode, source: 'postcode' };
   const hit = gb().find(wanted, postcode);
   return hit ? { address: wanted, postcode: postcode ?? '', lat: hit.lat, lon: hit.lon, source: hit.kind } : null;
 }

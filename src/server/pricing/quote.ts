@@ -7,6 +7,7 @@ import { penceToPounds } from '../../domain/money';
 import { findPlace, UnknownPlaceError } from '../geo/places';
 import { UnroutableError, type DistanceService, type Waypoint } from '../geo/distance';
 import { HttpError } from '../http';
+import { reference } from '../referenceData';
 import {
   distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, totalPence, type DistanceRate, type PriceLine,
 } from './engine';
@@ -74,24 +75,8 @@ export async function measureRoute(ctx: QuoteContext, form: BookingForm): Promis
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export async function loadOffers(db: Queryable): Promise<Offer[]> {
-  const rows = await db.query<Omit<Offer, 'rate'> & { base_fare_pence: number; minimum_fare_pence: number }>(
-    `SELECT c.id AS company_id, c.company_name, v.id AS vehicle_id, v.category_name AS vehicle_type,
-            v.image AS vehicle_image, v.seats AS max_seat, v.luggage, v.hand_luggage AS small_luggage,
-            r.base_fare_pence, r.minimum_fare_pence, r.hourly_rate_pence
-       FROM vehicle_rates r
-       JOIN companies c ON c.id = r.company_id AND c.active
-       JOIN vehicle_types v ON v.id = r.vehicle_type_id
-      ORDER BY v.sort_order, v.id, c.company_name`,
-  );
-  const bands = await db.query<{ company_id: number; vehicle_type_id: number; from_miles: number; per_mile_pence: number }>(
-    'SELECT company_id, vehicle_type_id, from_miles, per_mile_pence FROM vehicle_rate_bands ORDER BY from_miles',
-  );
-  return rows.map(({ base_fare_pence, minimum_fare_pence, ...o }) => ({
-    ...o,
-    rate: {
-      base_fare_pence, minimum_fare_pence,
-      bands: bands.filter((b) => b.company_id === o.company_id && b.vehicle_type_id === o.vehicle_id),
-    },
+  return (await reference(db)).offers.map(({ base_fare_pence, minimum_fare_pence, bands, ...o }) => ({
+    ...o, rate: { base_fare_pence, minimum_fare_pence, bands },
   }));
 }
 

@@ -3,6 +3,7 @@ import type { Queryable } from '../db/index';
 import { hour12To24, ukLocalToInstant } from '../../domain/ukTime';
 import { numberSetting, type Settings } from '../../domain/settings';
 import { HttpError } from '../http';
+import { reference } from '../referenceData';
 
 export const GRACE_PERIOD_MESSAGE = 'Pickup time is within the grace period';
 export const BANNED_ADDRESS_MESSAGE = 'Address is banned';
@@ -22,9 +23,9 @@ const normalise = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').tri
 
 /** Any address containing a banned pattern (case, spacing and punctuation ignored) is refused. */
 export async function checkBanned(db: Queryable, addresses: { field: string; text: string }[]): Promise<void> {
-  const banned = await db.query<{ pattern: string }>('SELECT pattern FROM banned_addresses');
+  const { banned } = await reference(db);
   if (!banned.length) return;
-  const patterns = banned.map((b) => normalise(b.pattern)).filter(Boolean);
+  const patterns = banned.map(normalise).filter(Boolean);
   for (const a of addresses) {
     const text = ` ${normalise(a.text)} `;
     if (patterns.some((p) => text.includes(` ${p} `))) throw new HttpError(422, BANNED_ADDRESS_MESSAGE, a.field);
