@@ -28,7 +28,8 @@ export function validate<T, S>(value: unknown, struct: Struct<T, S>, prefix = ''
       const field = [prefix, ...err.path.map(String)].filter(Boolean).join('.');
       throw new HttpError(422, describeFailure(field, err), field || undefined);
     }
-    throw err;
+    // superstruct itself can trip over hostile values (an object whose toString is not a function).
+    throw new HttpError(422, `${prefix || 'body'}: a value has the wrong type`, prefix || undefined);
   }
 }
 

@@ -30,7 +30,7 @@ describe('bad bodies at every POST endpoint', () => {
       expect(res.status, JSON.stringify(value)).toBeGreaterThanOrEqual(400);
       expect(res.status, JSON.stringify(value)).toBeLessThan(500);
       expect(typeof res.body.message).toBe('string');
-    }), { numRuns: 40 });
+    }), { numRuns: Number(process.env.FUZZ_RUNS) || 40 });
   });
 
   it.each(POSTS)('%s survives every field of a valid-looking body replaced by odd values', async (path) => {
@@ -47,6 +47,6 @@ describe('bad bodies at every POST endpoint', () => {
       const res = await t.call('POST', path, body);
       expect(res.status, `${key}=${JSON.stringify(value)}`).not.toBe(500);
       if (res.status >= 400) expect(typeof res.body.message).toBe('string');
-    }), { numRuns: 40 });
+    }), { numRuns: Number(process.env.FUZZ_RUNS) || 40 });
   });
 });
