@@ -158,3 +158,16 @@ describe('banned addresses', () => {
     await unbanAddress(t.db, 'Wharf');
   });
 });
+
+describe('the worked example of docs/pricing.md', () => {
+  it('comes out at £132.48 a vehicle', async () => {
+    const res = await t.call('POST', '/calculate-distance-price', {
+      ...trip, meet_and_greet: 'yes', waiting_min: 15, select_option: 'return', return_date: '2030-06-05',
+      return_hour: '6pm', return_min: '30', return_baby_seats: 1,
+    });
+    const saloon = saloonOf(res.body);
+    expect(res.body.via_miles).toBe(20.4);
+    expect(saloon.breakdown.lines.map((l: any) => l.amount)).toEqual(['49.24', '15.00', '9.00', '49.24', '10.00']);
+    expect(saloon.price).toBe('132.48');
+  });
+});
