@@ -2,10 +2,10 @@
 // the real server; the booking is then found in the database, and survives a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { PGlite } from '@electric-sql/pglite';
-import { launchBrowser, removeDir, startServer, type RunningServer } from './harness';
-import { ukToday } from '../../src/domain/ukTime';
+import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
 import { formatWholePrice, penceToPounds, poundsToPence } from '../../src/domain/money';
 
 let server: RunningServer;
@@ -20,10 +20,6 @@ afterAll(async () => {
   if (server) removeDir(server.dataDir);
 });
 
-function daysAhead(n: number): string {
-  const [y, m, d] = ukToday().split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
 
 async function chooseAddress(page: Page, label: string, typed: string, option: string) {
   const input = page.getByRole('combobox', { name: label });
@@ -62,7 +58,7 @@ describe('booking a one-way trip and paying in the car', () => {
 
     await chooseAddress(page, 'Pickup address', 'terminal 5', PICKUP);
     await chooseAddress(page, 'Drop-off address', 'TRAFALGAR', DROPOFF);
-    const date = daysAhead(7);
+    const date = ukDateInDays(7);
     await page.getByLabel('Pickup date').fill(date);
     await page.getByLabel('Pickup hour').selectOption({ label: '15' });
     await page.getByLabel('Pickup minute').selectOption('05');
@@ -153,6 +149,13 @@ describe('booking a one-way trip and paying in the car', () => {
     expect(row).toMatchObject({ vehicle_qty: 2, payment_method: 'car', passenger_email: 'amelia.hart@example.co.uk' });
     expect(row.total_booking_amount_pence).toBe((row.unit_price_pence as number) * 2);
     expect(formatWholePrice(penceToPounds(row.total_booking_amount_pence as number))).toBe(shownTotal);
+
+    // The confirmation e-mail went to the outbox (no SMTP server configured).
+    const outbox = path.join(server.dataDir, 'outbox');
+    const mails = readdirSync(outbox).map((f) => readFileSync(path.join(outbox, f), 'utf8'));
+    const confirmation = mails.find((m) => m.includes(`Subject: Booking confirmed: ${reference}`));
+    expect(confirmation).toBeDefined();
+    expect(confirmation).toContain('To: amelia.hart@example.co.uk');
 
     server = await startServer({ dataDir: server.dataDir });
     expect(server.output()).not.toContain('Seeded the demo operator');

@@ -66,3 +66,10 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
+
+/** A date n days after today in the UK, as the date input takes it. */
+export function ukDateInDays(n: number): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+  const [y, m, d] = today.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}

@@ -2,7 +2,7 @@
 // and a price error reaches the visitor as a dialog.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, removeDir, startServer, type RunningServer } from './harness';
+import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -26,6 +26,7 @@ async function toQuotation(page: Page) {
   await page.goto(server.url);
   await choose(page, 'Pickup address', 'Paddington');
   await choose(page, 'Drop-off address', 'Canary Wharf');
+  await page.getByLabel('Pickup date').fill(ukDateInDays(3));
   await page.getByRole('button', { name: 'Get prices' }).click();
   await page.waitForURL('**/quotationview');
 }
@@ -89,6 +90,7 @@ describe('navigation through the booking machine', () => {
     await page.goto(server.url);
     await page.getByRole('combobox', { name: 'Pickup address' }).fill('12 Imaginary Lane, Nowhere');
     await choose(page, 'Drop-off address', 'Gatwick');
+    await page.getByLabel('Pickup date').fill(ukDateInDays(3));
     await page.getByRole('button', { name: 'Get prices' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Error' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
