@@ -1,25 +1,24 @@
-// The booking wizard (SPEC sections 2 and 4): home -> quotation -> details ->
-// payment -> success. The URL follows this machine: every location change
-// arrives as one `url.changed` event and the step guards below decide where it
-// lands, so SPEC 2's fallbacks live here and nowhere else.
+// The booking wizard (SPEC sections 2, 4 and 8): home -> quotation -> details
+// -> payment -> success, the urgent-booking redirect to /quoteView and the
+// Quote Now form, the registration modes with the e-mail check. The URL follows
+// this machine: every location change arrives as one `url.changed` event and
+// the step guards of ./bookingSteps decide where it lands.
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type {
-  BookingForm, BookingResponse, BookingResult, BookingType, HourlyRateForm, PriceDetail, RegistrationData,
+  BookingForm, BookingResponse, BookingResult, BookingType, CheckEmailResponse, HourlyRateForm, PriceDetail,
+  QuoteRequest, RegistrationData, RegistrationMode,
 } from '../src/domain/schemas';
-import type { Settings } from '../src/domain/settings';
+import { isEnabled, type Settings } from '../src/domain/settings';
+import {
+  ACCOUNT_EXISTS, EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, EMAIL_NOT_FOUND, QUOTE_FAILED, QUOTE_SENT, isUrgentBookingError,
+} from '../src/domain/messages';
+import { homePathFor, landingStep, STEP_PATHS, type HomePath, type Step } from './bookingSteps';
 
-export type Step = 'home' | 'quotation' | 'details' | 'payment' | 'success';
+export { landingStep, stepForPath, STEP_PATHS, type Step } from './bookingSteps';
 
-export const STEP_PATHS: Record<Exclude<Step, 'home'>, string> = {
-  quotation: '/quotationview',
-  details: '/personalDetailView',
-  payment: '/paymentview',
-  success: '/paymentSuccessView',
-};
-const HOME_PATHS = ['/', '/home', '/booktripview'] as const;
-export type HomePath = (typeof HOME_PATHS)[number];
-
-export interface TripEstimate { via_miles?: number; time_duration?: number; estimated?: boolean }
+export interface TripEstimate {
+  via_miles?: number; time_duration?: number; return_via_miles?: number; return_time_duration?: number; estimated?: boolean;
+}
 
 /** What browser storage held when the page opened (the machine's input). */
 export interface StoredBooking {
@@ -31,6 +30,8 @@ export interface StoredBooking {
   trip?: TripEstimate | null;
   selectedVehicle?: PriceDetail | null;
   quantity?: number;
+  selectionType?: 'lowest' | 'selection';
+  registrationMode?: RegistrationMode;
   registration?: RegistrationData | null;
   booking?: BookingResult | null;
 }
@@ -43,28 +44,42 @@ export interface BookingContext {
   settings: Settings;
   settingsError: string | null;
   bookingType: BookingType;
+  /** The tab saved in browser storage, if any: it wins over SPEC's opening tab when it is still offered. */
+  savedBookingType: BookingType | null;
   bookingForm: BookingForm | null;
   hourlyForm: HourlyRateForm | null;
   priceDetails: PriceDetail[] | null;
   trip: TripEstimate | null;
   selectedVehicle: PriceDetail | null;
   quantity: number;
+  selectionType: 'lowest' | 'selection';
+  registrationMode: RegistrationMode;
   registration: RegistrationData | null;
   idempotencyKey: string | null;
   booking: BookingResult | null;
+  /** The message of the dialog or notice on screen, if any. */
   error: string | null;
+  notice: string | null;
 }
 
 export type BookingEvent =
   | { type: 'url.changed'; path: string }
+  | { type: 'home.typeChanged'; bookingType: BookingType }
+  | { type: 'home.hourlyChanged'; form: HourlyRateForm }
   | { type: 'home.submit'; bookingType: BookingType; form: BookingForm | HourlyRateForm }
   | { type: 'error.dismissed' }
-  | { type: 'quotation.select'; vehicle: PriceDetail; quantity: number }
-  | { type: 'details.submit'; registration: RegistrationData }
-  | { type: 'payment.payInCar' };
+  | { type: 'quotation.select'; vehicle: PriceDetail; quantity: number; selectionType: 'lowest' | 'selection' }
+  | { type: 'details.changed'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
+  | { type: 'details.submit'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
+  | { type: 'payment.payInCar' }
+  | { type: 'quote.submit'; request: QuoteRequest };
+
+/** Flight, train or ferry references, editable again on the details step (SPEC 2). */
+export interface Flights { pickup_fight_number: string; return_fight_number: string }
 
 export interface PriceInput { bookingType: BookingType; form: BookingForm | HourlyRateForm; settings: Settings }
 export interface PriceOutput { prices: PriceDetail[]; trip: TripEstimate | null }
+export interface CheckEmailInput { email: string; password: string }
 export interface CreateBookingInput {
   idempotencyKey: string;
   bookingType: BookingType;
@@ -72,34 +87,23 @@ export interface CreateBookingInput {
   hourlyForm: HourlyRateForm | null;
   vehicle: PriceDetail;
   quantity: number;
+  mode: RegistrationMode;
   registration: RegistrationData;
   paymentMethod: 'car' | 'card';
 }
 
-/** The step a path asks for, before the guards. */
-export function stepForPath(path: string): Step {
-  const found = (Object.entries(STEP_PATHS) as [Step, string][]).find(([, p]) => p.toLowerCase() === path.toLowerCase());
-  return found ? found[0] : 'home';
+/** SPEC 2 'Home view': which tabs show, and the one that opens first. */
+export function availableBookingTypes(s: Settings): BookingType[] {
+  const types: BookingType[] = [];
+  if (s.IS_QUOTATION !== 'enable') types.push('milleage');
+  if (isEnabled(s, 'HOURLY_RATE_STATUS')) types.push('hourly');
+  return types.length ? types : ['milleage'];
 }
 
-const hasPrices = (c: BookingContext) => Array.isArray(c.priceDetails);
-const hasVehicle = (c: BookingContext) => hasPrices(c) && c.selectedVehicle !== null;
-const hasRegistration = (c: BookingContext) => hasVehicle(c) && c.registration !== null;
-const hasBooking = (c: BookingContext) => c.booking !== null;
-
-/** SPEC 2: where a request for `path` lands given the data so far. */
-export function landingStep(c: BookingContext, path: string): Step {
-  const wanted = stepForPath(path);
-  if (wanted === 'success') return hasBooking(c) ? 'success' : 'home';
-  if (wanted === 'payment' && hasRegistration(c)) return 'payment';
-  if ((wanted === 'payment' || wanted === 'details') && hasVehicle(c)) return 'details';
-  if (wanted !== 'home' && hasPrices(c)) return 'quotation';
-  return 'home';
-}
-
-function homePathFor(path: string): HomePath {
-  if ((HOME_PATHS as readonly string[]).includes(path)) return path as HomePath;
-  return stepForPath(path) === 'home' ? '/' : '/home';
+function openingBookingType(s: Settings, stored: BookingType | null): BookingType {
+  const types = availableBookingTypes(s);
+  if (stored && types.includes(stored)) return stored;
+  return types.includes('hourly') ? 'hourly' : 'milleage';
 }
 
 /** A fresh key for each booking attempt; works outside secure contexts too. */
@@ -109,7 +113,18 @@ function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-const routeGuard = (step: Step) => ({ type: 'landsOn' as const, params: { step } });
+const errorText = (e: unknown) =>
+  e instanceof Error ? e.message : typeof e === 'string' ? e : 'Something went wrong. Please try again.';
+
+const landsOn = (step: Step) => ({ type: 'landsOn' as const, params: { step } });
+const routes = (prefix: '' | '.') => [
+  { guard: landsOn('success'), target: `${prefix}success` },
+  { guard: landsOn('payment'), target: `${prefix}payment` },
+  { guard: landsOn('details'), target: `${prefix}details` },
+  { guard: landsOn('quotation'), target: `${prefix}quotation` },
+  { guard: landsOn('quote'), target: `${prefix}quote` },
+  { target: `${prefix}home`, actions: 'assignHomePath' as const },
+];
 
 export const bookingMachine = setup({
   types: {
@@ -124,8 +139,14 @@ export const bookingMachine = setup({
     calculatePrice: fromPromise<PriceOutput, PriceInput>(async () => {
       throw new Error('calculatePrice is provided by the app');
     }),
+    checkEmail: fromPromise<CheckEmailResponse, CheckEmailInput>(async () => {
+      throw new Error('checkEmail is provided by the app');
+    }),
     createBooking: fromPromise<BookingResponse, CreateBookingInput>(async () => {
       throw new Error('createBooking is provided by the app');
+    }),
+    sendQuote: fromPromise<{ success: boolean; message?: string }, QuoteRequest>(async () => {
+      throw new Error('sendQuote is provided by the app');
     }),
   },
   actions: {
@@ -137,22 +158,33 @@ export const bookingMachine = setup({
       requestedPath: ({ event }) => (event.type === 'url.changed' ? event.path : '/'),
     }),
     assignHomePath: assign({
-      homePath: ({ context, event }) => (event.type === 'url.changed' ? homePathFor(event.path) : context.homePath),
+      homePath: ({ context, event }) => (event.type === 'url.changed' ? homePathFor(event.path) : homePathFor(context.requestedPath)),
     }),
-    assignError: assign({
-      error: ({ event }) => {
-        const e = (event as { error?: unknown }).error;
-        return e instanceof Error ? e.message : typeof e === 'string' ? e : 'Something went wrong. Please try again.';
-      },
+    assignError: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error) }),
+    clearMessages: assign({ error: null, notice: null }),
+    assignDetails: assign(({ context, event }) => {
+      if (event.type !== 'details.changed' && event.type !== 'details.submit') return {};
+      return {
+        registrationMode: event.mode,
+        registration: event.registration,
+        bookingForm: context.bookingForm && event.flights ? { ...context.bookingForm, ...event.flights } : context.bookingForm,
+      };
     }),
-    clearError: assign({ error: null }),
   },
   guards: {
     landsOn: ({ context, event }, params: { step: Step }) => {
       const path = event.type === 'url.changed' ? event.path : context.requestedPath;
       return landingStep(context, path) === params.step;
     },
+    isUrgentError: ({ event }) => isUrgentBookingError(errorText((event as { error?: unknown }).error)),
+    isGuest: ({ event }) => event.type === 'details.submit' && event.mode === 'guest_login',
+    /** SPEC 4 'Email check': an existing client must be found with that password; a new client must not exist yet. */
+    emailAccepted: ({ context, event }) => {
+      const r = (event as { output?: CheckEmailResponse }).output;
+      return context.registrationMode === 'existing_client' ? r?.success === true : r?.found === false;
+    },
     bookingSucceeded: ({ event }) => (event as { output?: BookingResponse }).output?.success === true,
+    quoteSent: ({ event }) => (event as { output?: { success: boolean } }).output?.success === true,
   },
 }).createMachine({
   id: 'booking',
@@ -162,27 +194,23 @@ export const bookingMachine = setup({
     settings: input.stored?.settings ?? {},
     settingsError: null,
     bookingType: input.stored?.bookingType ?? 'milleage',
+    savedBookingType: input.stored?.bookingType ?? null,
     bookingForm: input.stored?.bookingForm ?? null,
     hourlyForm: input.stored?.hourlyForm ?? null,
     priceDetails: input.stored?.priceDetails ?? null,
     trip: input.stored?.trip ?? null,
     selectedVehicle: input.stored?.selectedVehicle ?? null,
     quantity: input.stored?.quantity ?? 1,
+    selectionType: input.stored?.selectionType ?? 'selection',
+    registrationMode: input.stored?.registrationMode ?? 'guest_login',
     registration: input.stored?.registration ?? null,
     idempotencyKey: null,
     booking: input.stored?.booking ?? null,
     error: null,
+    notice: null,
   }),
   initial: 'boot',
-  on: {
-    'url.changed': [
-      { guard: routeGuard('success'), target: '.success' },
-      { guard: routeGuard('payment'), target: '.payment' },
-      { guard: routeGuard('details'), target: '.details' },
-      { guard: routeGuard('quotation'), target: '.quotation' },
-      { target: '.home', actions: 'assignHomePath' },
-    ],
-  },
+  on: { 'url.changed': routes('.') },
   states: {
     // SPEC 4 'Settings': loaded once at start; the page waits behind an overlay.
     boot: {
@@ -190,22 +218,28 @@ export const bookingMachine = setup({
       invoke: {
         id: 'loadSettings',
         src: 'loadSettings',
-        onDone: { target: 'routing', actions: [assign({ settings: ({ event }) => event.output }), 'persist'] },
+        onDone: {
+          target: 'routing',
+          actions: [
+            assign({
+              settings: ({ event }) => event.output,
+              bookingType: ({ context, event }) => openingBookingType(event.output, context.savedBookingType),
+            }),
+            'persist',
+          ],
+        },
         // SPEC 8: a failed settings fetch is stored and logged; the settings are not updated.
-        onError: { target: 'routing', actions: assign({ settingsError: ({ event }) => String(event.error) }) },
+        onError: { target: 'routing', actions: assign({ settingsError: ({ event }) => errorText(event.error) }) },
       },
     },
-    routing: {
-      always: [
-        { guard: routeGuard('success'), target: 'success' },
-        { guard: routeGuard('payment'), target: 'payment' },
-        { guard: routeGuard('details'), target: 'details' },
-        { guard: routeGuard('quotation'), target: 'quotation' },
-        { target: 'home' },
-      ],
-    },
+    routing: { always: routes('') },
     home: {
       initial: 'editing',
+      on: {
+        'home.typeChanged': { actions: [assign({ bookingType: ({ event }) => event.bookingType }), 'persist'] },
+        // SPEC 4: the hourly form is saved on every change.
+        'home.hourlyChanged': { actions: [assign({ hourlyForm: ({ event }) => event.form }), 'persist'] },
+      },
       states: {
         editing: {
           on: {
@@ -222,8 +256,8 @@ export const bookingMachine = setup({
         },
         // SPEC 4 'Price calculation'.
         pricing: {
-          entry: 'clearError',
-          on: { 'url.changed': {} },
+          entry: 'clearMessages',
+          on: { 'url.changed': {}, 'home.typeChanged': {}, 'home.hourlyChanged': {} },
           invoke: {
             id: 'calculatePrice',
             src: 'calculatePrice',
@@ -244,12 +278,20 @@ export const bookingMachine = setup({
                 'persist',
               ],
             },
-            onError: { target: 'failed', actions: 'assignError' },
+            onError: [
+              { guard: 'isUrgentError', target: 'urgent', actions: 'assignError' },
+              { target: 'failed', actions: 'assignError' },
+            ],
           },
+        },
+        // SPEC 8: the 'Urgent Booking!' notice opens; the app moves to /quoteView after 1 s.
+        urgent: {
+          after: { 1000: '#booking.quote.notice' },
+          on: { 'url.changed': {} },
         },
         // SPEC 8: any other price error shows an 'Error' dialog.
         failed: {
-          on: { 'error.dismissed': { target: 'editing', actions: 'clearError' } },
+          on: { 'error.dismissed': { target: 'editing', actions: 'clearMessages' } },
         },
       },
     },
@@ -259,17 +301,65 @@ export const bookingMachine = setup({
         'quotation.select': {
           target: 'details',
           actions: [
-            assign({ selectedVehicle: ({ event }) => event.vehicle, quantity: ({ event }) => event.quantity }),
+            assign({
+              selectedVehicle: ({ event }) => event.vehicle,
+              // SPEC 3: 'lowest' means quantity 1.
+              quantity: ({ event }) => (event.selectionType === 'lowest' ? 1 : event.quantity),
+              selectionType: ({ event }) => event.selectionType,
+            }),
             'persist',
           ],
         },
       },
     },
     details: {
-      on: {
-        'details.submit': {
-          target: 'payment',
-          actions: [assign({ registration: ({ event }) => event.registration }), 'persist'],
+      initial: 'editing',
+      states: {
+        editing: {
+          on: {
+            // SPEC 4: the mode and data are saved on every change (never the password).
+            'details.changed': {
+              actions: ['assignDetails', 'persist'],
+            },
+            'details.submit': [
+              {
+                guard: 'isGuest',
+                target: '#booking.payment',
+                actions: ['assignDetails', 'persist'],
+              },
+              {
+                target: 'checkingEmail',
+                actions: ['assignDetails', 'persist'],
+              },
+            ],
+          },
+        },
+        // SPEC 4 'Email check' and SPEC 8's three outcomes.
+        checkingEmail: {
+          on: { 'url.changed': {} },
+          invoke: {
+            id: 'checkEmail',
+            src: 'checkEmail',
+            input: ({ context }) => ({ email: context.registration!.email, password: context.registration!.password ?? '' }),
+            onDone: [
+              { guard: 'emailAccepted', target: '#booking.payment', actions: assign({ notice: EMAIL_FOUND }) },
+              {
+                target: 'rejected',
+                actions: assign({
+                  error: ({ context, event }) => (context.registrationMode === 'new_client'
+                    ? ACCOUNT_EXISTS
+                    : event.output.found ? event.output.message : EMAIL_NOT_FOUND),
+                }),
+              },
+            ],
+            onError: {
+              target: 'rejected',
+              actions: assign({ error: ({ event }) => EMAIL_CHECK_FAILED_PREFIX + errorText(event.error) }),
+            },
+          },
+        },
+        rejected: {
+          on: { 'error.dismissed': { target: 'editing', actions: 'clearMessages' } },
         },
       },
     },
@@ -278,10 +368,9 @@ export const bookingMachine = setup({
       entry: assign({ idempotencyKey: ({ context }) => context.idempotencyKey ?? newIdempotencyKey() }),
       states: {
         choosing: {
-          on: { 'payment.payInCar': 'booking' },
+          on: { 'payment.payInCar': { target: 'booking', actions: 'clearMessages' } },
         },
         booking: {
-          entry: 'clearError',
           on: { 'url.changed': {} },
           invoke: {
             id: 'createBooking',
@@ -293,6 +382,7 @@ export const bookingMachine = setup({
               hourlyForm: context.hourlyForm,
               vehicle: context.selectedVehicle!,
               quantity: context.quantity,
+              mode: context.registrationMode,
               registration: context.registration!,
               paymentMethod: 'car',
             }),
@@ -309,9 +399,7 @@ export const bookingMachine = setup({
         },
         // SPEC 4: a booking failure shows an 'Error' dialog with the server's message.
         failed: {
-          on: {
-            'error.dismissed': { target: 'choosing', actions: 'clearError' },
-          },
+          on: { 'error.dismissed': { target: 'choosing', actions: 'clearMessages' } },
         },
       },
     },
@@ -319,10 +407,41 @@ export const bookingMachine = setup({
       entry: [
         assign({
           priceDetails: null, trip: null, selectedVehicle: null, quantity: 1, registration: null,
-          bookingForm: null, hourlyForm: null, idempotencyKey: null,
+          bookingForm: null, hourlyForm: null, idempotencyKey: null, notice: null,
         }),
         'clearStoredBooking',
       ],
+    },
+    // SPEC 2 '/quoteView': the Quote Now form, also where urgent bookings land.
+    quote: {
+      initial: 'form',
+      states: {
+        // SPEC 8: the urgent notice stays 3 s in all, 1 s of it before the move here.
+        notice: {
+          after: { 2000: 'form' },
+          on: { 'error.dismissed': 'form' },
+        },
+        form: {
+          entry: 'clearMessages',
+          on: { 'quote.submit': 'sending' },
+        },
+        sending: {
+          on: { 'url.changed': {} },
+          invoke: {
+            id: 'sendQuote',
+            src: 'sendQuote',
+            input: ({ event }) => (event as Extract<BookingEvent, { type: 'quote.submit' }>).request,
+            onDone: [
+              // SPEC 4 'Quote send': the saved booking form is removed.
+              { guard: 'quoteSent', target: 'sent', actions: [assign({ bookingForm: null, notice: QUOTE_SENT }), 'persist'] },
+              { target: 'failed', actions: assign({ error: QUOTE_FAILED }) },
+            ],
+            onError: { target: 'failed', actions: assign({ error: QUOTE_FAILED }) },
+          },
+        },
+        sent: { on: { 'error.dismissed': { target: 'form' }, 'quote.submit': 'sending' } },
+        failed: { on: { 'error.dismissed': { target: 'form' } } },
+      },
     },
   },
 });
@@ -331,7 +450,7 @@ export type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
 
 /** The step the machine is on (null while settings load). */
 export function currentStep(s: BookingSnapshot): Step | null {
-  for (const step of ['home', 'quotation', 'details', 'payment', 'success'] as const) {
+  for (const step of ['home', 'quotation', 'details', 'payment', 'success', 'quote'] as const) {
     if (s.matches(step)) return step;
   }
   return null;

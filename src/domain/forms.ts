@@ -1,6 +1,6 @@
 // Starting values and option lists of the booking forms (SPEC 3, 4 and 5).
 import { create } from 'superstruct';
-import { BookingForm } from './schemas';
+import { BookingForm, type HourlyRateForm } from './schemas';
 import { hour24To12, ukNowRoundedTo5, ukToday } from './ukTime';
 
 export const MINUTE_OPTIONS = ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'] as const;
@@ -26,4 +26,47 @@ export function newBookingForm(now: Date = new Date()): BookingFormDraft {
 export function pickupDateError(date: string, now: Date = new Date()): string | undefined {
   if (!date) return 'Choose a pickup date';
   return date < ukToday(now) ? 'Pickup date cannot be earlier than today' : undefined;
+}
+
+/** SPEC 5: the flight/train/port field shows when the address mentions an airport or terminal. */
+export function needsTravelReference(address: string | undefined): boolean {
+  return /airport|terminal/i.test(address ?? '');
+}
+
+export type ExtraKey = 'meet_and_greet' | 'wheel_chair' | 'baby_seats' | 'booster_seats' | 'special_luggage' | 'waiting_min';
+const EXTRA_SETTINGS: Record<ExtraKey, string> = {
+  meet_and_greet: 'MEET_AND_GREET', wheel_chair: 'WHEEL_CHAIR', baby_seats: 'BABY_PRICE_PER_SEAT',
+  booster_seats: 'BOOSTER_PRICE_PER_SEAT', special_luggage: 'SPECIAL_LUGGAGE_PER_PRICE', waiting_min: 'PRICE_PER_FIVE_WAITING_MIN',
+};
+
+/** SPEC 5: each optional extra appears only when its setting is greater than 0. */
+export function extraOffered(settings: Record<string, string>, extra: ExtraKey): boolean {
+  return Number(settings[EXTRA_SETTINGS[extra]]) > 0;
+}
+
+/** SPEC 5 'Hourly form': 4hour..24hour; hours 1am..12am then 1pm..12pm; minutes 00-55. */
+export const HOURLY_DURATIONS = range(4, 24).map((h) => `${h}hour`);
+export const HOURLY_HOUR_OPTIONS = [...range(1, 12).map((h) => `${h}am`), ...range(1, 12).map((h) => `${h}pm`)];
+
+/** SPEC 3 'Hourly form' defaults. */
+export function newHourlyForm(now: Date = new Date()): HourlyRateForm {
+  return { pickup: '', pickup_date: ukToday(now), pickup_duration: '4hour', pickup_hour: '12am', pickup_min: '00' };
+}
+
+export type BookingFormErrors = Partial<Record<string, string>> & { stops?: { street_name?: string }[] };
+
+/** The quote form's own checks before it asks for prices (the server checks everything again). */
+export function validateBookingForm(v: BookingFormDraft, now: Date = new Date()): BookingFormErrors {
+  const e: BookingFormErrors = {};
+  if (!v.pickup?.trim()) e.pickup = 'Enter a pickup address';
+  if (!v.dropoff?.trim()) e.dropoff = 'Enter a drop-off address';
+  const dateError = pickupDateError(v.pickup_date, now);
+  if (dateError) e.pickup_date = dateError;
+  if (v.select_option === 'return') {
+    if (!v.return_date) e.return_date = 'Choose a return date';
+    else if (v.pickup_date && v.return_date < v.pickup_date) e.return_date = 'The return cannot be before the pickup date';
+  }
+  const stopErrors = (v.stops ?? []).map((s) => (s.street_name?.trim() ? {} : { street_name: 'Enter the street name or place' }));
+  if (stopErrors.some((s) => s.street_name)) e.stops = stopErrors;
+  return e;
 }

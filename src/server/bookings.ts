@@ -10,6 +10,7 @@ import { penceToPounds } from '../domain/money';
 import { isEnabled } from '../domain/settings';
 import { toTime24 } from '../domain/ukTime';
 import { validateDetails } from '../domain/detailsValidation';
+import { ACCOUNT_EXISTS } from '../domain/messages';
 import { HttpError, validate } from './http';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from './pricing/quote';
 import { checkCredentials, createPassenger, findAccount } from './passengers';
@@ -25,7 +26,6 @@ export function newBookingNumber(): string {
   return `BK-${ref}`;
 }
 
-export const ACCOUNT_EXISTS = 'An account already exists for this email. Choose "Existing client" and enter your password.';
 export const BAD_CREDENTIALS = 'The email or password is not correct.';
 
 interface Contact { passengerId: number | null; name: string; email: string; phone: string; password?: string }

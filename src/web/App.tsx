@@ -11,6 +11,7 @@ const QuotationView = lazy(() => import('./views/quotation/QuotationView').then(
 const DetailsView = lazy(() => import('./views/details/DetailsView').then((m) => ({ default: m.DetailsView })));
 const PaymentView = lazy(() => import('./views/payment/PaymentView').then((m) => ({ default: m.PaymentView })));
 const SuccessView = lazy(() => import('./views/success/SuccessView').then((m) => ({ default: m.SuccessView })));
+const QuoteView = lazy(() => import('./views/quote/QuoteView').then((m) => ({ default: m.QuoteView })));
 
 export function App() {
   const step = BookingActor.useSelector(currentStep);
@@ -33,6 +34,7 @@ export function App() {
           {step === 'details' && <DetailsView />}
           {step === 'payment' && <PaymentView />}
           {step === 'success' && <SuccessView />}
+          {step === 'quote' && <QuoteView />}
         </Suspense>
       </main>
     </>

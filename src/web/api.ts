@@ -2,12 +2,12 @@
 import { ofetch, FetchError } from 'ofetch';
 import { fromPromise } from 'xstate';
 import { assert } from 'superstruct';
-import { AddressItem, BookingResponse, PriceResponse, Setting } from '../domain/schemas';
+import { AddressItem, BookingResponse, CheckEmailResponse, Company, FleetVehicle, PriceResponse, Setting, type QuoteRequest } from '../domain/schemas';
 import { array } from 'superstruct';
 import { settingsFromList, type Settings } from '../domain/settings';
 import { filterDistancePrices, filterHourlyPrices } from '../domain/priceFiltering';
 import type { BookingForm } from '../domain/schemas';
-import type { CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
+import type { CheckEmailInput, CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
 
 declare global {
   interface Window { __APP_CONFIG__?: { apiPublicKey: string; apiSecretKey: string } }
@@ -62,9 +62,13 @@ export async function calculatePrice({ bookingType, form, settings }: PriceInput
       ? filterDistancePrices(res.price_details, form as BookingForm, settings)
       : filterHourlyPrices(res.price_details, form, settings);
     if (!filtered.ok) throw new Error(filtered.error);
+    const r = res as typeof res & { return_via_miles?: number; return_time_duration?: number };
     return {
       prices: filtered.prices,
-      trip: { via_miles: res.via_miles, time_duration: res.time_duration, estimated: res.estimated },
+      trip: {
+        via_miles: r.via_miles, time_duration: r.time_duration, estimated: r.estimated,
+        return_via_miles: r.return_via_miles, return_time_duration: r.return_time_duration,
+      },
     };
   } catch (err) {
     throw new Error(errorMessage(err));
@@ -84,7 +88,7 @@ export async function createBooking(input: CreateBookingInput): Promise<BookingR
         hourlyRateForm: input.hourlyForm,
         registrationData: input.registration,
         payment_method: input.paymentMethod,
-        selected_passenger: 'guest_login',
+        selected_passenger: input.mode,
         stripe_session_id: null,
         paymentId: null,
       },
@@ -96,8 +100,49 @@ export async function createBooking(input: CreateBookingInput): Promise<BookingR
   }
 }
 
+/** SPEC 4 'Email check'. */
+export async function checkEmail(input: CheckEmailInput): Promise<CheckEmailResponse> {
+  try {
+    const res = await api('/check-passenger-email', { method: 'POST', body: input });
+    assert(res, CheckEmailResponse);
+    return res;
+  } catch (err) {
+    throw new Error(errorMessage(err));
+  }
+}
+
+/** SPEC 4 'Quote send'. */
+export async function sendQuote(request: QuoteRequest): Promise<{ success: boolean; message?: string }> {
+  return api('/send-instant-email', { method: 'POST', body: request });
+}
+
+/** SPEC 8: company and fleet fetch failures are logged only. */
+export async function fetchCompanies(): Promise<Company[]> {
+  try {
+    const list = await api('/fetch_companies');
+    assert(list, array(Company));
+    return list;
+  } catch (err) {
+    console.error('Companies unavailable:', errorMessage(err));
+    return [];
+  }
+}
+
+export async function fetchFleet(): Promise<FleetVehicle[]> {
+  try {
+    const list = await api('/fetch_vehicles');
+    assert(list, array(FleetVehicle));
+    return list;
+  } catch (err) {
+    console.error('Fleet unavailable:', errorMessage(err));
+    return [];
+  }
+}
+
 export const actors = {
   loadSettings: fromPromise(() => fetchSettings()),
   calculatePrice: fromPromise(({ input }: { input: PriceInput }) => calculatePrice(input)),
+  checkEmail: fromPromise(({ input }: { input: CheckEmailInput }) => checkEmail(input)),
   createBooking: fromPromise(({ input }: { input: CreateBookingInput }) => createBooking(input)),
+  sendQuote: fromPromise(({ input }: { input: QuoteRequest }) => sendQuote(input)),
 };

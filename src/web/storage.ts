@@ -32,6 +32,7 @@ const KEYS = {
   paymentMethod: 'selectedPaymentMethod',
   settings: 'appSettings',
   trip: 'tripEstimate',
+  registrationMode: 'registrationMode',
 } as const;
 const CONFIRMATION_KEY = 'confirmedBooking';
 
@@ -80,6 +81,8 @@ export function readStoredBooking(): StoredBooking {
     selectedVehicle: selected,
     quantity: selected ? selections[`${selected.vehicle_id}-${selected.company_id}`] ?? 1 : 1,
     registration: read(KEYS.registration) ?? null,
+    registrationMode: read(KEYS.registrationMode),
+    selectionType: read(KEYS.vehicleSelectedType),
     booking,
   };
 }
@@ -95,7 +98,8 @@ export function persist(c: BookingContext): void {
   write(KEYS.trip, c.trip);
   write(KEYS.selectedVehicle, c.selectedVehicle);
   write(KEYS.vehicleSelections, c.selectedVehicle ? { [`${c.selectedVehicle.vehicle_id}-${c.selectedVehicle.company_id}`]: c.quantity } : null);
-  write(KEYS.vehicleSelectedType, c.selectedVehicle ? 'selection' : null);
+  write(KEYS.vehicleSelectedType, c.selectedVehicle ? c.selectionType : null);
+  write(KEYS.registrationMode, c.registrationMode);
   // Never a password in browser storage.
   const { password: _password, ...registration } = c.registration ?? { password: undefined };
   write(KEYS.registration, c.registration ? registration : null);

@@ -1,33 +1,55 @@
 // Model-based tests of machines/booking.ts: paths generated from the machine
 // reach every (state, event) edge, and each path is replayed on a real actor
-// whose invoked services are controlled by the test. Every transition the
-// machine defines must be taken at least once.
+// whose invoked services and clock are controlled by the test. Every
+// transition the machine defines must be taken at least once, and SPEC 2's
+// step rules must hold in every state reached.
 import { describe, expect, it, afterAll } from 'vitest';
-import { createActor, fromPromise, type AnyStateNode, type AnyTransitionDefinition } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, type AnyStateNode, type AnyTransitionDefinition } from 'xstate';
 import { TestModel } from 'xstate/graph';
 import { bookingMachine, pathOf, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../machines/booking';
-import { bookingForm, bookingOk, bookingRefused, prices, registration, settings } from './fixtures';
+import { hasRegistration } from '../../machines/bookingSteps';
+import { bookingForm, bookingOk, bookingRefused, client, hourlyForm, prices, quoteRequest, registration, settings } from './fixtures';
 
-const PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/paymentSuccessView', '/no-such-page'];
+const PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/paymentSuccessView', '/quoteView', '/no-such-page'];
 
 type ModelEvent = BookingEvent
   | { type: `xstate.done.actor.${string}`; output: unknown }
-  | { type: `xstate.error.actor.${string}`; error: unknown };
+  | { type: `xstate.error.actor.${string}`; error: unknown }
+  | { type: `xstate.after.${string}` };
 
 const EVENTS: ModelEvent[] = [
   ...PATHS.map((path) => ({ type: 'url.changed' as const, path })),
+  { type: 'home.typeChanged', bookingType: 'hourly' },
+  { type: 'home.typeChanged', bookingType: 'milleage' },
+  { type: 'home.hourlyChanged', form: hourlyForm },
   { type: 'home.submit', bookingType: 'milleage', form: bookingForm },
+  { type: 'home.submit', bookingType: 'hourly', form: hourlyForm },
   { type: 'error.dismissed' },
-  { type: 'quotation.select', vehicle: prices[1], quantity: 2 },
-  { type: 'details.submit', registration },
+  { type: 'quotation.select', vehicle: prices[1], quantity: 2, selectionType: 'selection' },
+  { type: 'quotation.select', vehicle: prices[1], quantity: 3, selectionType: 'lowest' },
+  { type: 'details.changed', mode: 'new_client', registration },
+  { type: 'details.submit', mode: 'guest_login', registration },
+  { type: 'details.submit', mode: 'new_client', registration: client },
+  { type: 'details.submit', mode: 'existing_client', registration: client },
   { type: 'payment.payInCar' },
+  { type: 'quote.submit', request: quoteRequest },
   { type: 'xstate.done.actor.loadSettings', output: settings },
   { type: 'xstate.error.actor.loadSettings', error: new Error('offline') },
   { type: 'xstate.done.actor.calculatePrice', output: { prices, trip: { via_miles: 20.4, time_duration: 3000 } } },
+  { type: 'xstate.error.actor.calculatePrice', error: new Error('Pickup time is within the grace period') },
   { type: 'xstate.error.actor.calculatePrice', error: new Error('Sorry we don\'t have any vehicle with requested options') },
+  { type: 'xstate.done.actor.checkEmail', output: { success: true, found: true, message: 'Email found. Proceeding to payment.' } },
+  { type: 'xstate.done.actor.checkEmail', output: { success: false, found: false, message: 'Email not found' } },
+  { type: 'xstate.done.actor.checkEmail', output: { success: false, found: true, message: 'The password is not correct' } },
+  { type: 'xstate.error.actor.checkEmail', error: new Error('Network down') },
   { type: 'xstate.done.actor.createBooking', output: bookingOk },
   { type: 'xstate.done.actor.createBooking', output: bookingRefused },
   { type: 'xstate.error.actor.createBooking', error: new Error('Network down') },
+  { type: 'xstate.done.actor.sendQuote', output: { success: true } },
+  { type: 'xstate.done.actor.sendQuote', output: { success: false } },
+  { type: 'xstate.error.actor.sendQuote', error: new Error('Network down') },
+  { type: 'xstate.after.1000.booking.home.urgent' },
+  { type: 'xstate.after.2000.booking.quote.notice' },
 ];
 
 const INPUTS: Record<string, BookingInput> = {
@@ -42,14 +64,21 @@ const INPUTS: Record<string, BookingInput> = {
   'a vehicle stored, the payment page asked for': {
     path: '/paymentview', stored: { settings, bookingForm, priceDetails: prices, selectedVehicle: prices[0], quantity: 2 },
   },
+  'a client whose password was not stored, the payment page asked for': {
+    path: '/paymentview',
+    stored: { settings, bookingForm, priceDetails: prices, selectedVehicle: prices[0], registrationMode: 'existing_client', registration },
+  },
   'a reload of the confirmation': { path: '/paymentSuccessView', stored: { booking: bookingOk.data } },
+  'the quote page asked for': { path: '/quoteView', stored: { bookingForm } },
 };
 
+// States are told apart by what the guards read, not by every field of context.
 const serialize = (s: BookingSnapshot) => JSON.stringify([
-  s.value, s.context.homePath, s.context.priceDetails !== null, s.context.selectedVehicle !== null,
-  s.context.registration !== null, s.context.booking !== null,
+  s.value, pathOf(s), s.context.priceDetails !== null, s.context.selectedVehicle !== null,
+  hasRegistration(s.context), s.context.registrationMode, s.context.booking !== null,
 ]);
 const serializeEvent = (e: ModelEvent) => JSON.stringify(e, (k, v) => (v instanceof Error ? v.message : v));
+const handled = (s: BookingSnapshot, e: ModelEvent) => bookingMachine.getTransitionData(s as never, e as never).length > 0;
 
 // Every transition the machine defines, by source state, event and position.
 function transitionId(t: AnyTransitionDefinition): string {
@@ -72,21 +101,30 @@ function holdsSpecInvariants(s: BookingSnapshot) {
   if (s.matches('payment')) {
     expect([path, c.priceDetails !== null, c.selectedVehicle !== null, c.registration !== null])
       .toEqual(['/paymentview', true, true, true]);
+    // A client can only pay with the password typed in this visit.
+    if (c.registrationMode !== 'guest_login') expect(c.registration!.password).toBeTruthy();
   }
   if (s.matches('success')) expect([path, c.booking !== null]).toEqual(['/paymentSuccessView', true]);
+  if (s.matches('quote')) expect(path).toBe('/quoteView');
   if (s.matches('home')) expect(['/', '/home', '/booktripview']).toContain(path);
+  if (s.matches('quotation') && c.selectionType === 'lowest') expect(c.quantity).toBe(1);
 }
 
-/** A real actor whose invoked services wait until the test resolves or rejects them. */
+/** A real actor whose invoked services wait until the test settles them, on a simulated clock. */
 function system(input: BookingInput) {
   const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   const controlled = (id: string) => fromPromise<any, any>(() => new Promise((resolve, reject) => pending.set(id, { resolve, reject })));
   const calls: string[] = [];
+  const clock = new SimulatedClock();
   const actor = createActor(bookingMachine.provide({
-    actors: { loadSettings: controlled('loadSettings'), calculatePrice: controlled('calculatePrice'), createBooking: controlled('createBooking') },
+    actors: {
+      loadSettings: controlled('loadSettings'), calculatePrice: controlled('calculatePrice'), checkEmail: controlled('checkEmail'),
+      createBooking: controlled('createBooking'), sendQuote: controlled('sendQuote'),
+    },
     actions: { persist: () => { calls.push('persist'); }, clearStoredBooking: () => { calls.push('clearStoredBooking'); } },
   }), {
     input,
+    clock,
     inspect: (ev) => {
       if (ev.type === '@xstate.microstep' && ev.actorRef === actor) {
         for (const t of (ev as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) taken.add(transitionId(t));
@@ -96,8 +134,13 @@ function system(input: BookingInput) {
   actor.start();
   const settle = () => new Promise((r) => setImmediate(r));
   return {
-    actor, calls,
+    actor, calls, clock,
     async exec(event: ModelEvent) {
+      const after = /^xstate\.after\.(\d+)\./.exec(event.type);
+      if (after) {
+        if (handled(actor.getSnapshot(), event)) clock.increment(Number(after[1]));
+        return;
+      }
       const m = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
       if (!m) { actor.send(event as BookingEvent); return; }
       const waiting = pending.get(m[2]);
@@ -117,7 +160,7 @@ describe.each(Object.entries(INPUTS))('the booking machine, starting from %s', (
     serializeState: serialize as never,
     serializeEvent: serializeEvent as never,
     input,
-    limit: 5_000,
+    limit: 20_000,
   });
   const shortest = new Map(model.getShortestPaths({ allowDuplicatePaths: true }).map((p) => [serialize(p.state as BookingSnapshot), p]));
   const adjacency = model.getAdjacencyMap();
@@ -128,13 +171,11 @@ describe.each(Object.entries(INPUTS))('the booking machine, starting from %s', (
     const m = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(e.type);
     return !m || Boolean(s.children[m[1] as keyof typeof s.children]);
   };
-  const handled = (s: BookingSnapshot, e: ModelEvent) =>
-    bookingMachine.getTransitionData(s as never, e as never).length > 0;
   const ignoredSeen = new Set<string>();
   const firstIgnored = (e: ModelEvent) => !ignoredSeen.has(e.type) && Boolean(ignoredSeen.add(e.type));
   const edges = Object.values(adjacency).flatMap((v) =>
     (Object.values(v.transitions) as { event: unknown; state: unknown }[])
-      .map((t: { event: unknown; state: unknown }) => ({ from: v.state as BookingSnapshot, event: t.event as ModelEvent, to: t.state as BookingSnapshot }))
+      .map((t) => ({ from: v.state as BookingSnapshot, event: t.event as ModelEvent, to: t.state as BookingSnapshot }))
       .filter((e) => settles(e.from, e.event))
       // An event no state handles leaves everything as it was: one such edge per event type is enough.
       .filter((e) => handled(e.from, e.event) || firstIgnored(e.event)));
@@ -148,7 +189,7 @@ describe.each(Object.entries(INPUTS))('the booking machine, starting from %s', (
       await new Promise((r) => setImmediate(r));
       const trail: string[] = [];
       for (const step of steps) {
-        trail.push(serializeEvent(step.event));
+        trail.push(serializeEvent(step.event).slice(0, 80));
         await sut.exec(step.event);
         const got = sut.actor.getSnapshot();
         expect(serialize(got), `after ${trail.join(' -> ')}`).toBe(serialize(step.state));
@@ -167,9 +208,9 @@ describe('what the machine does on its way', () => {
     await sut.exec({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
     expect(sut.calls).toEqual(['persist', 'persist']);
     await sut.exec({ type: 'xstate.done.actor.calculatePrice', output: { prices, trip: null } });
-    sut.actor.send({ type: 'quotation.select', vehicle: prices[1], quantity: 3 });
+    sut.actor.send({ type: 'quotation.select', vehicle: prices[1], quantity: 3, selectionType: 'selection' });
     expect(sut.actor.getSnapshot().context).toMatchObject({ selectedVehicle: prices[1], quantity: 3 });
-    sut.actor.send({ type: 'details.submit', registration });
+    sut.actor.send({ type: 'details.submit', mode: 'guest_login', registration });
     sut.actor.send({ type: 'payment.payInCar' });
     const key = sut.actor.getSnapshot().context.idempotencyKey;
     expect(key).toMatch(/^[0-9a-f]{32}$/);
@@ -183,6 +224,36 @@ describe('what the machine does on its way', () => {
     expect(pathOf(sut.actor.getSnapshot())).toBe('/paymentSuccessView');
     expect(sut.calls.at(-1)).toBe('clearStoredBooking');
     expect(sut.actor.getSnapshot().context).toMatchObject({ priceDetails: null, selectedVehicle: null, registration: null });
+  });
+
+  it('shows the urgent notice, moves to /quoteView after 1 s and closes the notice after 3 s (SPEC 8)', async () => {
+    const sut = system(INPUTS['a first visit']);
+    await sut.exec({ type: 'xstate.done.actor.loadSettings', output: settings });
+    sut.actor.send({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
+    await sut.exec({ type: 'xstate.error.actor.calculatePrice', error: new Error('Address is banned') });
+    expect(sut.actor.getSnapshot().value).toEqual({ home: 'urgent' });
+    sut.clock.increment(999);
+    expect(pathOf(sut.actor.getSnapshot())).toBe('/');
+    sut.clock.increment(1);
+    expect(sut.actor.getSnapshot().value).toEqual({ quote: 'notice' });
+    expect(pathOf(sut.actor.getSnapshot())).toBe('/quoteView');
+    sut.clock.increment(1999);
+    expect(sut.actor.getSnapshot().value).toEqual({ quote: 'notice' });
+    sut.clock.increment(1);
+    expect(sut.actor.getSnapshot().value).toEqual({ quote: 'form' });
+  });
+
+  it('opens on the hourly tab when both tabs show, unless another was saved (SPEC 2)', async () => {
+    const open = async (s: Record<string, string>, stored?: 'milleage' | 'hourly') => {
+      const sut = system({ path: '/', stored: { bookingType: stored } });
+      await sut.exec({ type: 'xstate.done.actor.loadSettings', output: s });
+      return sut.actor.getSnapshot().context.bookingType;
+    };
+    expect(await open({ HOURLY_RATE_STATUS: 'enable' })).toBe('hourly');
+    expect(await open({ HOURLY_RATE_STATUS: 'disable' })).toBe('milleage');
+    expect(await open({ HOURLY_RATE_STATUS: 'enable', IS_QUOTATION: 'enable' })).toBe('hourly');
+    expect(await open({ HOURLY_RATE_STATUS: 'enable' }, 'milleage')).toBe('milleage');
+    expect(await open({ HOURLY_RATE_STATUS: 'disable' }, 'hourly')).toBe('milleage');
   });
 });
 

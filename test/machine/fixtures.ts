@@ -1,5 +1,5 @@
 // Data the booking machine is driven with in the model-based tests.
-import type { BookingForm, BookingResponse, PriceDetail, RegistrationData } from '../../src/domain/schemas';
+import type { BookingForm, BookingResponse, HourlyRateForm, PriceDetail, QuoteRequest, RegistrationData } from '../../src/domain/schemas';
 
 export const settings = { Company_Name: 'Test Cars', GRACE_TIME: '120', CURRENCY: '£' };
 
@@ -48,3 +48,16 @@ export const bookingOk: BookingResponse = {
 };
 
 export const bookingRefused: BookingResponse = { success: false, message: 'This vehicle is no longer available' };
+
+export const hourlyForm: HourlyRateForm = {
+  pickup: 'Canary Wharf, One Canada Square, London E14 5AB', pickup_date: '2030-06-01', pickup_duration: '6hour',
+  pickup_hour: '9am', pickup_min: '00',
+};
+
+export const client: RegistrationData = { ...registration, password: 'secret-1', privacyAccepted: true, termsAccepted: true };
+
+export const quoteRequest: QuoteRequest = {
+  pickup_address: bookingForm.pickup, dropoff_address: bookingForm.dropoff, pickup_date: '2030-06-01', pickup_time: '15:05',
+  passenger_email: 'amelia@example.com', passenger_phone: '447700900123', passenger_name: 'Amelia Hart',
+  additional_info: '', passengers: 2, luggages: 1,
+};

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { bookingMachine, landingStep, stepForPath, type BookingContext } from '../../machines/booking';
+import { showsNext, stepIndexOfPath } from '../../machines/bookingSteps';
 import { bookingOk, prices, registration } from '../machine/fixtures';
 
 const base = createActor(bookingMachine, { input: { path: '/' } }).getSnapshot().context;
@@ -42,5 +43,27 @@ describe('step guards (SPEC 2)', () => {
     expect(at('/quotationview')).toBe('/home');
     expect(at('/no-such-page')).toBe('/');
     expect(at('/booktripview')).toBe('/booktripview');
+  });
+});
+
+describe('more step rules', () => {
+  it('lets anyone open the Quote Now page', () => {
+    expect(landingStep(none, '/quoteView')).toBe('quote');
+  });
+
+  it('sends a client whose password is not in memory back to the details step', () => {
+    const client = ctx({ priceDetails: prices, selectedVehicle: prices[0], registration, registrationMode: 'existing_client' });
+    expect(landingStep(client, '/paymentview')).toBe('details');
+    expect(landingStep({ ...client, registration: { ...registration, password: 'secret-1' } }, '/paymentview')).toBe('payment');
+  });
+
+  it('numbers the steps from the path: book trip 0, quotation 1, personal detail 2, payment 3 (SPEC 2)', () => {
+    expect(['/', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/stripecheckout', '/quoteView']
+      .map(stepIndexOfPath)).toEqual([0, 0, 1, 2, 3, 3, 0]);
+  });
+
+  it('hides Next when it would go to /, /checkout or /personalDetailView (SPEC 2)', () => {
+    expect(['/', '/checkout', '/personalDetailView', '/paymentview', '/quotationview'].map(showsNext))
+      .toEqual([false, false, false, true, true]);
   });
 });

@@ -5,8 +5,9 @@ import { numberSetting, type Settings } from '../../domain/settings';
 import { HttpError } from '../http';
 import { reference } from '../referenceData';
 
-export const GRACE_PERIOD_MESSAGE = 'Pickup time is within the grace period';
-export const BANNED_ADDRESS_MESSAGE = 'Address is banned';
+import { BANNED_ADDRESS_MESSAGE, GRACE_PERIOD_MESSAGE } from '../../domain/messages';
+
+export { BANNED_ADDRESS_MESSAGE, GRACE_PERIOD_MESSAGE };
 
 /** The instant of a UK pickup given as the booking form stores it. */
 export function pickupInstant(date: string, hour12: string, min: string): Date {

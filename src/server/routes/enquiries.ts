@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import { ContactForm, QuoteRequest } from '../../domain/schemas';
 import { readBody } from '../http';
+import { QUOTE_SENT } from '../../domain/messages';
 import { enqueueEmail } from '../mail/queue';
 import { contactMail, quoteRequestMail } from '../mail/templates';
 import { loadSettings, operatorEmail, type AppDeps } from '../app';
@@ -23,7 +24,7 @@ export function enquiryRoutes(deps: AppDeps) {
         await enqueueEmail(tx, { kind: 'quote_request', to, replyTo: q.passenger_email, ...quoteRequestMail(q, row.id) });
       });
       deps.mail.kick();
-      return c.json({ success: true, message: 'Your booking has been sent!' });
+      return c.json({ success: true, message: QUOTE_SENT });
     })
     .post('/contact-us', async (c) => {
       const m = await readBody(c, ContactForm);

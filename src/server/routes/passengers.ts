@@ -5,8 +5,8 @@ import { readBody } from '../http';
 import { checkCredentials } from '../passengers';
 import type { AppDeps } from '../app';
 
-export const EMAIL_NOT_FOUND = 'Email not found in the system, Enter new email inside new client or try with another email';
-export const EMAIL_FOUND = 'Email found. Proceeding to payment.';
+import { EMAIL_FOUND, EMAIL_NOT_FOUND } from '../../domain/messages';
+
 export const WRONG_PASSWORD = 'The password is not correct for this email. Please try again.';
 
 export function passengerRoutes({ db }: AppDeps) {

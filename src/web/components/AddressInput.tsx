@@ -10,11 +10,11 @@ export function matchAddresses(list: AddressItem[], text: string, limit = 8): Ad
 }
 
 interface Props {
-  id: string; label: string; value: string; placeholder?: string; error?: string;
+  id: string; label: string; value: string; placeholder?: string; error?: string; limit?: number;
   onChange: (value: string) => void; onBlur?: () => void;
 }
 
-export function AddressInput({ id, label, value, placeholder, error, onChange, onBlur }: Props) {
+export function AddressInput({ id, label, value, placeholder, error, limit = 8, onChange, onBlur }: Props) {
   const [list, setList] = useState<AddressItem[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -22,7 +22,7 @@ export function AddressInput({ id, label, value, placeholder, error, onChange, o
   const errorId = `${id}-error`;
 
   useEffect(() => { fetchAddresses().then(setList); }, []);
-  const matches = useMemo(() => matchAddresses(list, value), [list, value]);
+  const matches = useMemo(() => matchAddresses(list, value, limit), [list, value, limit]);
   const expanded = open && matches.length > 0;
 
   const choose = (a: AddressItem) => {

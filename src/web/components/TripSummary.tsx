@@ -1,6 +1,9 @@
-// SPEC 2 'Booking summary panel' (the parts this slice has): from, to, when, who, how far.
+// SPEC 2 'Booking summary panel': from and to, dates and times, options, the
+// return leg behind a toggle, distance and duration each way, and the route area.
+import { useState } from 'react';
 import { BookingActor } from '../bookingActor';
 import { formatDateLong, hour12To24 } from '../../domain/ukTime';
+import type { BookingForm } from '../../domain/schemas';
 
 export function formatDuration(seconds: number): string {
   const minutes = Math.round(seconds / 60);
@@ -10,27 +13,92 @@ export function formatDuration(seconds: number): string {
 }
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const clock = (hour: string, min: string) => (hour ? `${String(hour12To24(hour)).padStart(2, '0')}:${min}` : '');
+const KM_PER_MILE = 1.60934;
+const distance = (miles?: number, seconds?: number, estimated?: boolean) =>
+  miles === undefined ? null
+    : `${miles.toFixed(1)} miles (${Math.round(miles * KM_PER_MILE)} km)${seconds ? `, about ${formatDuration(seconds)}` : ''}${estimated ? ' (estimate)' : ''}`;
+
+function options(f: BookingForm, p: '' | 'return_'): string {
+  const parts = [
+    plural(f[`${p}passengers`], 'passenger'), plural(f[`${p}luggages`], 'suitcase'), plural(f[`${p}hand_luggages`], 'hand luggage item'),
+  ];
+  if (f[`${p}meet_and_greet`] === 'yes') parts.push('Meet and Greet');
+  if (f[`${p}baby_seats`]) parts.push(plural(f[`${p}baby_seats`], 'baby seat'));
+  if (f[`${p}booster_seats`]) parts.push(plural(f[`${p}booster_seats`], 'booster seat'));
+  if (f[`${p}wheel_chair`] === 'yes') parts.push('wheelchair accessible');
+  if (f[`${p}special_luggage`]) parts.push(plural(f[`${p}special_luggage`], 'special luggage item'));
+  const waiting = p ? f.return_waiting_min : f.waiting_min;
+  if (waiting) parts.push(`${waiting} min waiting`);
+  return parts.join(', ');
+}
+
+/** Without a maps key: a plain drawing of the route, 200 px high (SPEC 9). */
+function RouteArea({ from, to, stops, miles }: { from: string; to: string; stops: number; miles?: number }) {
+  return (
+    <figure className="route-area" aria-label="Route">
+      <div className="route-line">
+        <span className="route-dot start" aria-hidden="true">A</span>
+        <span className="route-track" aria-hidden="true">{stops > 0 && <span className="route-stops">{plural(stops, 'stop')}</span>}</span>
+        <span className="route-dot end" aria-hidden="true">B</span>
+      </div>
+      <figcaption>
+        <span>{from.split(',')[0]}</span>
+        {miles !== undefined && <strong>{miles.toFixed(1)} mi</strong>}
+        <span>{to.split(',')[0]}</span>
+      </figcaption>
+    </figure>
+  );
+}
 
 export function TripSummary() {
+  const type = BookingActor.useSelector((s) => s.context.bookingType);
   const form = BookingActor.useSelector((s) => s.context.bookingForm);
+  const hourly = BookingActor.useSelector((s) => s.context.hourlyForm);
   const trip = BookingActor.useSelector((s) => s.context.trip);
+  const [showReturn, setShowReturn] = useState(false);
+
+  if (type === 'hourly' && hourly) {
+    return (
+      <aside className="summary" aria-labelledby="summary-title">
+        <h2 id="summary-title">Your hire</h2>
+        <dl className="summary-list">
+          <div><dt>Pickup</dt><dd>{hourly.pickup}</dd></div>
+          <div><dt>When</dt><dd>{formatDateLong(hourly.pickup_date)} at {clock(hourly.pickup_hour, hourly.pickup_min)}</dd></div>
+          <div><dt>Duration</dt><dd>{parseInt(hourly.pickup_duration, 10)} hours</dd></div>
+        </dl>
+      </aside>
+    );
+  }
   if (!form) return null;
-  const time = `${String(hour12To24(form.pickup_hour)).padStart(2, '0')}:${form.pickup_min}`;
+  const isReturn = form.select_option === 'return';
   return (
     <aside className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Your journey</h2>
+      <RouteArea from={form.pickup} to={form.dropoff} stops={form.stops.length} miles={trip?.via_miles} />
       <dl className="summary-list">
         <div><dt>From</dt><dd>{form.pickup}</dd></div>
+        {form.stops.map((s, i) => <div key={i}><dt>Stop {i + 1}</dt><dd>{[s.number, s.street_name, s.postcode].filter(Boolean).join(' ')}</dd></div>)}
         <div><dt>To</dt><dd>{form.dropoff}</dd></div>
-        <div><dt>Pickup</dt><dd>{formatDateLong(form.pickup_date)} at {time}</dd></div>
-        <div><dt>Passengers and luggage</dt><dd>{plural(form.passengers, 'passenger')}, {plural(form.luggages, 'suitcase')}, {plural(form.hand_luggages, 'hand luggage item')}</dd></div>
-        {trip?.via_miles !== undefined && (
-          <div>
-            <dt>Distance</dt>
-            <dd>{trip.via_miles.toFixed(1)} miles ({Math.round(trip.via_miles * 1.60934)} km){trip.time_duration ? `, about ${formatDuration(trip.time_duration)}` : ''}{trip.estimated ? ' (estimate)' : ''}</dd>
-          </div>
-        )}
+        <div><dt>Pickup</dt><dd>{formatDateLong(form.pickup_date)} at {clock(form.pickup_hour, form.pickup_min)}{form.pickup_fight_number ? ` · ${form.pickup_fight_number}` : ''}</dd></div>
+        <div><dt>Options</dt><dd>{options(form, '')}</dd></div>
+        {distance(trip?.via_miles, trip?.time_duration, trip?.estimated) && <div><dt>Distance</dt><dd>{distance(trip?.via_miles, trip?.time_duration, trip?.estimated)}</dd></div>}
       </dl>
+      {isReturn && (
+        <>
+          <button type="button" className="link-button" aria-expanded={showReturn} onClick={() => setShowReturn(!showReturn)}>
+            {showReturn ? 'Hide Return Details' : 'See Return Details'}
+          </button>
+          {showReturn && (
+            <dl className="summary-list">
+              <div><dt>Return</dt><dd>{form.dropoff} to {form.pickup}</dd></div>
+              <div><dt>Return pickup</dt><dd>{formatDateLong(form.return_date)} at {clock(form.return_hour, form.return_min)}{form.return_fight_number ? ` · ${form.return_fight_number}` : ''}</dd></div>
+              <div><dt>Return options</dt><dd>{options(form, 'return_')}</dd></div>
+              {distance(trip?.return_via_miles, trip?.return_time_duration, trip?.estimated) && <div><dt>Return distance</dt><dd>{distance(trip?.return_via_miles, trip?.return_time_duration, trip?.estimated)}</dd></div>}
+            </dl>
+          )}
+        </>
+      )}
     </aside>
   );
 }

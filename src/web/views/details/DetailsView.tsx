@@ -1,26 +1,78 @@
 import { useState } from 'react';
-import { Form } from 'react-final-form';
+import { Field, Form, FormSpy } from 'react-final-form';
 import { Link } from 'wouter';
-import { create } from 'superstruct';
-import { BookingActor } from '../../bookingActor';
+import { BookingActor, useSettings } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
-import { StepProgress } from '../../components/StepProgress';
+import { StepIndicator } from '../../components/StepIndicator';
 import { TextField } from '../../components/TextField';
 import { VehicleSummary } from '../../components/VehicleSummary';
+import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { nextAlert, validateDetails, type DetailsValues } from '../../../domain/detailsValidation';
-import { RegistrationData } from '../../../domain/schemas';
+import { needsTravelReference } from '../../../domain/forms';
+import type { RegistrationData, RegistrationMode } from '../../../domain/schemas';
+import type { Flights } from '../../../../machines/booking';
 
-type Values = DetailsValues & { additionalInfo?: string };
+type Values = DetailsValues & Omit<Partial<RegistrationData>, 'passengerDetails'> & Partial<Flights> & {
+  mode: RegistrationMode; someoneElse?: boolean;
+};
+
+const MODES: { value: RegistrationMode; label: string; hint: string }[] = [
+  { value: 'guest_login', label: 'Guest', hint: 'Book without an account' },
+  { value: 'new_client', label: 'New client', hint: 'Create an account as you book' },
+  { value: 'existing_client', label: 'Existing client', hint: 'Sign in with your password' },
+];
+
+/** What the machine keeps: the SPEC 3 registration data, never the password of an unsubmitted form. */
+function toRegistration(v: Values, withPassword: boolean): RegistrationData {
+  return {
+    firstName: v.firstName?.trim() ?? '', surname: v.surname?.trim() ?? '', number: v.number?.trim() ?? '',
+    email: v.email?.trim() ?? '', username: v.email?.trim() ?? '', privacyAccepted: Boolean(v.privacyAccepted),
+    termsAccepted: Boolean(v.termsAccepted), passengerDetails: v.someoneElse ? 'yes' : 'no',
+    passengerName: v.passengerName ?? '', passengerLastname: v.passengerLastname ?? '', passengerEmail: v.passengerEmail ?? '',
+    passengerPhone: v.passengerPhone ?? '', additionalInfo: v.additionalInfo ?? '', return_additionalInfo: v.return_additionalInfo ?? '',
+    ...(withPassword && v.password ? { password: v.password } : {}),
+  };
+}
+
+function Checkbox({ name, children }: { name: string; children: React.ReactNode }) {
+  return (
+    <Field<boolean> name={name} type="checkbox">
+      {({ input, meta }) => (
+        <div className="check">
+          <input id={name} type="checkbox" name={input.name} checked={Boolean(input.checked)} onChange={input.onChange}
+            onBlur={input.onBlur} onFocus={input.onFocus} aria-invalid={meta.touched && meta.error ? true : undefined} />
+          <label htmlFor={name}>{children}</label>
+          {meta.touched && meta.error && <p className="field-error">{meta.error as string}</p>}
+        </div>
+      )}
+    </Field>
+  );
+}
 
 export function DetailsView() {
   const actor = BookingActor.useActorRef();
+  const settings = useSettings();
   const saved = BookingActor.useSelector((s) => s.context.registration);
+  const savedMode = BookingActor.useSelector((s) => s.context.registrationMode);
+  const bookingForm = BookingActor.useSelector((s) => s.context.bookingForm);
+  const checking = BookingActor.useSelector((s) => s.matches({ details: 'checkingEmail' }));
+  const rejected = BookingActor.useSelector((s) => s.matches({ details: 'rejected' }));
+  const error = BookingActor.useSelector((s) => s.context.error);
   const [alert, setAlert] = useState<string | null>(null);
-  const initial: Values = saved ?? { firstName: '', surname: '', email: '', number: '', additionalInfo: '' };
+  const modes = MODES.filter((m) => m.value !== 'guest_login' || settings.GUEST_LOGIN !== 'disable');
+  const showFlight = needsTravelReference(bookingForm?.pickup);
+  const showReturnFlight = bookingForm?.select_option === 'return' && needsTravelReference(bookingForm.dropoff);
+  const [initial] = useState<Values>(() => ({
+    ...saved, password: '', someoneElse: saved?.passengerDetails === 'yes',
+    mode: modes.some((m) => m.value === savedMode) ? savedMode : modes[0].value,
+    pickup_fight_number: bookingForm?.pickup_fight_number ?? '', return_fight_number: bookingForm?.return_fight_number ?? '',
+  }));
+  const flightsOf = (v: Values): Flights | undefined => (bookingForm
+    ? { pickup_fight_number: v.pickup_fight_number ?? '', return_fight_number: v.return_fight_number ?? '' } : undefined);
 
   return (
     <div className="page">
-      <StepProgress current={1} />
+      <StepIndicator />
       <div className="page-head">
         <Link href="/quotationview" className="back-link">← Back</Link>
         <h1>Personal details</h1>
@@ -29,35 +81,95 @@ export function DetailsView() {
         <VehicleSummary />
         <Form<Values>
           initialValues={initial}
-          validate={(v) => validateDetails('guest_login', v)}
-          onSubmit={(v) => {
-            const registration = create({ ...v, username: v.email, passengerDetails: 'no' }, RegistrationData);
-            actor.send({ type: 'details.submit', registration });
-          }}
+          validate={(v) => validateDetails(v.mode, v)}
+          onSubmit={(v) => actor.send({ type: 'details.submit', mode: v.mode, registration: toRegistration(v, true), flights: flightsOf(v) })}
           render={({ handleSubmit, values }) => (
             <form className="panel" noValidate aria-label="Personal details"
               onSubmit={(e) => {
-                const message = nextAlert('guest_login', values);
+                const message = nextAlert(values.mode, values);
                 if (message) setAlert(message);
                 return handleSubmit(e);
               }}>
-              <h2 className="panel-title">Lead passenger</h2>
-              <div className="row">
-                <TextField name="firstName" label="First Name" autoComplete="given-name" />
-                <TextField name="surname" label="Last Name" autoComplete="family-name" />
-              </div>
+              <FormSpy subscription={{ values: true }} onChange={({ values: v }) => {
+                const draft = v as Values;
+                actor.send({ type: 'details.changed', mode: draft.mode, registration: toRegistration(draft, false), flights: flightsOf(draft) });
+              }} />
+              <fieldset className="modes">
+                <legend className="panel-title">How would you like to book?</legend>
+                {modes.map((m) => (
+                  <Field key={m.value} name="mode" type="radio" value={m.value}>
+                    {({ input }) => (
+                      <label className={`mode${input.checked ? ' on' : ''}`}>
+                        <input {...input} /> <span><strong>{m.label}</strong><span className="muted small">{m.hint}</span></span>
+                      </label>
+                    )}
+                  </Field>
+                ))}
+              </fieldset>
+              {values.mode !== 'existing_client' && (
+                <div className="row">
+                  <TextField name="firstName" label="First Name" autoComplete="given-name" />
+                  <TextField name="surname" label="Last Name" autoComplete="family-name" />
+                </div>
+              )}
               <TextField name="email" label="Email" type="email" autoComplete="email" hint="Your booking confirmation is sent here." />
-              <TextField name="number" label="Phone Number" type="tel" autoComplete="tel" placeholder="+44 770 090 012" hint="Format +xxx xxx xxx xxx: country code, then three groups of three digits." />
+              {values.mode !== 'existing_client' && (
+                <TextField name="number" label="Phone Number" type="tel" autoComplete="tel" placeholder="+44 770 090 012"
+                  hint="Format +xxx xxx xxx xxx: country code, then three groups of three digits." />
+              )}
+              {values.mode !== 'guest_login' && (
+                <TextField name="password" label="Password" type="password"
+                  autoComplete={values.mode === 'new_client' ? 'new-password' : 'current-password'}
+                  hint={values.mode === 'new_client' ? 'At least 6 characters.' : undefined} />
+              )}
+              {values.mode === 'new_client' && (
+                <>
+                  <Checkbox name="privacyAccepted">I accept the Privacy Policy</Checkbox>
+                  <Checkbox name="termsAccepted">I accept the Terms and Conditions</Checkbox>
+                </>
+              )}
+              {(showFlight || showReturnFlight) && (
+                <div className="row">
+                  {showFlight && <TextField name="pickup_fight_number" label="Flight, train or ferry number" />}
+                  {showReturnFlight && <TextField name="return_fight_number" label="Return flight, train or ferry number" />}
+                </div>
+              )}
+              <Field name="someoneElse" type="checkbox">
+                {({ input }) => (
+                  <div className="check">
+                    <input id="someoneElse" type="checkbox" name={input.name} checked={Boolean(input.checked)} onChange={input.onChange} />
+                    <label htmlFor="someoneElse">I am booking for someone else</label>
+                  </div>
+                )}
+              </Field>
+              {values.someoneElse && (
+                <fieldset className="subpanel">
+                  <legend>Passenger</legend>
+                  <div className="row">
+                    <TextField name="passengerName" label="Passenger first name" />
+                    <TextField name="passengerLastname" label="Passenger last name" />
+                  </div>
+                  <div className="row">
+                    <TextField name="passengerEmail" label="Passenger email" type="email" />
+                    <TextField name="passengerPhone" label="Passenger phone" type="tel" />
+                  </div>
+                </fieldset>
+              )}
               <TextField name="additionalInfo" label="Additional information (optional)" type="textarea" />
+              {bookingForm?.select_option === 'return' && (
+                <TextField name="return_additionalInfo" label="Additional information for the return (optional)" type="textarea" />
+              )}
               <div className="actions">
                 <Link href="/quotationview" className="btn btn-secondary">Back</Link>
-                <button type="submit" className="btn btn-primary">Next</button>
+                <button type="submit" className="btn btn-primary" disabled={checking}>Next</button>
               </div>
             </form>
           )}
         />
       </div>
+      {checking && <LoadingOverlay text="Checking your email" />}
       {alert && <Dialog title="Check your details" onClose={() => setAlert(null)}><p>{alert}</p></Dialog>}
+      {rejected && <Dialog title="Error" onClose={() => actor.send({ type: 'error.dismissed' })}><p>{error}</p></Dialog>}
     </div>
   );
 }

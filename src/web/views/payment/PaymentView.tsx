@@ -1,51 +1,85 @@
+import { useState } from 'react';
 import { Link } from 'wouter';
-import { BookingActor } from '../../bookingActor';
+import { BookingActor, useSettings } from '../../bookingActor';
+import { isEnabled } from '../../../domain/settings';
+import { CardLogos } from '../../components/CardLogos';
 import { Dialog } from '../../components/Dialog';
-import { StepProgress } from '../../components/StepProgress';
+import { PrevNext } from '../../components/PrevNext';
+import { StepIndicator } from '../../components/StepIndicator';
 import { TripSummary } from '../../components/TripSummary';
 import { VehicleSummary } from '../../components/VehicleSummary';
+import { useIsMobile } from '../../hooks';
+
+function PersonalDetails() {
+  const reg = BookingActor.useSelector((s) => s.context.registration);
+  const mode = BookingActor.useSelector((s) => s.context.registrationMode);
+  if (!reg) return null;
+  const rows: [string, string][] = [
+    ['Booking as', mode === 'guest_login' ? 'Guest' : mode === 'new_client' ? 'New client' : 'Existing client'],
+    ...(reg.firstName || reg.surname ? [['Name', `${reg.firstName} ${reg.surname}`.trim()] as [string, string]] : []),
+    ['Email', reg.email],
+    ...(reg.number ? [['Phone', reg.number] as [string, string]] : []),
+    ...(reg.passengerDetails === 'yes' ? [['Passenger', [`${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim(), reg.passengerEmail, reg.passengerPhone].filter(Boolean).join(', ')] as [string, string]] : []),
+    ...(reg.additionalInfo ? [['Additional information', reg.additionalInfo] as [string, string]] : []),
+  ];
+  return (
+    <section className="panel" aria-labelledby="who-title">
+      <h2 id="who-title" className="panel-title">Personal details</h2>
+      <table className="details-table">
+        <tbody>{rows.map(([k, v]) => <tr key={k}><th scope="row">{k}</th><td>{v}</td></tr>)}</tbody>
+      </table>
+      <Link href="/personalDetailView" className="link-button">Change details</Link>
+    </section>
+  );
+}
 
 export function PaymentView() {
   const actor = BookingActor.useActorRef();
-  const reg = BookingActor.useSelector((s) => s.context.registration);
+  const settings = useSettings();
   const booking = BookingActor.useSelector((s) => s.matches({ payment: 'booking' }));
   const failed = BookingActor.useSelector((s) => s.matches({ payment: 'failed' }));
   const error = BookingActor.useSelector((s) => s.context.error);
+  const notice = BookingActor.useSelector((s) => s.context.notice);
+  const mobile = useIsMobile();
+  const [showDetails, setShowDetails] = useState(false);
+  const payInCar = settings.SHOWPAYINCAR === undefined || isEnabled(settings, 'SHOWPAYINCAR');
 
   return (
     <div className="page">
-      <StepProgress current={2} />
+      <StepIndicator />
       <div className="page-head">
         <Link href="/personalDetailView" className="back-link">← Back</Link>
         <h1>Payment</h1>
       </div>
+      {notice && <p className="banner-ok" role="status">{notice}</p>}
       <div className="two-col">
         <div className="stack">
           <VehicleSummary />
-          <TripSummary />
+          {mobile && (
+            <button type="button" className="btn btn-secondary" aria-expanded={showDetails} onClick={() => setShowDetails(!showDetails)}>
+              {showDetails ? 'Hide booking details' : 'Show booking details'}
+            </button>
+          )}
+          {(!mobile || showDetails) && <TripSummary />}
         </div>
         <div className="stack">
-          {reg && (
-            <section className="panel" aria-labelledby="who-title">
-              <h2 id="who-title" className="panel-title">Personal details</h2>
-              <table className="details-table">
-                <tbody>
-                  <tr><th scope="row">Name</th><td>{reg.firstName} {reg.surname}</td></tr>
-                  <tr><th scope="row">Email</th><td>{reg.email}</td></tr>
-                  <tr><th scope="row">Phone</th><td>{reg.number}</td></tr>
-                  {reg.additionalInfo && <tr><th scope="row">Additional information</th><td>{reg.additionalInfo}</td></tr>}
-                </tbody>
-              </table>
-            </section>
-          )}
+          {(!mobile || showDetails) && <PersonalDetails />}
           <section className="panel" aria-labelledby="pay-title">
             <h2 id="pay-title" className="panel-title">How would you like to pay?</h2>
-            <p className="muted">Pay the driver at the end of the journey by cash or card. Your price is fixed now.</p>
-            <button type="button" className="btn btn-primary btn-block" disabled={booking} aria-busy={booking}
-              onClick={() => actor.send({ type: 'payment.payInCar' })}>
-              {booking ? <><span className="spinner spinner-small" aria-hidden="true" /> Booking...</> : 'Pay In Car'}
-            </button>
+            {payInCar ? (
+              <>
+                <p className="muted">Pay the driver at the end of the journey, by cash or card. Your price is fixed now.</p>
+                <CardLogos />
+                <button type="button" className="btn btn-primary btn-block" disabled={booking} aria-busy={booking}
+                  onClick={() => actor.send({ type: 'payment.payInCar' })}>
+                  {booking ? <><span className="spinner spinner-small" aria-hidden="true" /> Booking...</> : 'Pay In Car'}
+                </button>
+              </>
+            ) : (
+              <p>Online payment is not available at the moment. Please call us on {settings.Company_Contact_Info} to book.</p>
+            )}
           </section>
+          <PrevNext previous="/personalDetailView" next="/checkout" />
         </div>
       </div>
       {failed && (

@@ -1,21 +1,45 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { BookingActor, useSettings } from '../../bookingActor';
-import { StepProgress } from '../../components/StepProgress';
+import { StepIndicator } from '../../components/StepIndicator';
+import { PrevNext } from '../../components/PrevNext';
 import { TripSummary } from '../../components/TripSummary';
-import { currencyOf } from '../../../domain/settings';
-import { finalPricePence, formatWholePrice, penceToPounds, poundsToPence } from '../../../domain/money';
+import { currencyOf, isEnabled } from '../../../domain/settings';
+import { finalPricePence, formatExactPrice, formatWholePrice, penceToPounds, poundsToPence } from '../../../domain/money';
+import { lowestPrice } from '../../../domain/priceFiltering';
 import { range } from '../../../domain/forms';
 import type { PriceDetail } from '../../../domain/schemas';
 
-function VehicleCard({ vehicle, currency }: { vehicle: PriceDetail; currency: string }) {
+type Layout = 'list' | 'grid';
+
+function Breakdown({ vehicle, currency }: { vehicle: PriceDetail; currency: string }) {
+  return (
+    <div className="vehicle-details">
+      <table className="details-table">
+        <caption className="sr-only">Price breakdown</caption>
+        <tbody>
+          {vehicle.breakdown.lines.map((l, i) => (
+            <tr key={i}><th scope="row">{l.label}</th><td>{formatExactPrice(l.amount, currency)}</td></tr>
+          ))}
+          <tr><th scope="row">Price per vehicle</th><td><strong>{formatExactPrice(vehicle.price, currency)}</strong></td></tr>
+        </tbody>
+      </table>
+      <p className="muted small">{vehicle.company_name} · up to {vehicle.max_seat} passengers, {vehicle.luggage} large and {vehicle.small_luggage} medium suitcases. Fixed price, tolls and parking included.</p>
+    </div>
+  );
+}
+
+function VehicleCard({ vehicle, currency, lowest = false }: { vehicle: PriceDetail; currency: string; lowest?: boolean }) {
   const actor = BookingActor.useActorRef();
   const [quantity, setQuantity] = useState(1);
+  const [open, setOpen] = useState(false);
   const priced = poundsToPence(vehicle.price) > 0;
-  const id = `${vehicle.vehicle_id}-${vehicle.company_id}`;
+  const id = `${lowest ? 'lowest-' : ''}${vehicle.vehicle_id}-${vehicle.company_id}`;
+  const total = formatWholePrice(penceToPounds(finalPricePence(vehicle.price, lowest ? 1 : quantity)), currency);
   return (
-    <li className="vehicle-card">
-      <article aria-label={`${vehicle.vehicle_type} by ${vehicle.company_name}`}>
+    <li className={`vehicle-card${lowest ? ' lowest' : ''}`}>
+      <article aria-label={lowest ? 'Lowest Price' : `${vehicle.vehicle_type} by ${vehicle.company_name}`}>
+        {lowest && <p className="badge">Lowest Price</p>}
         <img className="vehicle-img" src={vehicle.vehicle_image} alt={`${vehicle.vehicle_type} vehicle`} width={180} height={96} loading="lazy" />
         <div className="vehicle-info">
           <p className="vehicle-company">{vehicle.company_name}</p>
@@ -25,24 +49,30 @@ function VehicleCard({ vehicle, currency }: { vehicle: PriceDetail; currency: st
             <li>{vehicle.luggage} large suitcases</li>
             <li>{vehicle.small_luggage} medium suitcases</li>
           </ul>
+          <button type="button" className="link-button" aria-expanded={open} aria-controls={`details-${id}`} onClick={() => setOpen(!open)}>
+            See Details
+          </button>
         </div>
         <div className="vehicle-buy">
-          <p className="vehicle-price" aria-label={`Total price ${formatWholePrice(penceToPounds(finalPricePence(vehicle.price, quantity)), currency)}`}>
-            {formatWholePrice(penceToPounds(finalPricePence(vehicle.price, quantity)), currency)}
-          </p>
-          <label className="sr-only" htmlFor={`qty-${id}`}>Number of vehicles</label>
-          <select id={`qty-${id}`} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))}>
-            {range(1, 6).map((n) => <option key={n} value={n}>{n} x Vehicle Selected</option>)}
-          </select>
+          <p className="vehicle-price">{total}</p>
+          {!lowest && (
+            <>
+              <label className="sr-only" htmlFor={`qty-${id}`}>Number of vehicles</label>
+              <select id={`qty-${id}`} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))}>
+                {range(1, 6).map((n) => <option key={n} value={n}>{n} x Vehicle Selected</option>)}
+              </select>
+            </>
+          )}
           {priced ? (
             <button type="button" className="btn btn-primary"
-              onClick={() => actor.send({ type: 'quotation.select', vehicle, quantity })}>
+              onClick={() => actor.send({ type: 'quotation.select', vehicle, quantity: lowest ? 1 : quantity, selectionType: lowest ? 'lowest' : 'selection' })}>
               Book Now
             </button>
           ) : (
             <Link href="/quoteView" className="btn btn-orange">Contact Us</Link>
           )}
         </div>
+        {open && <div id={`details-${id}`} className="vehicle-more"><Breakdown vehicle={vehicle} currency={currency} /></div>}
       </article>
     </li>
   );
@@ -50,13 +80,20 @@ function VehicleCard({ vehicle, currency }: { vehicle: PriceDetail; currency: st
 
 export function QuotationView() {
   const prices = BookingActor.useSelector((s) => s.context.priceDetails) ?? [];
-  const currency = currencyOf(useSettings());
+  const settings = useSettings();
+  const currency = currencyOf(settings);
+  const [layout, setLayout] = useState<Layout>('list');
+  const lowest = isEnabled(settings, 'MULTIPLE_OPERATORS') ? lowestPrice(prices) : undefined;
   return (
     <div className="page">
-      <StepProgress current={0} />
+      <StepIndicator />
       <div className="page-head">
         <Link href="/" className="back-link">← Back</Link>
         <h1>Top results</h1>
+        <div className="layout-toggle" role="group" aria-label="Layout">
+          <button type="button" aria-pressed={layout === 'list'} onClick={() => setLayout('list')}>List</button>
+          <button type="button" aria-pressed={layout === 'grid'} onClick={() => setLayout('grid')}>Grid</button>
+        </div>
       </div>
       <div className="two-col">
         <TripSummary />
@@ -64,10 +101,12 @@ export function QuotationView() {
           {prices.length === 0 ? (
             <p className="notice">No vehicle can take this trip as requested. Please change the passengers or luggage, or call us.</p>
           ) : (
-            <ul className="vehicle-list">
+            <ul className={`vehicle-list ${layout}`}>
+              {lowest && <VehicleCard vehicle={lowest} currency={currency} lowest />}
               {prices.map((p) => <VehicleCard key={`${p.vehicle_id}-${p.company_id}`} vehicle={p} currency={currency} />)}
             </ul>
           )}
+          <PrevNext previous="/" next="/personalDetailView" />
         </section>
       </div>
     </div>

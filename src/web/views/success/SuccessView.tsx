@@ -1,8 +1,11 @@
+// SPEC 2 'Confirmation (/paymentSuccessView)'.
 import { Link } from 'wouter';
 import { BookingActor, useSettings } from '../../bookingActor';
-import { currencyOf, isEnabled } from '../../../domain/settings';
+import { currencyOf, isEnabled, numberSetting } from '../../../domain/settings';
 import { formatExactPrice, formatWholePrice } from '../../../domain/money';
 import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
+
+const yesNo = (v: string) => (v === 'yes' ? 'Yes' : 'No');
 
 export function SuccessView() {
   const result = BookingActor.useSelector((s) => s.context.booking);
@@ -14,6 +17,31 @@ export function SuccessView() {
   const amount = isEnabled(settings, 'ROUND_OFF')
     ? formatWholePrice(booking.total_booking_amount, currency)
     : formatExactPrice(booking.total_booking_amount, currency);
+  const offered = (key: string) => numberSetting(settings, key) > 0;
+  const rows: [string, React.ReactNode][] = [
+    ['Reference ID', <strong>{booking.booking_number}</strong>],
+    ['Booking type', isQuote ? 'Quotation' : 'Hourly Booking'],
+    ['Pickup address', booking.pick_up_address],
+    ...(isQuote ? [['Drop-off address', booking.drop_off_address] as [string, string]] : []),
+    ['Pickup date', formatDateUK(booking.pick_up_date)],
+    ['Pickup time', formatTime12(booking.pick_up_time)],
+    ...(isQuote && booking.return_date ? [['Return date', formatDateUK(booking.return_date)], ['Return time', formatTime12(booking.return_time)]] as [string, string][] : []),
+    ...(!isQuote ? [['Duration', `${parseInt(booking.hourly_duration ?? '', 10)} hours`] as [string, string]] : []),
+    ...(booking.flight_no ? [['Flight / train', booking.flight_no] as [string, string]] : []),
+    ...(booking.return_flight_no ? [['Return flight / train', booking.return_flight_no] as [string, string]] : []),
+    ['Vehicle', `${booking.fleet_category.category_name} (${booking.company_name})`],
+    ['Payment method', booking.payment_method === 'car' ? 'Pay in Car' : 'Paid by Card'],
+    ['Total amount', <strong>{amount}</strong>],
+    ...(offered('MEET_AND_GREET') ? [['Meet and greet', yesNo(detail.meet_and_greet)] as [string, string]] : []),
+    ...(offered('BABY_PRICE_PER_SEAT') ? [['Baby seats', String(detail.baby_seat)] as [string, string]] : []),
+    ...(offered('BOOSTER_PRICE_PER_SEAT') ? [['Booster seats', String(detail.booster_seat)] as [string, string]] : []),
+    ...(offered('WHEEL_CHAIR') ? [['Wheelchair', yesNo(detail.wheel_chair)] as [string, string]] : []),
+    ['Luggages', String(detail.luggages)],
+    ...(offered('SPECIAL_LUGGAGE_PER_PRICE') ? [['Special luggages', String(detail.special_luggages)] as [string, string]] : []),
+    ...(offered('PRICE_PER_FIVE_WAITING_MIN') ? [['Waiting minutes', String(detail.waiting_minutes)] as [string, string]] : []),
+    ['Total vehicles', String(detail.vehicle_qty)],
+    ...stops.map((s, i) => [`Stop ${i + 1}`, [s.stop_street_number, s.stop_address, s.stop_post_code].filter(Boolean).join(' ')] as [string, string]),
+  ];
 
   return (
     <div className="page success">
@@ -26,25 +54,7 @@ export function SuccessView() {
       <section className="panel" aria-labelledby="booking-title">
         <h2 id="booking-title" className="panel-title">Booking details</h2>
         <table className="details-table">
-          <tbody>
-            <tr><th scope="row">Reference ID</th><td><strong>{booking.booking_number}</strong></td></tr>
-            <tr><th scope="row">Booking type</th><td>{isQuote ? 'Quotation' : 'Hourly Booking'}</td></tr>
-            <tr><th scope="row">Pickup address</th><td>{booking.pick_up_address}</td></tr>
-            {isQuote && <tr><th scope="row">Drop-off address</th><td>{booking.drop_off_address}</td></tr>}
-            <tr><th scope="row">Pickup date</th><td>{formatDateUK(booking.pick_up_date)}</td></tr>
-            <tr><th scope="row">Pickup time</th><td>{formatTime12(booking.pick_up_time)}</td></tr>
-            {isQuote && booking.return_date && <tr><th scope="row">Return date</th><td>{formatDateUK(booking.return_date)}</td></tr>}
-            {isQuote && booking.return_time && <tr><th scope="row">Return time</th><td>{formatTime12(booking.return_time)}</td></tr>}
-            {!isQuote && <tr><th scope="row">Duration</th><td>{booking.hourly_duration}</td></tr>}
-            <tr><th scope="row">Vehicle</th><td>{booking.fleet_category.category_name} ({booking.company_name})</td></tr>
-            <tr><th scope="row">Payment method</th><td>{booking.payment_method === 'car' ? 'Pay in Car' : 'Paid by Card'}</td></tr>
-            <tr><th scope="row">Total amount</th><td><strong>{amount}</strong></td></tr>
-            <tr><th scope="row">Luggages</th><td>{detail.luggages}</td></tr>
-            <tr><th scope="row">Total vehicles</th><td>{detail.vehicle_qty}</td></tr>
-            {stops.map((s, i) => (
-              <tr key={s.id}><th scope="row">Stop {i + 1}</th><td>{[s.stop_street_number, s.stop_address, s.stop_post_code].filter(Boolean).join(' ')}</td></tr>
-            ))}
-          </tbody>
+          <tbody>{rows.map(([k, v]) => <tr key={k}><th scope="row">{k}</th><td>{v}</td></tr>)}</tbody>
         </table>
       </section>
       <section className="panel" aria-labelledby="passenger-title">

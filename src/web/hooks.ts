@@ -1,0 +1,48 @@
+// Small browser helpers shared by the views.
+import { useEffect, useState } from 'react';
+
+export interface LatLon { lat: number; lon: number }
+/** SPEC 5: central London when the browser will not say where the visitor is. */
+export const CENTRAL_LONDON: LatLon = { lat: 51.5074, lon: -0.1278 };
+
+let located: Promise<LatLon> | null = null;
+
+/** The browser location, asked once per page with SPEC 5's 10 s timeout; failures are logged only (SPEC 8). */
+export function browserLocation(): Promise<LatLon> {
+  located ??= new Promise<LatLon>((resolve) => {
+    if (!('geolocation' in navigator)) {
+      console.info('Geolocation is not supported; using central London');
+      resolve(CENTRAL_LONDON);
+      return;
+    }
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ lat: p.coords.latitude, lon: p.coords.longitude }),
+      (err) => { console.info(`Geolocation unavailable (${err.message}); using central London`); resolve(CENTRAL_LONDON); },
+      { timeout: 10_000, maximumAge: 300_000 },
+    );
+  });
+  return located;
+}
+
+export function useBrowserLocation(): LatLon | null {
+  const [where, setWhere] = useState<LatLon | null>(null);
+  useEffect(() => {
+    let live = true;
+    browserLocation().then((l) => { if (live) setWhere(l); });
+    return () => { live = false; };
+  }, []);
+  return where;
+}
+
+/** Mobile breakpoint of SPEC 9. */
+export function useIsMobile(): boolean {
+  const query = '(max-width: 768px)';
+  const [mobile, setMobile] = useState(() => typeof matchMedia === 'function' && matchMedia(query).matches);
+  useEffect(() => {
+    const m = matchMedia(query);
+    const on = () => setMobile(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return mobile;
+}

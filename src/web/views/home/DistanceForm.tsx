@@ -1,0 +1,130 @@
+// The 'GET A QUOTE' form (SPEC 3 'Booking form', SPEC 5 'Home form').
+import { useState } from 'react';
+import { Field, Form, FormSpy } from 'react-final-form';
+import type { FormApi } from 'final-form';
+import { create } from 'superstruct';
+import { BookingForm } from '../../../domain/schemas';
+import {
+  HOUR_OPTIONS, MINUTE_OPTIONS, extraOffered, needsTravelReference, newBookingForm, validateBookingForm, type BookingFormDraft,
+} from '../../../domain/forms';
+import { ukToday } from '../../../domain/ukTime';
+import { BookingActor, useSettings } from '../../bookingActor';
+import { AddressInput } from '../../components/AddressInput';
+import { ChoiceSelect, CountSelect, DateField, YesNoCheckbox } from '../../components/fields';
+import { TextField } from '../../components/TextField';
+import { StopsField } from './StopsField';
+
+const hours = HOUR_OPTIONS.map((h) => ({ value: h.value, label: h.label }));
+const minutes = MINUTE_OPTIONS.map((m) => ({ value: m, label: m }));
+
+function AddressField({ name, label, placeholder }: { name: string; label: string; placeholder: string }) {
+  return (
+    <Field<string> name={name}>
+      {({ input, meta }) => (
+        <AddressInput id={name} label={label} placeholder={placeholder} value={input.value}
+          onChange={input.onChange} onBlur={() => input.onBlur()} error={meta.touched ? meta.error : undefined} />
+      )}
+    </Field>
+  );
+}
+
+function TimeFields({ prefix, legend }: { prefix: 'pickup' | 'return'; legend: string }) {
+  return (
+    <fieldset className="field time-field">
+      <legend>{legend}</legend>
+      <div className="time-selects">
+        <ChoiceSelect name={`${prefix}_hour`} ariaLabel={`${legend} hour`} options={hours} />
+        <span aria-hidden="true">:</span>
+        <ChoiceSelect name={`${prefix}_min`} ariaLabel={`${legend} minute`} options={minutes} />
+      </div>
+    </fieldset>
+  );
+}
+
+/** Counts and extras of one leg; `p` is '' for the outbound leg and 'return_' for the return. */
+function LegOptions({ p, settings }: { p: '' | 'return_'; settings: Record<string, string> }) {
+  const who = p ? 'Return ' : '';
+  const lc = (s: string) => (p ? s.toLowerCase() : s);
+  return (
+    <>
+      <div className="row row-3">
+        <CountSelect name={`${p}passengers`} label={`${who}${lc('Passengers')}`} max={50} />
+        <CountSelect name={`${p}luggages`} label={`${who}${lc('Luggage')}`} max={20} />
+        <CountSelect name={`${p}hand_luggages`} label={`${who}${lc('Hand luggage')}`} max={20} />
+      </div>
+      {(['baby_seats', 'booster_seats', 'special_luggage', 'waiting_min'] as const).some((x) => extraOffered(settings, x)) && (
+        <div className="row row-3">
+          {extraOffered(settings, 'baby_seats') && <CountSelect name={`${p}baby_seats`} label={`${who}${lc('Baby seats')}`} max={15} />}
+          {extraOffered(settings, 'booster_seats') && <CountSelect name={`${p}booster_seats`} label={`${who}${lc('Booster seats')}`} max={15} />}
+          {extraOffered(settings, 'special_luggage') && <CountSelect name={`${p}special_luggage`} label={`${who}${lc('Special luggage')}`} max={15} />}
+          {extraOffered(settings, 'waiting_min') && <CountSelect name={p ? 'return_waiting_min' : 'waiting_min'} label={`${who}${lc('Waiting minutes')}`} max={100} step={5} />}
+        </div>
+      )}
+      {extraOffered(settings, 'meet_and_greet') && <YesNoCheckbox name={`${p}meet_and_greet`} label={`${who}${lc('Meet and Greet')}`} hint="(driver waits in arrivals with a name board)" />}
+      {extraOffered(settings, 'wheel_chair') && <YesNoCheckbox name={`${p}wheel_chair`} label={`${who}${lc('Wheelchair accessible vehicle')}`} />}
+    </>
+  );
+}
+
+export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?: (form: FormApi<BookingFormDraft>) => void }) {
+  const actor = BookingActor.useActorRef();
+  const saved = BookingActor.useSelector((s) => s.context.bookingForm);
+  const settings = useSettings();
+  // Read once: the form keeps its own state while the visitor types.
+  const [initial] = useState<BookingFormDraft>(() => (saved ? { ...newBookingForm(), ...saved } : newBookingForm()));
+
+  return (
+    <Form<BookingFormDraft>
+      initialValues={initial}
+      validate={(v) => validateBookingForm(v) as never}
+      onSubmit={(values) => {
+        actor.send({ type: 'home.submit', bookingType: 'milleage', form: create(values, BookingForm) });
+      }}
+      render={({ handleSubmit, form, values }) => {
+        formRef?.(form);
+        const isReturn = values.select_option === 'return';
+        return (
+          <form className="quote-form" onSubmit={handleSubmit} noValidate aria-label="Get a quote">
+            <fieldset className="segmented">
+              <legend className="sr-only">Journey</legend>
+              <Field name="select_option" type="radio" value="one_way">
+                {({ input }) => <label className={input.checked ? 'on' : ''}><input {...input} /> One way</label>}
+              </Field>
+              <Field name="select_option" type="radio" value="return">
+                {({ input }) => <label className={input.checked ? 'on' : ''}><input {...input} /> Return</label>}
+              </Field>
+            </fieldset>
+            <AddressField name="pickup" label="Pickup address" placeholder="Airport, station, postcode or address" />
+            {needsTravelReference(values.pickup) && (
+              <TextField name="pickup_fight_number" label="Flight, train or ferry number" placeholder="e.g. BA 117" />
+            )}
+            <StopsField form={form} stops={values.stops ?? []} />
+            <AddressField name="dropoff" label="Drop-off address" placeholder="Where are you going?" />
+            <div className="row">
+              <DateField name="pickup_date" label="Pickup date" min={ukToday()} />
+              <TimeFields prefix="pickup" legend="Pickup time" />
+            </div>
+            <LegOptions p="" settings={settings} />
+            {isReturn && (
+              <section className="return-leg" aria-label="Return journey">
+                <h3>Return journey</h3>
+                <div className="row">
+                  <DateField name="return_date" label="Return date" min={values.pickup_date || ukToday()} />
+                  <TimeFields prefix="return" legend="Return time" />
+                </div>
+                {needsTravelReference(values.dropoff) && (
+                  <TextField name="return_fight_number" label="Return flight, train or ferry number" placeholder="e.g. EZY 8012" />
+                )}
+                <LegOptions p="return_" settings={settings} />
+              </section>
+            )}
+            <FormSpy subscription={{ submitFailed: true, valid: true }}>
+              {({ submitFailed, valid }) => submitFailed && !valid ? <p className="field-error" role="alert">Please check the fields marked above.</p> : null}
+            </FormSpy>
+            <button type="submit" className="btn btn-primary btn-block" disabled={pricing}>Get prices</button>
+          </form>
+        );
+      }}
+    />
+  );
+}

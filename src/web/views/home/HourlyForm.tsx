@@ -1,0 +1,61 @@
+// The 'Hourly Rate' form (SPEC 3 'Hourly form', SPEC 5): saved on every change, restored when it opens.
+import { useState } from 'react';
+import { Field, Form, FormSpy } from 'react-final-form';
+import { create } from 'superstruct';
+import { HourlyRateForm } from '../../../domain/schemas';
+import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, MINUTE_OPTIONS, newHourlyForm, pickupDateError } from '../../../domain/forms';
+import { ukToday } from '../../../domain/ukTime';
+import { BookingActor } from '../../bookingActor';
+import { AddressInput } from '../../components/AddressInput';
+import { ChoiceSelect, DateField } from '../../components/fields';
+import { useBrowserLocation } from '../../hooks';
+
+export function HourlyForm({ pricing }: { pricing: boolean }) {
+  const actor = BookingActor.useActorRef();
+  const saved = BookingActor.useSelector((s) => s.context.hourlyForm);
+  const location = useBrowserLocation();
+  const [initial] = useState<HourlyRateForm>(() => ({ ...newHourlyForm(), ...saved }));
+
+  return (
+    <Form<HourlyRateForm>
+      initialValues={initial}
+      validate={(v) => {
+        const e: Record<string, string> = {};
+        if (!v.pickup?.trim()) e.pickup = 'Enter a pickup address';
+        const d = pickupDateError(v.pickup_date);
+        if (d) e.pickup_date = d;
+        return e;
+      }}
+      onSubmit={(values) => {
+        actor.send({ type: 'home.submit', bookingType: 'hourly', form: create({ ...values, userLocation: location }, HourlyRateForm) });
+      }}
+      render={({ handleSubmit }) => (
+        <form className="quote-form" onSubmit={handleSubmit} noValidate aria-label="Hourly hire">
+          <FormSpy subscription={{ values: true }} onChange={({ values }) => {
+            actor.send({ type: 'home.hourlyChanged', form: { ...(values as HourlyRateForm), userLocation: location } });
+          }} />
+          <Field<string> name="pickup">
+            {({ input, meta }) => (
+              <AddressInput id="hourly-pickup" label="Pickup address" placeholder="Where should the driver meet you?"
+                value={input.value} onChange={input.onChange} onBlur={() => input.onBlur()} error={meta.touched ? meta.error : undefined} />
+            )}
+          </Field>
+          <div className="row">
+            <ChoiceSelect name="pickup_duration" label="Duration" options={HOURLY_DURATIONS.map((d) => ({ value: d, label: `${parseInt(d, 10)} hours` }))} />
+            <DateField name="pickup_date" label="Pickup date" min={ukToday()} />
+          </div>
+          <fieldset className="field time-field">
+            <legend>Pickup time</legend>
+            <div className="time-selects">
+              <ChoiceSelect name="pickup_hour" ariaLabel="Pickup time hour" options={HOURLY_HOUR_OPTIONS.map((h) => ({ value: h, label: h }))} />
+              <span aria-hidden="true">:</span>
+              <ChoiceSelect name="pickup_min" ariaLabel="Pickup time minute" options={MINUTE_OPTIONS.map((m) => ({ value: m, label: m }))} />
+            </div>
+          </fieldset>
+          <p className="muted small">Your chauffeur and vehicle stay with you for the whole time, with as many stops as you like.</p>
+          <button type="submit" className="btn btn-primary btn-block" disabled={pricing}>Get prices</button>
+        </form>
+      )}
+    />
+  );
+}

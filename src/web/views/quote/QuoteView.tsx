@@ -1,0 +1,105 @@
+// SPEC 2 '/quoteView': the Quote Now form, also where urgent bookings land.
+import { useEffect, useRef, useState } from 'react';
+import { Form } from 'react-final-form';
+import type { FormApi } from 'final-form';
+import { Link } from 'wouter';
+import { create } from 'superstruct';
+import { BookingActor } from '../../bookingActor';
+import { Dialog } from '../../components/Dialog';
+import { TextField } from '../../components/TextField';
+import { CountSelect, DateField } from '../../components/fields';
+import { UrgentNotice } from '../../components/UrgentNotice';
+import { QuoteRequest } from '../../../domain/schemas';
+import { toTime24, ukToday } from '../../../domain/ukTime';
+
+interface Values {
+  pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string;
+  passenger_email: string; passenger_phone: string; passenger_name: string; additional_info: string;
+  passengers: number; luggages: number;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** SPEC 5 'Quote form': date, time, e-mail and telephone required. */
+function validate(v: Values) {
+  const e: Partial<Record<keyof Values, string>> = {};
+  if (!v.pickup_date) e.pickup_date = 'Choose a date';
+  if (!v.pickup_time) e.pickup_time = 'Choose a time';
+  if (!v.passenger_email?.trim()) e.passenger_email = 'Email is required';
+  else if (!EMAIL.test(v.passenger_email.trim())) e.passenger_email = 'Please enter a valid email address';
+  if (!String(v.passenger_phone ?? '').trim()) e.passenger_phone = 'Telephone is required';
+  return e;
+}
+
+export function QuoteView() {
+  const actor = BookingActor.useActorRef();
+  const form = BookingActor.useSelector((s) => s.context.bookingForm);
+  const notice = BookingActor.useSelector((s) => s.matches({ quote: 'notice' }));
+  const sending = BookingActor.useSelector((s) => s.matches({ quote: 'sending' }));
+  const sent = BookingActor.useSelector((s) => s.matches({ quote: 'sent' }));
+  const failed = BookingActor.useSelector((s) => s.matches({ quote: 'failed' }));
+  const message = BookingActor.useSelector((s) => s.context.notice ?? s.context.error);
+  const formApi = useRef<FormApi<Values> | null>(null);
+  // SPEC 4 'Quote send': once sent, e-mail, name, comments and telephone are cleared, luggage 0 and passengers 1.
+  useEffect(() => {
+    const api = formApi.current;
+    if (!sent || !api) return;
+    api.batch(() => {
+      for (const f of ['passenger_email', 'passenger_name', 'additional_info', 'passenger_phone'] as const) api.change(f, '');
+      api.change('luggages', 0);
+      api.change('passengers', 1);
+    });
+    api.resetFieldState('passenger_email');
+    api.resetFieldState('passenger_phone');
+  }, [sent]);
+  const [initial] = useState<Values>(() => ({
+    pickup_address: form?.pickup ?? '', dropoff_address: form?.dropoff ?? '', pickup_date: form?.pickup_date ?? ukToday(),
+    // SPEC 2: the time comes from the booking form, converted from 12-hour to 24-hour.
+    pickup_time: form ? toTime24(form.pickup_hour, form.pickup_min) : '', passenger_email: '', passenger_phone: '',
+    passenger_name: '', additional_info: '', passengers: Math.max(1, form?.passengers ?? 1), luggages: form?.luggages ?? 0,
+  }));
+
+  return (
+    <div className="page narrow">
+      <div className="page-head">
+        <Link href="/" className="back-link">← Back</Link>
+        <h1>Quote Now</h1>
+      </div>
+      <p className="muted">Tell us about your journey and we will reply with a price, usually within the hour. For a pickup in the next few hours, please call us.</p>
+      <Form<Values>
+        initialValues={initial}
+        validate={validate}
+        onSubmit={(v) => {
+          actor.send({ type: 'quote.submit', request: create({ ...v, passenger_phone: String(v.passenger_phone) }, QuoteRequest) });
+        }}
+        render={({ handleSubmit, form: api }) => {
+          formApi.current = api;
+          return (
+          <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Quote Now">
+            <TextField name="pickup_address" label="Pickup address" />
+            <TextField name="dropoff_address" label="Drop-off address" />
+            <div className="row">
+              <DateField name="pickup_date" label="Date" min={ukToday()} />
+              <TextField name="pickup_time" label="Time" type="time" />
+            </div>
+            <div className="row">
+              <TextField name="passenger_email" label="Email" type="email" autoComplete="email" />
+              <TextField name="passenger_phone" label="Telephone" type="number" autoComplete="tel" />
+            </div>
+            <TextField name="passenger_name" label="Name" autoComplete="name" />
+            <div className="row">
+              <CountSelect name="passengers" label="Passengers" min={1} max={50} />
+              <CountSelect name="luggages" label="Luggages" max={20} />
+            </div>
+            <TextField name="additional_info" label="Additional info" type="textarea" />
+            <button type="submit" className="btn btn-primary btn-block" disabled={sending}>{sending ? 'Sending...' : 'Send'}</button>
+          </form>
+          );
+        }}
+      />
+      {notice && <UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} />}
+      {sent && <Dialog title="Thank you" tone="info" onClose={() => actor.send({ type: 'error.dismissed' })}><p>{message}</p></Dialog>}
+      {failed && <Dialog title="Error" onClose={() => actor.send({ type: 'error.dismissed' })}><p>{message}</p></Dialog>}
+    </div>
+  );
+}
