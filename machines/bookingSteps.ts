@@ -2,6 +2,7 @@
 // step, what each step needs, and where a request lands when it lacks it.
 import type { PriceDetail, RegistrationData, RegistrationMode } from '../src/domain/schemas';
 import type { BookingResult } from '../src/domain/schemas';
+import { validateDetails } from '../src/domain/detailsValidation';
 
 export type Step = 'home' | 'quotation' | 'details' | 'payment' | 'success' | 'quote';
 
@@ -45,9 +46,12 @@ export interface StepData {
 
 export const hasPrices = (c: StepData) => Array.isArray(c.priceDetails);
 export const hasVehicle = (c: StepData) => hasPrices(c) && c.selectedVehicle !== null;
-/** Saved details are enough to pay: a guest's, or a client's with the password typed in this visit (never stored). */
+/**
+ * Saved details are enough to pay when they pass SPEC 5's rules for their mode. Details are saved on every change,
+ * so a half-filled form does not count; a client's password is typed in this visit (it is never stored).
+ */
 export const hasRegistration = (c: StepData) =>
-  hasVehicle(c) && c.registration !== null && (c.registrationMode === 'guest_login' || Boolean(c.registration.password));
+  hasVehicle(c) && c.registration !== null && Object.keys(validateDetails(c.registrationMode, c.registration)).length === 0;
 export const hasBooking = (c: StepData) => c.booking !== null;
 
 /** SPEC 2: /paymentview falls back to /personalDetailView, then /quotationview, then /home. */

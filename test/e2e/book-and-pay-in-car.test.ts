@@ -60,8 +60,8 @@ describe('booking a one-way trip and paying in the car', () => {
     await chooseAddress(page, 'Drop-off address', 'TRAFALGAR', DROPOFF);
     const date = ukDateInDays(7);
     await page.getByLabel('Pickup date').fill(date);
-    await page.getByLabel('Pickup hour').selectOption({ label: '15' });
-    await page.getByLabel('Pickup minute').selectOption('05');
+    await page.getByLabel('Pickup time hour').selectOption({ label: '15' });
+    await page.getByLabel('Pickup time minute').selectOption('05');
     await page.getByLabel('Passengers').selectOption('2');
     await page.getByLabel('Luggage', { exact: true }).selectOption('1');
     await page.getByRole('button', { name: 'Get prices' }).click();

@@ -67,3 +67,13 @@ describe('more step rules', () => {
       .toEqual([false, false, false, true, true]);
   });
 });
+
+describe('saved details', () => {
+  it('count only when they pass SPEC 5 for their mode, since they are saved while typed', () => {
+    const half = ctx({ priceDetails: prices, selectedVehicle: prices[0], registration: { ...registration, number: '+44 77' } });
+    expect(landingStep(half, '/paymentview')).toBe('details');
+    const newClient = ctx({ priceDetails: prices, selectedVehicle: prices[0], registrationMode: 'new_client',
+      registration: { ...registration, password: 'secret-1', privacyAccepted: true, termsAccepted: false } });
+    expect(landingStep(newClient, '/paymentview')).toBe('details');
+  });
+});
