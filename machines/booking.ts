@@ -342,7 +342,11 @@ export const bookingMachine = setup({
             src: 'checkEmail',
             input: ({ context }) => ({ email: context.registration!.email, password: context.registration!.password ?? '' }),
             onDone: [
-              { guard: 'emailAccepted', target: '#booking.payment', actions: assign({ notice: EMAIL_FOUND }) },
+              {
+                guard: 'emailAccepted',
+                target: '#booking.payment',
+                actions: assign({ notice: ({ context }) => (context.registrationMode === 'existing_client' ? EMAIL_FOUND : null) }),
+              },
               {
                 target: 'rejected',
                 actions: assign({

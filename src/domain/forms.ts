@@ -19,7 +19,15 @@ export function newBookingForm(now: Date = new Date()): BookingFormDraft {
   return {
     ...create({ pickup: 'x', dropoff: 'x', pickup_date: date, pickup_hour: '12pm', pickup_min: '00' }, BookingForm),
     pickup: '', dropoff: '', passengers: 1, pickup_date: date, pickup_hour: hour, pickup_min: min as BookingForm['pickup_min'],
+    return_hour: '12pm', return_min: '00',
   };
+}
+
+/** A saved form over the defaults; a return time never saved takes the default rather than an empty select. */
+export function restoreBookingForm(saved: BookingForm | null, now: Date = new Date()): BookingFormDraft {
+  const fresh = newBookingForm(now);
+  if (!saved) return fresh;
+  return { ...fresh, ...saved, return_hour: saved.return_hour || fresh.return_hour, return_min: saved.return_min || fresh.return_min };
 }
 
 /** SPEC 5: the pickup date cannot be earlier than today (UK time). */

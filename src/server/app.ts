@@ -64,8 +64,9 @@ export function createApiApp(deps: AppDeps) {
   return api;
 }
 
-export function createApp(deps: AppDeps, web?: Hono) {
+export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
   const app = new Hono();
+  if (testAdmin) app.route('/', testAdmin);
   app.route('/api/v1', createApiApp(deps));
   if (web) app.route('/', web);
   return app;

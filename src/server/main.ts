@@ -8,6 +8,7 @@ import { webApp } from './web';
 import { buildSpa, spaIsStale } from './spaBuild';
 import { openRuntime } from './runtime';
 import { claimDataDir } from './dataLock';
+import { e2eAdminApp } from './e2eAdmin';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -21,10 +22,13 @@ log.forEach((line) => console.log(line));
 await mail.start();
 
 const keys = { public: config.apiPublicKey, secret: config.apiSecretKey };
+const e2eToken = process.env.E2E_ADMIN_TOKEN;
 const app = createApp(
   { db, distance, mail, apiKeys: keys, now: () => new Date() },
   webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret } }),
+  e2eToken ? e2eAdminApp(db, e2eToken) : undefined,
 );
+if (e2eToken) console.log('Test admin calls are enabled (E2E_ADMIN_TOKEN is set): never set it in production.');
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;

@@ -21,7 +21,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export interface RunningServer { url: string; dataDir: string; stop(): Promise<void>; output(): string }
+export interface RunningServer {
+  url: string; dataDir: string; stop(): Promise<void>; output(): string;
+  /** Runs `npm run admin -- ...args` inside the running server (see src/server/e2eAdmin.ts). */
+  admin(...args: string[]): Promise<string>;
+}
+
+const E2E_TOKEN = `e2e-${process.pid}-${Date.now()}`;
 
 export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'booking-e2e-'));
@@ -29,7 +35,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   let log = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...opts.env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, E2E_ADMIN_TOKEN: E2E_TOKEN, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => { log += d; });
@@ -46,6 +52,14 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     url,
     dataDir,
     output: () => log,
+    admin: async (...args: string[]) => {
+      const res = await fetch(`${url}/__e2e__/admin`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-e2e-admin-token': E2E_TOKEN }, body: JSON.stringify({ args }),
+      });
+      const body = (await res.json()) as { output?: string; message?: string };
+      if (!res.ok) throw new Error(`admin ${args.join(' ')}: ${body.message}`);
+      return body.output!;
+    },
     stop: () => new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once('exit', () => resolve());

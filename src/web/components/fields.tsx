@@ -25,11 +25,11 @@ export function CountSelect({ name, label, min = 0, max, step = 1, suffix = '' }
 export function YesNoCheckbox({ name, label, hint }: { name: string; label: string; hint?: string }) {
   const id = idOf(name);
   return (
-    <Field<string> name={name} format={(v) => (v === 'yes') as never} parse={(v) => (v ? 'yes' : 'no') as never} type="checkbox">
+    <Field<string> name={name}>
       {({ input }) => (
         <div className="check">
-          <input id={id} type="checkbox" name={input.name} checked={Boolean(input.checked)} onChange={(e) => input.onChange(e.target.checked)}
-            onBlur={input.onBlur} onFocus={input.onFocus} />
+          <input id={id} type="checkbox" name={input.name} checked={input.value === 'yes'}
+            onChange={(e) => input.onChange(e.target.checked ? 'yes' : 'no')} onBlur={input.onBlur} onFocus={input.onFocus} />
           <label htmlFor={id}>{label}{hint && <span className="muted"> {hint}</span>}</label>
         </div>
       )}

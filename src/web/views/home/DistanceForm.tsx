@@ -5,7 +5,7 @@ import type { FormApi } from 'final-form';
 import { create } from 'superstruct';
 import { BookingForm } from '../../../domain/schemas';
 import {
-  HOUR_OPTIONS, MINUTE_OPTIONS, extraOffered, needsTravelReference, newBookingForm, validateBookingForm, type BookingFormDraft,
+  HOUR_OPTIONS, MINUTE_OPTIONS, extraOffered, needsTravelReference, restoreBookingForm, validateBookingForm, type BookingFormDraft,
 } from '../../../domain/forms';
 import { ukToday } from '../../../domain/ukTime';
 import { BookingActor, useSettings } from '../../bookingActor';
@@ -71,7 +71,7 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
   const saved = BookingActor.useSelector((s) => s.context.bookingForm);
   const settings = useSettings();
   // Read once: the form keeps its own state while the visitor types.
-  const [initial] = useState<BookingFormDraft>(() => (saved ? { ...newBookingForm(), ...saved } : newBookingForm()));
+  const [initial] = useState<BookingFormDraft>(() => restoreBookingForm(saved));
 
   return (
     <Form<BookingFormDraft>
