@@ -5,6 +5,7 @@ import { UrlSync } from './UrlSync';
 import { LoadingOverlay } from './components/LoadingOverlay';
 import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
+import { UrgentNotice } from './components/UrgentNotice';
 
 // Later steps load when first needed, to keep the first page small.
 const QuotationView = lazy(() => import('./views/quotation/QuotationView').then((m) => ({ default: m.QuotationView })));
@@ -15,6 +16,9 @@ const QuoteView = lazy(() => import('./views/quote/QuoteView').then((m) => ({ de
 
 export function App() {
   const step = BookingActor.useSelector(currentStep);
+  const actor = BookingActor.useActorRef();
+  // SPEC 8: one notice open across the move from the form to /quoteView.
+  const urgent = BookingActor.useSelector((s) => s.matches({ home: 'urgent' }) || s.matches({ quote: 'notice' }));
   const settings = useSettings();
   const company = settings.Company_Name;
 
@@ -37,6 +41,7 @@ export function App() {
           {step === 'quote' && <QuoteView />}
         </Suspense>
       </main>
+      {urgent && <UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} />}
     </>
   );
 }

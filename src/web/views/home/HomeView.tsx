@@ -5,7 +5,6 @@ import type { BookingFormDraft } from '../../../domain/forms';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
-import { UrgentNotice } from '../../components/UrgentNotice';
 import { DistanceForm } from './DistanceForm';
 import { HourlyForm } from './HourlyForm';
 import { HomeSections } from './HomeSections';
@@ -19,7 +18,6 @@ export function HomeView() {
   const bookingType = BookingActor.useSelector((s) => s.context.bookingType);
   const pricing = BookingActor.useSelector((s) => s.matches({ home: 'pricing' }));
   const failed = BookingActor.useSelector((s) => s.matches({ home: 'failed' }));
-  const urgent = BookingActor.useSelector((s) => s.matches({ home: 'urgent' }));
   const error = BookingActor.useSelector((s) => s.context.error);
   const tabs = availableBookingTypes(settings);
   const active = tabs.includes(bookingType) ? bookingType : tabs[0];
@@ -77,7 +75,6 @@ export function HomeView() {
           <p>{error}</p>
         </Dialog>
       )}
-      {urgent && <UrgentNotice onClose={() => {}} />}
     </>
   );
 }

@@ -8,7 +8,6 @@ import { BookingActor } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { CountSelect, DateField } from '../../components/fields';
-import { UrgentNotice } from '../../components/UrgentNotice';
 import { QuoteRequest } from '../../../domain/schemas';
 import { toTime24, ukToday } from '../../../domain/ukTime';
 
@@ -34,7 +33,6 @@ function validate(v: Values) {
 export function QuoteView() {
   const actor = BookingActor.useActorRef();
   const form = BookingActor.useSelector((s) => s.context.bookingForm);
-  const notice = BookingActor.useSelector((s) => s.matches({ quote: 'notice' }));
   const sending = BookingActor.useSelector((s) => s.matches({ quote: 'sending' }));
   const sent = BookingActor.useSelector((s) => s.matches({ quote: 'sent' }));
   const failed = BookingActor.useSelector((s) => s.matches({ quote: 'failed' }));
@@ -97,7 +95,6 @@ export function QuoteView() {
           );
         }}
       />
-      {notice && <UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} />}
       {sent && <Dialog title="Thank you" tone="info" onClose={() => actor.send({ type: 'error.dismissed' })}><p>{message}</p></Dialog>}
       {failed && <Dialog title="Error" onClose={() => actor.send({ type: 'error.dismissed' })}><p>{message}</p></Dialog>}
     </div>

@@ -1,0 +1,221 @@
+// The booking wizard's rules (SPEC 2 to 5 and 8) in Chromium against the real
+// server, with the operator's settings switched through the admin module.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
+import { DEMO_SETTINGS } from '../../src/server/seed';
+
+let server: RunningServer;
+let browser: Browser;
+const changed = new Set<string>();
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) removeDir(server.dataDir);
+});
+afterEach(async () => {
+  for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
+  changed.clear();
+});
+
+async function setting(name: string, value: string) {
+  changed.add(name);
+  await server.admin('set-setting', name, value);
+}
+
+async function open(path = '/'): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await page.goto(server.url + path);
+  await page.getByRole('tablist', { name: 'Booking type' }).waitFor();
+  return page;
+}
+
+async function choose(page: Page, label: string, typed: string, nth = 0) {
+  await page.getByRole('combobox', { name: label }).nth(nth).fill(typed);
+  await page.getByRole('listbox').getByRole('option').first().click();
+}
+
+async function quote(page: Page, opts: { from?: string; to?: string; days?: number } = {}) {
+  await choose(page, 'Pickup address', opts.from ?? 'Paddington');
+  await choose(page, 'Drop-off address', opts.to ?? 'Canary Wharf');
+  await page.getByLabel('Pickup date').fill(ukDateInDays(opts.days ?? 3));
+}
+
+async function getPrices(page: Page) {
+  await page.getByRole('button', { name: 'Get prices' }).click();
+  await page.waitForURL('**/quotationview');
+  await page.locator('.vehicle-card').first().waitFor();
+}
+
+const optionTexts = (page: Page, label: string) => page.getByLabel(label, { exact: true }).locator('option').allTextContents();
+
+describe('home: tabs and forms', () => {
+  it('shows the tabs per IS_QUOTATION and HOURLY_RATE_STATUS, opening on hourly when both show', async () => {
+    await setting('HOURLY_RATE_STATUS', 'enable');
+    let page = await open();
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['GET A QUOTE', 'Hourly Rate']);
+    expect(await page.getByRole('tab', { name: 'Hourly Rate' }).getAttribute('aria-selected')).toBe('true');
+    await setting('IS_QUOTATION', 'enable');
+    page = await open();
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Hourly Rate']);
+    await setting('IS_QUOTATION', 'disable');
+    await setting('HOURLY_RATE_STATUS', 'disable');
+    page = await open();
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['GET A QUOTE']);
+    expect(await page.getByRole('tab', { name: 'GET A QUOTE' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('offers SPEC 5 ranges and shows extras only when their price is above 0', async () => {
+    await setting('BABY_PRICE_PER_SEAT', '0');
+    const page = await open();
+    expect(await optionTexts(page, 'Passengers')).toHaveLength(51);
+    expect(await optionTexts(page, 'Luggage')).toHaveLength(21);
+    expect(await optionTexts(page, 'Hand luggage')).toHaveLength(21);
+    expect(await optionTexts(page, 'Booster seats')).toHaveLength(16);
+    const waiting = await optionTexts(page, 'Waiting minutes');
+    expect([waiting.length, waiting[1], waiting.at(-1)]).toEqual([21, '5', '100']);
+    expect(await page.getByLabel('Pickup time hour').locator('option').allTextContents()).toEqual(
+      Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0')));
+    expect(await page.getByLabel('Pickup time minute').locator('option').allTextContents()).toHaveLength(12);
+    expect(await page.getByLabel('Baby seats').count()).toBe(0);
+    expect(await page.getByLabel(/Meet and Greet/).count()).toBe(1);
+    expect(await page.getByLabel('Pickup date').getAttribute('min')).toBe(ukDateInDays(0));
+  });
+
+  it('asks for a flight or train only for airports and terminals, and reveals the return leg', async () => {
+    const page = await open();
+    const flight = page.getByLabel('Flight, train or ferry number', { exact: true });
+    await choose(page, 'Pickup address', 'Paddington');
+    expect(await flight.count()).toBe(0);
+    await page.getByRole('combobox', { name: 'Pickup address' }).fill('Gatwick Airport North Terminal, Crawley RH6 0PJ');
+    expect(await flight.count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Pickup address' }).fill('somewhere near the TERMINAL building');
+    expect(await flight.count()).toBe(1);
+    expect(await page.getByLabel('Return date').count()).toBe(0);
+    await page.getByText('Return', { exact: true }).click();
+    expect(await page.getByLabel('Return date').count()).toBe(1);
+    expect(await page.getByLabel('Return passengers').count()).toBe(1);
+    const returnFlight = page.getByLabel('Return flight, train or ferry number');
+    await choose(page, 'Drop-off address', 'Canary Wharf');
+    expect(await returnFlight.count()).toBe(0);
+    await choose(page, 'Drop-off address', 'Stansted');
+    expect(await returnFlight.count()).toBe(1);
+  });
+
+  it('adds stops with the top 5 suggestions, and prices the detour', async () => {
+    const page = await open();
+    await quote(page);
+    await page.getByRole('button', { name: '+ Add a stop' }).click();
+    await page.getByRole('combobox', { name: 'Street name or place' }).fill('a');
+    expect(await page.getByRole('listbox').getByRole('option').count()).toBe(5);
+    await page.getByRole('combobox', { name: 'Street name or place' }).fill('Wembley');
+    await page.getByRole('listbox').getByRole('option').first().click();
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    await page.waitForURL('**/quotationview');
+    expect(await page.getByRole('complementary').textContent()).toContain('Stop 1Wembley Stadium, Wembley HA9 0WS');
+  });
+
+  it('keeps the hourly form on every change and prices hours (SPEC 5 options)', async () => {
+    await setting('HOURLY_RATE_STATUS', 'enable');
+    const page = await open();
+    expect(await page.getByLabel('Duration').locator('option').allTextContents()).toHaveLength(21);
+    const hours = await page.getByLabel('Pickup time hour').locator('option').allTextContents();
+    expect(hours.slice(0, 2).concat(hours.slice(10, 14), hours.slice(-1))).toEqual(['1am', '2am', '11am', '12am', '1pm', '2pm', '12pm']);
+    await choose(page, 'Pickup address', 'Canary Wharf');
+    await page.getByLabel('Duration').selectOption('6hour');
+    await page.reload();
+    await page.getByRole('tablist').waitFor();
+    expect(await page.getByRole('combobox', { name: 'Pickup address' }).inputValue()).toBe('Canary Wharf, One Canada Square, London E14 5AB');
+    expect(await page.getByLabel('Duration').inputValue()).toBe('6hour');
+    await page.getByLabel('Pickup date').fill(ukDateInDays(2));
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    await page.waitForURL('**/quotationview');
+    expect(await page.getByRole('complementary').textContent()).toContain('6 hours');
+  });
+});
+
+describe('prices and errors', () => {
+  it('names every limit the largest vehicle exceeds (SPEC 8)', async () => {
+    const page = await open();
+    await quote(page);
+    await page.getByLabel('Passengers').selectOption('50');
+    await page.getByLabel('Luggage', { exact: true }).selectOption('20');
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Error' });
+    expect(await dialog.textContent()).toContain(
+      "Sorry we don't have any vehicle with requested options, the following limits are exceeded: Passengers exceeded by 42, Luggage exceeded by 12");
+  });
+
+  it('opens the urgent notice for a pickup inside the grace period, goes to /quoteView after 1 s and closes after 3 s', async () => {
+    const page = await open();
+    await choose(page, 'Pickup address', 'Paddington');
+    await choose(page, 'Drop-off address', 'Canary Wharf');
+    await page.getByRole('button', { name: 'Get prices' }).click(); // today, the next five minutes
+    const notice = page.getByRole('alertdialog', { name: 'Urgent Booking!' });
+    await notice.waitFor();
+    const opened = Date.now();
+    expect(await notice.textContent()).toContain('at least 2 hours before pickup');
+    expect(await notice.textContent()).toContain('+44 20 7946 0321');
+    await page.waitForURL('**/quoteView');
+    expect(Date.now() - opened).toBeGreaterThan(700);
+    await notice.waitFor({ state: 'detached' });
+    expect(Date.now() - opened).toBeGreaterThan(2500);
+    // The quote form is prefilled from the booking form, time in 24-hour form.
+    expect(await page.getByLabel('Pickup address').inputValue()).toBe('Paddington Station, Praed Street, London W2 1HQ');
+    expect(await page.getByLabel('Time').inputValue()).toMatch(/^\d{2}:\d{2}$/);
+  });
+
+  it('treats a banned address as urgent too', async () => {
+    await server.admin('ban-address', 'Canary Wharf');
+    try {
+      const page = await open();
+      await quote(page);
+      await page.getByRole('button', { name: 'Get prices' }).click();
+      await page.getByRole('alertdialog', { name: 'Urgent Booking!' }).waitFor();
+      await page.waitForURL('**/quoteView');
+    } finally {
+      await server.admin('unban-address', 'Canary Wharf');
+    }
+  });
+
+  it('keeps only the cheapest company when MULTIPLE_PRICES and CHEAPEST_COMPANY_PRICE are enable', async () => {
+    await setting('CHEAPEST_COMPANY_PRICE', 'enable');
+    const page = await open();
+    await quote(page);
+    await getPrices(page);
+    const companies = new Set(await page.locator('.vehicle-card:not(.lowest) .vehicle-company').allTextContents());
+    expect(companies.size).toBe(1);
+  });
+});
+
+describe('quotation', () => {
+  it('shows the Lowest Price card with MULTIPLE_OPERATORS, list and grid, details and quantities', async () => {
+    let page = await open();
+    await quote(page);
+    await getPrices(page);
+    const lowest = page.getByRole('article', { name: 'Lowest Price' });
+    const prices = (await page.locator('.vehicle-card:not(.lowest) .vehicle-price').allTextContents()).map((p) => Number(p.replace(/[£,]/g, '')));
+    expect(await lowest.locator('.vehicle-price').textContent()).toBe(`£${Math.min(...prices)}`);
+    await page.getByRole('button', { name: 'Grid' }).click();
+    expect(await page.locator('.vehicle-list').getAttribute('class')).toContain('grid');
+    const card = page.getByRole('article', { name: 'Executive Saloon by Albion Executive Cars' });
+    await card.getByRole('button', { name: 'See Details' }).click();
+    expect(await card.getByRole('table').textContent()).toContain('Journey fare');
+    const options = await card.getByLabel('Number of vehicles').locator('option').allTextContents();
+    expect(options).toEqual([1, 2, 3, 4, 5, 6].map((n) => `${n} x Vehicle Selected`));
+    // Clicking the Payment step runs the guards: without details it stays on the vehicles.
+    await page.getByRole('link', { name: /Payment/ }).click();
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe('/quotationview');
+
+    await setting('MULTIPLE_OPERATORS', 'disable');
+    page = await open();
+    await quote(page);
+    await getPrices(page);
+    expect(await page.getByRole('article', { name: 'Lowest Price' }).count()).toBe(0);
+  });
+});
