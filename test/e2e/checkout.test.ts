@@ -1,0 +1,250 @@
+// Details, payment, confirmation and Quote Now (SPEC 2, 4, 5 and 8) in
+// Chromium against the real server.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
+import { DEMO_SETTINGS } from '../../src/server/seed';
+
+let server: RunningServer;
+let browser: Browser;
+const changed = new Set<string>();
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) removeDir(server.dataDir);
+});
+afterEach(async () => {
+  for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
+  changed.clear();
+});
+
+async function setting(name: string, value: string) {
+  changed.add(name);
+  await server.admin('set-setting', name, value);
+}
+
+async function choose(page: Page, label: string, typed: string) {
+  await page.getByRole('combobox', { name: label }).fill(typed);
+  await page.getByRole('listbox').getByRole('option').first().click();
+}
+
+/** A fresh visitor at the details step, having chosen a vehicle. */
+async function atDetails(opts: { width?: number; ret?: boolean; to?: string } = {}): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } })).newPage();
+  await page.goto(server.url);
+  if (opts.ret) await page.getByText('Return', { exact: true }).click();
+  await choose(page, 'Pickup address', 'Paddington');
+  await choose(page, 'Drop-off address', opts.to ?? 'Canary Wharf');
+  await page.getByLabel('Pickup date').fill(ukDateInDays(4));
+  if (opts.ret) await page.getByLabel('Return date').fill(ukDateInDays(6));
+  await page.getByRole('button', { name: 'Get prices' }).click();
+  await page.waitForURL('**/quotationview');
+  await page.getByRole('article', { name: 'Saloon by Metro Cars London' }).getByRole('button', { name: 'Book Now' }).click();
+  await page.waitForURL('**/personalDetailView');
+  await page.getByRole('group', { name: 'How would you like to book?' }).waitFor();
+  return page;
+}
+
+async function fillGuest(page: Page, email: string) {
+  await page.getByLabel('First Name').fill('Harriet');
+  await page.getByLabel('Last Name').fill('Doyle');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Phone Number').fill('+44 791 555 010');
+}
+
+const alertText = async (page: Page) => {
+  const dialog = page.getByRole('alertdialog');
+  const text = await dialog.textContent();
+  await dialog.getByRole('button').click();
+  return text;
+};
+
+describe('registration modes', () => {
+  it('asks a new client for a password and both agreements, then books and creates the account', async () => {
+    const page = await atDetails();
+    await page.getByText('New client').click();
+    await fillGuest(page, 'harriet.doyle@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await alertText(page)).toContain('Enter Password for booking');
+    await page.getByLabel('Password', { exact: true }).fill('abc');
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await alertText(page)).toContain('Please Accept Our Privacy Policies');
+    expect(await page.getByText('Password must be at least 6 characters long').isVisible()).toBe(true);
+    await page.getByLabel('I accept the Privacy Policy').check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await alertText(page)).toContain('Please Accept Our Term and Conditions');
+    await page.getByLabel('I accept the Terms and Conditions').check();
+    await page.getByLabel('Password', { exact: true }).fill('harriet-1');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/paymentview');
+    expect(await page.getByRole('region', { name: 'Personal details' }).textContent()).toContain('New client');
+    await page.getByRole('button', { name: 'Pay In Car' }).click();
+    await page.waitForURL('**/paymentSuccessView');
+    await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+  });
+
+  it('checks an existing client with the server: not found, wrong password, then found (SPEC 8)', async () => {
+    const page = await atDetails();
+    await page.getByText('Existing client').click();
+    expect(await page.getByLabel('First Name').count()).toBe(0);
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('whatever');
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await alertText(page)).toContain('Email not found in the system, Enter new email inside new client or try with another email');
+    expect(new URL(page.url()).pathname).toBe('/personalDetailView');
+    await page.getByLabel('Email').fill('harriet.doyle@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('wrong-one');
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(await alertText(page)).toContain('The password is not correct');
+    await page.getByLabel('Password', { exact: true }).fill('harriet-1');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/paymentview');
+    await page.getByText('Email found. Proceeding to payment.').waitFor();
+    await page.getByRole('button', { name: 'Pay In Car' }).click();
+    await page.waitForURL('**/paymentSuccessView');
+    expect(await page.locator('main').textContent()).toContain('Harriet Doyle');
+  });
+
+  it('saves the mode and details on every change, never the password, and restores them on reload', async () => {
+    const page = await atDetails();
+    await page.getByText('New client').click();
+    await fillGuest(page, 'kept@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('top-secret-9');
+    await page.reload();
+    await page.getByRole('group', { name: 'How would you like to book?' }).waitFor();
+    expect(await page.getByRole('radio', { name: /New client/ }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Email').inputValue()).toBe('kept@example.com');
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    const stored = await page.evaluate(() => Object.values(localStorage).map((v) => { try { return atob(v); } catch { return v; } }).join(' '));
+    expect(stored).toContain('kept@example.com');
+    expect(stored).not.toContain('top-secret-9');
+  });
+});
+
+describe('payment', () => {
+  it('hides Pay In Car unless SHOWPAYINCAR is yes, and shows a booking failure in an Error dialog', async () => {
+    const page = await atDetails();
+    await fillGuest(page, 'guest@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/paymentview');
+    await server.admin('ban-address', 'Canary Wharf');
+    try {
+      await page.getByRole('button', { name: 'Pay In Car' }).click();
+      const dialog = page.getByRole('alertdialog', { name: 'Error' });
+      expect(await dialog.textContent()).toContain('Address is banned');
+      await dialog.getByRole('button', { name: 'OK' }).click();
+      expect(new URL(page.url()).pathname).toBe('/paymentview');
+    } finally {
+      await server.admin('unban-address', 'Canary Wharf');
+    }
+    await setting('SHOWPAYINCAR', 'no');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Payment' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Pay In Car' }).count()).toBe(0);
+  });
+
+  it('folds the booking details behind a toggle on a phone', async () => {
+    const page = await atDetails({ width: 375 });
+    await fillGuest(page, 'phone@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/paymentview');
+    const toggle = page.getByRole('button', { name: 'Show booking details' });
+    await toggle.waitFor();
+    expect(await page.getByRole('region', { name: 'Personal details' }).count()).toBe(0);
+    await toggle.click();
+    expect(await page.getByRole('region', { name: 'Personal details' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Hide booking details' }).isVisible()).toBe(true);
+  });
+});
+
+describe('confirmation', () => {
+  it('shows return times, exact pence without ROUND_OFF, and extras only when offered', async () => {
+    await setting('ROUND_OFF', 'no');
+    await setting('WHEEL_CHAIR', '0');
+    const page = await atDetails({ ret: true });
+    await fillGuest(page, 'return@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/paymentview');
+    await page.getByRole('button', { name: 'Pay In Car' }).click();
+    await page.waitForURL('**/paymentSuccessView');
+    const main = page.locator('main');
+    await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+    const text = (await main.textContent())!;
+    const [y, m, d] = ukDateInDays(6).split('-');
+    expect(text).toContain(`Return date${d}-${m}-${y}`);
+    expect(text).toMatch(/Total amount£\d+\.\d{2}/);
+    expect(text).toContain('Meet and greetNo');
+    expect(text).not.toContain('Wheelchair');
+    expect(text).toContain('Drop-off address');
+  });
+
+  it('shows the duration and no drop-off for an hourly booking', async () => {
+    await setting('HOURLY_RATE_STATUS', 'enable');
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(server.url);
+    await choose(page, 'Pickup address', 'Canary Wharf');
+    await page.getByLabel('Duration').selectOption('5hour');
+    await page.getByLabel('Pickup date').fill(ukDateInDays(5));
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    await page.waitForURL('**/quotationview');
+    await page.getByRole('button', { name: 'Book Now' }).nth(1).click();
+    await page.waitForURL('**/personalDetailView');
+    await fillGuest(page, 'hourly@example.com');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/paymentview');
+    await page.getByRole('button', { name: 'Pay In Car' }).click();
+    await page.waitForURL('**/paymentSuccessView');
+    await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+    const text = (await page.locator('main').textContent())!;
+    expect(text).toContain('Booking typeHourly Booking');
+    expect(text).toContain('Duration5 hours');
+    expect(text).not.toContain('Drop-off address');
+  });
+});
+
+describe('Quote Now', () => {
+  it('sends the quote, says so, clears the contact fields and forgets the saved booking form', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(server.url);
+    await choose(page, 'Pickup address', 'Bath');
+    await choose(page, 'Drop-off address', 'Bristol Airport');
+    await page.getByLabel('Passengers').selectOption('3');
+    await page.getByLabel('Pickup date').fill(ukDateInDays(9));
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    await page.waitForURL('**/quotationview');
+    await page.goto(`${server.url}/quoteView`);
+    await page.getByRole('heading', { name: 'Quote Now' }).waitFor();
+    expect(await page.getByLabel('Drop-off address').inputValue()).toBe('Bristol Airport, Lulsgate Bottom, Bristol BS48 3DY');
+    expect(await page.getByLabel('Passengers').inputValue()).toBe('3');
+    await page.getByRole('button', { name: 'Send' }).click();
+    expect(await page.getByText('Email is required').isVisible()).toBe(true);
+    expect(await page.getByText('Telephone is required').isVisible()).toBe(true);
+    await page.getByLabel('Email').fill('quote@example.com');
+    await page.getByLabel('Telephone').fill('447700900999');
+    await page.getByLabel('Name').fill('Quinn');
+    await page.getByRole('button', { name: 'Send' }).click();
+    expect(await alertText(page)).toContain('Your booking has been sent!');
+    expect(await page.getByLabel('Email').inputValue()).toBe('');
+    expect(await page.getByLabel('Telephone').inputValue()).toBe('');
+    expect(await page.getByLabel('Passengers').inputValue()).toBe('1');
+    expect(await page.getByLabel('Luggages').inputValue()).toBe('0');
+    expect(await page.evaluate(() => localStorage.getItem('BookingForm'))).toBeNull();
+  });
+
+  it('says when the quote could not be sent, keeping what was typed', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.route('**/api/v1/send-instant-email', (route) => route.fulfill({ status: 503, body: '{"success":false}' }));
+    await page.goto(`${server.url}/quoteView`);
+    await page.getByRole('heading', { name: 'Quote Now' }).waitFor();
+    await page.getByLabel('Time').fill('09:30');
+    await page.getByLabel('Email').fill('kept@example.com');
+    await page.getByLabel('Telephone').fill('447700900111');
+    await page.getByRole('button', { name: 'Send' }).click();
+    expect(await alertText(page)).toContain('There was a problem sending your booking.');
+    expect(await page.getByLabel('Email').inputValue()).toBe('kept@example.com');
+  });
+});
