@@ -45,3 +45,17 @@ describe('serving the website', () => {
     expect(await res.json()).toMatchObject({ success: false });
   });
 });
+
+describe('the browser tests\' admin door', () => {
+  it('does not exist unless the server was started with E2E_ADMIN_TOKEN, and wants the token when it does', async () => {
+    expect((await app.request('/__e2e__/admin', { method: 'POST', body: '{"args":["settings"]}' })).status).toBe(404);
+    const { e2eAdminApp } = await import('../../src/server/e2eAdmin');
+    const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date() },
+      undefined, e2eAdminApp(db, 'open-sesame'));
+    const call = (token: string) => withDoor.request('/__e2e__/admin', {
+      method: 'POST', headers: { 'x-e2e-admin-token': token, 'content-type': 'application/json' }, body: '{"args":["help"]}',
+    });
+    expect((await call('wrong')).status).toBe(403);
+    expect((await call('open-sesame')).status).toBe(200);
+  });
+});
