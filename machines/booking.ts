@@ -56,6 +56,7 @@ export interface BookingContext {
   registrationMode: RegistrationMode;
   registration: RegistrationData | null;
   idempotencyKey: string | null;
+  paymentMethod: 'car' | 'card' | null;
   booking: BookingResult | null;
   /** The message of the dialog or notice on screen, if any. */
   error: string | null;
@@ -205,6 +206,7 @@ export const bookingMachine = setup({
     registrationMode: input.stored?.registrationMode ?? 'guest_login',
     registration: input.stored?.registration ?? null,
     idempotencyKey: null,
+    paymentMethod: null,
     booking: input.stored?.booking ?? null,
     error: null,
     notice: null,
@@ -372,7 +374,7 @@ export const bookingMachine = setup({
       entry: assign({ idempotencyKey: ({ context }) => context.idempotencyKey ?? newIdempotencyKey() }),
       states: {
         choosing: {
-          on: { 'payment.payInCar': { target: 'booking', actions: 'clearMessages' } },
+          on: { 'payment.payInCar': { target: 'booking', actions: ['clearMessages', assign({ paymentMethod: 'car' }), 'persist'] } },
         },
         booking: {
           on: { 'url.changed': {} },

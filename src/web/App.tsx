@@ -6,6 +6,7 @@ import { LoadingOverlay } from './components/LoadingOverlay';
 import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
 import { UrgentNotice } from './components/UrgentNotice';
+import { loadGoogleMaps } from './maps';
 
 // Later steps load when first needed, to keep the first page small.
 const QuotationView = lazy(() => import('./views/quotation/QuotationView').then((m) => ({ default: m.QuotationView })));
@@ -21,6 +22,12 @@ export function App() {
   const urgent = BookingActor.useSelector((s) => s.matches({ home: 'urgent' }) || s.matches({ quote: 'notice' }));
   const settings = useSettings();
   const company = settings.Company_Name;
+
+  // SPEC 4: the maps script is added once the settings have arrived, and only with a key.
+  const mapsKey = settings.GOOGLE_API_KEY?.trim();
+  useEffect(() => {
+    if (step !== null && mapsKey) loadGoogleMaps(mapsKey);
+  }, [step !== null, mapsKey]);
 
   useEffect(() => {
     if (company) document.title = `${company} | Taxi and chauffeur booking with instant quotes`;

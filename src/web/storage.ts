@@ -100,6 +100,7 @@ export function persist(c: BookingContext): void {
   write(KEYS.vehicleSelections, c.selectedVehicle ? { [`${c.selectedVehicle.vehicle_id}-${c.selectedVehicle.company_id}`]: c.quantity } : null);
   write(KEYS.vehicleSelectedType, c.selectedVehicle ? c.selectionType : null);
   write(KEYS.registrationMode, c.registrationMode);
+  write(KEYS.paymentMethod, c.paymentMethod);
   // Never a password in browser storage.
   const { password: _password, ...registration } = c.registration ?? { password: undefined };
   write(KEYS.registration, c.registration ? registration : null);

@@ -219,3 +219,55 @@ describe('quotation', () => {
     expect(await page.getByRole('article', { name: 'Lowest Price' }).count()).toBe(0);
   });
 });
+
+describe('address suggestions from Google Places', () => {
+  // A stand-in for the Maps JavaScript API: the parts use-places-autocomplete calls.
+  const MAPS_STUB = `
+    window.__placeRequests = [];
+    window.google = { maps: {
+      LatLng: function (lat, lng) { this.lat = () => lat; this.lng = () => lng; },
+      places: {
+        PlacesServiceStatus: { OK: 'OK' },
+        AutocompleteService: function () {
+          this.getPlacePredictions = (req, cb) => {
+            window.__placeRequests.push({ ...req, location: req.location && [req.location.lat(), req.location.lng()] });
+            cb([{ place_id: 'place-downing', description: '10 Downing Street, London, UK' }], 'OK');
+          };
+        },
+      },
+      GeocoderStatus: { OK: 'OK' },
+      Geocoder: function () {
+        this.geocode = (req, cb) => cb([{ address_components: [{ long_name: 'SW1A 2AA', short_name: 'SW1A 2AA', types: ['postal_code'] }] }], 'OK');
+      },
+    } };
+    window.__bookingMapsReady();`;
+
+  it('adds Google suggestions after the operator\'s own only when GOOGLE_API_KEY is set, restricted as SPEC 5 says', async () => {
+    let page = await open();
+    let scripts = 0;
+    await page.route('https://maps.googleapis.com/**', (r) => { scripts++; return r.fulfill({ contentType: 'text/javascript', body: MAPS_STUB }); });
+    await page.getByRole('combobox', { name: 'Pickup address' }).fill('London');
+    await page.waitForTimeout(500);
+    expect(scripts).toBe(0);
+    expect(await page.getByRole('listbox').getByRole('option', { name: '10 Downing Street, London, UK' }).count()).toBe(0);
+
+    await setting('GOOGLE_API_KEY', 'test-maps-key');
+    const context = await browser.newContext({ geolocation: { latitude: 51.5, longitude: -0.12 }, permissions: ['geolocation'] });
+    page = await context.newPage();
+    await page.route('https://maps.googleapis.com/**', (r) => r.fulfill({ contentType: 'text/javascript', body: MAPS_STUB }));
+    const script = page.waitForRequest((r) => r.url().startsWith('https://maps.googleapis.com/maps/api/js'));
+    await page.goto(server.url);
+    expect(new URL((await script).url()).searchParams.get('key')).toBe('test-maps-key');
+    await page.getByRole('combobox', { name: 'Pickup address' }).fill('Paddington');
+    const options = page.getByRole('listbox').getByRole('option');
+    await options.filter({ hasText: 'Downing' }).waitFor();
+    expect(await options.allTextContents()).toEqual(['Paddington Station, Praed Street, London W2 1HQ', '10 Downing Street, London, UK']);
+    const request = (await page.evaluate(() => (window as any).__placeRequests.at(-1))) as Record<string, unknown>;
+    expect(request).toMatchObject({
+      input: 'Paddington', componentRestrictions: { country: 'gb' }, radius: 50000, types: ['geocode', 'establishment'],
+      location: [51.5, -0.12], bounds: { south: 51.45, north: 51.55 },
+    });
+    await options.filter({ hasText: 'Downing' }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Pickup address' }).inputValue()).toBe('10 Downing Street, London, UK SW1A 2AA');
+  });
+});

@@ -3,6 +3,9 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { AddressItem } from '../../domain/schemas';
 import { fetchAddresses } from '../api';
+import { useGooglePlaces, type PlaceSuggestion } from './useGooglePlaces';
+
+type Option = { key: string; address: string; place?: PlaceSuggestion };
 
 export function matchAddresses(list: AddressItem[], text: string, limit = 8): AddressItem[] {
   const needle = text.trim().toLowerCase();
@@ -22,13 +25,21 @@ export function AddressInput({ id, label, value, placeholder, error, limit = 8, 
   const errorId = `${id}-error`;
 
   useEffect(() => { fetchAddresses().then(setList); }, []);
-  const matches = useMemo(() => matchAddresses(list, value, limit), [list, value, limit]);
+  const local = useMemo(() => matchAddresses(list, value, limit), [list, value, limit]);
+  const google = useGooglePlaces(value, open);
+  // The operator's own places first, then the maps service's (SPEC 5), without repeats.
+  const matches: Option[] = useMemo(() => {
+    const seen = new Set(local.map((a) => a.address.toLowerCase()));
+    const remote = google.suggestions.filter((g) => !seen.has(g.address.toLowerCase())).slice(0, Math.max(0, limit - local.length) || 3);
+    return [...local.map((a) => ({ key: `a${a.id}`, address: a.address })), ...remote.map((g) => ({ key: g.placeId, address: g.address, place: g }))];
+  }, [local, google.suggestions, limit]);
   const expanded = open && matches.length > 0;
 
-  const choose = (a: AddressItem) => {
-    onChange(a.address);
+  const choose = (o: Option) => {
+    onChange(o.address);
     setOpen(false);
     setActive(-1);
+    if (o.place) google.withPostcode(o.place).then((full) => { if (full !== o.address) onChange(full); });
   };
 
   return (
@@ -62,7 +73,7 @@ export function AddressInput({ id, label, value, placeholder, error, limit = 8, 
           <ul id={listId} role="listbox" className="suggestions" aria-label={`${label} suggestions`}>
             {matches.map((a, i) => (
               <li
-                key={a.id}
+                key={a.key}
                 id={`${listId}-${i}`}
                 role="option"
                 aria-selected={i === active}
