@@ -14,3 +14,13 @@ export const ACCOUNT_EXISTS = 'An account already exists for this email. Choose 
 
 export const QUOTE_SENT = 'Your booking has been sent!';
 export const QUOTE_FAILED = 'There was a problem sending your booking.';
+
+// SPEC 8 'Forgot password'.
+export const RESET_EMAIL_NOT_FOUND = 'Email not found';
+export const RESET_CODE_SENT = 'A reset code has been sent to your email.';
+export const RESET_CODE_EXPIRED = 'Reset code has expired';
+export const RESET_CODE_INVALID = 'Invalid reset code';
+export const RESET_CODE_VERIFIED = 'Code verified successfully';
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+export const RESET_FAILED = 'An error occurred while resetting the password';
+export const PASSWORD_RESET_DONE = 'Password has been reset successfully';

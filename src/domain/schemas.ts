@@ -282,3 +282,13 @@ export const ContactForm = refine(type({
   comments: optionalText(5000),
 }), 'reachable', (v) => (v.email || v.telephone ? true : 'give an e-mail address or a telephone number so we can reply'));
 export type ContactForm = Infer<typeof ContactForm>;
+
+const email = pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
+/** SPEC 7 auth calls of the forgot-password flow. */
+export const ForgotPasswordRequest = type({ email, type: defaulted(string(), 'website') });
+export const VerifyCodeRequest = type({ email, code: pattern(string(), /^\d{6}$/) });
+export const ResetPasswordRequest = type({
+  email, code: pattern(string(), /^\d{6}$/), new_password: size(string(), 6, 200), type: defaulted(string(), 'website'),
+});
+export const AuthResponse = type({ success: boolean(), message: string() });
+export type AuthResponse = Infer<typeof AuthResponse>;

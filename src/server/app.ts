@@ -11,6 +11,7 @@ import { pricingRoutes } from './routes/pricing';
 import { bookingRoutes } from './routes/bookings';
 import { passengerRoutes } from './routes/passengers';
 import { enquiryRoutes } from './routes/enquiries';
+import { authRoutes } from './routes/auth';
 import type { Settings } from '../domain/settings';
 import { reference } from './referenceData';
 
@@ -54,6 +55,7 @@ export function createApiApp(deps: AppDeps) {
   api.route('/', passengerRoutes(deps));
   api.route('/', bookingRoutes(deps));
   api.route('/', enquiryRoutes(deps));
+  api.route('/', authRoutes(deps));
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err.message, err.field), err.status);

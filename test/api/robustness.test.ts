@@ -10,7 +10,7 @@ afterAll(async () => { await t.db.close(); });
 
 const POSTS = [
   '/calculate-distance-price', '/calculate-hourly-price', '/calculate-distance', '/check-passenger-email', '/booking',
-  '/send-instant-email', '/contact-us',
+  '/send-instant-email', '/contact-us', '/auth/forgot-password', '/auth/verify-code', '/auth/reset-password',
 ];
 
 describe('bad bodies at every POST endpoint', () => {
@@ -39,7 +39,7 @@ describe('bad bodies at every POST endpoint', () => {
       pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', pickup_duration: '4hour', email: 'a@b.co', password: 'x',
       selectedVehicleData: { vehicle_id: 1, company_id: 1 }, bookingType: 'milleage', payment_method: 'car',
       registrationData: { firstName: 'A', surname: 'B', number: '+44 770 090 012', email: 'a@b.co' },
-      pickup_time: '10:00', passenger_email: 'a@b.co', passenger_phone: '123', comments: 'hi',
+      pickup_time: '10:00', passenger_email: 'a@b.co', passenger_phone: '123', comments: 'hi', code: '123456', new_password: 'abcdef',
     };
     const odd = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.array(fc.integer()), fc.object());
     await fc.assert(fc.asyncProperty(fc.constantFrom(...Object.keys(base)), odd, async (key, value) => {

@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../db/index';
 import type { MailTransport } from './transport';
 
 export interface NewEmail {
-  kind: 'booking_confirmation' | 'quote_request' | 'contact_message';
+  kind: 'booking_confirmation' | 'quote_request' | 'contact_message' | 'password_reset';
   to: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
 }
 

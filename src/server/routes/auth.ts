@@ -1,0 +1,25 @@
+// SPEC 7: POST /auth/forgot-password, /auth/verify-code, /auth/reset-password.
+import { Hono } from 'hono';
+import { ForgotPasswordRequest, ResetPasswordRequest, VerifyCodeRequest } from '../../domain/schemas';
+import { readBody } from '../http';
+import { resetPassword, sendResetCode, verifyResetCode } from '../passwordReset';
+import { loadSettings, type AppDeps } from '../app';
+
+export function authRoutes(deps: AppDeps) {
+  return new Hono()
+    .post('/auth/forgot-password', async (c) => {
+      const { email } = await readBody(c, ForgotPasswordRequest);
+      const company = (await loadSettings(deps.db)).Company_Name ?? 'booking';
+      const message = await sendResetCode(deps.db, email, company);
+      deps.mail.kick();
+      return c.json({ success: true, message });
+    })
+    .post('/auth/verify-code', async (c) => {
+      const { email, code } = await readBody(c, VerifyCodeRequest);
+      return c.json({ success: true, message: await verifyResetCode(deps.db, email, code) });
+    })
+    .post('/auth/reset-password', async (c) => {
+      const { email, code, new_password } = await readBody(c, ResetPasswordRequest);
+      return c.json({ success: true, message: await resetPassword(deps.db, email, code, new_password) });
+    });
+}
