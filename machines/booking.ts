@@ -5,12 +5,13 @@
 // the step guards of ./bookingSteps decide where it lands.
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type {
-  BookingForm, BookingResponse, BookingResult, BookingType, CheckEmailResponse, HourlyRateForm, PriceDetail,
+  AuthResponse, BookingForm, BookingResponse, BookingResult, BookingType, CheckEmailResponse, HourlyRateForm, PriceDetail,
   QuoteRequest, RegistrationData, RegistrationMode,
 } from '../src/domain/schemas';
 import { isEnabled, type Settings } from '../src/domain/settings';
 import {
-  ACCOUNT_EXISTS, EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, EMAIL_NOT_FOUND, QUOTE_FAILED, QUOTE_SENT, isUrgentBookingError,
+  ACCOUNT_EXISTS, EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, EMAIL_NOT_FOUND, PASSWORDS_DO_NOT_MATCH, QUOTE_FAILED, QUOTE_SENT,
+  isUrgentBookingError,
 } from '../src/domain/messages';
 import { homePathFor, landingStep, STEP_PATHS, type HomePath, type Step } from './bookingSteps';
 
@@ -58,6 +59,9 @@ export interface BookingContext {
   idempotencyKey: string | null;
   paymentMethod: 'car' | 'card' | null;
   booking: BookingResult | null;
+  /** The forgot-password flow's e-mail and accepted code. */
+  resetEmail: string;
+  resetCode: string;
   /** The message of the dialog or notice on screen, if any. */
   error: string | null;
   notice: string | null;
@@ -73,7 +77,11 @@ export type BookingEvent =
   | { type: 'details.changed'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
   | { type: 'details.submit'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
   | { type: 'payment.payInCar' }
-  | { type: 'quote.submit'; request: QuoteRequest };
+  | { type: 'quote.submit'; request: QuoteRequest }
+  | { type: 'reset.requestCode'; email: string }
+  | { type: 'reset.verifyCode'; code: string }
+  | { type: 'reset.back' }
+  | { type: 'reset.setPassword'; password: string; confirm: string };
 
 /** Flight, train or ferry references, editable again on the details step (SPEC 2). */
 export interface Flights { pickup_fight_number: string; return_fight_number: string }
@@ -107,6 +115,10 @@ function openingBookingType(s: Settings, stored: BookingType | null): BookingTyp
   return types.includes('hourly') ? 'hourly' : 'milleage';
 }
 
+const emptyRegistration = (): RegistrationData => ({
+  firstName: '', surname: '', number: '', email: '', passengerDetails: 'no', additionalInfo: '', return_additionalInfo: '',
+});
+
 /** A fresh key for each booking attempt; works outside secure contexts too. */
 function newIdempotencyKey(): string {
   const bytes = new Uint8Array(16);
@@ -124,6 +136,7 @@ const routes = (prefix: '' | '.') => [
   { guard: landsOn('details'), target: `${prefix}details` },
   { guard: landsOn('quotation'), target: `${prefix}quotation` },
   { guard: landsOn('quote'), target: `${prefix}quote` },
+  { guard: landsOn('forgotPassword'), target: `${prefix}forgotPassword` },
   { target: `${prefix}home`, actions: 'assignHomePath' as const },
 ];
 
@@ -148,6 +161,15 @@ export const bookingMachine = setup({
     }),
     sendQuote: fromPromise<{ success: boolean; message?: string }, QuoteRequest>(async () => {
       throw new Error('sendQuote is provided by the app');
+    }),
+    requestResetCode: fromPromise<AuthResponse, { email: string }>(async () => {
+      throw new Error('requestResetCode is provided by the app');
+    }),
+    verifyResetCode: fromPromise<AuthResponse, { email: string; code: string }>(async () => {
+      throw new Error('verifyResetCode is provided by the app');
+    }),
+    resetPassword: fromPromise<AuthResponse, { email: string; code: string; password: string }>(async () => {
+      throw new Error('resetPassword is provided by the app');
     }),
   },
   actions: {
@@ -186,6 +208,7 @@ export const bookingMachine = setup({
     },
     bookingSucceeded: ({ event }) => (event as { output?: BookingResponse }).output?.success === true,
     quoteSent: ({ event }) => (event as { output?: { success: boolean } }).output?.success === true,
+    passwordsDiffer: ({ event }) => event.type === 'reset.setPassword' && event.password !== event.confirm,
   },
 }).createMachine({
   id: 'booking',
@@ -208,6 +231,8 @@ export const bookingMachine = setup({
     idempotencyKey: null,
     paymentMethod: null,
     booking: input.stored?.booking ?? null,
+    resetEmail: '',
+    resetCode: '',
     error: null,
     notice: null,
   }),
@@ -449,6 +474,71 @@ export const bookingMachine = setup({
         failed: { on: { 'error.dismissed': { target: 'form' } } },
       },
     },
+    // SPEC 2 and 4 'Forgot password': e-mail, then the code, then a new password; success returns to the details step.
+    forgotPassword: {
+      initial: 'email',
+      states: {
+        email: {
+          on: {
+            'reset.requestCode': { target: 'sendingCode', actions: ['clearMessages', assign({ resetEmail: ({ event }) => event.email })] },
+          },
+        },
+        sendingCode: {
+          on: { 'url.changed': {} },
+          invoke: {
+            id: 'requestResetCode',
+            src: 'requestResetCode',
+            input: ({ context }) => ({ email: context.resetEmail }),
+            onDone: { target: 'code', actions: assign({ notice: ({ event }) => event.output.message }) },
+            onError: { target: 'email', actions: 'assignError' },
+          },
+        },
+        code: {
+          on: {
+            'reset.verifyCode': { target: 'verifying', actions: ['clearMessages', assign({ resetCode: ({ event }) => event.code })] },
+            'reset.back': { target: 'email', actions: 'clearMessages' },
+          },
+        },
+        verifying: {
+          on: { 'url.changed': {} },
+          invoke: {
+            id: 'verifyResetCode',
+            src: 'verifyResetCode',
+            input: ({ context }) => ({ email: context.resetEmail, code: context.resetCode }),
+            onDone: { target: 'password', actions: assign({ notice: ({ event }) => event.output.message }) },
+            onError: { target: 'code', actions: 'assignError' },
+          },
+        },
+        password: {
+          on: {
+            'reset.setPassword': [
+              { guard: 'passwordsDiffer', actions: assign({ error: PASSWORDS_DO_NOT_MATCH, notice: null }) },
+              { target: 'resetting', actions: 'clearMessages' },
+            ],
+          },
+        },
+        resetting: {
+          on: { 'url.changed': {} },
+          invoke: {
+            id: 'resetPassword',
+            src: 'resetPassword',
+            input: ({ context, event }) => ({
+              email: context.resetEmail, code: context.resetCode,
+              password: (event as Extract<BookingEvent, { type: 'reset.setPassword' }>).password,
+            }),
+            onDone: {
+              target: '#booking.routing',
+              actions: assign({
+                notice: ({ event }) => event.output.message, requestedPath: '/personalDetailView', resetCode: '',
+                registrationMode: 'existing_client',
+                registration: ({ context }) => ({ ...(context.registration ?? emptyRegistration()), email: context.resetEmail }),
+              }),
+            },
+            onError: { target: 'password', actions: 'assignError' },
+          },
+        },
+      },
+    },
   },
 });
 
@@ -456,7 +546,7 @@ export type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
 
 /** The step the machine is on (null while settings load). */
 export function currentStep(s: BookingSnapshot): Step | null {
-  for (const step of ['home', 'quotation', 'details', 'payment', 'success', 'quote'] as const) {
+  for (const step of ['home', 'quotation', 'details', 'payment', 'success', 'quote', 'forgotPassword'] as const) {
     if (s.matches(step)) return step;
   }
   return null;

@@ -4,7 +4,7 @@ import type { PriceDetail, RegistrationData, RegistrationMode } from '../src/dom
 import type { BookingResult } from '../src/domain/schemas';
 import { validateDetails } from '../src/domain/detailsValidation';
 
-export type Step = 'home' | 'quotation' | 'details' | 'payment' | 'success' | 'quote';
+export type Step = 'home' | 'quotation' | 'details' | 'payment' | 'success' | 'quote' | 'forgotPassword';
 
 export const STEP_PATHS: Record<Exclude<Step, 'home'>, string> = {
   quotation: '/quotationview',
@@ -12,6 +12,7 @@ export const STEP_PATHS: Record<Exclude<Step, 'home'>, string> = {
   payment: '/paymentview',
   success: '/paymentSuccessView',
   quote: '/quoteView',
+  forgotPassword: '/forgot_password',
 };
 export const HOME_PATHS = ['/', '/home', '/booktripview'] as const;
 export type HomePath = (typeof HOME_PATHS)[number];
@@ -57,7 +58,7 @@ export const hasBooking = (c: StepData) => c.booking !== null;
 /** SPEC 2: /paymentview falls back to /personalDetailView, then /quotationview, then /home. */
 export function landingStep(c: StepData, path: string): Step {
   const wanted = stepForPath(path);
-  if (wanted === 'quote') return 'quote';
+  if (wanted === 'quote' || wanted === 'forgotPassword') return wanted;
   if (wanted === 'success') return hasBooking(c) ? 'success' : 'home';
   if (wanted === 'payment' && hasRegistration(c)) return 'payment';
   if ((wanted === 'payment' || wanted === 'details') && hasVehicle(c)) return 'details';

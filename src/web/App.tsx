@@ -13,6 +13,7 @@ const QuotationView = lazy(() => import('./views/quotation/QuotationView').then(
 const DetailsView = lazy(() => import('./views/details/DetailsView').then((m) => ({ default: m.DetailsView })));
 const PaymentView = lazy(() => import('./views/payment/PaymentView').then((m) => ({ default: m.PaymentView })));
 const SuccessView = lazy(() => import('./views/success/SuccessView').then((m) => ({ default: m.SuccessView })));
+const ForgotPasswordView = lazy(() => import('./views/forgot/ForgotPasswordView').then((m) => ({ default: m.ForgotPasswordView })));
 const QuoteView = lazy(() => import('./views/quote/QuoteView').then((m) => ({ default: m.QuoteView })));
 
 export function App() {
@@ -46,6 +47,7 @@ export function App() {
           {step === 'payment' && <PaymentView />}
           {step === 'success' && <SuccessView />}
           {step === 'quote' && <QuoteView />}
+          {step === 'forgotPassword' && <ForgotPasswordView />}
         </Suspense>
       </main>
       {urgent && <UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} />}

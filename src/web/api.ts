@@ -2,11 +2,12 @@
 import { ofetch, FetchError } from 'ofetch';
 import { fromPromise } from 'xstate';
 import { assert } from 'superstruct';
-import { AddressItem, BookingResponse, CheckEmailResponse, Company, FleetVehicle, PriceResponse, Setting, type QuoteRequest } from '../domain/schemas';
+import { AddressItem, AuthResponse, BookingResponse, CheckEmailResponse, Company, FleetVehicle, PriceResponse, Setting, type QuoteRequest } from '../domain/schemas';
 import { array } from 'superstruct';
 import { settingsFromList, type Settings } from '../domain/settings';
 import { filterDistancePrices, filterHourlyPrices } from '../domain/priceFiltering';
 import type { BookingForm } from '../domain/schemas';
+import { RESET_FAILED } from '../domain/messages';
 import type { CheckEmailInput, CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
 
 declare global {
@@ -139,10 +140,28 @@ export async function fetchFleet(): Promise<FleetVehicle[]> {
   }
 }
 
+/** SPEC 8: the reset calls show the server's message, or this when there is none. */
+async function authCall(path: string, body: object, fallback: string): Promise<AuthResponse> {
+  try {
+    const res = await api(path, { method: 'POST', body });
+    assert(res, AuthResponse);
+    return res;
+  } catch (err) {
+    const data = err instanceof FetchError ? (err.data as { message?: string } | undefined) : undefined;
+    throw new Error(data?.message ?? fallback);
+  }
+}
+
 export const actors = {
   loadSettings: fromPromise(() => fetchSettings()),
   calculatePrice: fromPromise(({ input }: { input: PriceInput }) => calculatePrice(input)),
   checkEmail: fromPromise(({ input }: { input: CheckEmailInput }) => checkEmail(input)),
   createBooking: fromPromise(({ input }: { input: CreateBookingInput }) => createBooking(input)),
   sendQuote: fromPromise(({ input }: { input: QuoteRequest }) => sendQuote(input)),
+  requestResetCode: fromPromise(({ input }: { input: { email: string } }) =>
+    authCall('/auth/forgot-password', { email: input.email, type: 'website' }, RESET_FAILED)),
+  verifyResetCode: fromPromise(({ input }: { input: { email: string; code: string } }) =>
+    authCall('/auth/verify-code', input, RESET_FAILED)),
+  resetPassword: fromPromise(({ input }: { input: { email: string; code: string; password: string } }) =>
+    authCall('/auth/reset-password', { email: input.email, code: input.code, new_password: input.password, type: 'website' }, RESET_FAILED)),
 };

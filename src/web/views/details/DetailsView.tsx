@@ -58,6 +58,7 @@ export function DetailsView() {
   const checking = BookingActor.useSelector((s) => s.matches({ details: 'checkingEmail' }));
   const rejected = BookingActor.useSelector((s) => s.matches({ details: 'rejected' }));
   const error = BookingActor.useSelector((s) => s.context.error);
+  const notice = BookingActor.useSelector((s) => s.context.notice);
   const [alert, setAlert] = useState<string | null>(null);
   const modes = MODES.filter((m) => m.value !== 'guest_login' || settings.GUEST_LOGIN !== 'disable');
   const showFlight = needsTravelReference(bookingForm?.pickup);
@@ -77,6 +78,7 @@ export function DetailsView() {
         <Link href="/quotationview" className="back-link">← Back</Link>
         <h1>Personal details</h1>
       </div>
+      {notice && <p className="banner-ok" role="status">{notice}</p>}
       <div className="two-col">
         <VehicleSummary />
         <Form<Values>
@@ -121,6 +123,9 @@ export function DetailsView() {
                 <TextField name="password" label="Password" type="password"
                   autoComplete={values.mode === 'new_client' ? 'new-password' : 'current-password'}
                   hint={values.mode === 'new_client' ? 'At least 6 characters.' : undefined} />
+              )}
+              {values.mode === 'existing_client' && (
+                <Link href="/forgot_password" className="link-button">Forgot your password?</Link>
               )}
               {values.mode === 'new_client' && (
                 <>

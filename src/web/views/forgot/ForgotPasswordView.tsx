@@ -1,0 +1,82 @@
+// SPEC 2 'Forgot password': e-mail, verify code, new password; a link back to personal details.
+import { Form } from 'react-final-form';
+import { Link } from 'wouter';
+import { BookingActor } from '../../bookingActor';
+import { TextField } from '../../components/TextField';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const STEPS = ['email', 'code', 'password'] as const;
+
+export function ForgotPasswordView() {
+  const actor = BookingActor.useActorRef();
+  const state = BookingActor.useSelector((s) => s.value as { forgotPassword: string });
+  const email = BookingActor.useSelector((s) => s.context.resetEmail);
+  const error = BookingActor.useSelector((s) => s.context.error);
+  const notice = BookingActor.useSelector((s) => s.context.notice);
+  const sub = state.forgotPassword;
+  const step = sub === 'sendingCode' ? 'email' : sub === 'verifying' ? 'code' : sub === 'resetting' ? 'password' : sub;
+  const busy = ['sendingCode', 'verifying', 'resetting'].includes(sub);
+
+  return (
+    <div className="page narrow">
+      <div className="page-head">
+        <Link href="/personalDetailView" className="back-link">← Back to personal details</Link>
+      </div>
+      <h1>Reset your password</h1>
+      <ol className="reset-steps" aria-label="Reset steps">
+        {STEPS.map((s, i) => <li key={s} aria-current={s === step ? 'step' : undefined}>{i + 1}. {['Email', 'Verify code', 'New password'][i]}</li>)}
+      </ol>
+      {error && <p className="field-error banner-error" role="alert">{error}</p>}
+      {notice && !error && <p className="banner-ok" role="status">{notice}</p>}
+      {step === 'email' && (
+        <Form<{ email: string }>
+          initialValues={{ email }}
+          validate={(v) => (!v.email?.trim() ? { email: 'Email is required' } : !EMAIL.test(v.email.trim()) ? { email: 'Please enter a valid email address' } : {})}
+          onSubmit={(v) => actor.send({ type: 'reset.requestCode', email: v.email.trim() })}
+          render={({ handleSubmit }) => (
+            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Email">
+              <p className="muted">Enter the email of your account and we will send you a six-digit code.</p>
+              <TextField name="email" label="Email" type="email" autoComplete="email" />
+              <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Sending...' : 'Send code'}</button>
+            </form>
+          )}
+        />
+      )}
+      {step === 'code' && (
+        <Form<{ code: string }>
+          validate={(v) => (!v.code?.trim() ? { code: 'Code is required' } : {})}
+          onSubmit={(v) => actor.send({ type: 'reset.verifyCode', code: v.code.trim() })}
+          render={({ handleSubmit }) => (
+            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Verify code">
+              <p className="muted">We sent a code to {email}. It expires in 15 minutes.</p>
+              <TextField name="code" label="Code" autoComplete="one-time-code" />
+              <div className="actions">
+                <button type="button" className="btn btn-secondary" onClick={() => actor.send({ type: 'reset.back' })}>Back</button>
+                <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Checking...' : 'Verify code'}</button>
+              </div>
+            </form>
+          )}
+        />
+      )}
+      {step === 'password' && (
+        <Form<{ password: string; confirm: string }>
+          validate={(v) => {
+            const e: Record<string, string> = {};
+            if (!v.password) e.password = 'Password is required';
+            else if (v.password.length < 6) e.password = 'Password must be at least 6 characters long';
+            if (!v.confirm) e.confirm = 'Confirm password is required';
+            return e;
+          }}
+          onSubmit={(v) => actor.send({ type: 'reset.setPassword', password: v.password, confirm: v.confirm })}
+          render={({ handleSubmit }) => (
+            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="New password">
+              <TextField name="password" label="New password" type="password" autoComplete="new-password" />
+              <TextField name="confirm" label="Confirm new password" type="password" autoComplete="new-password" />
+              <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Saving...' : 'Reset password'}</button>
+            </form>
+          )}
+        />
+      )}
+    </div>
+  );
+}
