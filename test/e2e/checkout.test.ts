@@ -2,6 +2,8 @@
 // Chromium against the real server.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
 import { DEMO_SETTINGS } from '../../src/server/seed';
 
@@ -267,5 +269,56 @@ describe('Quote Now', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     expect(await alertText(page)).toContain('There was a problem sending your booking.');
     expect(await page.getByLabel('Email').inputValue()).toBe('kept@example.com');
+  });
+});
+
+/** The code in the newest reset e-mail the server wrote to its outbox for this address. */
+async function latestResetCode(to: string): Promise<string> {
+  const dir = path.join(server.dataDir, 'outbox');
+  for (let i = 0; i < 50; i++) {
+    const mails = readdirSync(dir).sort().map((f) => readFileSync(path.join(dir, f), 'utf8')).filter((m) => m.includes(`To: ${to}`));
+    const code = /Subject: Your password reset code: (\d{6})/.exec(mails.at(-1) ?? '')?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No reset code e-mail to ${to}`);
+}
+
+describe('forgot password', () => {
+  it('resets a client\'s password with the e-mailed code and returns to the details step', async () => {
+    await createAccount('forgetful@example.com', 'first-pass-1');
+    const page = await atDetails();
+    await page.getByText('Existing client').click();
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL('**/forgot_password');
+    await page.getByLabel('Email', { exact: true }).fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Email not found');
+    await page.getByLabel('Email', { exact: true }).fill('forgetful@example.com');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByText('A reset code has been sent to your email.').waitFor();
+    // Back on step 2 returns to step 1.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByLabel('Code', { exact: true }).waitFor();
+    const code = await latestResetCode('forgetful@example.com');
+    await page.getByLabel('Code', { exact: true }).fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Invalid reset code');
+    await page.getByLabel('Code', { exact: true }).fill(code);
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByText('Code verified successfully').waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('second-pass-2');
+    await page.getByLabel('Confirm new password').fill('second-pass-3');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('Passwords do not match');
+    await page.getByLabel('Confirm new password').fill('second-pass-2');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.waitForURL('**/personalDetailView');
+    await page.getByText('Password has been reset successfully').waitFor();
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('forgetful@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('second-pass-2');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/paymentview');
   });
 });

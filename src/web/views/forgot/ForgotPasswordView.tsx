@@ -34,7 +34,7 @@ export function ForgotPasswordView() {
           validate={(v) => (!v.email?.trim() ? { email: 'Email is required' } : !EMAIL.test(v.email.trim()) ? { email: 'Please enter a valid email address' } : {})}
           onSubmit={(v) => actor.send({ type: 'reset.requestCode', email: v.email.trim() })}
           render={({ handleSubmit }) => (
-            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Email">
+            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Step 1: your email">
               <p className="muted">Enter the email of your account and we will send you a six-digit code.</p>
               <TextField name="email" label="Email" type="email" autoComplete="email" />
               <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Sending...' : 'Send code'}</button>
@@ -47,7 +47,7 @@ export function ForgotPasswordView() {
           validate={(v) => (!v.code?.trim() ? { code: 'Code is required' } : {})}
           onSubmit={(v) => actor.send({ type: 'reset.verifyCode', code: v.code.trim() })}
           render={({ handleSubmit }) => (
-            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Verify code">
+            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Step 2: the code">
               <p className="muted">We sent a code to {email}. It expires in 15 minutes.</p>
               <TextField name="code" label="Code" autoComplete="one-time-code" />
               <div className="actions">
@@ -69,7 +69,7 @@ export function ForgotPasswordView() {
           }}
           onSubmit={(v) => actor.send({ type: 'reset.setPassword', password: v.password, confirm: v.confirm })}
           render={({ handleSubmit }) => (
-            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="New password">
+            <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Step 3: a new password">
               <TextField name="password" label="New password" type="password" autoComplete="new-password" />
               <TextField name="confirm" label="Confirm new password" type="password" autoComplete="new-password" />
               <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Saving...' : 'Reset password'}</button>
