@@ -271,3 +271,48 @@ describe('address suggestions from Google Places', () => {
     await expect.poll(() => page.getByRole('combobox', { name: 'Pickup address' }).inputValue()).toBe('10 Downing Street, London, UK SW1A 2AA');
   });
 });
+
+describe('more of the home and quotation screens', () => {
+  it('shows the price loader with its legends while prices are fetched', async () => {
+    const page = await open();
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/v1/calculate-distance-price', async (route) => { await held; await route.continue(); });
+    await quote(page);
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    const loader = page.getByRole('status').filter({ hasText: 'Please wait while fetching prices' });
+    await loader.waitFor();
+    for (const legend of ['Lowest Price', 'Multiple Companies', 'Cheapest Price of a Company']) expect(await loader.textContent()).toContain(legend);
+    release();
+    await page.waitForURL('**/quotationview');
+  });
+
+  it('shows each optional section by its setting, and a popular location fills the drop-off', async () => {
+    let page = await open();
+    for (const name of ['Our fleet', 'Popular locations', 'Talk to us']) await page.getByRole('heading', { name }).waitFor();
+    expect(await page.getByRole('region', { name: 'Talk to us' }).textContent()).toContain('27 Old Gloucester Street, London WC1N 3AX');
+    await page.getByRole('button', { name: 'London City Airport' }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Drop-off address' }).inputValue()).toBe('London City Airport, Hartmann Road, London E16 2PX');
+    await setting('SHOW_COMPANY_FLEET_VIEW_SECTION', 'disable');
+    await setting('SHOW_POPULAR_LOCATION_PAGE', 'disable');
+    await setting('SHOW_COMPANY_CONTACT_SECTION', 'disable');
+    page = await open();
+    for (const name of ['Our fleet', 'Popular locations', 'Talk to us']) expect(await page.getByRole('heading', { name }).count()).toBe(0);
+  });
+
+  it('offers an orange Contact Us instead of Book Now for a vehicle without a price', async () => {
+    await server.admin('set-rate', '--company', 'Metro Cars London', '--vehicle', 'Estate', '--base', '0', '--minimum', '0', '--band', '0:0');
+    try {
+      const page = await open();
+      await quote(page);
+      await getPrices(page);
+      const card = page.getByRole('article', { name: 'Estate by Metro Cars London' });
+      expect(await card.getByRole('button', { name: 'Book Now' }).count()).toBe(0);
+      await card.getByRole('link', { name: 'Contact Us' }).click();
+      await page.waitForURL('**/quoteView');
+    } finally {
+      await server.admin('set-rate', '--company', 'Metro Cars London', '--vehicle', 'Estate', '--base', '3.50', '--minimum', '21',
+        '--hourly', '35', '--band', '0:2.55', '--band', '10:2.05');
+    }
+  });
+});
