@@ -236,6 +236,12 @@ describe('address suggestions from Google Places', () => {
         },
       },
       GeocoderStatus: { OK: 'OK' },
+      TravelMode: { DRIVING: 'DRIVING' },
+      Map: function (el) { el.setAttribute('data-stub-map', 'yes'); },
+      DirectionsService: function () {
+        this.route = (req, cb) => { window.__routeRequest = req; cb({ routes: [] }, 'OK'); };
+      },
+      DirectionsRenderer: function (opts) { window.__routeDrawn = Boolean(opts.map && opts.directions); },
       Geocoder: function () {
         this.geocode = (req, cb) => cb([{ address_components: [{ long_name: 'SW1A 2AA', short_name: 'SW1A 2AA', types: ['postal_code'] }] }], 'OK');
       },
@@ -269,6 +275,17 @@ describe('address suggestions from Google Places', () => {
     });
     await options.filter({ hasText: 'Downing' }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'Pickup address' }).inputValue()).toBe('10 Downing Street, London, UK SW1A 2AA');
+
+    // With the maps script loaded, the quotation draws the driving route on a Google map.
+    await choose(page, 'Pickup address', 'Paddington');
+    await choose(page, 'Drop-off address', 'Canary Wharf');
+    await page.getByLabel('Pickup date').fill(ukDateInDays(3));
+    await getPrices(page);
+    const map = page.getByRole('img', { name: /Map of the route from Paddington Station/ });
+    expect(await map.getAttribute('data-stub-map')).toBe('yes');
+    expect(await map.evaluate((el) => getComputedStyle(el).height)).toBe('200px');
+    expect(await page.evaluate(() => [(window as any).__routeRequest.origin, (window as any).__routeRequest.travelMode, (window as any).__routeDrawn]))
+      .toEqual(['Paddington Station, Praed Street, London W2 1HQ, UK', 'DRIVING', true]);
   });
 });
 

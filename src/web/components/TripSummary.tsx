@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { BookingActor } from '../bookingActor';
 import { formatDateLong, hour12To24 } from '../../domain/ukTime';
 import type { BookingForm } from '../../domain/schemas';
+import { RouteMap } from './RouteMap';
 
 export function formatDuration(seconds: number): string {
   const minutes = Math.round(seconds / 60);
@@ -33,24 +34,6 @@ function options(f: BookingForm, p: '' | 'return_'): string {
   return parts.join(', ');
 }
 
-/** Without a maps key: a plain drawing of the route, 200 px high (SPEC 9). */
-function RouteArea({ from, to, stops, miles }: { from: string; to: string; stops: number; miles?: number }) {
-  return (
-    <figure className="route-area" aria-label="Route">
-      <div className="route-line">
-        <span className="route-dot start" aria-hidden="true">A</span>
-        <span className="route-track" aria-hidden="true">{stops > 0 && <span className="route-stops">{plural(stops, 'stop')}</span>}</span>
-        <span className="route-dot end" aria-hidden="true">B</span>
-      </div>
-      <figcaption>
-        <span>{from.split(',')[0]}</span>
-        {miles !== undefined && <strong>{miles.toFixed(1)} mi</strong>}
-        <span>{to.split(',')[0]}</span>
-      </figcaption>
-    </figure>
-  );
-}
-
 export function TripSummary() {
   const type = BookingActor.useSelector((s) => s.context.bookingType);
   const form = BookingActor.useSelector((s) => s.context.bookingForm);
@@ -75,7 +58,8 @@ export function TripSummary() {
   return (
     <aside className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Your journey</h2>
-      <RouteArea from={form.pickup} to={form.dropoff} stops={form.stops.length} miles={trip?.via_miles} />
+      <RouteMap from={form.pickup} to={form.dropoff} miles={trip?.via_miles}
+        stops={form.stops.map((s) => [s.number, s.street_name, s.postcode].filter(Boolean).join(' '))} />
       <dl className="summary-list">
         <div><dt>From</dt><dd>{form.pickup}</dd></div>
         {form.stops.map((s, i) => <div key={i}><dt>Stop {i + 1}</dt><dd>{[s.number, s.street_name, s.postcode].filter(Boolean).join(' ')}</dd></div>)}
