@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import type { FormApi } from 'final-form';
 import { availableBookingTypes } from '../../../../machines/booking';
 import type { BookingFormDraft } from '../../../domain/forms';
@@ -7,7 +7,8 @@ import { Dialog } from '../../components/Dialog';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { DistanceForm } from './DistanceForm';
 import { HourlyForm } from './HourlyForm';
-import { HomeSections } from './HomeSections';
+// Below the fold: loaded after the form.
+const HomeSections = lazy(() => import('./HomeSections').then((m) => ({ default: m.HomeSections })));
 import { ServicesPanel } from './ServicesPanel';
 
 const TAB_LABELS = { milleage: 'GET A QUOTE', hourly: 'Hourly Rate' } as const;
@@ -54,13 +55,15 @@ export function HomeView() {
         </div>
       </section>
       <ServicesPanel />
-      <HomeSections onChooseDestination={(address) => {
-        if (active !== 'milleage') actor.send({ type: 'home.typeChanged', bookingType: 'milleage' });
-        setTimeout(() => {
-          distanceForm.current?.change('dropoff', address);
-          document.getElementById('booking-form')?.scrollIntoView({ behavior: 'smooth' });
-        }, 0);
-      }} />
+      <Suspense fallback={null}>
+        <HomeSections onChooseDestination={(address) => {
+          if (active !== 'milleage') actor.send({ type: 'home.typeChanged', bookingType: 'milleage' });
+          setTimeout(() => {
+            distanceForm.current?.change('dropoff', address);
+            document.getElementById('booking-form')?.scrollIntoView({ behavior: 'smooth' });
+          }, 0);
+        }} />
+      </Suspense>
       {pricing && (
         <LoadingOverlay text="Please wait while fetching prices">
           <ul className="legend">
