@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
+    globalSetup: ['test/e2e/globalSetup.ts'],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 90_000,

@@ -27,7 +27,25 @@ export interface RunningServer {
   admin(...args: string[]): Promise<string>;
 }
 
-const E2E_TOKEN = `e2e-${process.pid}-${Date.now()}`;
+export interface ServerInfo { url: string; dataDir: string; token: string }
+
+/** Talks to a server started elsewhere (the shared one of test/e2e/globalSetup.ts). */
+export function connect(info: ServerInfo): Omit<RunningServer, 'stop' | 'output'> {
+  return {
+    url: info.url,
+    dataDir: info.dataDir,
+    admin: async (...args: string[]) => {
+      const res = await fetch(`${info.url}/__e2e__/admin`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-e2e-admin-token': info.token }, body: JSON.stringify({ args }),
+      });
+      const body = (await res.json()) as { output?: string; message?: string };
+      if (!res.ok) throw new Error(`admin ${args.join(' ')}: ${body.message}`);
+      return body.output!;
+    },
+  };
+}
+
+export const E2E_TOKEN = `e2e-${process.pid}-${Date.now()}`;
 
 export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'booking-e2e-'));
@@ -52,14 +70,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     url,
     dataDir,
     output: () => log,
-    admin: async (...args: string[]) => {
-      const res = await fetch(`${url}/__e2e__/admin`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-e2e-admin-token': E2E_TOKEN }, body: JSON.stringify({ args }),
-      });
-      const body = (await res.json()) as { output?: string; message?: string };
-      if (!res.ok) throw new Error(`admin ${args.join(' ')}: ${body.message}`);
-      return body.output!;
-    },
+    admin: connect({ url, dataDir, token: E2E_TOKEN }).admin,
     stop: () => new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once('exit', () => resolve());

@@ -1,19 +1,17 @@
 // Settings overlay, Back/Forward and typed URLs go through the booking machine,
 // and a price error reaches the visitor as a dialog.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
+import { connect, launchBrowser, ukDateInDays } from './harness';
 
-let server: RunningServer;
+const server = connect(inject('e2eServer'));
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  if (server) removeDir(server.dataDir);
 });
 
 async function choose(page: Page, label: string, typed: string) {

@@ -1,21 +1,19 @@
 // The booking wizard's rules (SPEC 2 to 5 and 8) in Chromium against the real
 // server, with the operator's settings switched through the admin module.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
+import { connect, launchBrowser, ukDateInDays } from './harness';
 import { DEMO_SETTINGS } from '../../src/server/seed';
 
-let server: RunningServer;
+const server = connect(inject('e2eServer'));
 let browser: Browser;
 const changed = new Set<string>();
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  if (server) removeDir(server.dataDir);
 });
 afterEach(async () => {
   for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
