@@ -1,31 +1,13 @@
 // Details, payment, confirmation and Quote Now (SPEC 2, 4, 5 and 8) in
 // Chromium against the real server.
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import path from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
-import { connect, launchBrowser, ukDateInDays } from './harness';
-import { DEMO_SETTINGS } from '../../src/server/seed';
+import { onSharedServer, ukDateInDays } from './harness';
 
-const server = connect(inject('e2eServer'));
-let browser: Browser;
-const changed = new Set<string>();
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
-  changed.clear();
-});
-
-async function setting(name: string, value: string) {
-  changed.add(name);
-  await server.admin('set-setting', name, value);
-}
+const suite = onSharedServer();
+const { server, setting } = suite;
 
 async function choose(page: Page, label: string, typed: string) {
   await page.getByRole('combobox', { name: label }).fill(typed);
@@ -34,7 +16,7 @@ async function choose(page: Page, label: string, typed: string) {
 
 /** A fresh visitor at the details step, having chosen a vehicle. */
 async function atDetails(opts: { width?: number; ret?: boolean; to?: string } = {}): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } })).newPage();
+  const page = await (await suite.browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } })).newPage();
   await page.goto(server.url);
   if (opts.ret) await page.getByText('Return', { exact: true }).click();
   await choose(page, 'Pickup address', 'Paddington');
@@ -205,7 +187,7 @@ describe('confirmation', () => {
 
   it('shows the duration and no drop-off for an hourly booking', async () => {
     await setting('HOURLY_RATE_STATUS', 'enable');
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await suite.browser.newContext()).newPage();
     await page.goto(server.url);
     await choose(page, 'Pickup address', 'Canary Wharf');
     await page.getByLabel('Duration').selectOption('5hour');
@@ -229,7 +211,7 @@ describe('confirmation', () => {
 
 describe('Quote Now', () => {
   it('sends the quote, says so, clears the contact fields and forgets the saved booking form', async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await suite.browser.newContext()).newPage();
     await page.goto(server.url);
     await choose(page, 'Pickup address', 'Bath');
     await choose(page, 'Drop-off address', 'Bristol Airport');
@@ -257,7 +239,7 @@ describe('Quote Now', () => {
   });
 
   it('says when the quote could not be sent, keeping what was typed', async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await suite.browser.newContext()).newPage();
     await page.route('**/api/v1/send-instant-email', (route) => route.fulfill({ status: 503, body: '{"success":false}' }));
     await page.goto(`${server.url}/quoteView`);
     await page.getByRole('heading', { name: 'Quote Now' }).waitFor();

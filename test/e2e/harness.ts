@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { DEMO_SETTINGS } from '../../src/server/seed';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -97,4 +99,28 @@ export function ukDateInDays(n: number): string {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
   const [y, m, d] = today.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+/**
+ * A browser-test file on the run's shared server: a browser for the file, and
+ * settings changed through the admin module that are put back after each test.
+ */
+export function onSharedServer() {
+  const server = connect(inject('e2eServer'));
+  const changed = new Set<string>();
+  const suite = { server, browser: undefined as unknown as Browser };
+  beforeAll(async () => { suite.browser = await launchBrowser(); });
+  afterAll(async () => { await suite.browser?.close(); });
+  afterEach(async () => {
+    for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
+    changed.clear();
+  });
+  return {
+    ...suite,
+    get browser() { return suite.browser; },
+    async setting(name: string, value: string) {
+      changed.add(name);
+      await server.admin('set-setting', name, value);
+    },
+  };
 }

@@ -1,18 +1,11 @@
 // Settings overlay, Back/Forward and typed URLs go through the booking machine,
 // and a price error reaches the visitor as a dialog.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { connect, launchBrowser, ukDateInDays } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { onSharedServer, ukDateInDays } from './harness';
 
-const server = connect(inject('e2eServer'));
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const suite = onSharedServer();
+const { server } = suite;
 
 async function choose(page: Page, label: string, typed: string) {
   const input = page.getByRole('combobox', { name: label });
@@ -31,7 +24,7 @@ async function toQuotation(page: Page) {
 
 describe('navigation through the booking machine', () => {
   it('shows the loading overlay until the settings arrive', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     let release!: () => void;
     const held = new Promise<void>((r) => { release = r; });
     await page.route('**/api/v1/setting', async (route) => { await held; await route.continue(); });
@@ -45,7 +38,7 @@ describe('navigation through the booking machine', () => {
   });
 
   it('walks the steps with Back and Forward, and a typed URL falls back through the guards', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await toQuotation(page);
     await page.getByRole('button', { name: 'Book Now' }).first().click();
     await page.waitForURL('**/personalDetailView');
@@ -74,7 +67,7 @@ describe('navigation through the booking machine', () => {
   });
 
   it('reloads a step with the same data', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await toQuotation(page);
     const before = await page.locator('.vehicle-price').allTextContents();
     await page.reload();
@@ -84,7 +77,7 @@ describe('navigation through the booking machine', () => {
   });
 
   it('shows an Error dialog with the server message for an address it cannot place', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.goto(server.url);
     await page.getByRole('combobox', { name: 'Pickup address' }).fill('12 Imaginary Lane, Nowhere');
     await choose(page, 'Drop-off address', 'Gatwick');
@@ -101,7 +94,7 @@ describe('navigation through the booking machine', () => {
   });
 
   it('filters address suggestions by case-insensitive substring and closes them on choice', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     await page.goto(server.url);
     const input = page.getByRole('combobox', { name: 'Pickup address' });
     await input.fill('tErMiNaL');

@@ -1,32 +1,14 @@
 // The booking wizard's rules (SPEC 2 to 5 and 8) in Chromium against the real
 // server, with the operator's settings switched through the admin module.
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { connect, launchBrowser, ukDateInDays } from './harness';
-import { DEMO_SETTINGS } from '../../src/server/seed';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { onSharedServer, ukDateInDays } from './harness';
 
-const server = connect(inject('e2eServer'));
-let browser: Browser;
-const changed = new Set<string>();
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
-  changed.clear();
-});
-
-async function setting(name: string, value: string) {
-  changed.add(name);
-  await server.admin('set-setting', name, value);
-}
+const suite = onSharedServer();
+const { server, setting } = suite;
 
 async function open(path = '/'): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const page = await (await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await page.goto(server.url + path);
   await page.getByRole('tablist', { name: 'Booking type' }).waitFor();
   return page;
@@ -256,7 +238,7 @@ describe('address suggestions from Google Places', () => {
     expect(await page.getByRole('listbox').getByRole('option', { name: '10 Downing Street, London, UK' }).count()).toBe(0);
 
     await setting('GOOGLE_API_KEY', 'test-maps-key');
-    const context = await browser.newContext({ geolocation: { latitude: 51.5, longitude: -0.12 }, permissions: ['geolocation'] });
+    const context = await suite.browser.newContext({ geolocation: { latitude: 51.5, longitude: -0.12 }, permissions: ['geolocation'] });
     page = await context.newPage();
     await page.route('https://maps.googleapis.com/**', (r) => r.fulfill({ contentType: 'text/javascript', body: MAPS_STUB }));
     const script = page.waitForRequest((r) => r.url().startsWith('https://maps.googleapis.com/maps/api/js'));
