@@ -95,7 +95,7 @@ export function QuotationView() {
           <button type="button" aria-pressed={layout === 'grid'} onClick={() => setLayout('grid')}>Grid</button>
         </div>
       </div>
-      <div className="two-col">
+      <div className="two-col results">
         <TripSummary />
         <section aria-label="Vehicles">
           {prices.length === 0 ? (
