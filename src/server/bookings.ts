@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import type { Db, Queryable } from './db/index';
 import {
-  BookingForm, HourlyRateForm, type BookingRequest, type BookingResult, type RegistrationData,
+  BookingForm, HourlyRateForm, type BookingRequest, type BookingResult,
 } from '../domain/schemas';
 import { penceToPounds } from '../domain/money';
 import { isEnabled } from '../domain/settings';
@@ -246,4 +246,3 @@ export async function loadBooking(db: Queryable, id: number): Promise<BookingRes
   };
 }
 
-export type { RegistrationData };

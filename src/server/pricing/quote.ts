@@ -28,14 +28,15 @@ export interface PricedOffer { offer: Offer; lines: PriceLine[]; unitPence: numb
 export interface DistanceQuote { route: Route; pickupAt: Date; offers: PricedOffer[] }
 export interface HourlyQuote { hours: number; pickupAt: Date; offers: PricedOffer[] }
 
-async function waypoint(ctx: QuoteContext, text: string, field: string): Promise<Waypoint> {
+export async function waypoint(ctx: QuoteContext, text: string, field: string): Promise<Waypoint> {
   const place = await findPlace(ctx.db, text);
   if (place) return { text, lat: place.lat, lon: place.lon };
   if (ctx.distance.needsCoordinates) throw new UnknownPlaceError(text, field);
   return { text };
 }
 
-async function leg(ctx: QuoteContext, from: Waypoint, to: Waypoint, fromField: string, toField: string) {
+/** One leg from the distance service; an unroutable place is a 422 naming its field, a service failure a 503. */
+export async function leg(ctx: QuoteContext, from: Waypoint, to: Waypoint, fromField: string, toField: string) {
   try {
     return await ctx.distance.leg(from, to);
   } catch (err) {

@@ -2,9 +2,8 @@
 import { Hono } from 'hono';
 import { BookingForm, DistanceRequest, HourlyRateForm } from '../../domain/schemas';
 import { isEnabled } from '../../domain/settings';
-import { findPlace, UnknownPlaceError } from '../geo/places';
 import { HttpError, readBody } from '../http';
-import { quoteDistance, quoteHourly, type QuoteContext } from '../pricing/quote';
+import { leg, quoteDistance, quoteHourly, waypoint, type QuoteContext } from '../pricing/quote';
 import { loadSettings, type AppDeps } from '../app';
 
 export async function quoteContext(deps: AppDeps): Promise<QuoteContext> {
@@ -36,13 +35,10 @@ export function pricingRoutes(deps: AppDeps) {
     })
     .post('/calculate-distance', async (c) => {
       const body = await readBody(c, DistanceRequest);
-      const place = async (text: string, field: string) => {
-        const p = await findPlace(deps.db, text);
-        if (p) return { text, lat: p.lat, lon: p.lon };
-        if (deps.distance.needsCoordinates) throw new UnknownPlaceError(text, field);
-        return { text };
-      };
-      const leg = await deps.distance.leg(await place(body.pickup, 'pickup'), await place(body.dropoff, 'dropoff'));
-      return c.json({ via_miles: leg.miles, time_duration: leg.seconds, estimated: leg.estimated });
+      const ctx = await quoteContext(deps);
+      const from = await waypoint(ctx, body.pickup, 'pickup');
+      const to = await waypoint(ctx, body.dropoff, 'dropoff');
+      const l = await leg(ctx, from, to, 'pickup', 'dropoff');
+      return c.json({ via_miles: l.miles, time_duration: l.seconds, estimated: l.estimated });
     });
 }
