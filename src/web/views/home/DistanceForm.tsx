@@ -13,6 +13,7 @@ import { AddressInput } from '../../components/AddressInput';
 import { ChoiceSelect, CountSelect, DateField, YesNoCheckbox } from '../../components/fields';
 import { TextField } from '../../components/TextField';
 import { StopsField } from './StopsField';
+import { useBrowserLocation } from '../../hooks';
 
 const hours = HOUR_OPTIONS.map((h) => ({ value: h.value, label: h.label }));
 const minutes = MINUTE_OPTIONS.map((m) => ({ value: m, label: m }));
@@ -70,6 +71,8 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
   const actor = BookingActor.useActorRef();
   const saved = BookingActor.useSelector((s) => s.context.bookingForm);
   const settings = useSettings();
+  // SPEC 7: the browser location is asked for when the home form loads; it biases maps suggestions.
+  useBrowserLocation();
   // Read once: the form keeps its own state while the visitor types.
   const [initial] = useState<BookingFormDraft>(() => restoreBookingForm(saved));
 
