@@ -2,7 +2,7 @@
 import { ofetch, FetchError } from 'ofetch';
 import { fromPromise } from 'xstate';
 import { assert } from 'superstruct';
-import { AddressItem, AuthResponse, BookingResponse, CheckEmailResponse, Company, FleetVehicle, PriceResponse, Setting, type QuoteRequest } from '../domain/schemas';
+import { AddressItem, AuthResponse, BookingResponse, CheckEmailResponse, FleetVehicle, PriceResponse, Setting, type QuoteRequest } from '../domain/schemas';
 import { array } from 'superstruct';
 import { settingsFromList, type Settings } from '../domain/settings';
 import { filterDistancePrices, filterHourlyPrices } from '../domain/priceFiltering';
@@ -117,18 +117,7 @@ export async function sendQuote(request: QuoteRequest): Promise<{ success: boole
   return api('/send-instant-email', { method: 'POST', body: request });
 }
 
-/** SPEC 8: company and fleet fetch failures are logged only. */
-export async function fetchCompanies(): Promise<Company[]> {
-  try {
-    const list = await api('/fetch_companies');
-    assert(list, array(Company));
-    return list;
-  } catch (err) {
-    console.error('Companies unavailable:', errorMessage(err));
-    return [];
-  }
-}
-
+/** SPEC 8: a fleet fetch failure is logged only. */
 export async function fetchFleet(): Promise<FleetVehicle[]> {
   try {
     const list = await api('/fetch_vehicles');

@@ -1,7 +1,7 @@
 // The pricing engine through the API: extras from settings, return legs, stops,
 // hourly hire, the grace period in UK time and banned addresses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from './setup';
+import { HEATHROW_TO_TRAFALGAR, testApp } from './setup';
 import { banAddress, setSetting, unbanAddress } from '../../src/server/operator';
 import { loadOffers } from '../../src/server/pricing/quote';
 import { distanceFarePence } from '../../src/server/pricing/engine';
@@ -10,10 +10,7 @@ let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
 afterAll(async () => { await t.db.close(); });
 
-const trip = {
-  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
-  pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', passengers: 2,
-};
+const trip = HEATHROW_TO_TRAFALGAR;
 const saloonOf = (body: any, company = 'Albion Executive Cars') =>
   body.price_details.find((p: any) => p.vehicle_type === 'Saloon' && p.company_name === company);
 const pence = (s: string) => Math.round(Number(s) * 100);

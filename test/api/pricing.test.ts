@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from './setup';
+import { HEATHROW_TO_TRAFALGAR, testApp } from './setup';
 import { distanceFarePence } from '../../src/server/pricing/engine';
 import { loadOffers } from '../../src/server/pricing/quote';
 import { penceToPounds } from '../../src/domain/money';
@@ -8,10 +8,7 @@ let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
 afterAll(async () => { await t.db.close(); });
 
-const trip = {
-  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
-  pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', passengers: 2,
-};
+const trip = HEATHROW_TO_TRAFALGAR;
 
 describe('POST /calculate-distance-price', () => {
   it('prices every offered vehicle from the stored rates and the distance', async () => {

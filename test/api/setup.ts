@@ -61,3 +61,9 @@ export async function testApp(opts: { distance?: DistanceService } = {}) {
   };
   return { app, db, call, mail, mailbox, clock };
 }
+
+/** Heathrow T5 to Trafalgar Square: 20.4 estimated miles, well outside the grace period. */
+export const HEATHROW_TO_TRAFALGAR = {
+  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
+  pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', passengers: 2,
+};
