@@ -78,3 +78,25 @@ export function validateBookingForm(v: BookingFormDraft, now: Date = new Date())
   if (stopErrors.some((s) => s.street_name)) e.stops = stopErrors;
   return e;
 }
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** SPEC 5 'Quote form': date, time, e-mail and telephone required. */
+export function validateQuoteForm(v: { pickup_date?: string; pickup_time?: string; passenger_email?: string; passenger_phone?: string | number }) {
+  const e: Record<string, string> = {};
+  if (!v.pickup_date) e.pickup_date = 'Choose a date';
+  if (!v.pickup_time) e.pickup_time = 'Choose a time';
+  if (!v.passenger_email?.trim()) e.passenger_email = 'Email is required';
+  else if (!EMAIL_SHAPE.test(v.passenger_email.trim())) e.passenger_email = 'Please enter a valid email address';
+  if (!String(v.passenger_phone ?? '').trim()) e.passenger_phone = 'Telephone is required';
+  return e;
+}
+
+/** The hourly form's own checks before it asks for prices. */
+export function validateHourlyForm(v: Partial<HourlyRateForm>, now: Date = new Date()) {
+  const e: Record<string, string> = {};
+  if (!v.pickup?.trim()) e.pickup = 'Enter a pickup address';
+  const d = pickupDateError(v.pickup_date ?? '', now);
+  if (d) e.pickup_date = d;
+  return e;
+}

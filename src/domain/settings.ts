@@ -22,3 +22,13 @@ export function currencyOf(settings: Settings): string {
 export function settingsFromList(list: { setting_name: string; setting_value: string }[]): Settings {
   return Object.fromEntries(list.map((s) => [s.setting_name, s.setting_value]));
 }
+
+/** SPEC 9: SHOWPAYINCAR yes shows Pay In Car (an operator who never set it still takes payment in the car). */
+export function showsPayInCar(settings: Settings): boolean {
+  return settings.SHOWPAYINCAR === undefined || isEnabled(settings, 'SHOWPAYINCAR');
+}
+
+/** GUEST_LOGIN: guests may book unless the operator turned it off. */
+export function allowsGuests(settings: Settings): boolean {
+  return settings.GUEST_LOGIN?.trim().toLowerCase() !== 'disable';
+}

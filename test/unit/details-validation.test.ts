@@ -51,3 +51,19 @@ describe('details form rules (SPEC 5)', () => {
     expect(Object.values(DETAILS_ALERTS)).toHaveLength(4);
   });
 });
+
+describe('other form rules', () => {
+  it('requires date, time, e-mail and telephone on the quote form (SPEC 5)', async () => {
+    const { validateQuoteForm } = await import('../../src/domain/forms');
+    expect(validateQuoteForm({})).toEqual({
+      pickup_date: 'Choose a date', pickup_time: 'Choose a time', passenger_email: 'Email is required', passenger_phone: 'Telephone is required',
+    });
+    expect(validateQuoteForm({ pickup_date: '2030-01-01', pickup_time: '09:00', passenger_email: 'a@b.co', passenger_phone: 447700900123 })).toEqual({});
+  });
+
+  it('reads SHOWPAYINCAR and GUEST_LOGIN', async () => {
+    const { allowsGuests, showsPayInCar } = await import('../../src/domain/settings');
+    expect([showsPayInCar({}), showsPayInCar({ SHOWPAYINCAR: 'yes' }), showsPayInCar({ SHOWPAYINCAR: 'no' })]).toEqual([true, true, false]);
+    expect([allowsGuests({}), allowsGuests({ GUEST_LOGIN: 'enable' }), allowsGuests({ GUEST_LOGIN: 'disable' })]).toEqual([true, true, false]);
+  });
+});

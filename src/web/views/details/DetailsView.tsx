@@ -9,6 +9,7 @@ import { VehicleSummary } from '../../components/VehicleSummary';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { nextAlert, validateDetails, type DetailsValues } from '../../../domain/detailsValidation';
 import { needsTravelReference } from '../../../domain/forms';
+import { allowsGuests } from '../../../domain/settings';
 import type { RegistrationData, RegistrationMode } from '../../../domain/schemas';
 import type { Flights } from '../../../../machines/booking';
 
@@ -60,7 +61,7 @@ export function DetailsView() {
   const error = BookingActor.useSelector((s) => s.context.error);
   const notice = BookingActor.useSelector((s) => s.context.notice);
   const [alert, setAlert] = useState<string | null>(null);
-  const modes = MODES.filter((m) => m.value !== 'guest_login' || settings.GUEST_LOGIN !== 'disable');
+  const modes = MODES.filter((m) => m.value !== 'guest_login' || allowsGuests(settings));
   const showFlight = needsTravelReference(bookingForm?.pickup);
   const showReturnFlight = bookingForm?.select_option === 'return' && needsTravelReference(bookingForm.dropoff);
   const [initial] = useState<Values>(() => ({

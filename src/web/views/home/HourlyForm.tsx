@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Field, Form, FormSpy } from 'react-final-form';
 import { create } from 'superstruct';
 import { HourlyRateForm } from '../../../domain/schemas';
-import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, MINUTE_OPTIONS, newHourlyForm, pickupDateError } from '../../../domain/forms';
+import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, MINUTE_OPTIONS, newHourlyForm, validateHourlyForm } from '../../../domain/forms';
 import { ukToday } from '../../../domain/ukTime';
 import { BookingActor } from '../../bookingActor';
 import { AddressInput } from '../../components/AddressInput';
@@ -19,13 +19,7 @@ export function HourlyForm({ pricing }: { pricing: boolean }) {
   return (
     <Form<HourlyRateForm>
       initialValues={initial}
-      validate={(v) => {
-        const e: Record<string, string> = {};
-        if (!v.pickup?.trim()) e.pickup = 'Enter a pickup address';
-        const d = pickupDateError(v.pickup_date);
-        if (d) e.pickup_date = d;
-        return e;
-      }}
+      validate={(v) => validateHourlyForm(v)}
       onSubmit={(values) => {
         actor.send({ type: 'home.submit', bookingType: 'hourly', form: create({ ...values, userLocation: location }, HourlyRateForm) });
       }}

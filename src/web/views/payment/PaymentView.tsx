@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { BookingActor, useSettings } from '../../bookingActor';
-import { isEnabled } from '../../../domain/settings';
+import { showsPayInCar } from '../../../domain/settings';
 import { CardLogos } from '../../components/CardLogos';
 import { Dialog } from '../../components/Dialog';
 import { PrevNext } from '../../components/PrevNext';
@@ -42,7 +42,7 @@ export function PaymentView() {
   const notice = BookingActor.useSelector((s) => s.context.notice);
   const mobile = useIsMobile();
   const [showDetails, setShowDetails] = useState(false);
-  const payInCar = settings.SHOWPAYINCAR === undefined || isEnabled(settings, 'SHOWPAYINCAR');
+  const payInCar = showsPayInCar(settings);
 
   return (
     <div className="page">

@@ -10,24 +10,12 @@ import { TextField } from '../../components/TextField';
 import { CountSelect, DateField } from '../../components/fields';
 import { QuoteRequest } from '../../../domain/schemas';
 import { toTime24, ukToday } from '../../../domain/ukTime';
+import { validateQuoteForm } from '../../../domain/forms';
 
 interface Values {
   pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string;
   passenger_email: string; passenger_phone: string; passenger_name: string; additional_info: string;
   passengers: number; luggages: number;
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** SPEC 5 'Quote form': date, time, e-mail and telephone required. */
-function validate(v: Values) {
-  const e: Partial<Record<keyof Values, string>> = {};
-  if (!v.pickup_date) e.pickup_date = 'Choose a date';
-  if (!v.pickup_time) e.pickup_time = 'Choose a time';
-  if (!v.passenger_email?.trim()) e.passenger_email = 'Email is required';
-  else if (!EMAIL.test(v.passenger_email.trim())) e.passenger_email = 'Please enter a valid email address';
-  if (!String(v.passenger_phone ?? '').trim()) e.passenger_phone = 'Telephone is required';
-  return e;
 }
 
 export function QuoteView() {
@@ -66,7 +54,7 @@ export function QuoteView() {
       <p className="muted">Tell us about your journey and we will reply with a price, usually within the hour. For a pickup in the next few hours, please call us.</p>
       <Form<Values>
         initialValues={initial}
-        validate={validate}
+        validate={validateQuoteForm}
         onSubmit={(v) => {
           actor.send({ type: 'quote.submit', request: create({ ...v, passenger_phone: String(v.passenger_phone) }, QuoteRequest) });
         }}
