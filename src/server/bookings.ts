@@ -13,7 +13,7 @@ import { validateDetails } from '../domain/detailsValidation';
 import { ACCOUNT_EXISTS } from '../domain/messages';
 import { HttpError, validate } from './http';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from './pricing/quote';
-import { checkCredentials, createPassenger, findAccount } from './passengers';
+import { checkCredentialsLimited, createPassenger, findAccount } from './passengers';
 import { enqueueEmail } from './mail/queue';
 import { bookingConfirmation } from './mail/templates';
 
@@ -39,7 +39,7 @@ async function resolveContact(db: Queryable, req: BookingRequest): Promise<Conta
   if (field) throw new HttpError(422, `registrationData.${field}: ${message}`, `registrationData.${field}`);
   const name = `${reg.firstName} ${reg.surname}`.trim();
   if (mode === 'existing_client') {
-    const result = await checkCredentials(db, reg.email, reg.password ?? '');
+    const result = await checkCredentialsLimited(db, reg.email, reg.password ?? '');
     if (!result.ok) throw new HttpError(422, BAD_CREDENTIALS, 'registrationData.password');
     const a = result.account;
     return { passengerId: a.id, name: name || a.name, email: a.email, phone: reg.number.trim() || a.phone };

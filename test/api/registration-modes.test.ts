@@ -106,3 +106,19 @@ describe('hourly bookings', () => {
     });
   });
 });
+
+describe('password guessing', () => {
+  it('is refused after ten wrong passwords for one e-mail within 15 minutes, even with the right one', async () => {
+    const email = 'guarded@example.com';
+    await book('new_client', { ...person, email, password: 'right-pass-1', privacyAccepted: true, termsAccepted: true });
+    for (let i = 0; i < 10; i++) {
+      expect((await t.call('POST', '/check-passenger-email', { email, password: `guess-${i}` })).body.success).toBe(false);
+    }
+    const blocked = await t.call('POST', '/check-passenger-email', { email, password: 'right-pass-1' });
+    expect([blocked.status, blocked.body.message]).toEqual([429, expect.stringContaining('Too many wrong passwords')]);
+    const booking = await book('existing_client', { email, password: 'right-pass-1' });
+    expect(booking.status).toBe(429);
+    await t.db.query("UPDATE login_attempts SET created_at = now() - interval '16 minutes'");
+    expect((await t.call('POST', '/check-passenger-email', { email, password: 'right-pass-1' })).body.success).toBe(true);
+  });
+});

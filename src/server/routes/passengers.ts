@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { CheckEmailRequest } from '../../domain/schemas';
 import { readBody } from '../http';
-import { checkCredentials } from '../passengers';
+import { checkCredentialsLimited } from '../passengers';
 import type { AppDeps } from '../app';
 
 import { EMAIL_FOUND, EMAIL_NOT_FOUND } from '../../domain/messages';
@@ -12,7 +12,7 @@ export const WRONG_PASSWORD = 'The password is not correct for this email. Pleas
 export function passengerRoutes({ db }: AppDeps) {
   return new Hono().post('/check-passenger-email', async (c) => {
     const { email, password } = await readBody(c, CheckEmailRequest);
-    const result = await checkCredentials(db, email, password);
+    const result = await checkCredentialsLimited(db, email, password);
     if (result.ok) return c.json({ success: true, found: true, message: EMAIL_FOUND });
     if (result.reason === 'not_found') return c.json({ success: false, found: false, message: EMAIL_NOT_FOUND });
     return c.json({ success: false, found: true, message: WRONG_PASSWORD });
