@@ -6,12 +6,15 @@ export function Dialog({ title, children, onClose, closeLabel = 'OK', tone = 'er
 }) {
   const titleId = useId();
   const button = useRef<HTMLButtonElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  // Once per opening: a parent's re-render must not pull the focus back to the button.
   useEffect(() => {
     button.current?.focus();
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') onClose(); };
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') close.current(); };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  }, []);
   return (
     <div className="overlay" onClick={(e) => { if (e.target === e.currentTarget) onClose(); }}>
       <div className={`dialog dialog-${tone}`} role="alertdialog" aria-modal="true" aria-labelledby={titleId}>
