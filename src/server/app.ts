@@ -21,6 +21,17 @@ export interface AppDeps {
   mail: Pick<MailQueue, 'kick'>;
   apiKeys: { public: string; secret: string };
   now: () => Date;
+  security: SecurityConfig;
+}
+
+/** What the sign-in and reset-code checks need from the configuration. */
+export interface SecurityConfig {
+  /** HMAC key for reset-code hashes. */
+  secret: Buffer;
+  /** scrypt cost (log2 N) for new password hashes. */
+  passwordHashCost: number;
+  /** Read the client address from X-Forwarded-For (behind a trusted proxy). */
+  trustProxy: boolean;
 }
 
 export const MAX_BODY_BYTES = 100 * 1024;

@@ -12,7 +12,16 @@ export interface Config {
   googleMapsServerKey?: string;
   googleMapsBaseUrl?: string;
   osrmUrl?: string;
+  /** HMAC key for reset codes (SERVER_SECRET); unset: a random one kept in DATA_DIR/server-secret. */
+  serverSecret?: string;
+  /** scrypt cost as log2(N) for new password hashes (PASSWORD_HASH_COST, default 17). */
+  passwordHashCost: number;
+  /** Take the client address from X-Forwarded-For (TRUST_PROXY=1) instead of the socket. */
+  trustProxy: boolean;
 }
+
+/** scrypt N = 2^17 with r = 8, p = 1: current guidance for interactive logins. */
+export const DEFAULT_PASSWORD_HASH_COST = 17;
 
 export const DEFAULT_API_PUBLIC_KEY = 'local-public-key';
 export const DEFAULT_API_SECRET_KEY = 'local-secret-key';
@@ -29,5 +38,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleMapsServerKey: env.GOOGLE_MAPS_SERVER_KEY || undefined,
     googleMapsBaseUrl: env.GOOGLE_MAPS_BASE_URL || undefined,
     osrmUrl: env.OSRM_URL || undefined,
+    serverSecret: env.SERVER_SECRET || undefined,
+    passwordHashCost: hashCost(env.PASSWORD_HASH_COST),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
   };
+}
+
+function hashCost(value: string | undefined): number {
+  if (!value) return DEFAULT_PASSWORD_HASH_COST;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 10 || n > 20) throw new Error(`PASSWORD_HASH_COST must be a whole number from 10 to 20, not "${value}"`);
+  return n;
 }

@@ -9,6 +9,7 @@ import { buildSpa, spaIsStale } from './spaBuild';
 import { openRuntime } from './runtime';
 import { claimDataDir } from './dataLock';
 import { e2eAdminApp } from './e2eAdmin';
+import { loadServerSecret } from './auth/secret';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -22,9 +23,10 @@ log.forEach((line) => console.log(line));
 await mail.start();
 
 const keys = { public: config.apiPublicKey, secret: config.apiSecretKey };
+const security = { secret: loadServerSecret(config), passwordHashCost: config.passwordHashCost, trustProxy: config.trustProxy };
 const e2eToken = process.env.E2E_ADMIN_TOKEN;
 const app = createApp(
-  { db, distance, mail, apiKeys: keys, now: () => new Date() },
+  { db, distance, mail, apiKeys: keys, now: () => new Date(), security },
   webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret } }),
   e2eToken ? e2eAdminApp(db, e2eToken) : undefined,
 );

@@ -8,6 +8,9 @@ import { estimateDistance, type DistanceService } from '../../src/server/geo/dis
 import { MailQueue } from '../../src/server/mail/queue';
 import type { MailTransport, OutgoingMessage } from '../../src/server/mail/transport';
 
+/** Cheap password hashing for tests (production default is 2^17); a fixed HMAC key. */
+export const TEST_SECURITY = { secret: Buffer.from('test-server-secret'), passwordHashCost: 10, trustProxy: true };
+
 export const KEYS = { 'API-PUBLIC-KEY': 'test-public', 'API-SECRET-KEY': 'test-secret' };
 
 export function memoryTransport() {
@@ -46,7 +49,7 @@ export async function testApp(opts: { distance?: DistanceService } = {}) {
   const clock = { now: new Date() };
   const app = createApp({
     db, distance: opts.distance ?? estimateDistance, mail: { kick: () => {} },
-    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now,
+    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now, security: TEST_SECURITY,
   });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(`/api/v1${path}`, {

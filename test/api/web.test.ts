@@ -7,6 +7,7 @@ import { createApp } from '../../src/server/app';
 import { webApp } from '../../src/server/web';
 import { estimateDistance } from '../../src/server/geo/distance';
 import { openDb, type Db } from '../../src/server/db/index';
+import { TEST_SECURITY } from './setup';
 
 let db: Db;
 let app: ReturnType<typeof createApp>;
@@ -17,7 +18,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'app.1234.js'), 'console.log(1)');
   db = await openDb({});
   const runtime = { apiPublicKey: 'pk-<x>', apiSecretKey: 'sk' };
-  app = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'pk-<x>', secret: 'sk' }, now: () => new Date() },
+  app = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'pk-<x>', secret: 'sk' }, now: () => new Date(), security: TEST_SECURITY },
     webApp({ distDir: dist, publicDir: path.resolve('public'), runtime }));
 });
 afterAll(async () => { await db.close(); rmSync(dist, { recursive: true, force: true }); });
@@ -50,7 +51,7 @@ describe('the browser tests\' admin door', () => {
   it('does not exist unless the server was started with E2E_ADMIN_TOKEN, and wants the token when it does', async () => {
     expect((await app.request('/__e2e__/admin', { method: 'POST', body: '{"args":["settings"]}' })).status).toBe(404);
     const { e2eAdminApp } = await import('../../src/server/e2eAdmin');
-    const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date() },
+    const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(), security: TEST_SECURITY },
       undefined, e2eAdminApp(db, 'open-sesame'));
     const call = (token: string) => withDoor.request('/__e2e__/admin', {
       method: 'POST', headers: { 'x-e2e-admin-token': token, 'content-type': 'application/json' }, body: '{"args":["help"]}',
