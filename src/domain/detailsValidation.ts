@@ -1,9 +1,9 @@
 // SPEC 5 'Details form': the field messages shown under the inputs, and the
 // alerts shown when Next is pressed.
 import type { RegistrationMode } from './schemas';
+import { isEmail } from './fields';
 
 export const PHONE_PATTERN = /^\+\d{1,3} \d{3} \d{3} \d{3}$/;
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const DETAILS_MESSAGES = {
   emailRequired: 'Email is required',
@@ -28,6 +28,8 @@ export const DETAILS_ALERTS = {
 export interface DetailsValues {
   firstName?: string; surname?: string; number?: string; email?: string; password?: string;
   privacyAccepted?: boolean; termsAccepted?: boolean;
+  /** Booking for someone else: their e-mail, when given, must be one valid address. */
+  passengerDetails?: 'yes' | 'no'; passengerEmail?: string;
 }
 
 export type DetailsErrors = Partial<Record<keyof DetailsValues, string>>;
@@ -37,7 +39,10 @@ const blank = (v: string | undefined) => !v || v.trim() === '';
 export function validateDetails(mode: RegistrationMode, v: DetailsValues): DetailsErrors {
   const e: DetailsErrors = {};
   if (blank(v.email)) e.email = DETAILS_MESSAGES.emailRequired;
-  else if (!EMAIL_PATTERN.test(v.email!.trim())) e.email = DETAILS_MESSAGES.emailInvalid;
+  else if (!isEmail(v.email)) e.email = DETAILS_MESSAGES.emailInvalid;
+  if (v.passengerDetails === 'yes' && !blank(v.passengerEmail) && !isEmail(v.passengerEmail)) {
+    e.passengerEmail = DETAILS_MESSAGES.emailInvalid;
+  }
   if (mode !== 'existing_client') {
     if (blank(v.firstName)) e.firstName = DETAILS_MESSAGES.firstNameRequired;
     if (blank(v.surname)) e.surname = DETAILS_MESSAGES.lastNameRequired;

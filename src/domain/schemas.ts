@@ -6,9 +6,7 @@ import {
   optional, pattern, record, refine, size, string, type, union, unknown, type Infer,
 } from 'superstruct';
 import { isCalendarDate } from './ukTime';
-
-const trimmed = (min: number, max: number) =>
-  refine(size(string(), min, max), 'not blank', (v) => (min > 0 && v.trim() === '' ? 'must not be blank' : true));
+import { Email, EmailOrEmpty, OptionalText, Text } from './fields';
 
 export const CalendarDate = refine(pattern(string(), /^\d{4}-\d{2}-\d{2}$/), 'CalendarDate', (v) =>
   isCalendarDate(v) ? true : `Expected a real date as YYYY-MM-DD but received "${v}"`,
@@ -24,15 +22,15 @@ const waitingMinutes = defaulted(
 );
 
 export const Stop = object({
-  street_name: trimmed(1, 200),
-  number: defaulted(size(string(), 0, 20), ''),
-  postcode: defaulted(size(string(), 0, 10), ''),
+  street_name: Text(1, 200),
+  number: OptionalText(20),
+  postcode: OptionalText(10),
 });
 
 /** SPEC 3 'Booking form' (BookingForm in browser storage, body of calculate-distance-price). */
 export const BookingForm = type({
-  pickup: trimmed(1, 300),
-  dropoff: trimmed(1, 300),
+  pickup: Text(1, 300),
+  dropoff: Text(1, 300),
   pickup_date: CalendarDate,
   pickup_hour: Hour12,
   pickup_min: Minute,
@@ -59,9 +57,9 @@ export const BookingForm = type({
   return_special_luggage: count(15),
   waiting_min: waitingMinutes,
   return_waiting_min: waitingMinutes,
-  pickup_fight_number: defaulted(size(string(), 0, 40), ''),
-  return_fight_number: defaulted(size(string(), 0, 40), ''),
-  modal: optional(string()),
+  pickup_fight_number: OptionalText(40),
+  return_fight_number: OptionalText(40),
+  modal: optional(Text(0, 100)),
 });
 export type BookingForm = Infer<typeof BookingForm>;
 
@@ -69,7 +67,7 @@ export const LatLon = object({ lat: number(), lon: number() });
 
 /** SPEC 3 'Hourly form' (HourlyRateForm). */
 export const HourlyRateForm = type({
-  pickup: trimmed(1, 300),
+  pickup: Text(1, 300),
   pickup_date: CalendarDate,
   pickup_duration: pattern(string(), /^([4-9]|1\d|2[0-4])hour$/),
   pickup_hour: Hour12,
@@ -130,7 +128,7 @@ export const PriceResponse = type({
 });
 export type PriceResponse = Infer<typeof PriceResponse>;
 
-export const DistanceRequest = object({ pickup: trimmed(1, 300), dropoff: trimmed(1, 300) });
+export const DistanceRequest = object({ pickup: Text(1, 300), dropoff: Text(1, 300) });
 export const DistanceResult = type({ via_miles: number(), time_duration: integer(), estimated: optional(boolean()) });
 export type DistanceResult = Infer<typeof DistanceResult>;
 
@@ -139,20 +137,20 @@ export type RegistrationMode = Infer<typeof RegistrationMode>;
 
 /** SPEC 3 'Registration data'. The password travels to the server but is never stored in the browser. */
 export const RegistrationData = type({
-  firstName: defaulted(size(string(), 0, 100), ''),
-  surname: defaulted(size(string(), 0, 100), ''),
-  number: defaulted(size(string(), 0, 30), ''),
-  email: pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/),
-  username: optional(string()),
+  firstName: OptionalText(100),
+  surname: OptionalText(100),
+  number: OptionalText(30),
+  email: Email,
+  username: optional(Text(0, 254)),
   privacyAccepted: optional(boolean()),
   termsAccepted: optional(boolean()),
   passengerDetails: defaulted(enums(['yes', 'no']), 'no'),
-  passengerName: optional(size(string(), 0, 100)),
-  passengerLastname: optional(size(string(), 0, 100)),
-  passengerEmail: optional(size(string(), 0, 254)),
-  passengerPhone: optional(size(string(), 0, 30)),
-  additionalInfo: defaulted(size(string(), 0, 1000), ''),
-  return_additionalInfo: defaulted(size(string(), 0, 1000), ''),
+  passengerName: optional(Text(0, 100)),
+  passengerLastname: optional(Text(0, 100)),
+  passengerEmail: optional(EmailOrEmpty),
+  passengerPhone: optional(Text(0, 30)),
+  additionalInfo: OptionalText(1000, { multiline: true }),
+  return_additionalInfo: OptionalText(1000, { multiline: true }),
   password: optional(size(string(), 0, 200)),
 });
 export type RegistrationData = Infer<typeof RegistrationData>;
@@ -170,8 +168,8 @@ export const BookingRequest = type({
   registrationData: RegistrationData,
   payment_method: PaymentMethod,
   selected_passenger: defaulted(RegistrationMode, 'guest_login'),
-  stripe_session_id: optional(nullable(string())),
-  paymentId: optional(nullable(string())),
+  stripe_session_id: optional(nullable(Text(0, 255))),
+  paymentId: optional(nullable(Text(0, 255))),
 });
 export type BookingRequest = Infer<typeof BookingRequest>;
 
@@ -245,25 +243,25 @@ export const ApiError = type({ success: literal(false), message: string(), field
 
 /** POST /check-passenger-email. */
 export const CheckEmailRequest = object({
-  email: pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/),
+  email: Email,
   password: size(string(), 1, 200),
 });
 export const CheckEmailResponse = type({ success: boolean(), found: boolean(), message: string() });
 export type CheckEmailResponse = Infer<typeof CheckEmailResponse>;
 
-const phoneText = coerce(string(), number(), (n) => String(n));
-const optionalText = (max: number) => defaulted(size(string(), 0, max), '');
+/** Number inputs send numbers: kept as the text typed. */
+const numberText = (min: number, max: number) => coerce(Text(min, max), number(), (n) => String(n));
 
 /** SPEC 3 'Quote request' with SPEC 5 'Quote form' rules: date, time, e-mail and telephone required. */
 export const QuoteRequest = type({
-  pickup_address: optionalText(300),
-  dropoff_address: optionalText(300),
+  pickup_address: OptionalText(300),
+  dropoff_address: OptionalText(300),
   pickup_date: CalendarDate,
   pickup_time: pattern(string(), /^([01]\d|2[0-3]):[0-5]\d$/),
-  passenger_email: pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/),
-  passenger_phone: refine(size(phoneText, 1, 30), 'phone', (v) => (/\d/.test(v) ? true : 'must contain digits')),
-  passenger_name: optionalText(200),
-  additional_info: optionalText(2000),
+  passenger_email: Email,
+  passenger_phone: refine(numberText(1, 30), 'phone', (v) => (/\d/.test(v) ? true : 'must contain digits')),
+  passenger_name: OptionalText(200),
+  additional_info: OptionalText(2000, { multiline: true }),
   passengers: defaulted(size(integer(), 1, 50), 1),
   luggages: defaulted(size(integer(), 0, 20), 0),
 });
@@ -273,22 +271,22 @@ export const QUERY_REASONS = ['Booking', 'Invoice', 'Complaint', 'Lost Item', 'O
 
 /** SPEC 3 'Contact form'. Telephone and booking number arrive as numbers from number inputs. */
 export const ContactForm = refine(type({
-  firstName: optionalText(100),
-  lastName: optionalText(100),
-  email: defaulted(union([literal(''), pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/)]), ''),
-  telephone: defaulted(size(phoneText, 0, 30), ''),
+  firstName: OptionalText(100),
+  lastName: OptionalText(100),
+  email: defaulted(EmailOrEmpty, ''),
+  telephone: defaulted(numberText(0, 30), ''),
   queryReason: defaulted(enums(QUERY_REASONS), 'Booking'),
-  bookingNumber: defaulted(size(phoneText, 0, 40), ''),
-  comments: optionalText(5000),
+  bookingNumber: defaulted(numberText(0, 40), ''),
+  comments: OptionalText(5000, { multiline: true }),
 }), 'reachable', (v) => (v.email || v.telephone ? true : 'give an e-mail address or a telephone number so we can reply'));
 export type ContactForm = Infer<typeof ContactForm>;
 
-const email = pattern(size(string(), 3, 254), /^[^\s@]+@[^\s@]+\.[^\s@]+$/);
 /** SPEC 7 auth calls of the forgot-password flow. */
-export const ForgotPasswordRequest = type({ email, type: defaulted(string(), 'website') });
-export const VerifyCodeRequest = type({ email, code: pattern(string(), /^\d{6}$/) });
+const clientType = defaulted(Text(0, 40), 'website');
+export const ForgotPasswordRequest = type({ email: Email, type: clientType });
+export const VerifyCodeRequest = type({ email: Email, code: pattern(string(), /^\d{6}$/) });
 export const ResetPasswordRequest = type({
-  email, code: pattern(string(), /^\d{6}$/), new_password: size(string(), 6, 200), type: defaulted(string(), 'website'),
+  email: Email, code: pattern(string(), /^\d{6}$/), new_password: size(string(), 6, 200), type: clientType,
 });
 export const AuthResponse = type({ success: boolean(), message: string() });
 export type AuthResponse = Infer<typeof AuthResponse>;

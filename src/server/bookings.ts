@@ -1,7 +1,7 @@
 // Writing a booking: the server prices it again, stores it with its
 // confirmation e-mail in one transaction, and answers with SPEC 7's shape.
 // The amount a client sends is never used.
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import type { Db, Queryable } from './db/index';
 import {
   BookingForm, HourlyRateForm, type BookingRequest, type BookingResult,
@@ -10,10 +10,10 @@ import { penceToPounds } from '../domain/money';
 import { isEnabled } from '../domain/settings';
 import { toTime24 } from '../domain/ukTime';
 import { validateDetails } from '../domain/detailsValidation';
-import { ACCOUNT_EXISTS } from '../domain/messages';
 import { HttpError, validate } from './http';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from './pricing/quote';
-import { checkCredentialsLimited, createPassenger, findAccount } from './passengers';
+import { createPassenger, signIn } from './passengers';
+import { hashPassword } from './auth/passwords';
 import { enqueueEmail } from './mail/queue';
 import { bookingConfirmation } from './mail/templates';
 
@@ -28,10 +28,10 @@ export function newBookingNumber(): string {
 
 export const BAD_CREDENTIALS = 'The email or password is not correct.';
 
-interface Contact { passengerId: number | null; name: string; email: string; phone: string; password?: string }
+interface Contact { passengerId: number | null; name: string; email: string; phone: string; passwordHash: string | null }
 
 /** Who the booking is for, by registration mode (SPEC 4): checked before anything is written. */
-async function resolveContact(db: Queryable, req: BookingRequest): Promise<Contact> {
+async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<Contact> {
   const mode = req.selected_passenger;
   const reg = req.registrationData;
   const errors = validateDetails(mode, reg);
@@ -39,15 +39,14 @@ async function resolveContact(db: Queryable, req: BookingRequest): Promise<Conta
   if (field) throw new HttpError(422, `registrationData.${field}: ${message}`, `registrationData.${field}`);
   const name = `${reg.firstName} ${reg.surname}`.trim();
   if (mode === 'existing_client') {
-    const result = await checkCredentialsLimited(db, reg.email, reg.password ?? '');
+    const result = await signIn(deps.db, { email: reg.email, password: reg.password ?? '', client: deps.client, hashCost: deps.hashCost });
     if (!result.ok) throw new HttpError(422, BAD_CREDENTIALS, 'registrationData.password');
     const a = result.account;
-    return { passengerId: a.id, name: name || a.name, email: a.email, phone: reg.number.trim() || a.phone };
+    return { passengerId: a.id, name: name || a.name, email: a.email, phone: reg.number.trim() || a.phone, passwordHash: null };
   }
-  if (mode === 'new_client' && (await findAccount(db, reg.email))) {
-    throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
-  }
-  return { passengerId: null, name, email: reg.email.trim(), phone: reg.number.trim(), password: mode === 'new_client' ? reg.password : undefined };
+  // A new client's e-mail is checked when the account is written (createPassenger), inside the booking's transaction.
+  const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
+  return { passengerId: null, name, email: reg.email.trim(), phone: reg.number.trim(), passwordHash };
 }
 
 function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
@@ -58,7 +57,30 @@ function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
   return chosen;
 }
 
-export interface BookingDeps { db: Db; ctx: QuoteContext }
+export interface BookingDeps {
+  db: Db; ctx: QuoteContext;
+  /** Client address, for the sign-in limits of existing clients. */
+  client: string;
+  hashCost: number;
+  /** HMAC key for the request hashes kept with idempotency keys. */
+  secret: Buffer;
+}
+
+export const KEY_REUSED = 'This Idempotency-Key was already used for a different booking request. Send a new key for a new booking.';
+
+/**
+ * What identifies a booking request for its Idempotency-Key: an HMAC of the
+ * request with its keys in a fixed order, leaving out the password (the same
+ * retry may carry it, and its hash must not sit in the database).
+ */
+export function requestHash(req: BookingRequest, secret: Buffer): string {
+  const { password: _password, ...registrationData } = req.registrationData;
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical)
+      : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+        : v;
+  return createHmac('sha256', secret).update(JSON.stringify(canonical({ ...req, registrationData }))).digest('base64url');
+}
 
 /** The trip as it will be stored, for either booking type. */
 interface Trip {
@@ -113,26 +135,29 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
 }
 
 export async function createBooking(deps: BookingDeps, req: BookingRequest, idempotencyKey: string | null): Promise<BookingResult> {
+  const hash = idempotencyKey ? requestHash(req, deps.secret) : '';
   if (idempotencyKey) {
-    const existing = await findByIdempotencyKey(deps.db, idempotencyKey);
+    const existing = await findByIdempotencyKey(deps.db, idempotencyKey, hash);
     if (existing) return existing;
   }
   if (req.payment_method !== 'car') {
     throw new HttpError(422, 'payment_method: card payments are not available yet; choose Pay In Car', 'payment_method');
   }
   const trip = await priceTrip(deps.ctx, req);
-  const contact = await resolveContact(deps.db, req);
+  const contact = await resolveContact(deps, req);
   const quantity = req.selectedVehicle;
   const reg = req.registrationData;
 
   try {
     return await deps.db.transaction(async (tx) => {
+      // The key is claimed first, so a repeated request never reaches the account or the booking.
+      // (On PostgreSQL a concurrent claim of the same key waits here until the first one commits.)
+      if (idempotencyKey) await claimKey(tx, idempotencyKey, hash);
       const passengerId = contact.passengerId ?? await createPassenger(tx, contact);
       const row = await insertBooking(tx, {
         idempotencyKey, trip, passengerId, mode: req.selected_passenger, bookingType: req.bookingType, quantity,
         paymentMethod: 'car', paymentStatus: 'due_in_car',
       });
-      if (!row) throw new KeyAlreadyUsed(); // a concurrent request with the same key won: roll this one back
       const d = trip.details;
       await tx.query(
         `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
@@ -165,20 +190,29 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
       return result;
     });
   } catch (err) {
-    if (err instanceof KeyAlreadyUsed) return (await findByIdempotencyKey(deps.db, idempotencyKey!))!;
+    if (err instanceof KeyAlreadyUsed) {
+      const first = await findByIdempotencyKey(deps.db, idempotencyKey!, hash);
+      if (first) return first;
+    }
     throw err;
   }
 }
 
 class KeyAlreadyUsed extends Error {}
 
+async function claimKey(tx: Queryable, key: string, hash: string): Promise<void> {
+  const claimed = await tx.query(
+    'INSERT INTO idempotency_keys (key, request_hash) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key', [key, hash]);
+  if (!claimed.length) throw new KeyAlreadyUsed(); // another request with this key committed first: roll this one back
+}
+
 interface NewBooking {
   idempotencyKey: string | null; trip: Trip; passengerId: number; mode: string; bookingType: string; quantity: number;
   paymentMethod: 'car' | 'card'; paymentStatus: string;
 }
 
-/** Inserts the booking row; null when another request already used the idempotency key. */
-async function insertBooking(tx: Queryable, b: NewBooking): Promise<number | null> {
+/** Inserts the booking row under a fresh booking number (drawn again in the unlikely case it is taken). */
+async function insertBooking(tx: Queryable, b: NewBooking): Promise<number> {
   const t = b.trip;
   for (let attempt = 0; attempt < 5; attempt++) {
     const rows = await tx.query<{ id: number }>(
@@ -186,9 +220,8 @@ async function insertBooking(tx: Queryable, b: NewBooking): Promise<number | nul
          passenger_id, registration_mode, pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date,
          return_time, hourly_duration, flight_no, return_flight_no, via_miles, return_via_miles, time_duration,
          vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27
-        WHERE NOT EXISTS (SELECT 1 FROM bookings WHERE booking_number = $1)
-       ON CONFLICT (idempotency_key) DO NOTHING
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+       ON CONFLICT (booking_number) DO NOTHING
        RETURNING id`,
       [newBookingNumber(), b.idempotencyKey, t.rideType, b.bookingType, t.chosen.offer.company_id, t.chosen.offer.vehicle_id,
         b.passengerId, b.mode, t.pickup, t.dropoff, t.date, t.time, t.returnDate, t.returnTime, t.hourlyDuration,
@@ -197,17 +230,17 @@ async function insertBooking(tx: Queryable, b: NewBooking): Promise<number | nul
         t.pickupAt.toISOString()],
     );
     if (rows.length) return rows[0].id;
-    if (b.idempotencyKey) {
-      const taken = await tx.query('SELECT 1 FROM bookings WHERE idempotency_key = $1', [b.idempotencyKey]);
-      if (taken.length) return null;
-    }
   }
   throw new Error('Could not allocate a booking number');
 }
 
-async function findByIdempotencyKey(db: Queryable, key: string): Promise<BookingResult | null> {
-  const [row] = await db.query<{ id: number }>('SELECT id FROM bookings WHERE idempotency_key = $1', [key]);
-  return row ? loadBooking(db, row.id) : null;
+/** The booking a key was used for; 422 when the key came with another request. */
+async function findByIdempotencyKey(db: Queryable, key: string, hash: string): Promise<BookingResult | null> {
+  const [row] = await db.query<{ id: number | null; request_hash: string }>(
+    'SELECT b.id, k.request_hash FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key WHERE k.key = $1', [key]);
+  if (!row) return null;
+  if (row.request_hash !== hash) throw new HttpError(422, KEY_REUSED, 'Idempotency-Key');
+  return row.id === null ? null : loadBooking(db, row.id);
 }
 
 export async function loadBooking(db: Queryable, id: number): Promise<BookingResult | null> {

@@ -1,7 +1,9 @@
 // Passenger accounts (new and existing clients) and guest contact records.
-import type { Queryable } from './db/index';
-import { hashPassword, verifyPassword } from './auth/passwords';
+import type { Db, Queryable } from './db/index';
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from './auth/passwords';
+import { reserveSignInAttempt, signInSucceeded } from './auth/throttle';
 import { HttpError } from './http';
+import { ACCOUNT_EXISTS } from '../domain/messages';
 
 export interface Account { id: number; name: string; email: string; phone: string; password_hash: string }
 
@@ -15,39 +17,46 @@ export async function findAccount(db: Queryable, email: string): Promise<Account
 
 export type SignInResult = { ok: true; account: Account } | { ok: false; reason: 'not_found' | 'wrong_password' };
 
-export async function checkCredentials(db: Queryable, email: string, password: string): Promise<SignInResult> {
-  const account = await findAccount(db, email);
-  if (!account) return { ok: false, reason: 'not_found' };
-  return (await verifyPassword(password, account.password_hash)) ? { ok: true, account } : { ok: false, reason: 'wrong_password' };
-}
-
-export const MAX_FAILED_CHECKS = 10;
-export const FAILED_CHECK_WINDOW_MINUTES = 15;
-export const TOO_MANY_ATTEMPTS = `Too many wrong passwords for this email. Please wait ${FAILED_CHECK_WINDOW_MINUTES} minutes or reset your password.`;
+/** A sign-in as a person makes it: the client address it comes from, and the hash cost in force. */
+export interface SignIn { email: string; password: string; client: string; hashCost: number }
 
 /**
- * A password check that counts: after MAX_FAILED_CHECKS wrong passwords for one e-mail within the window,
- * further checks are refused (HTTP 429) without looking at the password.
+ * A password check that counts: the attempt is counted before the password is
+ * looked at (429 when a limit is reached, see auth/throttle.ts). An unknown
+ * e-mail costs the same hashing time as a known one. A right password stored
+ * with an older, cheaper hash is hashed again at today's cost.
  */
-export async function checkCredentialsLimited(db: Queryable, email: string, password: string): Promise<SignInResult> {
-  const [{ n }] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM login_attempts
-      WHERE lower(email) = lower($1) AND NOT succeeded AND created_at > now() - make_interval(mins => $2)`,
-    [email.trim(), FAILED_CHECK_WINDOW_MINUTES]);
-  if (n >= MAX_FAILED_CHECKS) throw new HttpError(429, TOO_MANY_ATTEMPTS, 'password');
-  const result = await checkCredentials(db, email, password);
-  if (result.ok || result.reason === 'wrong_password') {
-    await db.query('INSERT INTO login_attempts (email, succeeded) VALUES ($1, $2)', [email.trim(), result.ok]);
+export async function signIn(db: Db, s: SignIn): Promise<SignInResult> {
+  await reserveSignInAttempt(db, s.email, s.client);
+  const account = await findAccount(db, s.email);
+  if (!account) {
+    await verifyAgainstDecoy(s.password, s.hashCost);
+    return { ok: false, reason: 'not_found' };
   }
-  return result;
+  const check = await verifyPassword(s.password, account.password_hash, s.hashCost);
+  if (!check.ok) return { ok: false, reason: 'wrong_password' };
+  await signInSucceeded(db, s.email, s.client);
+  if (check.needsRehash) {
+    // Only if nobody changed the password meanwhile.
+    await db.query('UPDATE passengers SET password_hash = $2 WHERE id = $1 AND password_hash = $3',
+      [account.id, await hashPassword(s.password, s.hashCost), account.password_hash]);
+  }
+  return { ok: true, account };
 }
 
+/**
+ * A passenger record: an account when it has a password hash (hashed before the
+ * transaction, as scrypt is slow; 422 if the e-mail already has an account,
+ * whoever got there first), otherwise a guest's contact record.
+ */
 export async function createPassenger(
-  tx: Queryable, p: { name: string; email: string; phone: string; password?: string },
+  tx: Queryable, p: { name: string; email: string; phone: string; passwordHash?: string | null },
 ): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
-    'INSERT INTO passengers (name, email, phone, password_hash) VALUES ($1, $2, $3, $4) RETURNING id',
-    [p.name, p.email.trim(), p.phone.trim(), p.password ? await hashPassword(p.password) : null],
+    `INSERT INTO passengers (name, email, phone, password_hash) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (lower(email)) WHERE password_hash IS NOT NULL DO NOTHING RETURNING id`,
+    [p.name, p.email.trim(), p.phone.trim(), p.passwordHash ?? null],
   );
+  if (!row) throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
   return row.id;
 }

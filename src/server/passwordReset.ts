@@ -1,9 +1,12 @@
 // The forgot-password flow (SPEC 4 and 8): a six-digit code e-mailed to the
-// passenger, stored hashed, valid for 15 minutes and 5 tries, one use.
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+// passenger, valid for 15 minutes and 5 tries, one use. Only an HMAC of the
+// code (server secret, random salt per code) is stored; the e-mail's subject
+// never carries the code, and its body is erased once it is sent.
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from './db/index';
 import { findAccount } from './passengers';
 import { hashPassword } from './auth/passwords';
+import { clearSignInFailures } from './auth/throttle';
 import { enqueueEmail } from './mail/queue';
 import { HttpError } from './http';
 import {
@@ -13,57 +16,86 @@ import {
 export const CODE_MINUTES = 15;
 export const MAX_ATTEMPTS = 5;
 export const MAX_CODES_PER_HOUR = 5;
+export const RESET_MAIL_SUBJECT = 'Your password reset code';
 
-// A six-digit code has little entropy whatever the hash; the expiry and attempt limit are what protect it.
-const digest = (passengerId: number, code: string) => createHash('sha256').update(`${passengerId}:${code}`).digest('hex');
+export interface ResetDeps { db: Db; secret: Buffer; hashCost: number }
 
-export async function sendResetCode(db: Db, email: string, companyName: string): Promise<string> {
+const mac = (secret: Buffer, salt: string, passengerId: number, code: string) =>
+  createHmac('sha256', secret).update(`${salt}:${passengerId}:${code}`).digest('base64url');
+
+/** `salt$hmac`: a six-digit code has little entropy, so without the server secret the hash alone cannot be searched. */
+export function hashResetCode(secret: Buffer, passengerId: number, code: string): string {
+  const salt = randomBytes(12).toString('base64url');
+  return `${salt}$${mac(secret, salt, passengerId, code)}`;
+}
+
+function codeMatches(secret: Buffer, passengerId: number, code: string, stored: string): boolean {
+  const [salt, expected] = stored.split('$');
+  if (!salt || !expected) return false;
+  const given = Buffer.from(mac(secret, salt, passengerId, code));
+  return given.length === expected.length && timingSafeEqual(given, Buffer.from(expected));
+}
+
+async function accountOf(db: Db, email: string) {
   const account = await findAccount(db, email);
   if (!account) throw new HttpError(404, RESET_EMAIL_NOT_FOUND, 'email');
-  const [{ n }] = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM password_reset_codes WHERE passenger_id = $1 AND created_at > now() - interval '1 hour'",
-    [account.id]);
-  if (n >= MAX_CODES_PER_HOUR) throw new HttpError(429, 'Too many reset codes were asked for. Please try again in an hour or call us.');
+  return account;
+}
+
+export async function sendResetCode(d: ResetDeps, email: string, companyName: string): Promise<string> {
+  const account = await accountOf(d.db, email);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await db.transaction(async (tx) => {
+  await d.db.transaction(async (tx) => {
+    // One request per account at a time, so the hourly limit cannot be raced.
+    await tx.query('SELECT id FROM passengers WHERE id = $1 FOR UPDATE', [account.id]);
+    const [{ n }] = await tx.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM password_reset_codes WHERE passenger_id = $1 AND created_at > now() - interval '1 hour'",
+      [account.id]);
+    if (n >= MAX_CODES_PER_HOUR) throw new HttpError(429, 'Too many reset codes were asked for. Please try again in an hour or call us.');
     await tx.query('UPDATE password_reset_codes SET used_at = now() WHERE passenger_id = $1 AND used_at IS NULL', [account.id]);
     await tx.query(
       'INSERT INTO password_reset_codes (passenger_id, code_hash, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))',
-      [account.id, digest(account.id, code), CODE_MINUTES]);
+      [account.id, hashResetCode(d.secret, account.id, code), CODE_MINUTES]);
     const text = `Your ${companyName} password reset code is ${code}. It expires in ${CODE_MINUTES} minutes.\n\nIf you did not ask for it, you can ignore this e-mail.`;
     await enqueueEmail(tx, {
-      kind: 'password_reset', to: account.email, subject: `Your password reset code: ${code}`, text,
+      kind: 'password_reset', to: account.email, subject: RESET_MAIL_SUBJECT, text, eraseAfterSend: true,
       html: `<p>Your ${companyName} password reset code is <strong style="font-size:20px">${code}</strong>.</p><p>It expires in ${CODE_MINUTES} minutes. If you did not ask for it, you can ignore this e-mail.</p>`,
     });
   });
   return RESET_CODE_SENT;
 }
 
-/** Checks a code, counting the try; returns the passenger's id when it is right. */
-async function checkCode(db: Db, email: string, code: string): Promise<{ passengerId: number; codeId: number }> {
-  const account = await findAccount(db, email);
-  if (!account) throw new HttpError(404, RESET_EMAIL_NOT_FOUND, 'email');
-  const [row] = await db.query<{ id: number; code_hash: string; expired: boolean; attempts: number }>(
-    `SELECT id, code_hash, expires_at < now() AS expired, attempts FROM password_reset_codes
-      WHERE passenger_id = $1 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1`, [account.id]);
-  if (!row || row.expired || row.attempts >= MAX_ATTEMPTS) throw new HttpError(422, RESET_CODE_EXPIRED, 'code');
-  await db.query('UPDATE password_reset_codes SET attempts = attempts + 1 WHERE id = $1', [row.id]);
-  const given = Buffer.from(digest(account.id, code));
-  if (!timingSafeEqual(given, Buffer.from(row.code_hash))) throw new HttpError(422, RESET_CODE_INVALID, 'code');
+/**
+ * Counts a try and checks the code. Counting is one statement that succeeds
+ * only while the newest code is unused, unexpired and under its limit, so
+ * concurrent tries can never exceed it; the code is compared only after that.
+ */
+async function checkCode(d: ResetDeps, email: string, code: string): Promise<{ passengerId: number; codeId: number }> {
+  const account = await accountOf(d.db, email);
+  const [row] = await d.db.query<{ id: number; code_hash: string }>(
+    `UPDATE password_reset_codes SET attempts = attempts + 1
+      WHERE id = (SELECT id FROM password_reset_codes WHERE passenger_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1)
+        AND used_at IS NULL AND expires_at > now() AND attempts < $2
+      RETURNING id, code_hash`, [account.id, MAX_ATTEMPTS]);
+  if (!row) throw new HttpError(422, RESET_CODE_EXPIRED, 'code');
+  if (!codeMatches(d.secret, account.id, code, row.code_hash)) throw new HttpError(422, RESET_CODE_INVALID, 'code');
   return { passengerId: account.id, codeId: row.id };
 }
 
-export async function verifyResetCode(db: Db, email: string, code: string): Promise<string> {
-  await checkCode(db, email, code);
+export async function verifyResetCode(d: ResetDeps, email: string, code: string): Promise<string> {
+  await checkCode(d, email, code);
   return RESET_CODE_VERIFIED;
 }
 
-export async function resetPassword(db: Db, email: string, code: string, newPassword: string): Promise<string> {
-  const { passengerId, codeId } = await checkCode(db, email, code);
-  const hash = await hashPassword(newPassword);
-  await db.transaction(async (tx) => {
+export async function resetPassword(d: ResetDeps, email: string, code: string, newPassword: string): Promise<string> {
+  const { passengerId, codeId } = await checkCode(d, email, code);
+  const hash = await hashPassword(newPassword, d.hashCost);
+  await d.db.transaction(async (tx) => {
+    // Used once: of two resets with one code, only the first changes the password.
+    const consumed = await tx.query('UPDATE password_reset_codes SET used_at = now() WHERE id = $1 AND used_at IS NULL RETURNING id', [codeId]);
+    if (!consumed.length) throw new HttpError(422, RESET_CODE_EXPIRED, 'code');
     await tx.query('UPDATE passengers SET password_hash = $2 WHERE id = $1', [passengerId, hash]);
-    await tx.query('UPDATE password_reset_codes SET used_at = now() WHERE id = $1', [codeId]);
+    await clearSignInFailures(tx, email);
   });
   return PASSWORD_RESET_DONE;
 }

@@ -1,6 +1,6 @@
 // POST /check-passenger-email and POST /booking for guests, new clients and existing clients.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from './setup';
+import { TEST_SECURITY, testApp } from './setup';
 import { setSetting } from '../../src/server/operator';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -37,7 +37,7 @@ describe('new and existing clients', () => {
     const res = await book('new_client', { ...person, password: 'secret-1', privacyAccepted: true, termsAccepted: true });
     expect(res.status).toBe(200);
     const [row] = await t.db.query<any>('SELECT id, password_hash FROM passengers WHERE email = $1 AND password_hash IS NOT NULL', [person.email]);
-    expect(row.password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(row.password_hash).toMatch(new RegExp(`^scrypt\\$${2 ** TEST_SECURITY.passwordHashCost}\\$8\\$1\\$`));
     expect(row.password_hash).not.toContain('secret-1');
     expect(res.body.data.passengerDetails.passenger_id).toBe(row.id);
   });
@@ -118,7 +118,7 @@ describe('password guessing', () => {
     expect([blocked.status, blocked.body.message]).toEqual([429, expect.stringContaining('Too many wrong passwords')]);
     const booking = await book('existing_client', { email, password: 'right-pass-1' });
     expect(booking.status).toBe(429);
-    await t.db.query("UPDATE login_attempts SET created_at = now() - interval '16 minutes'");
+    await t.db.query("UPDATE auth_throttle SET window_started = now() - interval '16 minutes'");
     expect((await t.call('POST', '/check-passenger-email', { email, password: 'right-pass-1' })).body.success).toBe(true);
   });
 });

@@ -1,21 +1,43 @@
 // Passenger passwords: scrypt from node:crypto with a random salt per password.
+// Each hash records its own parameters, so the cost can rise (PASSWORD_HASH_COST)
+// and older hashes are replaced at the next successful sign-in.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
 
-const N = 16384, r = 8, p = 1, KEYLEN = 32;
+const R = 8, P = 1, KEYLEN = 32;
+/** scrypt needs 128 * N * r bytes; Node's default ceiling (32 MiB) is below N = 2^17. */
+const maxmem = (n: number, r: number) => 128 * n * r + 16 * 1024 * 1024;
 
-export async function hashPassword(password: string): Promise<string> {
+/** A new hash at 2^cost: `scrypt$N$r$p$salt$key`. */
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  const N = 2 ** cost;
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEYLEN, { N, r, p });
-  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await scrypt(password, salt, KEYLEN, { N, r: R, p: P, maxmem: maxmem(N, R) });
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export interface PasswordCheck { ok: boolean; needsRehash: boolean }
+
+/** Checks a password against its stored hash; `needsRehash` when the hash is cheaper than the cost asked for now. */
+export async function verifyPassword(password: string, stored: string, cost: number): Promise<PasswordCheck> {
   const [scheme, n, rr, pp, salt, key] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !key) return false;
+  const N = Number(n), r = Number(rr), p = Number(pp);
+  if (scheme !== 'scrypt' || !salt || !key || ![N, r, p].every(Number.isInteger)) return { ok: false, needsRehash: false };
   const expected = Buffer.from(key, 'base64');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(rr), p: Number(pp) });
-  return timingSafeEqual(actual, expected);
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N, r, p, maxmem: maxmem(N, r) });
+  const ok = timingSafeEqual(actual, expected);
+  return { ok, needsRehash: ok && (N < 2 ** cost || r !== R || p !== P) };
+}
+
+const decoys = new Map<number, Promise<string>>();
+
+/**
+ * Spends the time a real check costs when there is no account to check, so the
+ * answer time does not tell whether an e-mail has an account.
+ */
+export async function verifyAgainstDecoy(password: string, cost: number): Promise<void> {
+  if (!decoys.has(cost)) decoys.set(cost, hashPassword(randomBytes(12).toString('base64'), cost));
+  await verifyPassword(password, await decoys.get(cost)!, cost);
 }

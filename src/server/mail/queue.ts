@@ -1,27 +1,37 @@
 // Outgoing mail is a table: a message is written in the same transaction as
-// what it is about, then sent. Failures are retried with growing pauses and,
-// after the last attempt, marked failed and reported in the log.
+// what it is about, then sent. A sender claims one message at a time with a
+// lease; a lease that runs out (the process died while sending) makes the
+// message claimable again, so a crash strands nothing. Failures are retried
+// with growing pauses and, after the last attempt, marked failed and logged.
 import type { Db, Queryable } from '../db/index';
 import type { MailTransport } from './transport';
 
 export interface NewEmail {
   kind: 'booking_confirmation' | 'quote_request' | 'contact_message' | 'password_reset';
   to: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
+  /** The body holds a secret (a reset code): erase it once the message is sent or given up. */
+  eraseAfterSend?: boolean;
 }
 
 export async function enqueueEmail(tx: Queryable, e: NewEmail): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
-    `INSERT INTO outbound_emails (kind, to_address, reply_to, subject, body_text, body_html, booking_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [e.kind, e.to, e.replyTo ?? null, e.subject, e.text, e.html, e.bookingId ?? null],
+    `INSERT INTO outbound_emails (kind, to_address, reply_to, subject, body_text, body_html, booking_id, erase_after_send)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [e.kind, e.to, e.replyTo ?? null, e.subject, e.text, e.html, e.bookingId ?? null, e.eraseAfterSend ?? false],
   );
   return row.id;
 }
 
 /** Minutes to wait after the 1st, 2nd, ... failed attempt; after the last, the message is failed. */
 export const RETRY_MINUTES = [1, 5, 30, 120, 720];
+/** How long a claimed message is the claimer's alone. Longer than the longest send (SEND_TIMEOUT_MS). */
+export const LEASE_SECONDS = 60;
+/** A send that takes longer counts as failed (and is retried), so it always ends inside its lease. */
+export const SEND_TIMEOUT_MS = 30_000;
 
 interface Row { id: number; to_address: string; reply_to: string | null; subject: string; body_text: string; body_html: string; attempts: number }
+
+const ERASE_IF_SECRET = "body_text = CASE WHEN erase_after_send THEN '' ELSE body_text END, body_html = CASE WHEN erase_after_send THEN '' ELSE body_html END";
 
 export class MailQueue {
   private timer: NodeJS.Timeout | null = null;
@@ -30,49 +40,64 @@ export class MailQueue {
   constructor(private db: Db, private transport: MailTransport, private from: () => Promise<string>,
     private log: (line: string) => void = console.log) {}
 
-  /** Sends what is due now; returns how many were sent. Concurrent calls share one run. */
+  /** Sends what is due now (and what a dead sender left behind); returns how many were sent. Concurrent calls share one run. */
   deliverDue(): Promise<number> {
     this.running ??= this.run().finally(() => { this.running = null; });
     return this.running;
   }
 
+  private claimNext(): Promise<Row[]> {
+    return this.db.query<Row>(
+      `UPDATE outbound_emails SET status = 'sending', attempts = attempts + 1, next_attempt_at = now(),
+              lease_until = now() + make_interval(secs => $1)
+        WHERE id = (SELECT id FROM outbound_emails
+                     WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
+                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`, [LEASE_SECONDS]);
+  }
+
   private async run(): Promise<number> {
     let sent = 0;
+    let from: string | null = null;
     for (;;) {
-      const due = await this.db.query<Row>(
-        `UPDATE outbound_emails SET status = 'sending', attempts = attempts + 1, next_attempt_at = now()
-          WHERE id IN (SELECT id FROM outbound_emails WHERE status = 'pending' AND next_attempt_at <= now()
-                        ORDER BY id LIMIT 10 FOR UPDATE SKIP LOCKED)
-          RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`,
-      );
-      if (!due.length) return sent;
-      const from = await this.from();
-      for (const m of due) {
-        try {
-          await this.transport.send({ from, to: m.to_address, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html });
-          await this.db.query("UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL WHERE id = $1", [m.id]);
-          sent++;
-        } catch (err) {
-          const wait = RETRY_MINUTES[m.attempts - 1];
-          const reason = (err as Error).message;
-          if (wait === undefined) {
-            await this.db.query("UPDATE outbound_emails SET status = 'failed', last_error = $2 WHERE id = $1", [m.id, reason]);
-            this.log(`MAIL FAILED for good: #${m.id} to ${m.to_address} "${m.subject}" after ${m.attempts} attempts: ${reason}`);
-          } else {
-            await this.db.query(
-              `UPDATE outbound_emails SET status = 'pending', last_error = $2,
-                 next_attempt_at = now() + make_interval(mins => $3) WHERE id = $1`, [m.id, reason, wait]);
-            this.log(`Mail #${m.id} to ${m.to_address} not sent (${reason}); retrying in ${wait} min`);
-          }
+      const [m] = await this.claimNext();
+      if (!m) return sent;
+      from ??= await this.from();
+      try {
+        await withTimeout(this.transport.send({
+          from, to: m.to_address, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
+        }), SEND_TIMEOUT_MS);
+        await this.db.query(
+          `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
+            WHERE id = $1`, [m.id]);
+        sent++;
+      } catch (err) {
+        const wait = RETRY_MINUTES[m.attempts - 1];
+        const reason = (err as Error).message;
+        if (wait === undefined) {
+          await this.db.query(
+            `UPDATE outbound_emails SET status = 'failed', last_error = $2, lease_until = NULL, ${ERASE_IF_SECRET} WHERE id = $1`,
+            [m.id, reason]);
+          this.log(`MAIL FAILED for good: #${m.id} to ${m.to_address} "${m.subject}" after ${m.attempts} attempts: ${reason}`);
+        } else {
+          await this.db.query(
+            `UPDATE outbound_emails SET status = 'pending', last_error = $2, lease_until = NULL,
+               next_attempt_at = now() + make_interval(mins => $3) WHERE id = $1`, [m.id, reason, wait]);
+          this.log(`Mail #${m.id} to ${m.to_address} not sent (${reason}); retrying in ${wait} min`);
         }
       }
     }
   }
 
-  /** Starts the background sender; messages left 'sending' by a crash go back to pending. */
+  /**
+   * Starts the background sender. The embedded database belongs to this process
+   * alone, so whatever it shows as 'sending' was left by a crash and goes out at
+   * once; on PostgreSQL other servers may be sending, so their leases are waited out.
+   */
   async start(intervalMs = 15_000): Promise<void> {
-    await this.db.query(
-      "UPDATE outbound_emails SET status = 'pending' WHERE status = 'sending' AND next_attempt_at < now() - interval '10 minutes'");
+    if (this.db.kind === 'pglite') {
+      await this.db.query("UPDATE outbound_emails SET status = 'pending', lease_until = NULL WHERE status = 'sending'");
+    }
     this.timer = setInterval(() => { this.kick(); }, intervalMs);
     this.timer.unref();
     this.kick();
@@ -89,4 +114,12 @@ export class MailQueue {
   }
 
   describe(): string { return this.transport.description; }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the mail server within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -4,6 +4,7 @@ import { BookingRequest } from '../../domain/schemas';
 import { createBooking } from '../bookings';
 import { HttpError, readBody } from '../http';
 import { quoteContext } from './pricing';
+import { clientAddress } from '../clientAddress';
 import type { AppDeps } from '../app';
 
 export function bookingRoutes(deps: AppDeps) {
@@ -11,7 +12,10 @@ export function bookingRoutes(deps: AppDeps) {
     const body = await readBody(c, BookingRequest);
     const key = c.req.header('Idempotency-Key')?.trim() || null;
     if (key && key.length > 200) throw new HttpError(422, 'Idempotency-Key is longer than 200 characters', 'Idempotency-Key');
-    const data = await createBooking({ db: deps.db, ctx: await quoteContext(deps) }, body, key);
+    const data = await createBooking({
+      db: deps.db, ctx: await quoteContext(deps), client: clientAddress(c, deps.security.trustProxy),
+      hashCost: deps.security.passwordHashCost, secret: deps.security.secret,
+    }, body, key);
     deps.mail.kick();
     return c.json({ success: true, message: `Your booking ${data.booking.booking_number} is confirmed.`, data });
   });

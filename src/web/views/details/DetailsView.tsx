@@ -84,7 +84,7 @@ export function DetailsView() {
         <VehicleSummary />
         <Form<Values>
           initialValues={initial}
-          validate={(v) => validateDetails(v.mode, v)}
+          validate={(v) => validateDetails(v.mode, { ...v, passengerDetails: v.someoneElse ? 'yes' : 'no' })}
           onSubmit={(v) => actor.send({ type: 'details.submit', mode: v.mode, registration: toRegistration(v, true), flights: flightsOf(v) })}
           render={({ handleSubmit, values }) => (
             <form className="panel" noValidate aria-label="Personal details"

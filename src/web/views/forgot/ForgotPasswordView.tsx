@@ -3,8 +3,8 @@ import { Form } from 'react-final-form';
 import { Link } from 'wouter';
 import { BookingActor } from '../../bookingActor';
 import { TextField } from '../../components/TextField';
+import { isEmail } from '../../../domain/fields';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const STEPS = ['email', 'code', 'password'] as const;
 
 export function ForgotPasswordView() {
@@ -31,7 +31,7 @@ export function ForgotPasswordView() {
       {step === 'email' && (
         <Form<{ email: string }>
           initialValues={{ email }}
-          validate={(v) => (!v.email?.trim() ? { email: 'Email is required' } : !EMAIL.test(v.email.trim()) ? { email: 'Please enter a valid email address' } : {})}
+          validate={(v) => (!v.email?.trim() ? { email: 'Email is required' } : !isEmail(v.email) ? { email: 'Please enter a valid email address' } : {})}
           onSubmit={(v) => actor.send({ type: 'reset.requestCode', email: v.email.trim() })}
           render={({ handleSubmit }) => (
             <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Step 1: your email">

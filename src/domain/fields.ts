@@ -1,0 +1,59 @@
+// The field rules that every form and every API body share: one e-mail
+// address rule and one free-text rule, so the browser and the server can never
+// disagree about what a valid value is.
+import { coerce, defaulted, refine, size, string } from 'superstruct';
+
+/**
+ * One address as name@domain.tld. Beyond the usual shape it refuses what would
+ * let a value become several recipients or a header: list and group separators
+ * (`,` `;` `:`), angle brackets, quotes, brackets, backslashes, whitespace and
+ * control characters.
+ */
+const ADDRESS_PART = String.raw`[^\s@,;:<>()\[\]"\\\u0000-\u001f\u007f]+`;
+export const EMAIL_PATTERN = new RegExp(`^${ADDRESS_PART}@${ADDRESS_PART}\\.${ADDRESS_PART}$`);
+export const EMAIL_MAX_LENGTH = 254;
+
+/** The one e-mail rule: forms and API alike (surrounding spaces are ignored). */
+export function isEmail(value: string | null | undefined): boolean {
+  const v = (value ?? '').trim();
+  return v.length >= 3 && v.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(v);
+}
+
+const EMAIL_MESSAGE = 'must be one e-mail address, like name@example.com';
+
+/** An e-mail address in an API body: trimmed, then checked with the one rule. */
+export const Email = coerce(
+  refine(string(), 'email', (v) => (isEmail(v) ? true : EMAIL_MESSAGE)),
+  string(), (v) => v.trim(),
+);
+
+/** An e-mail address, or '' where the field may be left empty. */
+export const EmailOrEmpty = coerce(
+  refine(string(), 'email', (v) => (v === '' || isEmail(v) ? true : EMAIL_MESSAGE)),
+  string(), (v) => v.trim(),
+);
+
+// C0 and C1 control characters (NUL, escape, CR/LF...). Multi-line text may hold tab, LF and CR.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_IN_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+export function hasControlCharacters(value: string, multiline = false): boolean {
+  return (multiline ? CONTROL_IN_MULTILINE : CONTROL).test(value);
+}
+
+export const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters';
+
+/**
+ * Free text of min..max characters with no control characters (line breaks
+ * only where `multiline`); a required field (min > 0) must not be blank.
+ */
+export function Text(min: number, max: number, opts: { multiline?: boolean } = {}) {
+  return refine(size(string(), min, max), 'text', (v) => {
+    if (hasControlCharacters(v, opts.multiline)) return CONTROL_CHARACTERS_MESSAGE;
+    if (min > 0 && v.trim() === '') return 'must not be blank';
+    return true;
+  });
+}
+
+/** Optional free text: missing means ''. */
+export const OptionalText = (max: number, opts: { multiline?: boolean } = {}) => defaulted(Text(0, max, opts), '');
