@@ -66,7 +66,7 @@ export interface BookingDeps {
   secret: Buffer;
 }
 
-export const KEY_REUSED = 'This Idempotency-Key was already used for a different booking request. Send a new key for a new booking.';
+export const KEY_REUSED = 'This booking was already submitted with different details (the Idempotency-Key was used before). Check your e-mail for its confirmation, or start a new booking.';
 
 /**
  * What identifies a booking request for its Idempotency-Key: an HMAC of the

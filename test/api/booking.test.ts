@@ -66,6 +66,53 @@ describe('POST /booking, pay in car', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('refuses a repeated Idempotency-Key with a different request, without showing the first booking', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const headers = { 'Idempotency-Key': 'attempt-b41c' };
+    const first = await t.call('POST', '/booking', request(vehicle), headers);
+    expect(first.status).toBe(200);
+    const other = request(vehicle, { registrationData: { ...registrationData, email: 'someone.else@example.com', firstName: 'Eve' } });
+    const replay = await t.call('POST', '/booking', other, headers);
+    expect([replay.status, replay.body.field]).toEqual([422, 'Idempotency-Key']);
+    expect(replay.body.message).toContain('already submitted with different details');
+    expect(JSON.stringify(replay.body)).not.toContain('amelia@example.com');
+    expect(replay.body.data).toBeUndefined();
+    // The same request again is still answered with its booking; the password, if any, is not part of the comparison.
+    const same = await t.call('POST', '/booking', request(vehicle), headers);
+    expect(same.body.data.booking.booking_number).toBe(first.body.data.booking.booking_number);
+    const [key] = await t.db.query<any>('SELECT request_hash FROM idempotency_keys WHERE key = $1', ['attempt-b41c']);
+    expect(key.request_hash).toMatch(/^[\w-]{43}$/);
+  });
+
+  it('books a new client once for a request sent ten times at once with one key: no 500, one account', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const newClient = request(vehicle, {
+      selected_passenger: 'new_client',
+      registrationData: { ...registrationData, email: 'twice@example.com', password: 'twice-pass-1', privacyAccepted: true, termsAccepted: true },
+    });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => t.call('POST', '/booking', newClient, { 'Idempotency-Key': 'signup-99e1' })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => a.body.data.booking.booking_number)).size).toBe(1);
+    const accounts = await t.db.query("SELECT 1 FROM passengers WHERE lower(email) = 'twice@example.com' AND password_hash IS NOT NULL");
+    expect(accounts).toHaveLength(1);
+    expect(await t.db.query("SELECT 1 FROM bookings WHERE idempotency_key = 'signup-99e1'")).toHaveLength(1);
+  });
+
+  it('answers concurrent sign-ups with one e-mail with one booking and 422s, never a 500', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const signUp = (i: number) => request(vehicle, {
+      selected_passenger: 'new_client',
+      registrationData: { ...registrationData, email: i % 2 ? 'Rush@Example.com' : 'rush@example.com', password: `rush-pass-${i}`, privacyAccepted: true, termsAccepted: true },
+    });
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => t.call('POST', '/booking', signUp(i), i % 3 ? { 'Idempotency-Key': `rush-${i}` } : {})));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect([refused.status, refused.body.field]).toEqual([422, 'registrationData.email']);
+    }
+    const bookings = await t.db.query("SELECT 1 FROM bookings b JOIN passengers p ON p.id = b.passenger_id WHERE lower(p.email) = 'rush@example.com'");
+    expect(bookings).toHaveLength(1);
+  });
+
   it.each([
     [{ registrationData: { ...registrationData, number: '07700 900123' } }, 'registrationData.number'],
     [{ registrationData: { ...registrationData, firstName: '' } }, 'registrationData.firstName'],

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { testApp } from './setup';
-import { RETRY_MINUTES } from '../../src/server/mail/queue';
+import { LEASE_SECONDS, MailQueue, RETRY_MINUTES, SEND_TIMEOUT_MS, enqueueEmail } from '../../src/server/mail/queue';
+import { memoryTransport } from './setup';
 import { outboxTransport, smtpTransport } from '../../src/server/mail/transport';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -71,6 +72,72 @@ describe('the booking confirmation e-mail', () => {
     const bookings = await t.db.query('SELECT 1 FROM bookings WHERE id = $1', [id]);
     expect(bookings).toHaveLength(1);
     t.mailbox.fail(null);
+  });
+});
+
+describe('a sender that dies while sending', () => {
+  const FROM = async () => 'bookings@albion-executive.co.uk';
+  async function queued(to: string) {
+    return enqueueEmail(t.db, { kind: 'booking_confirmation', to, subject: `Booking confirmed for ${to}`, text: 'Confirmed', html: '<p>Confirmed</p>' });
+  }
+  const statusOf = async (id: number) => (await t.db.query<any>('SELECT status, attempts FROM outbound_emails WHERE id = $1', [id]))[0];
+
+  it('claims each message with a lease that ends before the send could', () => {
+    expect(SEND_TIMEOUT_MS).toBeLessThan(LEASE_SECONDS * 1000);
+    // Leases ran out plus one queue tick (15 s) is well within two minutes.
+    expect(LEASE_SECONDS + 15).toBeLessThanOrEqual(120);
+  });
+
+  it('leaves a message alone while its lease runs, and sends it once the lease has run out', async () => {
+    await t.mail.deliverDue();
+    const id = await queued('stranded@example.com');
+    // A sender claims it and hangs (then its process is killed).
+    const hung = new MailQueue(t.db, { description: 'hangs', send: () => new Promise(() => {}) }, FROM, () => {});
+    void hung.deliverDue();
+    await expect.poll(async () => (await statusOf(id)).status).toBe('sending');
+    // Another sender (or this one after a restart on PostgreSQL) does not take it while the lease runs...
+    const second = memoryTransport();
+    const survivor = new MailQueue(t.db, second.transport, FROM, () => {});
+    expect(await survivor.deliverDue()).toBe(0);
+    expect(second.sent).toHaveLength(0);
+    // ...and sends it as soon as the lease has run out, without waiting for a restart.
+    await t.db.query("UPDATE outbound_emails SET lease_until = now() - interval '1 second' WHERE id = $1", [id]);
+    expect(await survivor.deliverDue()).toBe(1);
+    expect(second.sent.map((m) => m.to)).toEqual(['stranded@example.com']);
+    expect(await statusOf(id)).toEqual({ status: 'sent', attempts: 2 });
+  });
+
+  it('sends what a crash left behind as soon as the embedded database reopens', async () => {
+    const id = await queued('after-crash@example.com');
+    await t.db.query("UPDATE outbound_emails SET status = 'sending', attempts = 1, lease_until = now() + interval '1 minute' WHERE id = $1", [id]);
+    const box = memoryTransport();
+    const restarted = new MailQueue(t.db, box.transport, FROM, () => {});
+    await restarted.start(60_000);
+    await restarted.stop();
+    if (t.db.kind === 'pglite') {
+      // One process owns the embedded database, so 'sending' can only be a crash's leftover.
+      expect(await statusOf(id)).toEqual({ status: 'sent', attempts: 2 });
+    } else {
+      // On PostgreSQL another server may be sending it: the lease is waited out.
+      expect((await statusOf(id)).status).toBe('sending');
+      await t.db.query("UPDATE outbound_emails SET lease_until = now() - interval '1 second' WHERE id = $1", [id]);
+      await restarted.deliverDue();
+      expect(await statusOf(id)).toEqual({ status: 'sent', attempts: 2 });
+    }
+    expect(box.sent.map((m) => m.to)).toEqual(['after-crash@example.com']);
+  });
+
+  it('gives up on a send that hangs, and tries again later', async () => {
+    const id = await queued('slow-server@example.com');
+    const lines: string[] = [];
+    const queue = new MailQueue(t.db, { description: 'hangs', send: () => new Promise(() => {}) }, FROM, (l) => lines.push(l),
+      { leaseSeconds: LEASE_SECONDS, sendTimeoutMs: 50 });
+    expect(await queue.deliverDue()).toBe(0);
+    const [row] = await t.db.query<any>(
+      'SELECT status, last_error, lease_until, next_attempt_at > now() AS later FROM outbound_emails WHERE id = $1', [id]);
+    expect(row).toMatchObject({ status: 'pending', lease_until: null, later: true });
+    expect(row.last_error).toContain('no answer from the mail server');
+    expect(lines.join('\n')).toContain('retrying in 1 min');
   });
 });
 

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECURITY, testApp } from './setup';
 import { createPassenger } from '../../src/server/passengers';
 import { hashPassword } from '../../src/server/auth/passwords';
+import { createHash } from 'node:crypto';
+import { MAX_ATTEMPTS, MAX_CODES_PER_HOUR } from '../../src/server/passwordReset';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 const email = 'reset.me@example.com';
@@ -61,5 +63,93 @@ describe('forgot password', () => {
     let last = { status: 200 };
     for (let i = 0; i < 5 && last.status === 200; i++) last = await t.call('POST', '/auth/forgot-password', { email });
     expect(last.status).toBe(429);
+  });
+});
+
+describe('reset codes under concurrent tries', () => {
+  const racer = 'raced.reset@example.com';
+  beforeAll(async () => {
+    await createPassenger(t.db, { name: 'Raced', email: racer, phone: '+44 700 000 003', passwordHash: await hashPassword('first-pass-1', TEST_SECURITY.passwordHashCost) });
+  });
+  const lastCode = async () => {
+    await t.mail.deliverDue();
+    return /reset code is (\d{6})/.exec(t.mailbox.sent.filter((x) => x.to === racer).at(-1)!.text)![1];
+  };
+  const signsIn = async (password: string) =>
+    (await t.call('POST', '/check-passenger-email', { email: racer, password }, { 'X-Forwarded-For': '192.0.2.200' })).body.success;
+
+  it('compares only five of 100 concurrent tries, so the right code sent 80th changes nothing', async () => {
+    await t.call('POST', '/auth/forgot-password', { email: racer });
+    const code = await lastCode();
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) =>
+      t.call('POST', '/auth/reset-password', { email: racer, code: i === 79 ? code : wrong(i), new_password: `taken-over-${i}` })));
+    const messages = answers.map((a) => a.body.message);
+    expect(messages.filter((m) => m === 'Invalid reset code').length + messages.filter((m) => m === 'Password has been reset successfully').length)
+      .toBe(MAX_ATTEMPTS);
+    expect(messages.filter((m) => m === 'Reset code has expired')).toHaveLength(100 - MAX_ATTEMPTS);
+    const [row] = await t.db.query<{ attempts: number }>(
+      'SELECT attempts FROM password_reset_codes WHERE passenger_id = (SELECT id FROM passengers WHERE email = $1) ORDER BY id DESC LIMIT 1', [racer]);
+    expect(row.attempts).toBe(MAX_ATTEMPTS);
+    // The 80th try came too late to be compared.
+    expect(messages[79]).toBe('Reset code has expired');
+    expect(await signsIn('first-pass-1')).toBe(true);
+  });
+
+  it('lets one of two concurrent resets with the right code change the password, once', async () => {
+    await t.db.query('DELETE FROM password_reset_codes');
+    await t.call('POST', '/auth/forgot-password', { email: racer });
+    const code = await lastCode();
+    const [a, b] = await Promise.all(['second-pass-a', 'second-pass-b'].map((new_password) =>
+      t.call('POST', '/auth/reset-password', { email: racer, code, new_password })));
+    expect([a.status, b.status].sort()).toEqual([200, 422]);
+    const winner = a.status === 200 ? 'second-pass-a' : 'second-pass-b';
+    expect([a, b].find((x) => x.status === 422)!.body.message).toBe('Reset code has expired');
+    expect(await signsIn(winner)).toBe(true);
+  });
+
+  it('sends at most five codes an hour however many are asked for at once', async () => {
+    await t.db.query('DELETE FROM password_reset_codes');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => t.call('POST', '/auth/forgot-password', { email: racer })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(MAX_CODES_PER_HOUR);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(12 - MAX_CODES_PER_HOUR);
+    const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM password_reset_codes');
+    expect(n).toBe(MAX_CODES_PER_HOUR);
+  });
+});
+
+describe('what is kept of a reset code', () => {
+  const quiet = 'quiet.reset@example.com';
+  beforeAll(async () => {
+    await createPassenger(t.db, { name: 'Quiet', email: quiet, phone: '+44 700 000 004', passwordHash: await hashPassword('quiet-pass-1', TEST_SECURITY.passwordHashCost) });
+  });
+
+  it('keeps the code out of the subject, erases the sent body, and stores only a salted HMAC', async () => {
+    await t.call('POST', '/auth/forgot-password', { email: quiet });
+    const [queued] = await t.db.query<any>("SELECT id, subject, body_text FROM outbound_emails WHERE to_address = $1 ORDER BY id DESC LIMIT 1", [quiet]);
+    const code = /reset code is (\d{6})/.exec(queued.body_text)![1];
+    expect(queued.subject).toBe('Your password reset code');
+    await t.mail.deliverDue();
+    const sent = t.mailbox.sent.filter((m) => m.to === quiet).at(-1)!;
+    expect(sent.subject).not.toContain(code);
+    expect(sent.text).toContain(code);
+    const [row] = await t.db.query<any>('SELECT status, subject, body_text, body_html FROM outbound_emails WHERE id = $1', [queued.id]);
+    expect(row).toEqual({ status: 'sent', subject: 'Your password reset code', body_text: '', body_html: '' });
+    const everything = JSON.stringify(await t.db.query("SELECT * FROM outbound_emails WHERE kind = 'password_reset'"));
+    expect(everything).not.toContain(code);
+    const [stored] = await t.db.query<any>(
+      'SELECT passenger_id, code_hash FROM password_reset_codes WHERE passenger_id = (SELECT id FROM passengers WHERE email = $1) ORDER BY id DESC LIMIT 1', [quiet]);
+    expect(stored.code_hash).toMatch(/^[\w-]{16}\$[\w-]{43}$/);
+    // Not the old unsalted, secret-less digest, which anyone holding the table could search in a million tries.
+    expect(stored.code_hash).not.toContain(createHash('sha256').update(`${stored.passenger_id}:${code}`).digest('hex'));
+    expect((await t.call('POST', '/auth/verify-code', { email: quiet, code })).status).toBe(200);
+  });
+
+  it('keeps booking confirmations whole after sending', async () => {
+    const [{ id }] = await t.db.query<any>(
+      "INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html) VALUES ('contact_message', 'office@example.com', 'Hello', 'Body', '<p>Body</p>') RETURNING id");
+    await t.mail.deliverDue();
+    const [row] = await t.db.query<any>('SELECT status, body_text FROM outbound_emails WHERE id = $1', [id]);
+    expect(row).toEqual({ status: 'sent', body_text: 'Body' });
   });
 });

@@ -38,7 +38,8 @@ export class MailQueue {
   private running: Promise<number> | null = null;
 
   constructor(private db: Db, private transport: MailTransport, private from: () => Promise<string>,
-    private log: (line: string) => void = console.log) {}
+    private log: (line: string) => void = console.log,
+    private timing = { leaseSeconds: LEASE_SECONDS, sendTimeoutMs: SEND_TIMEOUT_MS }) {}
 
   /** Sends what is due now (and what a dead sender left behind); returns how many were sent. Concurrent calls share one run. */
   deliverDue(): Promise<number> {
@@ -53,7 +54,7 @@ export class MailQueue {
         WHERE id = (SELECT id FROM outbound_emails
                      WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
                      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`, [LEASE_SECONDS]);
+        RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds]);
   }
 
   private async run(): Promise<number> {
@@ -66,7 +67,7 @@ export class MailQueue {
       try {
         await withTimeout(this.transport.send({
           from, to: m.to_address, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
-        }), SEND_TIMEOUT_MS);
+        }), this.timing.sendTimeoutMs);
         await this.db.query(
           `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
             WHERE id = $1`, [m.id]);
