@@ -52,6 +52,24 @@ describe('details form rules (SPEC 5)', () => {
   });
 });
 
+describe('e-mail fields of the details form', () => {
+  const guest = { firstName: 'A', surname: 'B', number: '+44 770 090 012' };
+  it('refuses a list or a named address where one address belongs, with the SPEC 5 message', () => {
+    for (const email of ['a@b.co,c@d.co', 'a@b.co; c@d.co', 'Eve <eve@b.co>', 'a@b.co\nBcc: c@d.co']) {
+      expect(validateDetails('guest_login', { ...guest, email }).email, email).toBe('Please enter a valid email address');
+    }
+    expect(validateDetails('guest_login', { ...guest, email: ' a@b.co ' })).toEqual({});
+  });
+
+  it('checks the other passenger\'s e-mail only when booking for someone else and it is given', () => {
+    const base = { ...guest, email: 'a@b.co' };
+    expect(validateDetails('guest_login', { ...base, passengerDetails: 'yes', passengerEmail: 'x@y.co,z@y.co' }).passengerEmail)
+      .toBe('Please enter a valid email address');
+    expect(validateDetails('guest_login', { ...base, passengerDetails: 'yes', passengerEmail: '' })).toEqual({});
+    expect(validateDetails('guest_login', { ...base, passengerDetails: 'no', passengerEmail: 'x@y.co,z@y.co' })).toEqual({});
+  });
+});
+
 describe('other form rules', () => {
   it('requires date, time, e-mail and telephone on the quote form (SPEC 5)', async () => {
     const { validateQuoteForm } = await import('../../src/domain/forms');
@@ -59,6 +77,8 @@ describe('other form rules', () => {
       pickup_date: 'Choose a date', pickup_time: 'Choose a time', passenger_email: 'Email is required', passenger_phone: 'Telephone is required',
     });
     expect(validateQuoteForm({ pickup_date: '2030-01-01', pickup_time: '09:00', passenger_email: 'a@b.co', passenger_phone: 447700900123 })).toEqual({});
+    expect(validateQuoteForm({ pickup_date: '2030-01-01', pickup_time: '09:00', passenger_email: 'a@b.co, c@d.co', passenger_phone: 447700900123 }))
+      .toEqual({ passenger_email: 'Please enter a valid email address' });
   });
 
   it('reads SHOWPAYINCAR and GUEST_LOGIN', async () => {
