@@ -169,8 +169,10 @@ export async function runAdmin(db: Db, argv: string[]): Promise<string> {
         `SELECT id, kind, to_address, subject, status, attempts, last_error FROM outbound_emails
           WHERE $1::text IS NULL OR status = $1 ORDER BY id DESC LIMIT 50`, [values.status ?? null]));
     case 'retry-emails': {
-      const rows = await db.query("UPDATE outbound_emails SET status = 'pending', attempts = 0, next_attempt_at = now() WHERE status = 'failed' RETURNING id");
-      return `${rows.length} message(s) will be sent again by the running server`;
+      // Reset-code messages lose their body when they fail (it held the code): the passenger asks for a new code instead.
+      const rows = await db.query(
+        "UPDATE outbound_emails SET status = 'pending', attempts = 0, next_attempt_at = now() WHERE status = 'failed' AND NOT erase_after_send RETURNING id");
+      return `${rows.length} message(s) will be sent again by the running server (failed reset codes are not: ask for a new code)`;
     }
     case undefined:
     case 'help':

@@ -18,6 +18,15 @@ const trip = {
 };
 
 describe('npm run admin', () => {
+  it('sends failed messages again, but not reset codes, whose body was erased', async () => {
+    await t.db.query(`INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, status, erase_after_send) VALUES
+      ('booking_confirmation', 'retry-me@example.com', 'Booking confirmed', 'Body', '<p>Body</p>', 'failed', false),
+      ('password_reset', 'reset@example.com', 'Your password reset code', '', '', 'failed', true)`);
+    expect(await runAdmin(t.db, ['retry-emails'])).toContain('1 message(s) will be sent again');
+    const rows = await t.db.query<any>("SELECT to_address, status FROM outbound_emails WHERE to_address IN ('retry-me@example.com', 'reset@example.com') ORDER BY id");
+    expect(rows).toEqual([{ to_address: 'retry-me@example.com', status: 'pending' }, { to_address: 'reset@example.com', status: 'failed' }]);
+  });
+
   it('sets a setting the API reads', async () => {
     expect(await runAdmin(t.db, ['set-setting', 'CURRENCY', '€'])).toBe('CURRENCY = €');
     const { body } = await t.call('POST', '/calculate-distance-price', trip);
