@@ -91,9 +91,11 @@ describe('a sender that dies while sending', () => {
   it('leaves a message alone while its lease runs, and sends it once the lease has run out', async () => {
     await t.mail.deliverDue();
     const id = await queued('stranded@example.com');
-    // A sender claims it and hangs (then its process is killed).
-    const hung = new MailQueue(t.db, { description: 'hangs', send: () => new Promise(() => {}) }, FROM, () => {});
-    void hung.deliverDue();
+    // A sender claims it and hangs (as if its process were killed); it would give up only after ten minutes.
+    let wakeHung: () => void = () => {};
+    const hung = new MailQueue(t.db, { description: 'hangs', send: () => new Promise<void>((_, reject) => { wakeHung = () => reject(new Error('woke up late')); }) },
+      FROM, () => {}, { leaseSeconds: LEASE_SECONDS, sendTimeoutMs: 600_000 });
+    const hungRun = hung.deliverDue();
     await expect.poll(async () => (await statusOf(id)).status).toBe('sending');
     // Another sender (or this one after a restart on PostgreSQL) does not take it while the lease runs...
     const second = memoryTransport();
@@ -104,6 +106,10 @@ describe('a sender that dies while sending', () => {
     await t.db.query("UPDATE outbound_emails SET lease_until = now() - interval '1 second' WHERE id = $1", [id]);
     expect(await survivor.deliverDue()).toBe(1);
     expect(second.sent.map((m) => m.to)).toEqual(['stranded@example.com']);
+    expect(await statusOf(id)).toEqual({ status: 'sent', attempts: 2 });
+    // The first sender coming back to life late cannot undo that.
+    wakeHung();
+    await hungRun;
     expect(await statusOf(id)).toEqual({ status: 'sent', attempts: 2 });
   });
 

@@ -31,6 +31,8 @@ export const SEND_TIMEOUT_MS = 30_000;
 
 interface Row { id: number; to_address: string; reply_to: string | null; subject: string; body_text: string; body_html: string; attempts: number }
 
+/** Each claim raises `attempts`, so (id, attempts) names one claim: a sender whose lease ran out and was claimed again changes nothing. */
+const STILL_OURS = "id = $1 AND attempts = $2 AND status = 'sending'";
 const ERASE_IF_SECRET = "body_text = CASE WHEN erase_after_send THEN '' ELSE body_text END, body_html = CASE WHEN erase_after_send THEN '' ELSE body_html END";
 
 export class MailQueue {
@@ -70,20 +72,20 @@ export class MailQueue {
         }), this.timing.sendTimeoutMs);
         await this.db.query(
           `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
-            WHERE id = $1`, [m.id]);
+            WHERE ${STILL_OURS}`, [m.id, m.attempts]);
         sent++;
       } catch (err) {
         const wait = RETRY_MINUTES[m.attempts - 1];
         const reason = (err as Error).message;
         if (wait === undefined) {
           await this.db.query(
-            `UPDATE outbound_emails SET status = 'failed', last_error = $2, lease_until = NULL, ${ERASE_IF_SECRET} WHERE id = $1`,
-            [m.id, reason]);
+            `UPDATE outbound_emails SET status = 'failed', last_error = $3, lease_until = NULL, ${ERASE_IF_SECRET} WHERE ${STILL_OURS}`,
+            [m.id, m.attempts, reason]);
           this.log(`MAIL FAILED for good: #${m.id} to ${m.to_address} "${m.subject}" after ${m.attempts} attempts: ${reason}`);
         } else {
           await this.db.query(
-            `UPDATE outbound_emails SET status = 'pending', last_error = $2, lease_until = NULL,
-               next_attempt_at = now() + make_interval(mins => $3) WHERE id = $1`, [m.id, reason, wait]);
+            `UPDATE outbound_emails SET status = 'pending', last_error = $3, lease_until = NULL,
+               next_attempt_at = now() + make_interval(mins => $4) WHERE ${STILL_OURS}`, [m.id, m.attempts, reason, wait]);
           this.log(`Mail #${m.id} to ${m.to_address} not sent (${reason}); retrying in ${wait} min`);
         }
       }
