@@ -4,7 +4,8 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Db, Queryable } from './db/index';
 import type { DistanceService } from './geo/distance';
 import { UnknownPlaceError } from './geo/places';
-import { HttpError } from './http';
+import { HttpError, bodyStillArriving, closeConnection } from './http';
+import { DatabaseBusyError } from './db/admission';
 import type { MailQueue } from './mail/queue';
 import { catalogRoutes } from './routes/catalog';
 import { pricingRoutes } from './routes/pricing';
@@ -14,6 +15,8 @@ import { enquiryRoutes } from './routes/enquiries';
 import { authRoutes } from './routes/auth';
 import type { Settings } from '../domain/settings';
 import { reference } from './referenceData';
+import { securityHeaders, type Providers } from './securityHeaders';
+import { loadConfig, type Config } from './config';
 
 export interface AppDeps {
   db: Db;
@@ -35,6 +38,8 @@ export interface SecurityConfig {
 }
 
 export const MAX_BODY_BYTES = 100 * 1024;
+/** PostgreSQL's SQLSTATE for a unique-index violation (PGlite reports the same). */
+const UNIQUE_VIOLATION = '23505';
 
 export async function loadSettings(db: Queryable): Promise<Settings> {
   return (await reference(db)).settings;
@@ -50,6 +55,13 @@ const errorBody = (message: string, field?: string) => ({ success: false as cons
 
 export function createApiApp(deps: AppDeps) {
   const api = new Hono();
+  // An answer given before the request body has all arrived (a 401 or 503 to a
+  // large upload) ends the connection cleanly, so the client's next request
+  // goes on a new one instead of being lost (http.ts, closeConnection).
+  api.use('*', async (c, next) => {
+    await next();
+    if (bodyStillArriving(c)) closeConnection(c);
+  });
   // SPEC 6: every call carries the two key headers.
   api.use('*', async (c, next) => {
     if (c.req.header('API-PUBLIC-KEY') !== deps.apiKeys.public || c.req.header('API-SECRET-KEY') !== deps.apiKeys.secret) {
@@ -57,9 +69,19 @@ export function createApiApp(deps: AppDeps) {
     }
     await next();
   });
+  // The embedded database serves requests in arrival order; while its line is
+  // full, a new request gets 503 with Retry-After (db/admission.ts).
+  api.use('*', async (_c, next) => {
+    deps.db.admit();
+    await next();
+  });
   api.use('*', bodyLimit({
     maxSize: MAX_BODY_BYTES,
-    onError: (c) => c.json(errorBody(`The request body is larger than ${MAX_BODY_BYTES / 1024} kB`), 413),
+    // The rest of the body may still be on its way: never keep this connection.
+    onError: (c) => {
+      closeConnection(c);
+      return c.json(errorBody(`The request body is larger than ${MAX_BODY_BYTES / 1024} kB`), 413);
+    },
   }));
   api.route('/', catalogRoutes(deps));
   api.route('/', pricingRoutes(deps));
@@ -69,16 +91,32 @@ export function createApiApp(deps: AppDeps) {
   api.route('/', authRoutes(deps));
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError((err, c) => {
-    if (err instanceof HttpError) return c.json(errorBody(err.message, err.field), err.status);
+    if (err instanceof DatabaseBusyError) {
+      err = new HttpError(503, err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+    }
+    if (err instanceof HttpError) return c.json(errorBody(err.message, err.field), err.status, err.headers);
     if (err instanceof UnknownPlaceError) return c.json(errorBody(err.message, err.field), 422);
+    // Two requests raced for one unique value; every known race is handled where it happens, and any other is a conflict to retry, not a fault.
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION) {
+      console.warn(`${c.req.method} ${c.req.path}: unique violation (${(err as Error).message})`);
+      return c.json(errorBody('This conflicts with a request made at the same moment. Please try again.'), 409);
+    }
     console.error(`${c.req.method} ${c.req.path} failed:`, err);
     return c.json(errorBody('Something went wrong on our side. Please try again or call us.'), 500);
   });
   return api;
 }
 
-export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
+export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono, config: Pick<Config, 'stripePublishableKey'> = loadConfig()) {
   const app = new Hono();
+  // Security headers on every answer (pages, assets, API, errors, 404s). Stripe is
+  // configured at start-up; Google Maps by a setting that can change at run time,
+  // so a page's policy reads the (cached) settings each time.
+  const fixed: Providers = { googleMaps: false, stripe: Boolean(config.stripePublishableKey) };
+  app.use('*', securityHeaders({
+    staticProviders: fixed,
+    pageProviders: async () => ({ ...fixed, googleMaps: Boolean((await loadSettings(deps.db)).GOOGLE_API_KEY?.trim()) }),
+  }));
   if (testAdmin) app.route('/', testAdmin);
   app.route('/api/v1', createApiApp(deps));
   if (web) app.route('/', web);

@@ -1,5 +1,6 @@
 // Configuration: environment variables, each with a safe local default (README lists them).
 import path from 'node:path';
+import { parseQueueLimit } from './db/admission';
 
 export interface Config {
   port: number;
@@ -18,6 +19,10 @@ export interface Config {
   passwordHashCost: number;
   /** Take the client address from X-Forwarded-For (TRUST_PROXY=1) instead of the socket. */
   trustProxy: boolean;
+  /** Stripe's publishable key (STRIPE_PUBLISHABLE_KEY); set: pages may load Stripe.js (card payments). */
+  stripePublishableKey?: string;
+  /** Embedded database: operations that may wait for it before new API requests get 503 (DB_QUEUE_LIMIT, default 200). */
+  dbQueueLimit: number;
 }
 
 /** scrypt N = 2^17 with r = 8, p = 1: current guidance for interactive logins. */
@@ -41,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverSecret: env.SERVER_SECRET || undefined,
     passwordHashCost: hashCost(env.PASSWORD_HASH_COST),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+    dbQueueLimit: parseQueueLimit(env.DB_QUEUE_LIMIT),
   };
 }
 

@@ -29,6 +29,7 @@ const app = createApp(
   { db, distance, mail, apiKeys: keys, now: () => new Date(), security },
   webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret } }),
   e2eToken ? e2eAdminApp(db, e2eToken) : undefined,
+  config,
 );
 if (e2eToken) console.log('Test admin calls are enabled (E2E_ADMIN_TOKEN is set): never set it in production.');
 

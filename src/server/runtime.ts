@@ -17,7 +17,7 @@ export interface Runtime { db: Db; distance: DistanceService; mail: MailQueue; l
 export async function openRuntime(config: Config): Promise<Runtime> {
   const log: string[] = [];
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), queueLimit: config.dbQueueLimit });
   const applied = await migrate(db);
   if (applied.length) log.push(`Database migrations applied: ${applied.join(', ')}`);
   if (await seedIfEmpty(db)) log.push('Seeded the demo operator (Albion Executive Cars).');

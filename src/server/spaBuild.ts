@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['src/web', 'src/domain', 'machines', 'public/index.html', '.parcelrc', 'package.json'];
+// This file too: a change to the build's flags rebuilds.
+const SOURCES = ['src/web', 'src/domain', 'machines', 'public/index.html', '.parcelrc', 'package.json', 'src/server/spaBuild.ts'];
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;
@@ -25,7 +26,9 @@ export function buildSpa(root: string, distDir: string): void {
   rmSync(distDir, { recursive: true, force: true });
   const result = spawnSync(
     process.execPath,
-    [path.join(root, 'node_modules/parcel/lib/bin.js'), 'build', 'public/index.html', '--dist-dir', distDir, '--public-url', '/', '--no-autoinstall'],
+    [path.join(root, 'node_modules/parcel/lib/bin.js'), 'build', 'public/index.html', '--dist-dir', distDir, '--public-url', '/', '--no-autoinstall',
+      // No source maps: they would publish the full sources.
+      '--no-source-maps'],
     // Always a production build, whatever NODE_ENV the caller runs with (test runners set it to "test").
     { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );

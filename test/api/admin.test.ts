@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { testApp } from './setup';
 import { runAdmin } from '../../src/server/admin';
+import { processStartToken } from '../../src/server/dataLock';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
@@ -72,7 +73,8 @@ describe('npm run admin', () => {
 
   it('will not open the embedded database while the server has it', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'admin-lock-'));
-    writeFileSync(path.join(dir, 'server.pid'), String(process.pid === 1 ? 2 : 1)); // pid 1 is always alive
+    // This test process stands for the running server: its pid and start token, as the server writes them.
+    writeFileSync(path.join(dir, 'server.pid'), `${process.pid}\n${processStartToken(process.pid)}\n`);
     try {
       const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/admin.ts', 'settings'], {
         env: { ...process.env, DATA_DIR: dir },

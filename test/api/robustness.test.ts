@@ -50,3 +50,18 @@ describe('bad bodies at every POST endpoint', () => {
     }), { numRuns: Number(process.env.FUZZ_RUNS) || 40 });
   });
 });
+
+describe('a database refusal the code did not foresee', () => {
+  it('answers a unique violation with 409 and a message to retry, never 500', async () => {
+    const query = t.db.query;
+    t.db.query = async () => { throw Object.assign(new Error('duplicate key value violates unique constraint "x"'), { code: '23505' }); };
+    try {
+      const res = await t.call('GET', '/setting');
+      expect([res.status, res.body.success]).toEqual([409, false]);
+      expect(res.body.message).toContain('Please try again');
+    } finally {
+      t.db.query = query;
+    }
+    expect((await t.call('GET', '/setting')).status).toBe(200);
+  });
+});

@@ -7,6 +7,7 @@ import { createApp } from '../../src/server/app';
 import { webApp } from '../../src/server/web';
 import { estimateDistance } from '../../src/server/geo/distance';
 import { openDb, type Db } from '../../src/server/db/index';
+import { migrate } from '../../src/server/db/migrate';
 import { TEST_SECURITY } from './setup';
 
 let db: Db;
@@ -16,7 +17,9 @@ const dist = mkdtempSync(path.join(os.tmpdir(), 'dist-'));
 beforeAll(async () => {
   writeFileSync(path.join(dist, 'index.html'), '<!DOCTYPE html><title>x</title><script type=module src=/app.1234.js></script><body><div id=root></div>');
   writeFileSync(path.join(dist, 'app.1234.js'), 'console.log(1)');
+  writeFileSync(path.join(dist, 'app.1234.js.map'), '{"version":3,"sourcesContent":["the full source"]}');
   db = await openDb({});
+  await migrate(db);
   const runtime = { apiPublicKey: 'pk-<x>', apiSecretKey: 'sk' };
   app = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'pk-<x>', secret: 'sk' }, now: () => new Date(), security: TEST_SECURITY },
     webApp({ distDir: dist, publicDir: path.resolve('public'), runtime }));
@@ -24,12 +27,14 @@ beforeAll(async () => {
 afterAll(async () => { await db.close(); rmSync(dist, { recursive: true, force: true }); });
 
 describe('serving the website', () => {
-  it('answers every page path with index.html and the API keys injected before the app script', async () => {
+  it('answers every page path with index.html and the API keys injected before the app script, under the nonce of its policy', async () => {
     for (const p of ['/', '/quotationview', '/paymentview', '/anything']) {
       const res = await app.request(p);
       expect(res.status).toBe(200);
+      const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+      expect(nonce, p).toBeTruthy();
       const html = await res.text();
-      expect(html).toContain('<script>window.__APP_CONFIG__={"apiPublicKey":"pk-\\u003cx>","apiSecretKey":"sk"}</script><script type=module');
+      expect(html).toContain(`<script nonce="${nonce}">window.__APP_CONFIG__={"apiPublicKey":"pk-\\u003cx>","apiSecretKey":"sk"}</script><script nonce="${nonce}" type=module`);
     }
   });
 
@@ -38,6 +43,14 @@ describe('serving the website', () => {
     const img = await app.request('/storage/vehicles/saloon.svg');
     expect([img.status, img.headers.get('content-type')]).toEqual([200, 'image/svg+xml; charset=utf-8']);
     expect((await app.request('/missing.1234.js')).status).toBe(404);
+  });
+
+  it('never serves source maps (they hold the full sources)', async () => {
+    for (const p of ['/app.1234.js.map', '/APP.1234.JS.MAP']) {
+      const res = await app.request(p);
+      expect(res.status, p).toBe(404);
+      expect(await res.text()).not.toContain('the full source');
+    }
   });
 
   it('keeps unknown API calls in JSON, never the web page', async () => {

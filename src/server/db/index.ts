@@ -7,11 +7,22 @@ export interface Db extends Queryable {
   /** Runs several statements (a migration file) in one go. */
   exec(sql: string): Promise<void>;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Called as a request arrives: throws DatabaseBusyError (admission.ts) when so
+   * much work already waits for the embedded database that the request should
+   * come back later. PostgreSQL's pool queues by itself: never throws there.
+   */
+  admit(): void;
   close(): Promise<void>;
   readonly kind: 'pglite' | 'postgres';
 }
 
-export interface DbOptions { databaseUrl?: string; dataDir?: string }
+export interface DbOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** Embedded database only: operations that may wait before new requests get 503 (default: DB_QUEUE_LIMIT from the configuration). */
+  queueLimit?: number;
+}
 
 /** PostgreSQL through `pg` when DATABASE_URL is set, otherwise embedded PGlite (in dataDir, or in memory). */
 export async function openDb(opts: DbOptions): Promise<Db> {
@@ -20,5 +31,6 @@ export async function openDb(opts: DbOptions): Promise<Db> {
     return openPostgres(opts.databaseUrl);
   }
   const { openPglite } = await import('./pglite');
-  return openPglite(opts.dataDir);
+  const { loadConfig } = await import('../config');
+  return openPglite(opts.dataDir, { queueLimit: opts.queueLimit ?? loadConfig().dbQueueLimit });
 }

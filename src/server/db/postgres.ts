@@ -30,6 +30,7 @@ export async function openPostgres(connectionString: string): Promise<Db> {
         client.release();
       }
     },
+    admit() {},
     close: () => pool.end(),
   };
 }

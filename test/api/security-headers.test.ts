@@ -1,0 +1,220 @@
+// Security headers (hardening item 6) on every answer of the one process: the
+// page, its assets, vehicle images, API answers including errors, 404s and the
+// test admin door; a page policy that allows the site and, only when
+// configured, Google Maps (a run-time setting) and Stripe (the environment).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../../src/server/app';
+import { webApp } from '../../src/server/web';
+import { e2eAdminApp } from '../../src/server/e2eAdmin';
+import { migrate } from '../../src/server/db/migrate';
+import { seedIfEmpty } from '../../src/server/seed';
+import { setSetting } from '../../src/server/operator';
+import type { Db } from '../../src/server/db/index';
+import { estimateDistance } from '../../src/server/geo/distance';
+import { NON_PAGE_POLICY, pagePolicy } from '../../src/server/securityHeaders';
+import { KEYS, TEST_SECURITY, openTestDb } from './setup';
+
+let db: Db;
+const dist = mkdtempSync(path.join(os.tmpdir(), 'dist-sec-'));
+const web = () => webApp({ distDir: dist, publicDir: path.resolve('public'), runtime: { apiPublicKey: KEYS['API-PUBLIC-KEY'], apiSecretKey: KEYS['API-SECRET-KEY'] } });
+const deps = () => ({
+  db, distance: estimateDistance, mail: { kick: () => {} }, now: () => new Date(), security: TEST_SECURITY,
+  apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] },
+});
+/** The database, failing every query. */
+const databaseDown = () => new Proxy(db, {
+  get: (target, key) => {
+    if (key === 'query') return async () => { throw new Error('database down'); };
+    const value = Reflect.get(target, key);
+    return typeof value === 'function' ? value.bind(target) : value;
+  },
+});
+/** The app as main.ts builds it, with no Stripe key in its configuration. */
+const siteApp = (config: { stripePublishableKey?: string } = {}) => createApp(deps(), web(), e2eAdminApp(db, 'door-token'), config);
+
+beforeAll(async () => {
+  // Like Parcel's minified page: no </head>, a stylesheet link and the module script.
+  writeFileSync(path.join(dist, 'index.html'),
+    '<!DOCTYPE html><html lang=en-GB><meta charset=utf-8><title>x</title><link rel=stylesheet href=/public.1234.css>'
+    + '<script type=module src=/public.1234.js></script><body><div id=root></div>');
+  writeFileSync(path.join(dist, 'public.1234.js'), 'console.log(1)');
+  writeFileSync(path.join(dist, 'public.1234.css'), 'body{margin:0}');
+  writeFileSync(path.join(dist, 'public.1234.js.map'), '{"version":3,"sourcesContent":["secret source"]}');
+  db = await openTestDb();
+  await migrate(db);
+  await seedIfEmpty(db);
+});
+afterAll(async () => {
+  await setSetting(db, 'GOOGLE_API_KEY', '');
+  await db.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+function expectSecurityHeaders(res: Response, what: string) {
+  expect(res.headers.get('content-security-policy'), what).toBeTruthy();
+  expect(res.headers.get('content-security-policy'), what).toMatch(/(^|; )frame-ancestors 'none'(;|$)/);
+  expect(res.headers.get('x-frame-options'), what).toBe('DENY');
+  expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
+  expect(res.headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
+  const permissions = res.headers.get('permissions-policy') ?? '';
+  expect(permissions, what).toContain('geolocation=(self)');
+  expect(permissions, what).toContain('camera=()');
+  expect(permissions, what).toContain('microphone=()');
+}
+
+/** The policy as a map from directive to its sources. */
+function directives(policy: string): Record<string, string[]> {
+  return Object.fromEntries(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+}
+
+async function page(app: ReturnType<typeof createApp>, at = '/') {
+  const res = await app.request(at);
+  expect(res.status).toBe(200);
+  const policy = res.headers.get('content-security-policy') ?? '';
+  return { res, html: await res.text(), policy, csp: directives(policy) };
+}
+
+describe('security headers on every answer', () => {
+  it('are on pages, assets, images, source maps, 404s, every kind of API answer and the test admin door', async () => {
+    const app = siteApp();
+    const brokenApp = createApp({ ...deps(), db: databaseDown() }, web(), undefined, {});
+    const api = (p: string, init: RequestInit = {}, keys: Record<string, string> = KEYS) =>
+      app.request(`/api/v1${p}`, { ...init, headers: { ...keys, 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) } });
+    const cases: [string, Response | Promise<Response>, number][] = [
+      ['home page', app.request('/'), 200],
+      ['deep link page', app.request('/quotationview'), 200],
+      ['index.html', app.request('/index.html'), 200],
+      ['hashed script', app.request('/public.1234.js'), 200],
+      ['hashed stylesheet', app.request('/public.1234.css'), 200],
+      ['vehicle image', app.request('/storage/vehicles/saloon.svg'), 200],
+      ['missing asset', app.request('/missing.1234.js'), 404],
+      ['source map', app.request('/public.1234.js.map'), 404],
+      ['API answer', api('/setting'), 200],
+      ['API without keys', api('/setting', {}, {}), 401],
+      ['API unknown call', api('/nothing'), 404],
+      ['API body too large', api('/contact-us', { method: 'POST', body: JSON.stringify({ x: 'x'.repeat(110 * 1024) }) }), 413],
+      ['API refusal', api('/booking', { method: 'POST', body: JSON.stringify({ bookingForm: null }) }), 422],
+      ['API failure', brokenApp.request('/api/v1/setting', { headers: KEYS }), 500],
+      ['page without settings', brokenApp.request('/'), 200],
+      ['test admin door', app.request('/__e2e__/admin', { method: 'POST', body: '{}' }), 403],
+    ];
+    for (const [what, pending, status] of cases) {
+      const res = await pending;
+      expect(res.status, what).toBe(status);
+      expectSecurityHeaders(res, what);
+      if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) {
+        expect(res.headers.get('content-security-policy'), what).toBe(NON_PAGE_POLICY);
+      }
+      await res.arrayBuffer();
+    }
+  });
+
+  it('never serves source maps, which hold the full sources', async () => {
+    const res = await siteApp().request('/public.1234.js.map');
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('secret source');
+  });
+});
+
+describe('the page policy', () => {
+  it('allows the inline config script by a nonce made for each response, never by unsafe-inline or unsafe-eval', async () => {
+    const app = siteApp();
+    const one = await page(app);
+    const two = await page(app, '/paymentview');
+    expect(one.policy).not.toMatch(/unsafe-inline|unsafe-eval|\*(?!\.)|https:(?!\/\/)/);
+    const nonce = one.csp['script-src'].find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(one.csp['style-src']).toContain(`'nonce-${nonce}'`);
+    expect(two.policy).not.toContain(nonce);
+    // Every script and stylesheet tag carries this response's nonce (Google Maps copies it from there).
+    const scripts = [...one.html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts).toHaveLength(2);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(one.html).toContain(`<link nonce="${nonce}" rel=stylesheet href=/public.1234.css>`);
+    expect(one.html).toContain(`<script nonce="${nonce}">window.__APP_CONFIG__=`);
+  });
+
+  it('allows only the site itself when no outside service is configured', async () => {
+    const { csp } = await page(siteApp());
+    expect(csp['default-src']).toEqual(["'self'"]);
+    expect(csp['script-src'].filter((s) => !s.startsWith("'nonce-"))).toEqual(["'self'"]);
+    expect(csp['style-src'].filter((s) => !s.startsWith("'nonce-"))).toEqual(["'self'"]);
+    expect(csp['connect-src']).toEqual(["'self'"]);
+    expect(csp['img-src']).toEqual(["'self'", 'data:']);
+    expect(csp['font-src']).toEqual(["'self'"]);
+    expect(csp['frame-src']).toEqual(["'none'"]);
+    expect(csp['object-src']).toEqual(["'none'"]);
+    expect(csp['base-uri']).toEqual(["'none'"]);
+    expect(csp['form-action']).toEqual(["'self'"]);
+    expect(csp['frame-ancestors']).toEqual(["'none'"]);
+  });
+
+  it('adds Google Maps origins while the GOOGLE_API_KEY setting is set, and drops them when it is cleared', async () => {
+    const app = siteApp();
+    expect((await page(app)).policy).not.toMatch(/google|gstatic/);
+    await setSetting(db, 'GOOGLE_API_KEY', 'AIza-test-key');
+    try {
+      const { csp } = await page(app);
+      expect(csp['script-src']).toContain('https://maps.googleapis.com');
+      expect(csp['script-src'].join(' ')).not.toContain('*');
+      expect(csp['connect-src']).toEqual(expect.arrayContaining(["'self'", 'https://*.googleapis.com', 'https://*.gstatic.com']));
+      expect(csp['img-src']).toEqual(expect.arrayContaining(["'self'", 'https://*.googleapis.com', 'https://*.gstatic.com', 'https://*.googleusercontent.com']));
+      expect(csp['font-src']).toContain('https://fonts.gstatic.com');
+      expect(csp['style-src']).toContain('https://fonts.googleapis.com');
+      expect(csp['frame-src']).toEqual(['https://*.google.com']);
+      // Not a page: API answers do not widen.
+      const apiRes = await app.request('/api/v1/setting', { headers: KEYS });
+      expect(apiRes.headers.get('content-security-policy')).toBe(NON_PAGE_POLICY);
+    } finally {
+      await setSetting(db, 'GOOGLE_API_KEY', '   ');
+    }
+    expect((await page(app)).policy).not.toMatch(/google|gstatic/);
+  });
+
+  it('still serves the page when the settings cannot be read, without outside services', async () => {
+    await setSetting(db, 'GOOGLE_API_KEY', 'AIza-test-key');
+    try {
+      const { html, policy } = await page(createApp({ ...deps(), db: databaseDown() }, web(), undefined, {}));
+      expect(html).toContain('window.__APP_CONFIG__');
+      expect(policy).toMatch(/script-src 'self' 'nonce-/);
+      expect(policy).not.toContain('google');
+    } finally {
+      await setSetting(db, 'GOOGLE_API_KEY', '');
+    }
+  });
+
+  it('adds Stripe origins only when STRIPE_PUBLISHABLE_KEY is configured', async () => {
+    const without = await page(siteApp());
+    expect(without.policy).not.toContain('stripe');
+    expect(without.res.headers.get('permissions-policy')).toContain('payment=()');
+    const { res, csp } = await page(siteApp({ stripePublishableKey: 'pk_test_123' }));
+    expect(csp['script-src']).toEqual(expect.arrayContaining(["'self'", 'https://js.stripe.com']));
+    expect(csp['frame-src']).toEqual(expect.arrayContaining(['https://js.stripe.com', 'https://hooks.stripe.com']));
+    expect(csp['frame-src']).not.toContain("'none'");
+    expect(csp['connect-src']).toEqual(["'self'", 'https://api.stripe.com']);
+    expect(res.headers.get('permissions-policy')).toContain('payment=(self "https://js.stripe.com")');
+  });
+
+  it('reads STRIPE_PUBLISHABLE_KEY from the environment when not given a configuration', async () => {
+    const before = process.env.STRIPE_PUBLISHABLE_KEY;
+    process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_env';
+    try {
+      const { policy } = await page(createApp(deps(), web()));
+      expect(policy).toContain('https://js.stripe.com');
+    } finally {
+      if (before === undefined) delete process.env.STRIPE_PUBLISHABLE_KEY;
+      else process.env.STRIPE_PUBLISHABLE_KEY = before;
+    }
+  });
+
+  it('combines providers without repeating a source', () => {
+    const policy = pagePolicy({ nonce: 'abc', providers: { googleMaps: true, stripe: true } });
+    const csp = directives(policy);
+    for (const sources of Object.values(csp)) expect(new Set(sources).size).toBe(sources.length);
+    expect(csp['script-src']).toEqual(["'self'", "'nonce-abc'", 'https://maps.googleapis.com', 'https://js.stripe.com', 'https://*.js.stripe.com']);
+    expect(csp['frame-src']).toEqual(['https://*.google.com', 'https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com']);
+  });
+});
