@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser tests: Debian Chromium driven by playwright-core against the real server.
+// Browser tests: Chromium (see test/e2e/chromium.ts) driven by playwright-core against the real server.
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],

@@ -2,6 +2,7 @@
 // answer in those services' real response formats, through the price API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { googleDistance } from '../../src/server/geo/google';
 import { osrmDistance } from '../../src/server/geo/osrm';
 import { estimateDistance, withEstimateFallback } from '../../src/server/geo/distance';
@@ -26,6 +27,15 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/** A port that was free a moment ago, so connecting to it is refused (ECONNREFUSED). */
+async function closedPort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
 
 const trip = {
   pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
@@ -95,7 +105,10 @@ describe('OSRM', () => {
   });
 
   it('answers 503, not 500, when the service is down and no estimate is possible', async () => {
-    const down = osrmDistance('http://127.0.0.1:9'); // nothing listens on the discard port
+    const down = osrmDistance(`http://127.0.0.1:${await closedPort()}`);
+    // The connection itself is refused (not a port fetch blocks before connecting).
+    await expect(down.leg({ text: 'a', lat: 51.4723, lon: -0.488 }, { text: 'b', lat: 51.508, lon: -0.1281 }))
+      .rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
     const t = await testApp({ distance: down });
     const res = await t.call('POST', '/calculate-distance-price', trip);
     expect(res.status).toBe(503);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import path from 'node:path';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { onSharedServer, ukDateInDays } from './harness';
 
 const suite = onSharedServer();
@@ -252,17 +252,79 @@ describe('Quote Now', () => {
   });
 });
 
-/** The code in the newest reset e-mail the server wrote to its outbox for this address. */
-async function latestResetCode(to: string): Promise<string> {
+/** A message of the server's outbox (.eml files written by nodemailer): its headers and decoded text parts. */
+interface OutboxMail { file: string; headers: Record<string, string>; texts: string[] }
+
+function splitHeaders(raw: string): [Record<string, string>, string] {
+  const unix = raw.replace(/\r\n/g, '\n');
+  const end = unix.indexOf('\n\n');
+  const headers: Record<string, string> = {};
+  for (const line of (end < 0 ? unix : unix.slice(0, end)).replace(/\n[ \t]+/g, ' ').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return [headers, end < 0 ? '' : unix.slice(end + 2)];
+}
+
+function decodeBody(body: string, encoding = ''): string {
+  switch (encoding.toLowerCase()) {
+    case 'base64': return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    case 'quoted-printable': {
+      const soft = body.replace(/=\n/g, ''); // soft line breaks may fall inside the code
+      const bytes: number[] = [];
+      for (let i = 0; i < soft.length; i++) {
+        const hex = soft.slice(i + 1, i + 3);
+        if (soft[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) { bytes.push(parseInt(hex, 16)); i += 2; } else bytes.push(...Buffer.from(soft[i]));
+      }
+      return Buffer.from(bytes).toString('utf8');
+    }
+    default: return body;
+  }
+}
+
+/** The text of every text/plain and text/html part (HTML without its tags), decoded. */
+function textParts(raw: string): string[] {
+  const [headers, body] = splitHeaders(raw);
+  const type = headers['content-type'] ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (/^multipart\//i.test(type) && boundary) {
+    return body.split(`--${boundary}`).slice(1).filter((part) => !part.startsWith('--')).flatMap((part) => textParts(part.replace(/^\r?\n/, '')));
+  }
+  if (!/^text\//i.test(type)) return [];
+  const text = decodeBody(body, headers['content-transfer-encoding']);
+  return [/^text\/html/i.test(type) ? text.replace(/<[^>]*>/g, ' ') : text];
+}
+
+/** The password reset e-mails to this address in the outbox, oldest first. */
+function resetMails(to: string): OutboxMail[] {
   const dir = path.join(server.dataDir, 'outbox');
-  for (let i = 0; i < 50; i++) {
-    const mails = readdirSync(dir).sort().map((f) => readFileSync(path.join(dir, f), 'utf8')).filter((m) => m.includes(`To: ${to}`));
-    const code = /Subject: Your password reset code: (\d{6})/.exec(mails.at(-1) ?? '')?.[1];
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().map((file) => {
+    const raw = readFileSync(path.join(dir, file), 'utf8');
+    return { file, headers: splitHeaders(raw)[0], texts: textParts(raw) };
+  }).filter((m) => (m.headers.to ?? '').toLowerCase().includes(to.toLowerCase()) && /password reset code/i.test(m.headers.subject ?? ''));
+}
+
+/**
+ * Waits for a reset e-mail to this address that is not one of `before` (the
+ * outbox files there were before the click that sends it), and reads the code
+ * from its body. Mail is written after the page answers, so the newest file
+ * may still be the previous code.
+ */
+async function newResetCode(to: string, before: string[]): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const newest = resetMails(to).filter((m) => !before.includes(m.file)).at(-1);
+    // A file still being written may have no whole code yet: then look again.
+    const code = newest?.texts.map((t) => /password reset code is\s*(\d{6})\b/i.exec(t)?.[1]).find(Boolean);
     if (code) return code;
+    if (Date.now() > deadline) throw new Error(`No new reset code e-mail to ${to} (outbox had ${before.length} before)`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`No reset code e-mail to ${to}`);
 }
+
+/** The names of the reset e-mails to this address in the outbox now. */
+const resetMailFiles = (to: string) => resetMails(to).map((m) => m.file);
 
 describe('forgot password', () => {
   it('resets a client\'s password with the e-mailed code and returns to the details step', async () => {
@@ -275,13 +337,16 @@ describe('forgot password', () => {
     await page.getByRole('button', { name: 'Send code' }).click();
     expect(await page.getByRole('alert').textContent()).toBe('Email not found');
     await page.getByLabel('Email', { exact: true }).fill('forgetful@example.com');
+    let before = resetMailFiles('forgetful@example.com');
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByText('A reset code has been sent to your email.').waitFor();
-    // Back on step 2 returns to step 1.
+    await newResetCode('forgetful@example.com', before); // the first code's e-mail is in the outbox
+    // Back on step 2 returns to step 1; sending again e-mails a new code.
     await page.getByRole('button', { name: 'Back' }).click();
+    before = resetMailFiles('forgetful@example.com');
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByLabel('Code', { exact: true }).waitFor();
-    const code = await latestResetCode('forgetful@example.com');
+    const code = await newResetCode('forgetful@example.com', before);
     await page.getByLabel('Code', { exact: true }).fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Verify code' }).click();
     expect(await page.getByRole('alert').textContent()).toBe('Invalid reset code');

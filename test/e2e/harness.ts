@@ -1,5 +1,5 @@
 // Starts the server exactly as `npm start` does (a fresh data dir, a spare port)
-// and Chromium as STACK.md says.
+// and Chromium as STACK.md says (test/e2e/chromium.ts finds or unpacks it).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { DEMO_SETTINGS } from '../../src/server/seed';
+import { resolveChromium } from './chromium';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -85,9 +86,12 @@ export function removeDir(dir: string) {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** Chromium as test/e2e/chromium.ts finds it (CHROME_PATH, /usr/bin/chromium, or the npm package's). */
 export async function launchBrowser(): Promise<Browser> {
+  const found = await resolveChromium();
   return chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    executablePath: found.executablePath,
+    env: { ...process.env, ...found.env },
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
