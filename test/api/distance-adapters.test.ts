@@ -8,12 +8,18 @@ import { osrmDistance } from '../../src/server/geo/osrm';
 import { estimateDistance, withEstimateFallback } from '../../src/server/geo/distance';
 import { distanceFromConfig } from '../../src/server/geo/index';
 import { testApp } from './setup';
+import type { Db } from '../../src/server/db/index';
 
 let server: Server;
 let base = '';
 const seen: URL[] = [];
 let googleReply: (u: URL) => unknown = () => ({});
 let osrmReply: (u: URL) => unknown = () => ({});
+
+// One database for the file; each test builds its app with its own distance service on it.
+let db: Db;
+beforeAll(async () => { db = (await testApp()).db; });
+afterAll(async () => { await db.close(); });
 
 beforeAll(async () => {
   server = createServer((req: IncomingMessage, res) => {
@@ -54,7 +60,7 @@ const matrix = (metres: number, seconds: number, status = 'OK') => ({
 describe('Google Distance Matrix', () => {
   it('prices from the distance and duration Google reports', async () => {
     googleReply = () => matrix(28_000, 3120);
-    const t = await testApp({ distance: googleDistance('server-key', base) });
+    const t = await testApp({ distance: googleDistance('server-key', base), db });
     const res = await t.call('POST', '/calculate-distance-price', trip);
     expect(res.status).toBe(200);
     expect([res.body.via_miles, res.body.time_duration, res.body.estimated]).toEqual([17.4, 3120, false]);
@@ -62,16 +68,14 @@ describe('Google Distance Matrix', () => {
     expect(q.searchParams.get('key')).toBe('server-key');
     expect(q.searchParams.get('origins')).toBe('51.4723,-0.488');
     expect(q.searchParams.get('units')).toBe('imperial');
-    await t.db.close();
   });
 
   it('sends an address it does not know as text, and answers NOT_FOUND with 422', async () => {
     googleReply = () => matrix(0, 0, 'NOT_FOUND');
-    const t = await testApp({ distance: googleDistance('k', base) });
+    const t = await testApp({ distance: googleDistance('k', base), db });
     const res = await t.call('POST', '/calculate-distance-price', { ...trip, dropoff: '1 Nowhere Lane' });
     expect(res.status).toBe(422);
     expect(seen.at(-1)!.searchParams.get('destinations')).toBe('1 Nowhere Lane, UK');
-    await t.db.close();
   });
 
   it('falls back to the estimate when Google refuses the request', async () => {
@@ -89,19 +93,17 @@ describe('OSRM', () => {
   it('prices from the route OSRM reports, sending lon,lat pairs', async () => {
     // http://project-osrm.org/docs/v5.24.0/api/#route-service
     osrmReply = () => ({ code: 'Ok', routes: [{ distance: 29_500.4, duration: 2875.2, weight: 2875.2, legs: [] }], waypoints: [] });
-    const t = await testApp({ distance: osrmDistance(`${base}/osrm`) });
+    const t = await testApp({ distance: osrmDistance(`${base}/osrm`), db });
     const res = await t.call('POST', '/calculate-distance-price', trip);
     expect([res.body.via_miles, res.body.time_duration, res.body.estimated]).toEqual([18.3, 2875, false]);
     expect(seen.at(-1)!.pathname).toBe('/osrm/route/v1/driving/-0.488,51.4723;-0.1281,51.508');
-    await t.db.close();
   });
 
   it('answers NoRoute with 422 naming the place', async () => {
     osrmReply = () => ({ code: 'NoRoute', message: 'Impossible route between points' });
-    const t = await testApp({ distance: osrmDistance(base) });
+    const t = await testApp({ distance: osrmDistance(base), db });
     const res = await t.call('POST', '/calculate-distance-price', trip);
     expect([res.status, res.body.field]).toEqual([422, 'pickup']);
-    await t.db.close();
   });
 
   it('answers 503, not 500, when the service is down and no estimate is possible', async () => {
@@ -109,11 +111,10 @@ describe('OSRM', () => {
     // The connection itself is refused (not a port fetch blocks before connecting).
     await expect(down.leg({ text: 'a', lat: 51.4723, lon: -0.488 }, { text: 'b', lat: 51.508, lon: -0.1281 }))
       .rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
-    const t = await testApp({ distance: down });
+    const t = await testApp({ distance: down, db });
     const res = await t.call('POST', '/calculate-distance-price', trip);
     expect(res.status).toBe(503);
     expect(res.body.message).toContain('try again');
-    await t.db.close();
   });
 });
 

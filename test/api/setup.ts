@@ -40,10 +40,13 @@ export async function openTestDb(): Promise<Db> {
   return openDb({ databaseUrl: `${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
 }
 
-export async function testApp(opts: { distance?: DistanceService } = {}) {
-  const db = await openTestDb();
-  await migrate(db);
-  await seedIfEmpty(db);
+/** An app on a fresh database, or on `db` (already migrated and seeded) to share one between apps of a file. */
+export async function testApp(opts: { distance?: DistanceService; db?: Db } = {}) {
+  const db = opts.db ?? await openTestDb();
+  if (!opts.db) {
+    await migrate(db);
+    await seedIfEmpty(db);
+  }
   const mailbox = memoryTransport();
   const mail = new MailQueue(db, mailbox.transport, async () => 'bookings@albion-executive.co.uk', () => {});
   const clock = { now: new Date() };
