@@ -193,6 +193,7 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     if (err instanceof KeyAlreadyUsed) {
       const first = await findByIdempotencyKey(deps.db, idempotencyKey!, hash);
       if (first) return first;
+      throw new HttpError(409, 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
     }
     throw err;
   }
