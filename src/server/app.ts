@@ -1,54 +1,22 @@
 // The HTTP API of SPEC section 7 under /api/v1, as one Hono app.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Db, Queryable } from './db/index';
-import type { DistanceService } from './geo/distance';
 import { UnknownPlaceError } from './geo/places';
 import { HttpError, bodyStillArriving, closeConnection } from './http';
 import { DatabaseBusyError } from './db/admission';
-import type { MailQueue } from './mail/queue';
 import { catalogRoutes } from './routes/catalog';
 import { pricingRoutes } from './routes/pricing';
 import { bookingRoutes } from './routes/bookings';
 import { passengerRoutes } from './routes/passengers';
 import { enquiryRoutes } from './routes/enquiries';
 import { authRoutes } from './routes/auth';
-import type { Settings } from '../domain/settings';
-import { reference } from './referenceData';
 import { securityHeaders, type Providers } from './securityHeaders';
 import { loadConfig, type Config } from './config';
-
-export interface AppDeps {
-  db: Db;
-  distance: DistanceService;
-  mail: Pick<MailQueue, 'kick'>;
-  apiKeys: { public: string; secret: string };
-  now: () => Date;
-  security: SecurityConfig;
-}
-
-/** What the sign-in and reset-code checks need from the configuration. */
-export interface SecurityConfig {
-  /** HMAC key for reset-code hashes. */
-  secret: Buffer;
-  /** scrypt cost (log2 N) for new password hashes. */
-  passwordHashCost: number;
-  /** Read the client address from X-Forwarded-For (behind a trusted proxy). */
-  trustProxy: boolean;
-}
+import { loadSettings, type AppDeps } from './deps';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 /** PostgreSQL's SQLSTATE for a unique-index violation (PGlite reports the same). */
 const UNIQUE_VIOLATION = '23505';
-
-export async function loadSettings(db: Queryable): Promise<Settings> {
-  return (await reference(db)).settings;
-}
-
-/** Where operator mail goes: Company_Email, else FROM_EMAIL. */
-export function operatorEmail(s: Settings): string {
-  return s.Company_Email?.trim() || s.FROM_EMAIL?.trim() || 'bookings@localhost';
-}
 
 /** Error bodies carry `message` and, as SPEC 7's contact call reads it, `error`; `field` names the culprit. */
 const errorBody = (message: string, field?: string) => ({ success: false as const, message, error: message, field });

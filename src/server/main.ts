@@ -8,7 +8,6 @@ import { webApp } from './web';
 import { buildSpa, spaIsStale } from './spaBuild';
 import { openRuntime } from './runtime';
 import { claimDataDir } from './dataLock';
-import { e2eAdminApp } from './e2eAdmin';
 import { loadServerSecret } from './auth/secret';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,7 +27,8 @@ const e2eToken = process.env.E2E_ADMIN_TOKEN;
 const app = createApp(
   { db, distance, mail, apiKeys: keys, now: () => new Date(), security },
   webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret } }),
-  e2eToken ? e2eAdminApp(db, e2eToken) : undefined,
+  // Loaded only for browser tests: the production entry point never loads the admin command.
+  e2eToken ? (await import('./e2eAdmin')).e2eAdminApp(db, e2eToken) : undefined,
   config,
 );
 if (e2eToken) console.log('Test admin calls are enabled (E2E_ADMIN_TOKEN is set): never set it in production.');

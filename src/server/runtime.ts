@@ -10,7 +10,7 @@ import { distanceFromConfig } from './geo/index';
 import type { DistanceService } from './geo/distance';
 import { MailQueue } from './mail/queue';
 import { outboxTransport, smtpTransport } from './mail/transport';
-import { loadSettings } from './app';
+import { loadSettings } from './deps';
 
 export interface Runtime { db: Db; distance: DistanceService; mail: MailQueue; log: string[] }
 

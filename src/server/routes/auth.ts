@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { ForgotPasswordRequest, ResetPasswordRequest, VerifyCodeRequest } from '../../domain/schemas';
 import { readBody } from '../http';
 import { resetPassword, sendResetCode, verifyResetCode, type ResetDeps } from '../passwordReset';
-import { loadSettings, type AppDeps } from '../app';
+import { loadSettings, type AppDeps } from '../deps';
 
 export function authRoutes(deps: AppDeps) {
   const reset: ResetDeps = { db: deps.db, secret: deps.security.secret, hashCost: deps.security.passwordHashCost };

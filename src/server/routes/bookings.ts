@@ -5,7 +5,7 @@ import { createBooking } from '../bookings';
 import { HttpError, readBody } from '../http';
 import { quoteContext } from './pricing';
 import { clientAddress } from '../clientAddress';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 
 export function bookingRoutes(deps: AppDeps) {
   return new Hono().post('/booking', async (c) => {

@@ -1,6 +1,6 @@
 // Read-only operator data: settings, companies, fleet, known addresses (SPEC 7).
 import { Hono } from 'hono';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 
 export function catalogRoutes({ db }: AppDeps) {
   return new Hono()

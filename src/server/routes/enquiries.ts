@@ -6,7 +6,7 @@ import { readBody } from '../http';
 import { QUOTE_SENT } from '../../domain/messages';
 import { enqueueEmail } from '../mail/queue';
 import { contactMail, quoteRequestMail } from '../mail/templates';
-import { loadSettings, operatorEmail, type AppDeps } from '../app';
+import { loadSettings, operatorEmail, type AppDeps } from '../deps';
 
 export function enquiryRoutes(deps: AppDeps) {
   return new Hono()

@@ -4,7 +4,7 @@ import { CheckEmailRequest } from '../../domain/schemas';
 import { readBody } from '../http';
 import { signIn } from '../passengers';
 import { clientAddress } from '../clientAddress';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 
 import { EMAIL_FOUND, EMAIL_NOT_FOUND } from '../../domain/messages';
 

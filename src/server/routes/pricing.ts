@@ -4,7 +4,7 @@ import { BookingForm, DistanceRequest, HourlyRateForm } from '../../domain/schem
 import { isEnabled } from '../../domain/settings';
 import { HttpError, readBody } from '../http';
 import { leg, quoteDistance, quoteHourly, waypoint, type QuoteContext } from '../pricing/quote';
-import { loadSettings, type AppDeps } from '../app';
+import { loadSettings, type AppDeps } from '../deps';
 
 export async function quoteContext(deps: AppDeps): Promise<QuoteContext> {
   return { db: deps.db, distance: deps.distance, settings: await loadSettings(deps.db), now: deps.now() };

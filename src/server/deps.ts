@@ -1,0 +1,37 @@
+// What every route is given: the database, the outside services and the
+// configuration (AppDeps), and the settings readers the routes share. Routes
+// import this module, never app.ts, so the app and its routes do not import
+// each other.
+import type { Db, Queryable } from './db/index';
+import type { DistanceService } from './geo/distance';
+import type { MailQueue } from './mail/queue';
+import type { Settings } from '../domain/settings';
+import { reference } from './referenceData';
+
+export interface AppDeps {
+  db: Db;
+  distance: DistanceService;
+  mail: Pick<MailQueue, 'kick'>;
+  apiKeys: { public: string; secret: string };
+  now: () => Date;
+  security: SecurityConfig;
+}
+
+/** What the sign-in and reset-code checks need from the configuration. */
+export interface SecurityConfig {
+  /** HMAC key for reset-code hashes. */
+  secret: Buffer;
+  /** scrypt cost (log2 N) for new password hashes. */
+  passwordHashCost: number;
+  /** Read the client address from X-Forwarded-For (behind a trusted proxy). */
+  trustProxy: boolean;
+}
+
+export async function loadSettings(db: Queryable): Promise<Settings> {
+  return (await reference(db)).settings;
+}
+
+/** Where operator mail goes: Company_Email, else FROM_EMAIL. */
+export function operatorEmail(s: Settings): string {
+  return s.Company_Email?.trim() || s.FROM_EMAIL?.trim() || 'bookings@localhost';
+}
