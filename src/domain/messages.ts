@@ -24,3 +24,10 @@ export const RESET_CODE_VERIFIED = 'Code verified successfully';
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 export const RESET_FAILED = 'An error occurred while resetting the password';
 export const PASSWORD_RESET_DONE = 'Password has been reset successfully';
+
+// SPEC 8 'Sign-in' and 'Profile'.
+export const LOGIN_OK = 'Login Successfully';
+export const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
+export const SIGN_IN_FAILED = 'An error occurred. Please try again later.';
+export const PROFILE_UPDATED = 'Passenger Details Updated';
+export const EMAIL_TAKEN = 'This email is already used by another account.';

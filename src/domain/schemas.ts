@@ -290,3 +290,34 @@ export const ResetPasswordRequest = type({
 });
 export const AuthResponse = type({ success: boolean(), message: string() });
 export type AuthResponse = Infer<typeof AuthResponse>;
+
+/** SPEC 3 'Passenger (corporate)', as the account calls answer it. */
+export const PassengerProfile = type({
+  passenger_id: integer(), passenger_name: string(), passenger_email: string(), passenger_contact_no: string(),
+});
+export type PassengerProfile = Infer<typeof PassengerProfile>;
+
+/** POST /check-passenger-login. */
+export const PassengerLoginRequest = object({ email: Email, password: size(string(), 1, 200) });
+export const PassengerLoginResponse = type({
+  success: boolean(), message: string(), access_token: optional(string()), passenger: optional(PassengerProfile),
+});
+export type PassengerLoginResponse = Infer<typeof PassengerLoginResponse>;
+
+/** PATCH /update-passenger (SPEC 5 'Profile': name and e-mail required). passenger_id, when sent, must be the signed-in passenger's. */
+export const UpdatePassengerRequest = type({
+  name: Text(1, 100),
+  email: Email,
+  phone: OptionalText(30),
+  passenger_id: optional(nullable(union([integer(), pattern(string(), /^\d{1,9}$/)]))),
+});
+export const UpdatePassengerResponse = type({ success: boolean(), message: string(), passenger: optional(PassengerProfile) });
+
+/** One entry of GET /get_booking/{passenger_id}: SPEC 3 'Booking (response)'. */
+export const CorporateBooking = type({
+  ...BookingRecord.schema,
+  booking_details: BookingDetail,
+  booking_stops: array(BookingStopRecord),
+  passenger_detail: PassengerDetail,
+});
+export type CorporateBooking = Infer<typeof CorporateBooking>;

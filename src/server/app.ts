@@ -10,6 +10,7 @@ import { bookingRoutes } from './routes/bookings';
 import { passengerRoutes } from './routes/passengers';
 import { enquiryRoutes } from './routes/enquiries';
 import { authRoutes } from './routes/auth';
+import { accountRoutes } from './routes/account';
 import { securityHeaders, type Providers } from './securityHeaders';
 import { loadConfig, type Config } from './config';
 import { loadSettings, type AppDeps } from './deps';
@@ -57,6 +58,7 @@ export function createApiApp(deps: AppDeps) {
   api.route('/', bookingRoutes(deps));
   api.route('/', enquiryRoutes(deps));
   api.route('/', authRoutes(deps));
+  api.route('/', accountRoutes(deps));
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError((err, c) => {
     if (err instanceof DatabaseBusyError) {

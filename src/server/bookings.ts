@@ -14,6 +14,7 @@ import { HttpError, validate } from './http';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from './pricing/quote';
 import { createPassenger, signIn } from './passengers';
 import { hashPassword } from './auth/passwords';
+import { profileOf } from './account';
 import { enqueueEmail } from './mail/queue';
 import { bookingConfirmation } from './mail/templates';
 
@@ -34,6 +35,12 @@ interface Contact { passengerId: number | null; name: string; email: string; pho
 async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<Contact> {
   const mode = req.selected_passenger;
   const reg = req.registrationData;
+  if (deps.signedIn !== null) {
+    // A signed-in corporate passenger books for their own account: what the form gives, else the profile.
+    const p = await profileOf(deps.db, deps.signedIn);
+    const name = `${reg.firstName} ${reg.surname}`.trim() || p.passenger_name;
+    return { passengerId: p.passenger_id, name, email: reg.email || p.passenger_email, phone: reg.number.trim() || p.passenger_contact_no, passwordHash: null };
+  }
   const errors = validateDetails(mode, reg);
   const [field, message] = Object.entries(errors)[0] ?? [];
   if (field) throw new HttpError(422, `registrationData.${field}: ${message}`, `registrationData.${field}`);
@@ -61,6 +68,8 @@ export interface BookingDeps {
   db: Db; ctx: QuoteContext;
   /** Client address, for the sign-in limits of existing clients. */
   client: string;
+  /** The passenger of the request's bearer token, when a corporate passenger is signed in. */
+  signedIn: number | null;
   hashCost: number;
   /** HMAC key for the request hashes kept with idempotency keys. */
   secret: Buffer;

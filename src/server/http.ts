@@ -7,7 +7,7 @@ import { StructError, create, type Struct } from 'superstruct';
 
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 413 | 422 | 429 | 503, message: string, readonly field?: string,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503, message: string, readonly field?: string,
     /** Extra response headers, e.g. Retry-After on a 503. */
     readonly headers?: Record<string, string>,
   ) {

@@ -7,6 +7,7 @@ import type { Db } from './db/index';
 import { findAccount } from './passengers';
 import { hashPassword } from './auth/passwords';
 import { clearSignInFailures } from './auth/throttle';
+import { revokeAllTokens } from './auth/tokens';
 import { enqueueEmail } from './mail/queue';
 import { HttpError } from './http';
 import {
@@ -96,6 +97,7 @@ export async function resetPassword(d: ResetDeps, email: string, code: string, n
     if (!consumed.length) throw new HttpError(422, RESET_CODE_EXPIRED, 'code');
     await tx.query('UPDATE passengers SET password_hash = $2 WHERE id = $1', [passengerId, hash]);
     await clearSignInFailures(tx, email);
+    await revokeAllTokens(tx, passengerId);
   });
   return PASSWORD_RESET_DONE;
 }

@@ -20,7 +20,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), queueLimit: config.dbQueueLimit });
   const applied = await migrate(db);
   if (applied.length) log.push(`Database migrations applied: ${applied.join(', ')}`);
-  if (await seedIfEmpty(db)) log.push('Seeded the demo operator (Albion Executive Cars).');
+  if (await seedIfEmpty(db, config.passwordHashCost)) log.push('Seeded the demo operator (Albion Executive Cars).');
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : outboxTransport(path.join(config.dataDir, 'outbox'));
   const from = async () => config.mailFrom ?? (await loadSettings(db)).FROM_EMAIL ?? 'bookings@localhost';
   const mail = new MailQueue(db, transport, from);

@@ -3,6 +3,9 @@
 import type { Db } from './db/index';
 import { addAddress, setRate, setSetting, upsertCompany, upsertVehicleType } from './operator';
 import { DEMO_ADDRESSES } from './seedAddresses';
+import { DEMO_CORPORATE, seedCorporatePassenger } from './seedCorporate';
+import { hashPassword } from './auth/passwords';
+import { DEFAULT_PASSWORD_HASH_COST } from './config';
 
 export const DEMO_SETTINGS: Record<string, string> = {
   Company_Name: 'Albion Executive Cars',
@@ -77,9 +80,12 @@ const RATES: Record<string, Record<string, RateRow>> = {
   },
 };
 
-export async function seedIfEmpty(db: Db): Promise<boolean> {
+/** Seeds an empty database; `hashCost` is the scrypt cost of the demo corporate passenger's password. */
+export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST): Promise<boolean> {
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
   if (n > 0) return false;
+  // Hashed before the transaction: scrypt is slow, and the embedded database waits for a transaction.
+  const corporateHash = await hashPassword(DEMO_CORPORATE.password, hashCost);
   await db.transaction(async (tx) => {
     for (const [name, value] of Object.entries(DEMO_SETTINGS)) await setSetting(tx, name, value);
     const companyIds = new Map<string, number>();
@@ -96,6 +102,7 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
       }
     }
     for (const a of DEMO_ADDRESSES) await addAddress(tx, a);
+    await seedCorporatePassenger(tx, corporateHash);
   });
   return true;
 }

@@ -16,7 +16,7 @@ let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
   db = await openDb({ queueLimit: LIMIT });
   await migrate(db);
-  await seedIfEmpty(db);
+  await seedIfEmpty(db, 10);
   app = createApp({
     db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] },
     now: () => new Date(), security: TEST_SECURITY,

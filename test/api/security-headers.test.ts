@@ -45,7 +45,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'public.1234.js.map'), '{"version":3,"sourcesContent":["secret source"]}');
   db = await openTestDb();
   await migrate(db);
-  await seedIfEmpty(db);
+  await seedIfEmpty(db, 10);
 });
 afterAll(async () => {
   await setSetting(db, 'GOOGLE_API_KEY', '');

@@ -45,7 +45,7 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db } = {}
   const db = opts.db ?? await openTestDb();
   if (!opts.db) {
     await migrate(db);
-    await seedIfEmpty(db);
+    await seedIfEmpty(db, TEST_SECURITY.passwordHashCost);
   }
   const mailbox = memoryTransport();
   const mail = new MailQueue(db, mailbox.transport, async () => 'bookings@albion-executive.co.uk', () => {});

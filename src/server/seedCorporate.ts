@@ -1,0 +1,69 @@
+// The demo corporate passenger (README gives the sign-in): an account with past
+// and upcoming bookings of both types, so the account area has something to show
+// on a fresh `npm start`. Dates are relative to the day the database is seeded.
+import type { Queryable } from './db/index';
+import { ukToday } from '../domain/ukTime';
+import { newBookingNumber } from './bookings';
+
+export const DEMO_CORPORATE = {
+  name: 'Charlotte Davies', email: 'charlotte.davies@northbridge-consulting.co.uk', phone: '+44 20 7946 0187', password: 'Northbridge-2026',
+};
+
+interface DemoBooking {
+  days: number; createdDaysAgo: number; ride: 'Q' | 'H'; company: string; vehicle: string; pickup: string; dropoff?: string;
+  time: string; returnDays?: number; returnTime?: string; hours?: number; flight?: string; pence: number; card?: boolean;
+  passengers: number; luggages: number; meetAndGreet?: boolean; stops?: { address: string; postcode: string }[]; info?: string;
+}
+
+const BOOKINGS: DemoBooking[] = [
+  { days: -30, createdDaysAgo: 33, ride: 'H', company: 'Albion Executive Cars', vehicle: 'Executive MPV', pickup: 'Canary Wharf, One Canada Square, London E14 5AB',
+    time: '08:30', hours: 6, pence: 39000, card: true, passengers: 5, luggages: 2, info: 'Client roadshow: City, then Mayfair.' },
+  { days: -12, createdDaysAgo: 15, ride: 'Q', company: 'Albion Executive Cars', vehicle: 'Executive Saloon', pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA',
+    dropoff: 'Canary Wharf, One Canada Square, London E14 5AB', time: '07:15', flight: 'BA 0283', pence: 11240, passengers: 1, luggages: 1, meetAndGreet: true },
+  { days: 6, createdDaysAgo: 1, ride: 'Q', company: 'Thames Valley Chauffeurs', vehicle: 'Saloon', pickup: 'Paddington Station, Praed Street, London W2 1HQ',
+    dropoff: 'Reading Station, Station Approach, Reading RG1 1LZ', time: '09:00', returnDays: 7, returnTime: '17:30', pence: 18460, passengers: 2, luggages: 0,
+    stops: [{ address: 'Slough Station, Brunel Way, Slough', postcode: 'SL1 1XW' }] },
+  { days: 14, createdDaysAgo: 0, ride: 'H', company: 'Metro Cars London', vehicle: 'Saloon', pickup: "King's Cross Station, Euston Road, London N1 9AL",
+    time: '13:45', hours: 4, pence: 12800, passengers: 3, luggages: 2 },
+];
+
+const shiftDays = (date: string, days: number) => {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+};
+
+export async function seedCorporatePassenger(tx: Queryable, passwordHash: string): Promise<void> {
+  const [{ id }] = await tx.query<{ id: number }>(
+    'INSERT INTO passengers (name, email, phone, password_hash) VALUES ($1, $2, $3, $4) RETURNING id',
+    [DEMO_CORPORATE.name, DEMO_CORPORATE.email, DEMO_CORPORATE.phone, passwordHash]);
+  const today = ukToday();
+  for (const b of BOOKINGS) {
+    const date = shiftDays(today, b.days);
+    const returnDate = b.returnDays === undefined ? null : shiftDays(today, b.returnDays);
+    const isReturn = returnDate !== null;
+    const amount = (b.pence / 100).toFixed(2);
+    const [{ id: bookingId }] = await tx.query<{ id: number }>(
+      `INSERT INTO bookings (booking_number, ride_type, booking_type, company_id, vehicle_type_id, passenger_id, registration_mode,
+         pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date, return_time, hourly_duration, flight_no,
+         vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at, created_at)
+       VALUES ($1, $2, $3, (SELECT id FROM companies WHERE company_name = $4), (SELECT id FROM vehicle_types WHERE category_name = $5),
+         $6, 'existing_client', $7, $8, $9::date, $10, $11::date, $12, $13, $14, 1, $15, $15, $16, $17, $18,
+         ($9::text || ' ' || $10::text)::timestamp AT TIME ZONE 'Europe/London', now() - make_interval(days => $19))
+       RETURNING id`,
+      [newBookingNumber(), b.ride, b.ride === 'Q' ? 'milleage' : 'hourly', b.company, b.vehicle, id, b.pickup, b.dropoff ?? null,
+        date, b.time, returnDate, isReturn ? b.returnTime : null, b.hours ? `${b.hours}hour` : null, b.flight ?? null, b.pence,
+        JSON.stringify({ currency: '£', final_price: amount, lines: [{ label: b.ride === 'Q' ? 'Journey fare' : `${b.hours} hours' hire`, amount }] }),
+        b.card ? 'card' : 'car', b.card ? 'paid' : 'due_in_car', b.createdDaysAgo]);
+    await tx.query(
+      `INSERT INTO booking_details (booking_id, meet_and_greet, luggages, vehicle_qty) VALUES ($1, $2, $3, 1)`,
+      [bookingId, b.meetAndGreet ? 'yes' : 'no', b.luggages]);
+    for (const [i, s] of (b.stops ?? []).entries()) {
+      await tx.query('INSERT INTO booking_stops (booking_id, position, stop_address, stop_post_code) VALUES ($1, $2, $3, $4)',
+        [bookingId, i, s.address, s.postcode]);
+    }
+    await tx.query(
+      `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no, total_passengers, additional_info)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [bookingId, id, DEMO_CORPORATE.name, DEMO_CORPORATE.email, DEMO_CORPORATE.phone, b.passengers, b.info ?? '']);
+  }
+}
