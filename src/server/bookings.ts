@@ -7,7 +7,7 @@ import {
   BookingForm, HourlyRateForm, type BookingRequest, type BookingResult,
 } from '../domain/schemas';
 import { penceToPounds } from '../domain/money';
-import { isEnabled } from '../domain/settings';
+import { allowsGuests, isEnabled, showsPayInCar } from '../domain/settings';
 import { toTime24 } from '../domain/ukTime';
 import { validateDetails } from '../domain/detailsValidation';
 import { HttpError, validate } from './http';
@@ -151,6 +151,13 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
   }
   if (req.payment_method !== 'car') {
     throw new HttpError(422, 'payment_method: card payments are not available yet; choose Pay In Car', 'payment_method');
+  }
+  // The settings the wizard shows by are rules here too: a hidden choice cannot be posted.
+  if (!showsPayInCar(deps.ctx.settings)) {
+    throw new HttpError(422, 'Paying in the car is not offered at the moment. Please choose another way to pay.', 'payment_method');
+  }
+  if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !allowsGuests(deps.ctx.settings)) {
+    throw new HttpError(422, 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
   }
   const trip = await priceTrip(deps.ctx, req);
   const contact = await resolveContact(deps, req);

@@ -107,6 +107,29 @@ describe('hourly bookings', () => {
   });
 });
 
+describe('settings the server enforces, not only the page', () => {
+  it('refuses a guest booking while GUEST_LOGIN is disabled, naming selected_passenger', async () => {
+    await setSetting(t.db, 'GUEST_LOGIN', 'disable');
+    try {
+      const res = await book('guest_login', { ...person, email: 'guest.refused@example.com' });
+      expect([res.status, res.body.field, res.body.message]).toEqual([422, 'selected_passenger', expect.stringContaining('Booking as a guest is not offered')]);
+    } finally {
+      await setSetting(t.db, 'GUEST_LOGIN', 'enable');
+    }
+    expect((await book('guest_login', { ...person, email: 'guest.allowed@example.com' })).status).toBe(200);
+  });
+
+  it('refuses Pay In Car unless SHOWPAYINCAR is yes, naming payment_method', async () => {
+    await setSetting(t.db, 'SHOWPAYINCAR', 'no');
+    try {
+      const res = await book('guest_login', { ...person, email: 'car.refused@example.com' });
+      expect([res.status, res.body.field]).toEqual([422, 'payment_method']);
+    } finally {
+      await setSetting(t.db, 'SHOWPAYINCAR', 'yes');
+    }
+  });
+});
+
 describe('password guessing', () => {
   it('is refused after ten wrong passwords for one e-mail within 15 minutes, even with the right one', async () => {
     const email = 'guarded@example.com';
