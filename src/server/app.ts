@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { UnknownPlaceError } from './geo/places';
-import { HttpError, bodyStillArriving, closeConnection } from './http';
+import { HttpError, bodyStillArriving, closeConnection } from './http/errors';
 import { DatabaseBusyError } from './db/admission';
 import { catalogRoutes } from './routes/catalog';
 import { pricingRoutes } from './routes/pricing';
@@ -11,7 +11,7 @@ import { passengerRoutes } from './routes/passengers';
 import { enquiryRoutes } from './routes/enquiries';
 import { authRoutes } from './routes/auth';
 import { accountRoutes } from './routes/account';
-import { securityHeaders, type Providers } from './securityHeaders';
+import { securityHeaders, type Providers } from './http/securityHeaders';
 import { loadConfig, type Config } from './config';
 import { loadSettings, type AppDeps } from './deps';
 
@@ -26,7 +26,7 @@ export function createApiApp(deps: AppDeps) {
   const api = new Hono();
   // An answer given before the request body has all arrived (a 401 or 503 to a
   // large upload) ends the connection cleanly, so the client's next request
-  // goes on a new one instead of being lost (http.ts, closeConnection).
+  // goes on a new one instead of being lost (http/errors.ts, closeConnection).
   api.use('*', async (c, next) => {
     await next();
     if (bodyStillArriving(c)) closeConnection(c);

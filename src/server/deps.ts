@@ -6,7 +6,7 @@ import type { Db, Queryable } from './db/index';
 import type { DistanceService } from './geo/distance';
 import type { MailQueue } from './mail/queue';
 import type { Settings } from '../domain/settings';
-import { reference } from './referenceData';
+import { reference } from './operator/referenceData';
 
 export interface AppDeps {
   db: Db;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { loadConfig } from './config';
 import { createApp } from './app';
-import { webApp } from './web';
+import { webApp } from './http/web';
 import { buildSpa, spaIsStale } from './spaBuild';
 import { openRuntime } from './runtime';
 import { claimDataDir } from './dataLock';
@@ -28,7 +28,7 @@ const app = createApp(
   { db, distance, mail, apiKeys: keys, now: () => new Date(), security },
   webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret } }),
   // Loaded only for browser tests: the production entry point never loads the admin command.
-  e2eToken ? (await import('./e2eAdmin')).e2eAdminApp(db, e2eToken) : undefined,
+  e2eToken ? (await import('./operator/e2eAdmin')).e2eAdminApp(db, e2eToken) : undefined,
   config,
 );
 if (e2eToken) console.log('Test admin calls are enabled (E2E_ADMIN_TOKEN is set): never set it in production.');

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import type { Config } from './config';
 import { openDb, type Db } from './db/index';
 import { migrate } from './db/migrate';
-import { seedIfEmpty } from './seed';
+import { seedIfEmpty } from './operator/seed';
 import { distanceFromConfig } from './geo/index';
 import type { DistanceService } from './geo/distance';
 import { MailQueue } from './mail/queue';

@@ -3,8 +3,8 @@
 // token's passenger, whatever id the request names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEATHROW_TO_TRAFALGAR, TEST_SECURITY, testApp } from './setup';
-import { DEMO_CORPORATE } from '../../src/server/seedCorporate';
-import { createPassenger } from '../../src/server/passengers';
+import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
+import { createPassenger } from '../../src/server/auth/passengers';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { LIMITS } from '../../src/server/auth/throttle';
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../src/server/db/index';
 import { migrate } from '../../src/server/db/migrate';
-import { seedIfEmpty } from '../../src/server/seed';
+import { seedIfEmpty } from '../../src/server/operator/seed';
 import { createApp } from '../../src/server/app';
 import { estimateDistance } from '../../src/server/geo/distance';
 import { HEATHROW_TO_TRAFALGAR, KEYS, TEST_SECURITY } from './setup';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, HEATHROW_TO_TRAFALGAR } from './setup';
 import { toMailOptions } from '../../src/server/mail/transport';
 import { isEmail } from '../../src/domain/fields';
-import { setSetting } from '../../src/server/operator';
+import { setSetting } from '../../src/server/operator/operator';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 let vehicle: Record<string, unknown>;

@@ -1,10 +1,10 @@
 // SPEC 7 auth calls and SPEC 8 messages of the forgot-password flow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECURITY, testApp } from './setup';
-import { createPassenger } from '../../src/server/passengers';
+import { createPassenger } from '../../src/server/auth/passengers';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { createHash } from 'node:crypto';
-import { MAX_ATTEMPTS, MAX_CODES_PER_HOUR } from '../../src/server/passwordReset';
+import { MAX_ATTEMPTS, MAX_CODES_PER_HOUR } from '../../src/server/auth/passwordReset';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 const email = 'reset.me@example.com';

@@ -2,7 +2,7 @@
 // hourly hire, the grace period in UK time and banned addresses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEATHROW_TO_TRAFALGAR, testApp } from './setup';
-import { banAddress, setSetting, unbanAddress } from '../../src/server/operator';
+import { banAddress, setSetting, unbanAddress } from '../../src/server/operator/operator';
 import { loadOffers } from '../../src/server/pricing/quote';
 import { distanceFarePence } from '../../src/server/pricing/engine';
 

@@ -1,7 +1,7 @@
 // POST /check-passenger-email and POST /booking for guests, new clients and existing clients.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECURITY, testApp } from './setup';
-import { setSetting } from '../../src/server/operator';
+import { setSetting } from '../../src/server/operator/operator';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });

@@ -2,7 +2,7 @@
 // API_TEST_DATABASE_URL, set by scripts/test-pg.mjs), migrated and seeded as `npm start` does; mail captured in memory.
 import { openDb, type Db } from '../../src/server/db/index';
 import { migrate } from '../../src/server/db/migrate';
-import { seedIfEmpty } from '../../src/server/seed';
+import { seedIfEmpty } from '../../src/server/operator/seed';
 import { createApp } from '../../src/server/app';
 import { estimateDistance, type DistanceService } from '../../src/server/geo/distance';
 import { MailQueue } from '../../src/server/mail/queue';

@@ -4,11 +4,11 @@
 // grow stronger at the next sign-in.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_SECURITY, testApp } from './setup';
-import { createPassenger, signIn } from '../../src/server/passengers';
+import { createPassenger, signIn } from '../../src/server/auth/passengers';
 import { hashPassword, verifyPassword } from '../../src/server/auth/passwords';
 import * as passwords from '../../src/server/auth/passwords';
 import { LIMITS } from '../../src/server/auth/throttle';
-import { normaliseAddress } from '../../src/server/clientAddress';
+import { normaliseAddress } from '../../src/server/http/clientAddress';
 import { DEFAULT_PASSWORD_HASH_COST, loadConfig } from '../../src/server/config';
 
 vi.mock('../../src/server/auth/passwords', async (importOriginal) => {

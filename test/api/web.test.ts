@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../src/server/app';
-import { webApp } from '../../src/server/web';
+import { webApp } from '../../src/server/http/web';
 import { estimateDistance } from '../../src/server/geo/distance';
 import { openDb, type Db } from '../../src/server/db/index';
 import { migrate } from '../../src/server/db/migrate';
@@ -63,7 +63,7 @@ describe('serving the website', () => {
 describe('the browser tests\' admin door', () => {
   it('does not exist unless the server was started with E2E_ADMIN_TOKEN, and wants the token when it does', async () => {
     expect((await app.request('/__e2e__/admin', { method: 'POST', body: '{"args":["settings"]}' })).status).toBe(404);
-    const { e2eAdminApp } = await import('../../src/server/e2eAdmin');
+    const { e2eAdminApp } = await import('../../src/server/operator/e2eAdmin');
     const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(), security: TEST_SECURITY },
       undefined, e2eAdminApp(db, 'open-sesame'));
     const call = (token: string) => withDoor.request('/__e2e__/admin', {

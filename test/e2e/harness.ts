@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
-import { DEMO_SETTINGS } from '../../src/server/seed';
+import { DEMO_SETTINGS } from '../../src/server/operator/seed';
 import { resolveChromium } from './chromium';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,7 +26,7 @@ export async function freePort(): Promise<number> {
 
 export interface RunningServer {
   url: string; dataDir: string; stop(): Promise<void>; output(): string;
-  /** Runs `npm run admin -- ...args` inside the running server (see src/server/e2eAdmin.ts). */
+  /** Runs `npm run admin -- ...args` inside the running server (see src/server/operator/e2eAdmin.ts). */
   admin(...args: string[]): Promise<string>;
 }
 

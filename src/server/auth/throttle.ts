@@ -5,7 +5,7 @@
 // (password spraying), and an e-mail across all addresses (a distributed
 // attack, with a limit high enough that one stranger cannot reach it).
 import type { Db, Queryable } from '../db/index';
-import { HttpError } from '../http';
+import { HttpError } from '../http/errors';
 
 export const WINDOW_MINUTES = 15;
 export const LIMITS = { pair: 10, client: 50, account: 100 } as const;

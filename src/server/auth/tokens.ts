@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Queryable } from '../db/index';
-import { HttpError } from '../http';
+import { HttpError } from '../http/errors';
 
 export const IDLE_HOURS = 12;
 export const MAX_DAYS = 30;

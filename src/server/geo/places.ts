@@ -2,7 +2,7 @@
 // places first (by text, then by postcode), then the GB gazetteer.
 import type { Queryable } from '../db/index';
 import { Gazetteer } from './gazetteer';
-import { reference } from '../referenceData';
+import { reference } from '../operator/referenceData';
 
 export interface Place {
   address: string;

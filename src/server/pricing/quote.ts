@@ -6,8 +6,8 @@ import { currencyOf, type Settings } from '../../domain/settings';
 import { penceToPounds } from '../../domain/money';
 import { findPlace, UnknownPlaceError } from '../geo/places';
 import { UnroutableError, type DistanceService, type Waypoint } from '../geo/distance';
-import { HttpError } from '../http';
-import { reference } from '../referenceData';
+import { HttpError } from '../http/errors';
+import { reference } from '../operator/referenceData';
 import {
   distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, totalPence, type DistanceRate, type PriceLine,
 } from './engine';

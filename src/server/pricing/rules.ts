@@ -2,8 +2,8 @@
 import type { Queryable } from '../db/index';
 import { hour12To24, ukLocalToInstant } from '../../domain/ukTime';
 import { numberSetting, type Settings } from '../../domain/settings';
-import { HttpError } from '../http';
-import { reference } from '../referenceData';
+import { HttpError } from '../http/errors';
+import { reference } from '../operator/referenceData';
 
 import { BANNED_ADDRESS_MESSAGE, GRACE_PERIOD_MESSAGE } from '../../domain/messages';
 

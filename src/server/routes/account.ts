@@ -5,11 +5,11 @@
 import { Hono } from 'hono';
 import { PassengerLoginRequest, UpdatePassengerRequest } from '../../domain/schemas';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED } from '../../domain/messages';
-import { HttpError, readBody } from '../http';
-import { signIn } from '../passengers';
-import { clientAddress } from '../clientAddress';
+import { HttpError, readBody } from '../http/errors';
+import { signIn } from '../auth/passengers';
+import { clientAddress } from '../http/clientAddress';
 import { bearerToken, issueToken, passengerOfToken, requirePassenger, revokeToken } from '../auth/tokens';
-import { bookingsOf, profileOf, updateProfile } from '../account';
+import { bookingsOf, profileOf, updateProfile } from '../auth/account';
 import type { AppDeps } from '../deps';
 
 const NOT_YOURS = 'You can only see and change your own account.';

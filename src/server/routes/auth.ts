@@ -1,8 +1,8 @@
 // SPEC 7: POST /auth/forgot-password, /auth/verify-code, /auth/reset-password.
 import { Hono } from 'hono';
 import { ForgotPasswordRequest, ResetPasswordRequest, VerifyCodeRequest } from '../../domain/schemas';
-import { readBody } from '../http';
-import { resetPassword, sendResetCode, verifyResetCode, type ResetDeps } from '../passwordReset';
+import { readBody } from '../http/errors';
+import { resetPassword, sendResetCode, verifyResetCode, type ResetDeps } from '../auth/passwordReset';
 import { loadSettings, type AppDeps } from '../deps';
 
 export function authRoutes(deps: AppDeps) {

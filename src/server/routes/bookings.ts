@@ -1,10 +1,10 @@
 // POST /booking (SPEC 7): the answer is success, data.{booking, bookingDetail, bookingStops, passengerDetails}, message.
 import { Hono } from 'hono';
 import { BookingRequest } from '../../domain/schemas';
-import { createBooking } from '../bookings';
-import { HttpError, readBody } from '../http';
+import { createBooking } from '../bookings/bookings';
+import { HttpError, readBody } from '../http/errors';
 import { quoteContext } from './pricing';
-import { clientAddress } from '../clientAddress';
+import { clientAddress } from '../http/clientAddress';
 import { SESSION_ENDED, bearerToken, passengerOfToken } from '../auth/tokens';
 import type { AppDeps } from '../deps';
 

@@ -2,7 +2,7 @@
 // stored, then e-mailed to the operator with the visitor as reply-to.
 import { Hono } from 'hono';
 import { ContactForm, QuoteRequest } from '../../domain/schemas';
-import { readBody } from '../http';
+import { readBody } from '../http/errors';
 import { QUOTE_SENT } from '../../domain/messages';
 import { enqueueEmail } from '../mail/queue';
 import { contactMail, quoteRequestMail } from '../mail/templates';

@@ -1,9 +1,9 @@
 // POST /check-passenger-email (SPEC 4 'Email check', SPEC 8 messages).
 import { Hono } from 'hono';
 import { CheckEmailRequest } from '../../domain/schemas';
-import { readBody } from '../http';
-import { signIn } from '../passengers';
-import { clientAddress } from '../clientAddress';
+import { readBody } from '../http/errors';
+import { signIn } from '../auth/passengers';
+import { clientAddress } from '../http/clientAddress';
 import type { AppDeps } from '../deps';
 
 import { EMAIL_FOUND, EMAIL_NOT_FOUND } from '../../domain/messages';

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { BookingForm, DistanceRequest, HourlyRateForm } from '../../domain/schemas';
 import { isEnabled } from '../../domain/settings';
-import { HttpError, readBody } from '../http';
+import { HttpError, readBody } from '../http/errors';
 import { leg, quoteDistance, quoteHourly, waypoint, type QuoteContext } from '../pricing/quote';
 import { loadSettings, type AppDeps } from '../deps';
 

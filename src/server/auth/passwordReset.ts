@@ -3,16 +3,16 @@
 // code (server secret, random salt per code) is stored; the e-mail's subject
 // never carries the code, and its body is erased once it is sent.
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Db } from './db/index';
+import type { Db } from '../db/index';
 import { findAccount } from './passengers';
-import { hashPassword } from './auth/passwords';
-import { clearSignInFailures } from './auth/throttle';
-import { revokeAllTokens } from './auth/tokens';
-import { enqueueEmail } from './mail/queue';
-import { HttpError } from './http';
+import { hashPassword } from './passwords';
+import { clearSignInFailures } from './throttle';
+import { revokeAllTokens } from './tokens';
+import { enqueueEmail } from '../mail/queue';
+import { HttpError } from '../http/errors';
 import {
   PASSWORD_RESET_DONE, RESET_CODE_EXPIRED, RESET_CODE_INVALID, RESET_CODE_SENT, RESET_CODE_VERIFIED, RESET_EMAIL_NOT_FOUND,
-} from '../domain/messages';
+} from '../../domain/messages';
 
 export const CODE_MINUTES = 15;
 export const MAX_ATTEMPTS = 5;

@@ -4,7 +4,7 @@
 // is started with E2E_ADMIN_TOKEN, and every call must carry that token.
 import { Hono } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
-import type { Db } from './db/index';
+import type { Db } from '../db/index';
 import { runAdmin } from './admin';
 
 export function e2eAdminApp(db: Db, token: string) {

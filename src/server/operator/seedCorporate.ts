@@ -1,9 +1,9 @@
 // The demo corporate passenger (README gives the sign-in): an account with past
 // and upcoming bookings of both types, so the account area has something to show
 // on a fresh `npm start`. Dates are relative to the day the database is seeded.
-import type { Queryable } from './db/index';
-import { ukToday } from '../domain/ukTime';
-import { newBookingNumber } from './bookings';
+import type { Queryable } from '../db/index';
+import { ukToday } from '../../domain/ukTime';
+import { newBookingNumber } from '../bookings/bookings';
 
 export const DEMO_CORPORATE = {
   name: 'Charlotte Davies', email: 'charlotte.davies@northbridge-consulting.co.uk', phone: '+44 20 7946 0187', password: 'Northbridge-2026',

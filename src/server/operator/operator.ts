@@ -1,6 +1,6 @@
 // Operator data changes: settings, companies, fleet, rates and known places.
 // The demo seed and `npm run admin` both go through these functions.
-import type { Queryable } from './db/index';
+import type { Queryable } from '../db/index';
 import { referenceDataChanged } from './referenceData';
 
 /** Every write here changes what prices are made of: the in-memory copy is dropped. */

@@ -1,10 +1,10 @@
 // The corporate account: a passenger's profile and bookings. Every function
 // takes the passenger id of the signed-in token, never one a request names.
-import type { Queryable } from './db/index';
-import { penceToPounds } from '../domain/money';
-import type { CorporateBooking, PassengerProfile } from '../domain/schemas';
-import { EMAIL_TAKEN } from '../domain/messages';
-import { HttpError } from './http';
+import type { Queryable } from '../db/index';
+import { penceToPounds } from '../../domain/money';
+import type { CorporateBooking, PassengerProfile } from '../../domain/schemas';
+import { EMAIL_TAKEN } from '../../domain/messages';
+import { HttpError } from '../http/errors';
 
 export async function profileOf(db: Queryable, passengerId: number): Promise<PassengerProfile> {
   const [p] = await db.query<PassengerProfile>(

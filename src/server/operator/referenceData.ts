@@ -2,8 +2,8 @@
 // addresses) read on every price call, kept in memory. A change made through
 // operator.ts in this process shows at once; a change made by another process
 // (npm run admin against PostgreSQL) shows within REFERENCE_TTL_MS.
-import type { Queryable } from './db/index';
-import { settingsFromList, type Settings } from '../domain/settings';
+import type { Queryable } from '../db/index';
+import { settingsFromList, type Settings } from '../../domain/settings';
 
 export const REFERENCE_TTL_MS = 5000;
 let generation = 0;

@@ -1,9 +1,9 @@
 // Passenger accounts (new and existing clients) and guest contact records.
-import type { Db, Queryable } from './db/index';
-import { hashPassword, verifyAgainstDecoy, verifyPassword } from './auth/passwords';
-import { reserveSignInAttempt, signInSucceeded } from './auth/throttle';
-import { HttpError } from './http';
-import { ACCOUNT_EXISTS } from '../domain/messages';
+import type { Db, Queryable } from '../db/index';
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
+import { reserveSignInAttempt, signInSucceeded } from './throttle';
+import { HttpError } from '../http/errors';
+import { ACCOUNT_EXISTS } from '../../domain/messages';
 
 export interface Account { id: number; name: string; email: string; phone: string; password_hash: string }
 

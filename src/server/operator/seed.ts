@@ -1,11 +1,11 @@
 // The demo operator: what a fresh `npm start` shows. Written through the same
 // functions as `npm run admin`, and only into an empty database.
-import type { Db } from './db/index';
+import type { Db } from '../db/index';
 import { addAddress, setRate, setSetting, upsertCompany, upsertVehicleType } from './operator';
 import { DEMO_ADDRESSES } from './seedAddresses';
 import { DEMO_CORPORATE, seedCorporatePassenger } from './seedCorporate';
-import { hashPassword } from './auth/passwords';
-import { DEFAULT_PASSWORD_HASH_COST } from './config';
+import { hashPassword } from '../auth/passwords';
+import { DEFAULT_PASSWORD_HASH_COST } from '../config';
 
 export const DEMO_SETTINGS: Record<string, string> = {
   Company_Name: 'Albion Executive Cars',

@@ -2,21 +2,21 @@
 // confirmation e-mail in one transaction, and answers with SPEC 7's shape.
 // The amount a client sends is never used.
 import { createHmac, randomInt } from 'node:crypto';
-import type { Db, Queryable } from './db/index';
+import type { Db, Queryable } from '../db/index';
 import {
   BookingForm, HourlyRateForm, type BookingRequest, type BookingResult,
-} from '../domain/schemas';
-import { penceToPounds } from '../domain/money';
-import { allowsGuests, isEnabled, showsPayInCar } from '../domain/settings';
-import { toTime24 } from '../domain/ukTime';
-import { validateDetails } from '../domain/detailsValidation';
-import { HttpError, validate } from './http';
-import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from './pricing/quote';
-import { createPassenger, signIn } from './passengers';
-import { hashPassword } from './auth/passwords';
-import { profileOf } from './account';
-import { enqueueEmail } from './mail/queue';
-import { bookingConfirmation } from './mail/templates';
+} from '../../domain/schemas';
+import { penceToPounds } from '../../domain/money';
+import { allowsGuests, isEnabled, showsPayInCar } from '../../domain/settings';
+import { toTime24 } from '../../domain/ukTime';
+import { validateDetails } from '../../domain/detailsValidation';
+import { HttpError, validate } from '../http/errors';
+import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
+import { createPassenger, signIn } from '../auth/passengers';
+import { hashPassword } from '../auth/passwords';
+import { profileOf } from '../auth/account';
+import { enqueueEmail } from '../mail/queue';
+import { bookingConfirmation } from '../mail/templates';
 
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 

@@ -2,8 +2,8 @@
 // fleet, rates, places, banned addresses) and recent bookings, from a terminal.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { Db } from './db/index';
-import { poundsToPence, penceToPounds } from '../domain/money';
+import type { Db } from '../db/index';
+import { poundsToPence, penceToPounds } from '../../domain/money';
 import {
   addAddress, banAddress, recentBookings, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType,
 } from './operator';
@@ -183,9 +183,9 @@ export async function runAdmin(db: Db, argv: string[]): Promise<string> {
 }
 
 async function main() {
-  const { loadConfig } = await import('./config');
-  const { openRuntime } = await import('./runtime');
-  const { claimDataDir, dataDirOwner } = await import('./dataLock');
+  const { loadConfig } = await import('../config');
+  const { openRuntime } = await import('../runtime');
+  const { claimDataDir, dataDirOwner } = await import('../dataLock');
   const config = loadConfig();
   const argv = process.argv.slice(2);
   if (!argv.length || argv[0] === 'help') { console.log(HELP); return; }
