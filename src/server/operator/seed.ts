@@ -86,7 +86,11 @@ export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST)
   if (n > 0) return false;
   // Hashed before the transaction: scrypt is slow, and the embedded database waits for a transaction.
   const corporateHash = await hashPassword(DEMO_CORPORATE.password, hashCost);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    // Servers starting together on one PostgreSQL take turns, and only the first finds it empty.
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(724002)');
+    const [{ n: now }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
+    if (now > 0) return false;
     for (const [name, value] of Object.entries(DEMO_SETTINGS)) await setSetting(tx, name, value);
     const companyIds = new Map<string, number>();
     for (const c of COMPANIES) companyIds.set(c.company_name, await upsertCompany(tx, c));
@@ -103,6 +107,6 @@ export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST)
     }
     for (const a of DEMO_ADDRESSES) await addAddress(tx, a);
     await seedCorporatePassenger(tx, corporateHash);
+    return true;
   });
-  return true;
 }
