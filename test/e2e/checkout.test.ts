@@ -112,6 +112,22 @@ describe('registration modes', () => {
     expect(await page.locator('main').textContent()).toContain('Harriet Doyle');
   });
 
+  it('refuses a list of addresses for the other passenger\'s e-mail, under the field', async () => {
+    const page = await atDetails();
+    await fillGuest(page, 'booker@example.com');
+    await page.getByText('I am booking for someone else').click();
+    const other = page.getByLabel('Passenger email');
+    await other.fill('tom@example.com, eve@example.com');
+    await other.blur();
+    await page.getByText('Please enter a valid email address').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    expect(new URL(page.url()).pathname).toBe('/personalDetailView');
+    await other.fill('tom@example.com');
+    expect(await page.getByText('Please enter a valid email address').count()).toBe(0);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL('**/paymentview');
+  });
+
   it('saves the mode and details on every change, never the password, and restores them on reload', async () => {
     const page = await atDetails();
     await page.getByText('New client').click();
