@@ -1,31 +1,33 @@
 // The booking wizard (SPEC sections 2, 4 and 8): home -> quotation -> details
 // -> payment -> success, the urgent-booking redirect to /quoteView and the
 // Quote Now form, the registration modes with the e-mail check and the
-// forgot-password flow. The URL follows this machine: every location change
-// arrives as one `url.changed` event and the step guards of ./bookingSteps
-// decide where it lands. Types, services, actions and guards: ./bookingSetup.
-import { assign, type SnapshotFrom } from 'xstate';
-import type { BookingForm, HourlyRateForm } from '../src/domain/schemas';
+// forgot-password flow (a child machine). The app machine (./app.ts) starts it
+// with the settings and hands it every location on a wizard route as one
+// `url.changed` event; the step guards of ./bookingSteps decide where it lands.
+// States waiting for an answer that decides the next screen are tagged 'busy':
+// the app holds the URL still meanwhile. Types, services, actions and guards:
+// ./bookingSetup.
+import { and, assign, not, type SnapshotFrom } from 'xstate';
 import {
-  ACCOUNT_EXISTS, EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, EMAIL_NOT_FOUND, PASSWORDS_DO_NOT_MATCH, QUOTE_FAILED, QUOTE_SENT,
+  EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, QUOTE_FAILED, QUOTE_SENT,
 } from '../src/domain/messages';
-import { homePathFor, STEP_PATHS, type Step } from './bookingSteps';
+import { homePathFor, type Step } from './bookingSteps';
+import { pathOfRoute } from './routes';
 import {
-  bookingSetup, emptyRegistration, errorText, newIdempotencyKey, openingBookingType, routes, type BookingEvent,
+  bookingSetup, errorText, newIdempotencyKey, openingBookingType, registrationFor, routes, type BookingEvent,
 } from './bookingSetup';
 
 export * from './bookingSetup';
-export { landingStep, stepForPath, STEP_PATHS, type Step } from './bookingSteps';
+export { landingStep, stepForPath, type Step } from './bookingSteps';
 
 export const bookingMachine = bookingSetup.createMachine({
   id: 'booking',
   context: ({ input }) => ({
     requestedPath: input.path,
     homePath: homePathFor(input.path),
-    settings: input.stored?.settings ?? {},
-    settingsError: null,
-    bookingType: input.stored?.bookingType ?? 'milleage',
-    savedBookingType: input.stored?.bookingType ?? null,
+    settings: input.settings,
+    session: input.session ?? null,
+    bookingType: openingBookingType(input.settings, input.stored?.bookingType ?? null),
     bookingForm: input.stored?.bookingForm ?? null,
     hourlyForm: input.stored?.hourlyForm ?? null,
     priceDetails: input.stored?.priceDetails ?? null,
@@ -33,39 +35,22 @@ export const bookingMachine = bookingSetup.createMachine({
     selectedVehicle: input.stored?.selectedVehicle ?? null,
     quantity: input.stored?.quantity ?? 1,
     selectionType: input.stored?.selectionType ?? 'selection',
-    registrationMode: input.stored?.registrationMode ?? 'guest_login',
-    registration: input.stored?.registration ?? null,
+    registrationMode: input.session ? 'guest_login' : input.stored?.registrationMode ?? 'guest_login',
+    registration: input.session
+      ? registrationFor(input.session.passenger, input.stored?.registration ?? null)
+      : input.stored?.registration ?? null,
     idempotencyKey: null,
     paymentMethod: null,
     booking: input.stored?.booking ?? null,
-    resetEmail: '',
-    resetCode: '',
     error: null,
     notice: null,
   }),
-  initial: 'boot',
-  on: { 'url.changed': routes('.') },
+  initial: 'routing',
+  on: {
+    'url.changed': routes('.'),
+    'session.changed': { actions: ['assignSession', 'persist'] },
+  },
   states: {
-    // SPEC 4 'Settings': loaded once at start; the page waits behind an overlay.
-    boot: {
-      on: { 'url.changed': { actions: 'assignRequestedPath' } },
-      invoke: {
-        id: 'loadSettings',
-        src: 'loadSettings',
-        onDone: {
-          target: 'routing',
-          actions: [
-            assign({
-              settings: ({ event }) => event.output,
-              bookingType: ({ context, event }) => openingBookingType(event.output, context.savedBookingType),
-            }),
-            'persist',
-          ],
-        },
-        // SPEC 8: a failed settings fetch is stored and logged; the settings are not updated.
-        onError: { target: 'routing', actions: assign({ settingsError: ({ event }) => errorText(event.error) }) },
-      },
-    },
     routing: { always: routes('') },
     home: {
       initial: 'editing',
@@ -79,19 +64,15 @@ export const bookingMachine = bookingSetup.createMachine({
           on: {
             'home.submit': {
               target: 'pricing',
-              actions: [
-                assign(({ event }) => (event.bookingType === 'milleage'
-                  ? { bookingType: event.bookingType, bookingForm: event.form as BookingForm }
-                  : { bookingType: event.bookingType, hourlyForm: event.form as HourlyRateForm })),
-                'persist',
-              ],
+              actions: ['assignForm', 'persist'],
             },
           },
         },
         // SPEC 4 'Price calculation'.
         pricing: {
+          tags: 'busy',
           entry: 'clearMessages',
-          on: { 'url.changed': {}, 'home.typeChanged': {}, 'home.hourlyChanged': {} },
+          on: { 'home.typeChanged': {}, 'home.hourlyChanged': {} },
           invoke: {
             id: 'calculatePrice',
             src: 'calculatePrice',
@@ -102,15 +83,7 @@ export const bookingMachine = bookingSetup.createMachine({
             }),
             onDone: {
               target: '#booking.quotation',
-              actions: [
-                assign({
-                  priceDetails: ({ event }) => event.output.prices,
-                  trip: ({ event }) => event.output.trip,
-                  selectedVehicle: null,
-                  quantity: 1,
-                }),
-                'persist',
-              ],
+              actions: ['assignPrices', 'persist'],
             },
             onError: [
               { guard: 'isUrgentError', target: 'urgent', actions: 'assignError' },
@@ -120,8 +93,8 @@ export const bookingMachine = bookingSetup.createMachine({
         },
         // SPEC 8: the 'Urgent Booking!' notice opens; the app moves to /quoteView after 1 s.
         urgent: {
-          after: { 1000: '#booking.quote.notice' },
-          on: { 'url.changed': {} },
+          tags: 'busy',
+          after: { urgentRedirect: '#booking.quote.notice' },
         },
         // SPEC 8: any other price error shows an 'Error' dialog.
         failed: {
@@ -134,15 +107,7 @@ export const bookingMachine = bookingSetup.createMachine({
       on: {
         'quotation.select': {
           target: 'details',
-          actions: [
-            assign({
-              selectedVehicle: ({ event }) => event.vehicle,
-              // SPEC 3: 'lowest' means quantity 1.
-              quantity: ({ event }) => (event.selectionType === 'lowest' ? 1 : event.quantity),
-              selectionType: ({ event }) => event.selectionType,
-            }),
-            'persist',
-          ],
+          actions: ['assignVehicle', 'persist'],
         },
       },
     },
@@ -157,11 +122,12 @@ export const bookingMachine = bookingSetup.createMachine({
             },
             'details.submit': [
               {
-                guard: 'isGuest',
+                guard: and(['isGuest', 'guestAllowed']),
                 target: '#booking.payment',
                 actions: ['assignDetails', 'persist'],
               },
               {
+                guard: not('isGuest'),
                 target: 'checkingEmail',
                 actions: ['assignDetails', 'persist'],
               },
@@ -170,7 +136,7 @@ export const bookingMachine = bookingSetup.createMachine({
         },
         // SPEC 4 'Email check' and SPEC 8's three outcomes.
         checkingEmail: {
-          on: { 'url.changed': {} },
+          tags: 'busy',
           invoke: {
             id: 'checkEmail',
             src: 'checkEmail',
@@ -183,11 +149,7 @@ export const bookingMachine = bookingSetup.createMachine({
               },
               {
                 target: 'rejected',
-                actions: assign({
-                  error: ({ context, event }) => (context.registrationMode === 'new_client'
-                    ? ACCOUNT_EXISTS
-                    : event.output.found ? event.output.message : EMAIL_NOT_FOUND),
-                }),
+                actions: 'assignEmailRejection',
               },
             ],
             onError: {
@@ -206,10 +168,14 @@ export const bookingMachine = bookingSetup.createMachine({
       entry: assign({ idempotencyKey: ({ context }) => context.idempotencyKey ?? newIdempotencyKey() }),
       states: {
         choosing: {
-          on: { 'payment.payInCar': { target: 'booking', actions: ['clearMessages', assign({ paymentMethod: 'car' }), 'persist'] } },
+          on: {
+            'payment.payInCar': {
+              guard: 'payInCarAllowed', target: 'booking', actions: ['clearMessages', assign({ paymentMethod: 'car' }), 'persist'],
+            },
+          },
         },
         booking: {
-          on: { 'url.changed': {} },
+          tags: 'busy',
           invoke: {
             id: 'createBooking',
             src: 'createBooking',
@@ -223,6 +189,7 @@ export const bookingMachine = bookingSetup.createMachine({
               mode: context.registrationMode,
               registration: context.registration!,
               paymentMethod: 'car',
+              token: context.session?.token ?? null,
             }),
             onDone: [
               {
@@ -242,13 +209,7 @@ export const bookingMachine = bookingSetup.createMachine({
       },
     },
     success: {
-      entry: [
-        assign({
-          priceDetails: null, trip: null, selectedVehicle: null, quantity: 1, registration: null,
-          bookingForm: null, hourlyForm: null, idempotencyKey: null, notice: null,
-        }),
-        'clearStoredBooking',
-      ],
+      entry: ['forgetTrip', 'clearStoredBooking'],
     },
     // SPEC 2 '/quoteView': the Quote Now form, also where urgent bookings land.
     quote: {
@@ -256,7 +217,7 @@ export const bookingMachine = bookingSetup.createMachine({
       states: {
         // SPEC 8: the urgent notice stays 3 s in all, 1 s of it before the move here.
         notice: {
-          after: { 2000: 'form' },
+          after: { urgentNoticeRest: 'form' },
           on: { 'error.dismissed': 'form' },
         },
         form: {
@@ -264,7 +225,7 @@ export const bookingMachine = bookingSetup.createMachine({
           on: { 'quote.submit': 'sending' },
         },
         sending: {
-          on: { 'url.changed': {} },
+          tags: 'busy',
           invoke: {
             id: 'sendQuote',
             src: 'sendQuote',
@@ -281,69 +242,13 @@ export const bookingMachine = bookingSetup.createMachine({
         failed: { on: { 'error.dismissed': { target: 'form' } } },
       },
     },
-    // SPEC 2 and 4 'Forgot password': e-mail, then the code, then a new password; success returns to the details step.
+    // SPEC 2 and 4 'Forgot password' (./forgotPassword.ts): success returns to the details step as an existing client.
     forgotPassword: {
-      initial: 'email',
-      states: {
-        email: {
-          on: {
-            'reset.requestCode': { target: 'sendingCode', actions: ['clearMessages', assign({ resetEmail: ({ event }) => event.email })] },
-          },
-        },
-        sendingCode: {
-          on: { 'url.changed': {} },
-          invoke: {
-            id: 'requestResetCode',
-            src: 'requestResetCode',
-            input: ({ context }) => ({ email: context.resetEmail }),
-            onDone: { target: 'code', actions: assign({ notice: ({ event }) => event.output.message }) },
-            onError: { target: 'email', actions: 'assignError' },
-          },
-        },
-        code: {
-          on: {
-            'reset.verifyCode': { target: 'verifying', actions: ['clearMessages', assign({ resetCode: ({ event }) => event.code })] },
-            'reset.back': { target: 'email', actions: 'clearMessages' },
-          },
-        },
-        verifying: {
-          on: { 'url.changed': {} },
-          invoke: {
-            id: 'verifyResetCode',
-            src: 'verifyResetCode',
-            input: ({ context }) => ({ email: context.resetEmail, code: context.resetCode }),
-            onDone: { target: 'password', actions: assign({ notice: ({ event }) => event.output.message }) },
-            onError: { target: 'code', actions: 'assignError' },
-          },
-        },
-        password: {
-          on: {
-            'reset.setPassword': [
-              { guard: 'passwordsDiffer', actions: assign({ error: PASSWORDS_DO_NOT_MATCH, notice: null }) },
-              { target: 'resetting', actions: 'clearMessages' },
-            ],
-          },
-        },
-        resetting: {
-          on: { 'url.changed': {} },
-          invoke: {
-            id: 'resetPassword',
-            src: 'resetPassword',
-            input: ({ context, event }) => ({
-              email: context.resetEmail, code: context.resetCode,
-              password: (event as Extract<BookingEvent, { type: 'reset.setPassword' }>).password,
-            }),
-            onDone: {
-              target: '#booking.routing',
-              actions: assign({
-                notice: ({ event }) => event.output.message, requestedPath: '/personalDetailView', resetCode: '',
-                registrationMode: 'existing_client',
-                registration: ({ context }) => ({ ...(context.registration ?? emptyRegistration()), email: context.resetEmail }),
-              }),
-            },
-            onError: { target: 'password', actions: 'assignError' },
-          },
-        },
+      invoke: {
+        id: 'forgotPassword',
+        src: 'forgotPassword',
+        input: ({ context }) => ({ email: context.registration?.email ?? '' }),
+        onDone: { target: 'routing', actions: 'assignPasswordReset' },
       },
     },
   },
@@ -363,5 +268,5 @@ export function currentStep(s: BookingSnapshot): Step | null {
 export function pathOf(s: BookingSnapshot): string | null {
   const step = currentStep(s);
   if (step === null) return null;
-  return step === 'home' ? s.context.homePath : STEP_PATHS[step];
+  return step === 'home' ? s.context.homePath : pathOfRoute(step);
 }

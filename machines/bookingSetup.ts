@@ -1,18 +1,23 @@
 // The booking machine's types, services, actions and guards (the states are in ./booking.ts).
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type {
-  AuthResponse, BookingForm, BookingResponse, BookingResult, BookingType, CheckEmailResponse, HourlyRateForm, PriceDetail,
-  QuoteRequest, RegistrationData, RegistrationMode,
+  BookingForm, BookingResponse, BookingResult, BookingType, CheckEmailResponse, HourlyRateForm, PriceDetail,
+  PassengerProfile, QuoteRequest, RegistrationData, RegistrationMode,
 } from '../src/domain/schemas';
-import { isEnabled, type Settings } from '../src/domain/settings';
-import { isUrgentBookingError } from '../src/domain/messages';
+import { allowsGuests, isEnabled, showsPayInCar, type Settings } from '../src/domain/settings';
+import { ACCOUNT_EXISTS, EMAIL_NOT_FOUND, isUrgentBookingError } from '../src/domain/messages';
 import { homePathFor, landingStep, type HomePath, type Step } from './bookingSteps';
+import { forgotPasswordMachine, type ForgotPasswordOutput } from './forgotPassword';
+import type { Session } from './account';
+import { errorText, provided } from './shared';
+
+export { errorText };
 
 export interface TripEstimate {
   via_miles?: number; time_duration?: number; return_via_miles?: number; return_time_duration?: number; estimated?: boolean;
 }
 
-/** What browser storage held when the page opened (the machine's input). */
+/** What browser storage held when the page opened, each value checked against its schema (src/web/storage.ts). */
 export interface StoredBooking {
   settings?: Settings;
   bookingType?: BookingType;
@@ -28,16 +33,16 @@ export interface StoredBooking {
   booking?: BookingResult | null;
 }
 
-export interface BookingInput { path: string; stored?: StoredBooking }
+/** The app starts the wizard once the settings are known, with the signed-in passenger if any. */
+export interface BookingInput { path: string; settings: Settings; stored?: StoredBooking; session?: Session | null }
 
 export interface BookingContext {
   requestedPath: string;
   homePath: HomePath;
   settings: Settings;
-  settingsError: string | null;
+  /** The signed-in corporate passenger: bookings are made for this account, with its token. */
+  session: Session | null;
   bookingType: BookingType;
-  /** The tab saved in browser storage, if any: it wins over SPEC's opening tab when it is still offered. */
-  savedBookingType: BookingType | null;
   bookingForm: BookingForm | null;
   hourlyForm: HourlyRateForm | null;
   priceDetails: PriceDetail[] | null;
@@ -50,16 +55,14 @@ export interface BookingContext {
   idempotencyKey: string | null;
   paymentMethod: 'car' | 'card' | null;
   booking: BookingResult | null;
-  /** The forgot-password flow's e-mail and accepted code. */
-  resetEmail: string;
-  resetCode: string;
   /** The message of the dialog or notice on screen, if any. */
   error: string | null;
   notice: string | null;
 }
 
 export type BookingEvent =
-  | { type: 'url.changed'; path: string }
+  | { type: 'url.changed'; path: string; search: string }
+  | { type: 'session.changed'; session: Session | null }
   | { type: 'home.typeChanged'; bookingType: BookingType }
   | { type: 'home.hourlyChanged'; form: HourlyRateForm }
   | { type: 'home.submit'; bookingType: BookingType; form: BookingForm | HourlyRateForm }
@@ -68,11 +71,7 @@ export type BookingEvent =
   | { type: 'details.changed'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
   | { type: 'details.submit'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
   | { type: 'payment.payInCar' }
-  | { type: 'quote.submit'; request: QuoteRequest }
-  | { type: 'reset.requestCode'; email: string }
-  | { type: 'reset.verifyCode'; code: string }
-  | { type: 'reset.back' }
-  | { type: 'reset.setPassword'; password: string; confirm: string };
+  | { type: 'quote.submit'; request: QuoteRequest };
 
 /** Flight, train or ferry references, editable again on the details step (SPEC 2). */
 export interface Flights { pickup_fight_number: string; return_fight_number: string }
@@ -90,6 +89,8 @@ export interface CreateBookingInput {
   mode: RegistrationMode;
   registration: RegistrationData;
   paymentMethod: 'car' | 'card';
+  /** The signed-in passenger's token: the booking is then theirs. */
+  token: string | null;
 }
 
 /** SPEC 2 'Home view': which tabs show, and the one that opens first. */
@@ -117,8 +118,18 @@ export function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export const errorText = (e: unknown) =>
-  e instanceof Error ? e.message : typeof e === 'string' ? e : 'Something went wrong. Please try again.';
+/** A signed-in passenger's details fill the personal details they have not typed (their own name, e-mail, phone). */
+export function registrationFor(passenger: PassengerProfile, current: RegistrationData | null): RegistrationData {
+  const base = current ?? emptyRegistration();
+  const [firstName, ...rest] = passenger.passenger_name.trim().split(/\s+/);
+  return {
+    ...base,
+    firstName: base.firstName || firstName || '',
+    surname: base.surname || rest.join(' '),
+    email: base.email || passenger.passenger_email,
+    number: base.number || passenger.passenger_contact_no,
+  };
+}
 
 export const landsOn = (step: Step) => ({ type: 'landsOn' as const, params: { step } });
 export const routes = (prefix: '' | '.') => [
@@ -138,43 +149,62 @@ export const bookingSetup = setup({
     input: {} as BookingInput,
   },
   actors: {
-    loadSettings: fromPromise<Settings>(async () => {
-      throw new Error('loadSettings is provided by the app');
-    }),
-    calculatePrice: fromPromise<PriceOutput, PriceInput>(async () => {
-      throw new Error('calculatePrice is provided by the app');
-    }),
-    checkEmail: fromPromise<CheckEmailResponse, CheckEmailInput>(async () => {
-      throw new Error('checkEmail is provided by the app');
-    }),
-    createBooking: fromPromise<BookingResponse, CreateBookingInput>(async () => {
-      throw new Error('createBooking is provided by the app');
-    }),
-    sendQuote: fromPromise<{ success: boolean; message?: string }, QuoteRequest>(async () => {
-      throw new Error('sendQuote is provided by the app');
-    }),
-    requestResetCode: fromPromise<AuthResponse, { email: string }>(async () => {
-      throw new Error('requestResetCode is provided by the app');
-    }),
-    verifyResetCode: fromPromise<AuthResponse, { email: string; code: string }>(async () => {
-      throw new Error('verifyResetCode is provided by the app');
-    }),
-    resetPassword: fromPromise<AuthResponse, { email: string; code: string; password: string }>(async () => {
-      throw new Error('resetPassword is provided by the app');
-    }),
+    calculatePrice: provided<PriceOutput, PriceInput>('calculatePrice'),
+    checkEmail: provided<CheckEmailResponse, CheckEmailInput>('checkEmail'),
+    createBooking: provided<BookingResponse, CreateBookingInput>('createBooking'),
+    sendQuote: provided<{ success: boolean; message?: string }, QuoteRequest>('sendQuote'),
+    forgotPassword: forgotPasswordMachine,
   },
   actions: {
     /** Writes the context to browser storage under SPEC 3's keys; provided by the app. */
     persist: () => {},
     /** SPEC 2: opening the confirmation clears browser storage except appSettings; provided by the app. */
     clearStoredBooking: () => {},
-    assignRequestedPath: assign({
-      requestedPath: ({ event }) => (event.type === 'url.changed' ? event.path : '/'),
-    }),
     assignHomePath: assign({
       homePath: ({ context, event }) => (event.type === 'url.changed' ? homePathFor(event.path) : homePathFor(context.requestedPath)),
     }),
     assignError: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error) }),
+    assignForm: assign(({ event }) => {
+      if (event.type !== 'home.submit') return {};
+      return event.bookingType === 'milleage'
+        ? { bookingType: event.bookingType, bookingForm: event.form as BookingForm }
+        : { bookingType: event.bookingType, hourlyForm: event.form as HourlyRateForm };
+    }),
+    /** New prices: any earlier choice of vehicle is void. */
+    assignPrices: assign(({ event }) => {
+      const { prices, trip } = (event as unknown as { output: PriceOutput }).output;
+      return { priceDetails: prices, trip, selectedVehicle: null, quantity: 1 };
+    }),
+    assignVehicle: assign(({ event }) => {
+      if (event.type !== 'quotation.select') return {};
+      // SPEC 3: 'lowest' means quantity 1.
+      return { selectedVehicle: event.vehicle, quantity: event.selectionType === 'lowest' ? 1 : event.quantity, selectionType: event.selectionType };
+    }),
+    /** SPEC 8's three outcomes of the e-mail check, when it does not lead on. */
+    assignEmailRejection: assign(({ context, event }) => {
+      const r = (event as unknown as { output: CheckEmailResponse }).output;
+      return { error: context.registrationMode === 'new_client' ? ACCOUNT_EXISTS : r.found ? r.message : EMAIL_NOT_FOUND };
+    }),
+    /** The confirmation: the trip is done; a signed-in passenger's own details stay ready for the next one. */
+    forgetTrip: assign(({ context }) => ({
+      priceDetails: null, trip: null, selectedVehicle: null, quantity: 1, bookingForm: null, hourlyForm: null,
+      idempotencyKey: null, notice: null,
+      registration: context.session ? registrationFor(context.session.passenger, null) : null,
+    })),
+    /** Signing in fills the details with the passenger's own; signing out keeps what was typed. */
+    assignSession: assign(({ context, event }) => {
+      if (event.type !== 'session.changed') return {};
+      if (!event.session) return { session: null };
+      return { session: event.session, registration: registrationFor(event.session.passenger, context.registration), registrationMode: 'guest_login' as const };
+    }),
+    /** Back from the forgot-password flow: an existing client with the e-mail just reset. */
+    assignPasswordReset: assign(({ context, event }) => {
+      const out = (event as unknown as { output: ForgotPasswordOutput }).output;
+      return {
+        notice: out.message, requestedPath: '/personalDetailView', registrationMode: 'existing_client' as const,
+        registration: { ...(context.registration ?? emptyRegistration()), email: out.email },
+      };
+    }),
     clearMessages: assign({ error: null, notice: null }),
     assignDetails: assign(({ context, event }) => {
       if (event.type !== 'details.changed' && event.type !== 'details.submit') return {};
@@ -192,6 +222,10 @@ export const bookingSetup = setup({
     },
     isUrgentError: ({ event }) => isUrgentBookingError(errorText((event as { error?: unknown }).error)),
     isGuest: ({ event }) => event.type === 'details.submit' && event.mode === 'guest_login',
+    /** GUEST_LOGIN: a guest booking is offered unless the operator turned it off; a signed-in passenger books as themself. */
+    guestAllowed: ({ context }) => allowsGuests(context.settings) || context.session !== null,
+    /** SHOWPAYINCAR (SPEC 9). */
+    payInCarAllowed: ({ context }) => showsPayInCar(context.settings),
     /** SPEC 4 'Email check': an existing client must be found with that password; a new client must not exist yet. */
     emailAccepted: ({ context, event }) => {
       const r = (event as { output?: CheckEmailResponse }).output;
@@ -199,6 +233,11 @@ export const bookingSetup = setup({
     },
     bookingSucceeded: ({ event }) => (event as { output?: BookingResponse }).output?.success === true,
     quoteSent: ({ event }) => (event as { output?: { success: boolean } }).output?.success === true,
-    passwordsDiffer: ({ event }) => event.type === 'reset.setPassword' && event.password !== event.confirm,
+  },
+  delays: {
+    /** SPEC 8: the urgent notice moves the visitor to /quoteView after 1 s ... */
+    urgentRedirect: 1000,
+    /** ... and closes 3 s after it opened. */
+    urgentNoticeRest: 2000,
   },
 });

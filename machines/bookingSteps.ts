@@ -3,37 +3,21 @@
 import type { PriceDetail, RegistrationData, RegistrationMode } from '../src/domain/schemas';
 import type { BookingResult } from '../src/domain/schemas';
 import { validateDetails } from '../src/domain/detailsValidation';
+import { ROUTES, routeOfPath } from './routes';
+import { allowsGuests, type Settings } from '../src/domain/settings';
 
 export type Step = 'home' | 'quotation' | 'details' | 'payment' | 'success' | 'quote' | 'forgotPassword';
+export type HomePath = '/' | '/home' | '/booktripview';
 
-export const STEP_PATHS: Record<Exclude<Step, 'home'>, string> = {
-  quotation: '/quotationview',
-  details: '/personalDetailView',
-  payment: '/paymentview',
-  success: '/paymentSuccessView',
-  quote: '/quoteView',
-  forgotPassword: '/forgot_password',
-};
-export const HOME_PATHS = ['/', '/home', '/booktripview'] as const;
-export type HomePath = (typeof HOME_PATHS)[number];
-
-/** SPEC 2 'Step indicator': book trip 0, quotation 1, personal detail 2, payment 3 (the card page counts as payment). */
-export function stepIndexOfPath(path: string): number {
-  const p = path.toLowerCase();
-  if (p === '/quotationview') return 1;
-  if (p === '/personaldetailview') return 2;
-  if (p === '/paymentview' || p === '/stripecheckout') return 3;
-  return 0;
-}
-
-/** The step a path asks for, before the guards. */
+/** The step a path asks for, before the guards: any path that is not a wizard screen asks for home. */
 export function stepForPath(path: string): Step {
-  const found = (Object.entries(STEP_PATHS) as [Step, string][]).find(([, p]) => p.toLowerCase() === path.toLowerCase());
-  return found ? found[0] : 'home';
+  const name = routeOfPath(path);
+  return name !== null && ROUTES[name].area === 'booking' ? (name as Step) : 'home';
 }
 
+/** Home keeps the path it was opened by (/, /home or /booktripview); SPEC 2: a failed guard lands on /home, any other path on /. */
 export function homePathFor(path: string): HomePath {
-  if ((HOME_PATHS as readonly string[]).includes(path)) return path as HomePath;
+  if (([ROUTES.home.path, ...ROUTES.home.aliases] as string[]).includes(path)) return path as HomePath;
   return stepForPath(path) === 'home' ? '/' : '/home';
 }
 
@@ -43,6 +27,9 @@ export interface StepData {
   registration: RegistrationData | null;
   registrationMode: RegistrationMode;
   booking: BookingResult | null;
+  settings: Settings;
+  /** A signed-in corporate passenger, who may book as a guest whatever GUEST_LOGIN says. */
+  session: object | null;
 }
 
 export const hasPrices = (c: StepData) => Array.isArray(c.priceDetails);
@@ -52,7 +39,9 @@ export const hasVehicle = (c: StepData) => hasPrices(c) && c.selectedVehicle !==
  * so a half-filled form does not count; a client's password is typed in this visit (it is never stored).
  */
 export const hasRegistration = (c: StepData) =>
-  hasVehicle(c) && c.registration !== null && Object.keys(validateDetails(c.registrationMode, c.registration)).length === 0;
+  hasVehicle(c) && c.registration !== null && Object.keys(validateDetails(c.registrationMode, c.registration)).length === 0
+  // GUEST_LOGIN: details saved as a guest do not count once the operator stops guest bookings.
+  && (c.registrationMode !== 'guest_login' || allowsGuests(c.settings) || c.session !== null);
 export const hasBooking = (c: StepData) => c.booking !== null;
 
 /** SPEC 2: /paymentview falls back to /personalDetailView, then /quotationview, then /home. */

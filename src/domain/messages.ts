@@ -31,3 +31,5 @@ export const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
 export const SIGN_IN_FAILED = 'An error occurred. Please try again later.';
 export const PROFILE_UPDATED = 'Passenger Details Updated';
 export const EMAIL_TAKEN = 'This email is already used by another account.';
+/** A 401 on a passenger call: the token expired or was revoked. */
+export const SESSION_ENDED = 'Your session has ended. Please sign in again.';

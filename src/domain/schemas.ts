@@ -2,7 +2,7 @@
 // (which validates every body with them) and the browser (which builds bodies
 // with them and checks what it reads back).
 import {
-  array, boolean, coerce, defaulted, enums, integer, literal, nullable, number, object,
+  array, assign, boolean, coerce, defaulted, enums, integer, literal, nullable, number, object,
   optional, pattern, record, refine, size, string, type, union, unknown, type Infer,
 } from 'superstruct';
 import { isCalendarDate } from './ukTime';
@@ -75,6 +75,16 @@ export const HourlyRateForm = type({
   userLocation: optional(nullable(LatLon)),
 });
 export type HourlyRateForm = Infer<typeof HourlyRateForm>;
+
+/** The hourly form as saved on every change (SPEC 4), possibly half filled. */
+export const HourlyRateDraft = type({
+  pickup: optional(size(string(), 0, 300)),
+  pickup_date: optional(size(string(), 0, 10)),
+  pickup_duration: optional(size(string(), 0, 7)),
+  pickup_hour: optional(size(string(), 0, 4)),
+  pickup_min: optional(size(string(), 0, 2)),
+  userLocation: optional(nullable(LatLon)),
+});
 
 export const BookingType = enums(['milleage', 'hourly']);
 export type BookingType = Infer<typeof BookingType>;
@@ -154,6 +164,8 @@ export const RegistrationData = type({
   password: optional(size(string(), 0, 200)),
 });
 export type RegistrationData = Infer<typeof RegistrationData>;
+/** The details as saved on every change (SPEC 4): the e-mail may not be typed yet. */
+export const RegistrationDraft = assign(RegistrationData, type({ email: EmailOrEmpty }));
 
 export const PaymentMethod = enums(['car', 'card']);
 

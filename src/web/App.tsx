@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { currentStep } from '../../machines/booking';
-import { BookingActor, useSettings } from './bookingActor';
+import { hidesNavbar } from '../../machines/routes';
+import { BookingActor, useArea, useMachineLocation, useSettings } from './appActor';
 import { UrlSync } from './UrlSync';
 import { LoadingOverlay } from './components/LoadingOverlay';
 import { SiteBar } from './components/SiteBar';
@@ -8,39 +9,54 @@ import { HomeView } from './views/home/HomeView';
 import { UrgentNotice } from './components/UrgentNotice';
 import { loadGoogleMaps } from './maps';
 
-// Later steps load when first needed, to keep the first page small.
+// Later steps and the account area load when first needed, to keep the first page small.
 const QuotationView = lazy(() => import('./views/quotation/QuotationView').then((m) => ({ default: m.QuotationView })));
 const DetailsView = lazy(() => import('./views/details/DetailsView').then((m) => ({ default: m.DetailsView })));
 const PaymentView = lazy(() => import('./views/payment/PaymentView').then((m) => ({ default: m.PaymentView })));
 const SuccessView = lazy(() => import('./views/success/SuccessView').then((m) => ({ default: m.SuccessView })));
 const ForgotPasswordView = lazy(() => import('./views/forgot/ForgotPasswordView').then((m) => ({ default: m.ForgotPasswordView })));
 const QuoteView = lazy(() => import('./views/quote/QuoteView').then((m) => ({ default: m.QuoteView })));
+const AccountArea = lazy(() => import('./views/account/AccountArea').then((m) => ({ default: m.AccountArea })));
+
+const loading = <LoadingOverlay text="Please wait while loading content" />;
 
 export function App() {
-  const step = BookingActor.useSelector(currentStep);
-  const actor = BookingActor.useActorRef();
-  // SPEC 8: one notice open across the move from the form to /quoteView.
-  const urgent = BookingActor.useSelector((s) => s.matches({ home: 'urgent' }) || s.matches({ quote: 'notice' }));
+  const area = useArea();
+  const location = useMachineLocation();
   const settings = useSettings();
   const company = settings.Company_Name;
 
   // SPEC 4: the maps script is added once the settings have arrived, and only with a key.
   const mapsKey = settings.GOOGLE_API_KEY?.trim();
   useEffect(() => {
-    if (step !== null && mapsKey) loadGoogleMaps(mapsKey);
-  }, [step !== null, mapsKey]);
+    if (area !== null && mapsKey) loadGoogleMaps(mapsKey);
+  }, [area !== null, mapsKey]);
 
   useEffect(() => {
     if (company) document.title = `${company} | Taxi and chauffeur booking with instant quotes`;
   }, [company]);
 
-  if (step === null) return <LoadingOverlay text="Please wait while loading content" />;
+  if (area === null || location === null) return loading;
   return (
     <>
       <UrlSync />
-      {step !== 'success' && <SiteBar />}
+      {!hidesNavbar(location.path) && <SiteBar />}
+      <Suspense fallback={loading}>
+        {area === 'account' ? <AccountArea /> : <Wizard />}
+      </Suspense>
+    </>
+  );
+}
+
+function Wizard() {
+  const step = BookingActor.useSelector(currentStep);
+  const actor = BookingActor.useActorRef();
+  // SPEC 8: one notice open across the move from the form to /quoteView.
+  const urgent = BookingActor.useSelector((s) => s.matches({ home: 'urgent' }) || s.matches({ quote: 'notice' }));
+  return (
+    <>
       <main id="main" className="main">
-        <Suspense fallback={<LoadingOverlay text="Please wait while loading content" />}>
+        <Suspense fallback={loading}>
           {step === 'home' && <HomeView />}
           {step === 'quotation' && <QuotationView />}
           {step === 'details' && <DetailsView />}

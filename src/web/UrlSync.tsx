@@ -1,31 +1,35 @@
 // The URL follows the machine. A location change made by the browser (typed
-// URL, Back/Forward, a link) becomes one `url.changed` event; where the
-// machine lands is then written back, replacing the entry when a guard
-// redirected, pushing a new one when the machine moved on its own.
+// URL, Back/Forward, a link) becomes one `url.changed` event with the path and
+// the query; where the machine lands is then written back, replacing the entry
+// when a guard redirected, pushing a new one when the machine moved on its own.
 import { useEffect, useRef } from 'react';
-import { useLocation } from 'wouter';
-import { pathOf } from '../../machines/booking';
-import { BookingActor } from './bookingActor';
+import { useLocation, useSearch } from 'wouter';
+import { urlOf } from '../../machines/routes';
+import { AppActor, machineLocationNow, useMachineLocation } from './appActor';
 
 export function UrlSync() {
-  const actor = BookingActor.useActorRef();
-  const machinePath = BookingActor.useSelector(pathOf);
-  const [location, navigate] = useLocation();
+  const app = AppActor.useActorRef();
+  const machine = useMachineLocation();
+  const machineUrl = machine ? urlOf(machine) : null;
+  const [path, navigate] = useLocation();
+  const query = useSearch();
+  const browserUrl = urlOf({ path, search: query ? `?${query}` : '' });
   const agreed = useRef<string | null>(null);
 
   useEffect(() => {
-    let path = pathOf(actor.getSnapshot());
-    if (path === null) return;
+    if (machineUrl === null) return;
+    let want = machineUrl;
     let replace = false;
-    if (location !== agreed.current && location !== path) {
-      actor.send({ type: 'url.changed', path: location });
-      path = pathOf(actor.getSnapshot())!;
+    if (browserUrl !== agreed.current && browserUrl !== want) {
+      app.send({ type: 'url.changed', path, search: query ? `?${query}` : '' });
+      want = urlOf(machineLocationNow(app.getSnapshot())!);
       replace = true;
     }
-    agreed.current = path;
-    if (path !== location) navigate(path, { replace });
-  }, [actor, location, machinePath, navigate]);
+    agreed.current = want;
+    if (want !== browserUrl) navigate(want, { replace });
+  }, [app, browserUrl, machineUrl, navigate]);
 
+  const machinePath = machine?.path;
   useEffect(() => {
     window.scrollTo({ top: 0 });
   }, [machinePath]);

@@ -1,15 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { BookingActor } from './bookingActor';
-import { readStoredBooking } from './storage';
+import { AppActor } from './appActor';
+import { liveApp } from './liveApp';
+import { readSession, readStoredBooking } from './storage';
 
-const input = { path: window.location.pathname, stored: readStoredBooking() };
+const input = {
+  location: { path: window.location.pathname, search: window.location.search },
+  stored: readStoredBooking(),
+  session: readSession(),
+};
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <BookingActor.Provider options={{ input }}>
+    <AppActor.Provider logic={liveApp} options={{ input }}>
       <App />
-    </BookingActor.Provider>
+    </AppActor.Provider>
   </StrictMode>,
 );

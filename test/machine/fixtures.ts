@@ -1,5 +1,8 @@
-// Data the booking machine is driven with in the model-based tests.
-import type { BookingForm, BookingResponse, HourlyRateForm, PriceDetail, QuoteRequest, RegistrationData } from '../../src/domain/schemas';
+// Data the machines are driven with in the model-based tests.
+import type {
+  BookingForm, BookingResponse, HourlyRateForm, PassengerProfile, PriceDetail, QuoteRequest, RegistrationData,
+} from '../../src/domain/schemas';
+import type { Session } from '../../machines/account';
 
 export const settings = { Company_Name: 'Test Cars', GRACE_TIME: '120', CURRENCY: '£' };
 
@@ -61,3 +64,9 @@ export const quoteRequest: QuoteRequest = {
   passenger_email: 'amelia@example.com', passenger_phone: '447700900123', passenger_name: 'Amelia Hart',
   additional_info: '', passengers: 2, luggages: 1,
 };
+
+// A signed-in corporate passenger (SPEC 3: passenger_token and passenger_corporate_details).
+export const passenger: PassengerProfile = {
+  passenger_id: 7, passenger_name: 'Amelia Hart', passenger_email: 'amelia@example.com', passenger_contact_no: '+44 770 090 012',
+};
+export const session: Session = { token: 'token-stored', passenger };

@@ -2,10 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { bookingMachine, landingStep, stepForPath, type BookingContext } from '../../machines/booking';
-import { showsNext, stepIndexOfPath } from '../../machines/bookingSteps';
+import { showsNext } from '../../machines/bookingSteps';
+import { stepIndexOfPath } from '../../machines/routes';
 import { bookingOk, prices, registration } from '../machine/fixtures';
 
-const base = createActor(bookingMachine, { input: { path: '/' } }).getSnapshot().context;
+const base = createActor(bookingMachine, { input: { path: '/', settings: {} } }).getSnapshot().context;
 const ctx = (over: Partial<BookingContext>): BookingContext => ({ ...base, ...over });
 const none = ctx({});
 const priced = ctx({ priceDetails: prices });
@@ -37,7 +38,7 @@ describe('step guards (SPEC 2)', () => {
 
   it('sends a failed guard to /home and any unknown path to /', () => {
     const at = (path: string) => {
-      const actor = createActor(bookingMachine, { input: { path } });
+      const actor = createActor(bookingMachine, { input: { path, settings: {} } });
       return actor.getSnapshot().context.homePath;
     };
     expect(at('/quotationview')).toBe('/home');

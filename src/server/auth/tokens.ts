@@ -9,7 +9,9 @@ import { HttpError } from '../http/errors';
 
 export const IDLE_HOURS = 12;
 export const MAX_DAYS = 30;
-export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+import { SESSION_ENDED } from '../../domain/messages';
+
+export { SESSION_ENDED };
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 

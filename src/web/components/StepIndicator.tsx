@@ -1,13 +1,14 @@
 // SPEC 2 'Step indicator': the step comes from the path; clicking a step asks
 // the machine for that path, and its guards decide where the visitor lands.
-import { Link, useLocation } from 'wouter';
-import { stepIndexOfPath } from '../../../machines/bookingSteps';
+import { useLocation } from 'wouter';
+import { stepIndexOfPath } from '../../../machines/routes';
+import { RouteLink } from './RouteLink';
 
 const STEPS = [
-  { label: 'Location', path: '/' },
-  { label: 'Vehicle', path: '/quotationview' },
-  { label: 'Details', path: '/personalDetailView' },
-  { label: 'Payment', path: '/paymentview' },
+  { label: 'Location', to: 'home' },
+  { label: 'Vehicle', to: 'quotation' },
+  { label: 'Details', to: 'details' },
+  { label: 'Payment', to: 'payment' },
 ] as const;
 
 export function StepIndicator() {
@@ -18,10 +19,10 @@ export function StepIndicator() {
       <ol className="progress">
         {STEPS.map((s, i) => (
           <li key={s.label} className={i < current ? 'done' : i === current ? 'current' : ''}>
-            <Link href={s.path} aria-current={i === current ? 'step' : undefined}>
+            <RouteLink to={s.to} aria-current={i === current ? 'step' : undefined}>
               <span className="progress-dot" aria-hidden="true">{i < current ? '✓' : i + 1}</span>
               <span>{s.label}</span>
-            </Link>
+            </RouteLink>
           </li>
         ))}
       </ol>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Field, Form, FormSpy } from 'react-final-form';
 import { Link } from 'wouter';
-import { BookingActor, useSettings } from '../../bookingActor';
+import { RouteLink } from '../../components/RouteLink';
+import { BookingActor } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
 import { StepIndicator } from '../../components/StepIndicator';
 import { TextField } from '../../components/TextField';
@@ -9,9 +10,8 @@ import { VehicleSummary } from '../../components/VehicleSummary';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { nextAlert, validateDetails, type DetailsValues } from '../../../domain/detailsValidation';
 import { needsTravelReference } from '../../../domain/forms';
-import { allowsGuests } from '../../../domain/settings';
 import type { RegistrationData, RegistrationMode } from '../../../domain/schemas';
-import type { Flights } from '../../../../machines/booking';
+import { emptyRegistration, type Flights } from '../../../../machines/booking';
 
 type Values = DetailsValues & Omit<Partial<RegistrationData>, 'passengerDetails'> & Partial<Flights> & {
   mode: RegistrationMode; someoneElse?: boolean;
@@ -52,7 +52,6 @@ function Checkbox({ name, children }: { name: string; children: React.ReactNode 
 
 export function DetailsView() {
   const actor = BookingActor.useActorRef();
-  const settings = useSettings();
   const saved = BookingActor.useSelector((s) => s.context.registration);
   const savedMode = BookingActor.useSelector((s) => s.context.registrationMode);
   const bookingForm = BookingActor.useSelector((s) => s.context.bookingForm);
@@ -61,7 +60,11 @@ export function DetailsView() {
   const error = BookingActor.useSelector((s) => s.context.error);
   const notice = BookingActor.useSelector((s) => s.context.notice);
   const [alert, setAlert] = useState<string | null>(null);
-  const modes = MODES.filter((m) => m.value !== 'guest_login' || allowsGuests(settings));
+  const session = BookingActor.useSelector((s) => s.context.session);
+  // GUEST_LOGIN is the machine's guard: the guest choice shows when the machine would take it.
+  const [guestOffered] = useState(() => actor.getSnapshot().can({ type: 'details.submit', mode: 'guest_login', registration: emptyRegistration() }));
+  // A signed-in corporate passenger books for their own account: no choice to make.
+  const modes = session ? MODES.slice(0, 1) : MODES.filter((m) => m.value !== 'guest_login' || guestOffered);
   const showFlight = needsTravelReference(bookingForm?.pickup);
   const showReturnFlight = bookingForm?.select_option === 'return' && needsTravelReference(bookingForm.dropoff);
   const [initial] = useState<Values>(() => ({
@@ -76,7 +79,7 @@ export function DetailsView() {
     <div className="page">
       <StepIndicator />
       <div className="page-head">
-        <Link href="/quotationview" className="back-link">← Back</Link>
+        <RouteLink to="quotation" className="back-link">← Back</RouteLink>
         <h1>Personal details</h1>
       </div>
       {notice && <p className="banner-ok" role="status">{notice}</p>}
@@ -97,7 +100,12 @@ export function DetailsView() {
                 const draft = v as Values;
                 actor.send({ type: 'details.changed', mode: draft.mode, registration: toRegistration(draft, false), flights: flightsOf(draft) });
               }} />
-              <fieldset className="modes">
+              {session && (
+                <p className="banner-ok" role="note">
+                  Booking for your corporate account: <strong>{session.passenger.passenger_name}</strong>. It will appear in your bookings.
+                </p>
+              )}
+              <fieldset className="modes" hidden={session !== null}>
                 <legend className="panel-title">How would you like to book?</legend>
                 {modes.map((m) => (
                   <Field key={m.value} name="mode" type="radio" value={m.value}>
@@ -126,7 +134,7 @@ export function DetailsView() {
                   hint={values.mode === 'new_client' ? 'At least 6 characters.' : undefined} />
               )}
               {values.mode === 'existing_client' && (
-                <Link href="/forgot_password" className="link-button">Forgot your password?</Link>
+                <RouteLink to="forgotPassword" className="link-button">Forgot your password?</RouteLink>
               )}
               {values.mode === 'new_client' && (
                 <>
@@ -166,7 +174,7 @@ export function DetailsView() {
                 <TextField name="return_additionalInfo" label="Additional information for the return (optional)" type="textarea" />
               )}
               <div className="actions">
-                <Link href="/quotationview" className="btn btn-secondary">Back</Link>
+                <RouteLink to="quotation" className="btn btn-secondary">Back</RouteLink>
                 <button type="submit" className="btn btn-primary" disabled={checking}>Next</button>
               </div>
             </form>

@@ -1,26 +1,34 @@
 // SPEC 2 'Forgot password': e-mail, verify code, new password; a link back to personal details.
 import { Form } from 'react-final-form';
 import { Link } from 'wouter';
+import { RouteLink } from '../../components/RouteLink';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
 import { BookingActor } from '../../bookingActor';
+import type { forgotPasswordMachine } from '../../../../machines/forgotPassword';
 import { TextField } from '../../components/TextField';
 import { isEmail } from '../../../domain/fields';
 
 const STEPS = ['email', 'code', 'password'] as const;
 
+/** The flow is its own machine, invoked by the wizard (machines/forgotPassword.ts). */
 export function ForgotPasswordView() {
-  const actor = BookingActor.useActorRef();
-  const state = BookingActor.useSelector((s) => s.value as { forgotPassword: string });
-  const email = BookingActor.useSelector((s) => s.context.resetEmail);
-  const error = BookingActor.useSelector((s) => s.context.error);
-  const notice = BookingActor.useSelector((s) => s.context.notice);
-  const sub = state.forgotPassword;
+  const flow = BookingActor.useSelector((s) => s.children.forgotPassword as ActorRefFrom<typeof forgotPasswordMachine> | undefined);
+  return flow ? <ForgotPasswordSteps actor={flow} /> : null;
+}
+
+function ForgotPasswordSteps({ actor }: { actor: ActorRefFrom<typeof forgotPasswordMachine> }) {
+  const sub = useSelector(actor, (s) => s.value);
+  const email = useSelector(actor, (s) => s.context.email);
+  const error = useSelector(actor, (s) => s.context.error);
+  const notice = useSelector(actor, (s) => s.context.notice);
   const step = sub === 'sendingCode' ? 'email' : sub === 'verifying' ? 'code' : sub === 'resetting' ? 'password' : sub;
-  const busy = ['sendingCode', 'verifying', 'resetting'].includes(sub);
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
 
   return (
     <div className="page narrow">
       <div className="page-head">
-        <Link href="/personalDetailView" className="back-link">← Back to personal details</Link>
+        <RouteLink to="details" className="back-link">← Back to personal details</RouteLink>
       </div>
       <h1>Reset your password</h1>
       <ol className="reset-steps" aria-label="Reset steps">

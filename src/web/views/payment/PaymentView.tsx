@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { RouteLink } from '../../components/RouteLink';
 import { BookingActor, useSettings } from '../../bookingActor';
-import { showsPayInCar } from '../../../domain/settings';
 import { CardLogos } from '../../components/CardLogos';
 import { Dialog } from '../../components/Dialog';
 import { PrevNext } from '../../components/PrevNext';
@@ -28,7 +28,7 @@ function PersonalDetails() {
       <table className="details-table">
         <tbody>{rows.map(([k, v]) => <tr key={k}><th scope="row">{k}</th><td>{v}</td></tr>)}</tbody>
       </table>
-      <Link href="/personalDetailView" className="link-button">Change details</Link>
+      <RouteLink to="details" className="link-button">Change details</RouteLink>
     </section>
   );
 }
@@ -42,13 +42,14 @@ export function PaymentView() {
   const notice = BookingActor.useSelector((s) => s.context.notice);
   const mobile = useIsMobile();
   const [showDetails, setShowDetails] = useState(false);
-  const payInCar = showsPayInCar(settings);
+  // SHOWPAYINCAR is the machine's guard: the button shows when the machine would take it.
+  const payInCar = BookingActor.useSelector((s) => !s.matches({ payment: 'choosing' }) || s.can({ type: 'payment.payInCar' }));
 
   return (
     <div className="page">
       <StepIndicator />
       <div className="page-head">
-        <Link href="/personalDetailView" className="back-link">← Back</Link>
+        <RouteLink to="details" className="back-link">← Back</RouteLink>
         <h1>Payment</h1>
       </div>
       {notice && <p className="banner-ok" role="status">{notice}</p>}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { RouteLink } from '../../components/RouteLink';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { StepIndicator } from '../../components/StepIndicator';
 import { PrevNext } from '../../components/PrevNext';
@@ -69,7 +70,7 @@ function VehicleCard({ vehicle, currency, lowest = false }: { vehicle: PriceDeta
               Book Now
             </button>
           ) : (
-            <Link href="/quoteView" className="btn btn-orange">Contact Us</Link>
+            <RouteLink to="quote" className="btn btn-orange">Contact Us</RouteLink>
           )}
         </div>
         {open && <div id={`details-${id}`} className="vehicle-more"><Breakdown vehicle={vehicle} currency={currency} /></div>}
@@ -88,7 +89,7 @@ export function QuotationView() {
     <div className="page">
       <StepIndicator />
       <div className="page-head">
-        <Link href="/" className="back-link">← Back</Link>
+        <RouteLink to="home" className="back-link">← Back</RouteLink>
         <h1>Top results</h1>
         <div className="layout-toggle" role="group" aria-label="Layout">
           <button type="button" aria-pressed={layout === 'list'} onClick={() => setLayout('list')}>List</button>

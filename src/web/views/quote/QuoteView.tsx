@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Form } from 'react-final-form';
 import type { FormApi } from 'final-form';
 import { Link } from 'wouter';
+import { RouteLink } from '../../components/RouteLink';
 import { create } from 'superstruct';
 import { BookingActor } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
@@ -48,7 +49,7 @@ export function QuoteView() {
   return (
     <div className="page narrow">
       <div className="page-head">
-        <Link href="/" className="back-link">← Back</Link>
+        <RouteLink to="home" className="back-link">← Back</RouteLink>
         <h1>Quote Now</h1>
       </div>
       <p className="muted">Tell us about your journey and we will reply with a price, usually within the hour. For a pickup in the next few hours, please call us.</p>

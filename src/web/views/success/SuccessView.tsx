@@ -1,5 +1,6 @@
 // SPEC 2 'Confirmation (/paymentSuccessView)'.
 import { Link } from 'wouter';
+import { RouteLink } from '../../components/RouteLink';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { currencyOf, isEnabled, numberSetting } from '../../../domain/settings';
 import { formatExactPrice, formatWholePrice } from '../../../domain/money';
@@ -69,7 +70,7 @@ export function SuccessView() {
           </tbody>
         </table>
       </section>
-      <p className="center"><Link href="/" className="btn btn-secondary">Book another journey</Link></p>
+      <p className="center"><RouteLink to="home" className="btn btn-secondary">Book another journey</RouteLink></p>
     </div>
   );
 }

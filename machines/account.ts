@@ -1,0 +1,261 @@
+// The corporate account (SPEC 2 'Login', 'Bookings (corporate)', 'Profile',
+// 'Route guard'; SPEC 4 'Sign-in'): sign in, the bookings list, the profile,
+// logout. The app machine hands it every location on an account route as
+// `url.changed`; a protected screen is shown only after the stored token was
+// validated for this navigation. Where the visitor goes outside the account
+// area (after logout, or a redirect to a wizard page), and every change of the
+// session, it tells the app with `sendParent`; the app stores the session and
+// shares it with the wizard.
+import { assign, enqueueActions, sendParent, setup, type SnapshotFrom } from 'xstate';
+import type { CorporateBooking, PassengerLoginResponse, PassengerProfile } from '../src/domain/schemas';
+import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED } from '../src/domain/messages';
+import { errorText, provided } from './shared';
+import {
+  pathOfRoute, redirectSearch, redirectTarget, routeOfPath, ROUTES, type AccountRoute, type Location,
+} from './routes';
+
+/** What a signed-in passenger keeps in browser storage (SPEC 3: passenger_token, passenger_corporate_details). */
+export interface Session { token: string; passenger: PassengerProfile }
+
+export interface AccountInput { session: Session | null }
+
+export interface ProfileChange { name: string; email: string; phone: string }
+
+export type AccountEvent =
+  | { type: 'url.changed'; path: string; search: string }
+  | { type: 'login.submit'; email: string; password: string }
+  | { type: 'profile.save'; profile: ProfileChange }
+  | { type: 'bookings.retry' }
+  | { type: 'logout' }
+  | { type: 'message.dismissed' };
+
+/** What the account tells the app. */
+export type AccountToApp =
+  | { type: 'navigate'; path: string; search: string }
+  | { type: 'session.changed'; session: Session | null };
+
+export interface AccountContext {
+  session: Session | null;
+  /** The protected screen asked for, kept while the token is checked and across the sign-in. */
+  wanted: Location | null;
+  bookings: CorporateBooking[] | null;
+  error: string | null;
+  notice: string | null;
+}
+
+type Protected = Extract<AccountRoute, 'bookings' | 'myAccount'>;
+const isProtected = (l: Location | null): l is Location =>
+  l !== null && (routeOfPath(l.path) === 'bookings' || routeOfPath(l.path) === 'myAccount');
+const locationOf = (e: AccountEvent): Location => (e.type === 'url.changed' ? { path: e.path, search: e.search } : { path: '/', search: '' });
+
+export const accountMachine = setup({
+  types: {
+    context: {} as AccountContext,
+    events: {} as AccountEvent,
+    input: {} as AccountInput,
+  },
+  actors: {
+    login: provided<PassengerLoginResponse, { email: string; password: string }>('login'),
+    validateToken: provided<boolean, { token: string }>('validateToken'),
+    fetchBookings: provided<CorporateBooking[], Session>('fetchBookings'),
+    updateProfile: provided<PassengerProfile, { session: Session; profile: ProfileChange }>('updateProfile'),
+    logout: provided<void, { token: string }>('logout'),
+  },
+  actions: {
+    clearMessages: assign({ error: null, notice: null }),
+    assignWanted: assign({ wanted: ({ event }) => locationOf(event) }),
+    /** The redirect target of /login: a protected screen is kept here; any other page is left to the app. */
+    assignWantedFromRedirect: assign({ wanted: ({ event }) => redirectTarget(locationOf(event).search) }),
+    endSession: enqueueActions(({ enqueue }) => {
+      enqueue.assign({ session: null, bookings: null });
+      enqueue.sendParent({ type: 'session.changed', session: null } satisfies AccountToApp);
+    }),
+    /** A session started (sign-in) or changed (profile saved): kept, and told to the app, which stores it. */
+    keepSession: enqueueActions(({ enqueue }, params: { session: Session; notice: string }) => {
+      enqueue.assign({ session: params.session, notice: params.notice, error: null });
+      enqueue.sendParent({ type: 'session.changed', session: params.session } satisfies AccountToApp);
+    }),
+    assignError: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error), notice: null }),
+    /** Leaves the account area for the login's redirect target, or for / after logout. */
+    leaveFor: sendParent((_, params: Location) => ({ type: 'navigate', ...params }) satisfies AccountToApp),
+  },
+  guards: {
+    wants: ({ event }, params: { route: AccountRoute }) => routeOfPath(locationOf(event).path) === params.route,
+    wantedIs: ({ context }, params: { route: AccountRoute }) => routeOfPath(context.wanted?.path ?? '') === params.route,
+    signedIn: ({ context }) => context.session !== null,
+    accepted: ({ event }) => (event as unknown as { output: PassengerLoginResponse }).output.success === true
+      && sessionFrom(event) !== null,
+    tokenValid: ({ event }) => (event as unknown as { output: boolean }).output === true,
+    sessionEnded: ({ event }) => errorText((event as { error?: unknown }).error) === SESSION_ENDED,
+    redirectsInside: ({ context }) => context.wanted === null || isProtected(context.wanted),
+  },
+  delays: {
+    /** How long 'Login Successfully' and 'Passenger Details Updated' stay on screen. */
+    noticeShown: 4000,
+  },
+}).createMachine({
+  id: 'account',
+  context: ({ input }) => ({ session: input.session, wanted: null, bookings: null, error: null, notice: null }),
+  initial: 'away',
+  on: {
+    'url.changed': [
+      { guard: { type: 'wants', params: { route: 'login' } }, target: '.login', actions: ['clearMessages', 'assignWantedFromRedirect'] },
+      // SPEC 2 'Route guard': no stored token sends the visitor to sign in, the wanted page kept in ?redirect=.
+      { guard: 'signedIn', target: '.checking', actions: 'assignWanted' },
+      { target: '.login', actions: ['assignWanted', 'endSession'] },
+    ],
+  },
+  states: {
+    // Another area of the site is on screen.
+    away: {},
+    login: {
+      initial: 'editing',
+      states: {
+        editing: {
+          on: { 'login.submit': { target: 'submitting', actions: 'clearMessages' } },
+        },
+        submitting: {
+          tags: 'busy',
+          invoke: {
+            src: 'login',
+            input: ({ event }) => {
+              const e = event as Extract<AccountEvent, { type: 'login.submit' }>;
+              return { email: e.email, password: e.password };
+            },
+            onDone: [
+              // SPEC 4: success stores the token and the passenger and goes to the redirect target or the bookings.
+              {
+                guard: 'accepted',
+                target: 'done',
+                actions: [
+                  assign({ bookings: null }),
+                  { type: 'keepSession', params: ({ event }) => ({ session: sessionFrom(event)!, notice: LOGIN_OK }) },
+                ],
+              },
+              { target: 'editing', actions: assign({ error: INVALID_CREDENTIALS }) },
+            ],
+            onError: { target: 'editing', actions: 'assignError' },
+          },
+        },
+        done: {
+          always: [
+            { guard: 'redirectsInside', target: '#account.shown' },
+            { target: '#account.away', actions: { type: 'leaveFor', params: ({ context }) => context.wanted! } },
+          ],
+        },
+      },
+    },
+    // SPEC 4: the token is validated on each protected navigation.
+    checking: {
+      tags: 'busy',
+      invoke: {
+        src: 'validateToken',
+        input: ({ context }) => ({ token: context.session!.token }),
+        onDone: [
+          { guard: 'tokenValid', target: 'shown' },
+          { target: 'login', actions: 'endSession' },
+        ],
+        // SPEC 2: a failed validity check counts as invalid.
+        onError: { target: 'login', actions: 'endSession' },
+      },
+    },
+    // A protected screen, by the wanted route.
+    shown: {
+      always: [
+        { guard: { type: 'wantedIs', params: { route: 'myAccount' } }, target: 'myAccount' },
+        { target: 'bookings' },
+      ],
+    },
+    bookings: {
+      initial: 'loading',
+      entry: assign({ wanted: { path: ROUTES.bookings.path, search: '' } }),
+      on: { logout: '#account.loggingOut' },
+      after: { noticeShown: { actions: assign({ notice: null }) } },
+      states: {
+        loading: {
+          invoke: {
+            src: 'fetchBookings',
+            input: ({ context }) => context.session!,
+            onDone: { target: 'list', actions: assign({ bookings: ({ event }) => event.output }) },
+            onError: [
+              { guard: 'sessionEnded', target: '#account.login', actions: 'endSession' },
+              { target: 'failed', actions: 'assignError' },
+            ],
+          },
+        },
+        list: {},
+        failed: { on: { 'bookings.retry': { target: 'loading', actions: 'clearMessages' } } },
+      },
+    },
+    myAccount: {
+      initial: 'editing',
+      entry: assign({ wanted: { path: ROUTES.myAccount.path, search: '' } }),
+      on: { logout: '#account.loggingOut' },
+      states: {
+        editing: {
+          on: {
+            'profile.save': { target: 'saving', actions: 'clearMessages' },
+            'message.dismissed': { actions: 'clearMessages' },
+          },
+          after: { noticeShown: { actions: assign({ notice: null }) } },
+        },
+        saving: {
+          tags: 'busy',
+          invoke: {
+            src: 'updateProfile',
+            input: ({ context, event }) => ({
+              session: context.session!,
+              profile: (event as Extract<AccountEvent, { type: 'profile.save' }>).profile,
+            }),
+            onDone: {
+              target: 'editing',
+              actions: {
+                type: 'keepSession',
+                params: ({ context, event }) => ({ session: { ...context.session!, passenger: event.output }, notice: PROFILE_UPDATED }),
+              },
+            },
+            onError: [
+              { guard: 'sessionEnded', target: '#account.login', actions: 'endSession' },
+              { target: 'editing', actions: 'assignError' },
+            ],
+          },
+        },
+      },
+    },
+    // SPEC 4: logout removes the token and details and goes to /, even when the call fails.
+    loggingOut: {
+      tags: 'busy',
+      invoke: {
+        src: 'logout',
+        input: ({ context }) => ({ token: context.session!.token }),
+        onDone: { target: 'away', actions: ['endSession', { type: 'leaveFor', params: { path: '/', search: '' } }] },
+        onError: { target: 'away', actions: ['endSession', { type: 'leaveFor', params: { path: '/', search: '' } }] },
+      },
+    },
+  },
+});
+
+function sessionFrom(event: unknown): Session | null {
+  const out = (event as { output?: PassengerLoginResponse }).output;
+  return out?.access_token && out.passenger ? { token: out.access_token, passenger: out.passenger } : null;
+}
+
+export type AccountSnapshot = SnapshotFrom<typeof accountMachine>;
+
+/** The screen on show: a protected route while its token is checked, so the address bar does not jump. */
+export function accountScreen(s: AccountSnapshot): AccountRoute | null {
+  if (s.matches('login')) return 'login';
+  if (s.matches('bookings')) return 'bookings';
+  if (s.matches('myAccount')) return 'myAccount';
+  if (s.matches('checking') || s.matches('loggingOut')) return (routeOfPath(s.context.wanted?.path ?? '') as Protected | null) ?? 'bookings';
+  return null;
+}
+
+/** The account's URL: /login keeps the wanted page in ?redirect= (SPEC 2 'Route guard'). */
+export function accountLocation(s: AccountSnapshot): Location | null {
+  const screen = accountScreen(s);
+  if (screen === null) return null;
+  if (screen === 'login') return { path: pathOfRoute('login'), search: s.context.wanted ? redirectSearch(s.context.wanted) : '' };
+  if (s.matches('checking')) return s.context.wanted;
+  return { path: pathOfRoute(screen), search: '' };
+}

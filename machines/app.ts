@@ -1,0 +1,147 @@
+// The app (SPEC 1, 2 and 4 'Settings'): loads the settings once, owns the
+// location (path and query), and runs the two areas of the site as children:
+// the booking wizard (./booking.ts) and the corporate account (./account.ts).
+// Which child a location belongs to comes from the one route table
+// (./routes.ts); the address bar shows the active child's location
+// (`locationOf`). While a child waits for an answer that decides the next
+// screen (its 'busy' tag) a location change is ignored, and the web layer puts
+// the address back.
+import { assign, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import type { Settings } from '../src/domain/settings';
+import { bookingMachine, pathOf, type StoredBooking } from './booking';
+import { accountLocation, accountMachine, type AccountToApp, type Session } from './account';
+import { areaOfPath, type Location } from './routes';
+import { errorText, isBusy, provided } from './shared';
+
+export interface AppInput {
+  location: Location;
+  /** Browser storage, each value already checked against its schema. */
+  stored: StoredBooking;
+  session: Session | null;
+}
+
+export interface AppContext {
+  location: Location;
+  settings: Settings;
+  /** SPEC 8: a failed settings fetch is kept (and logged); the stored settings stay in use. */
+  settingsError: string | null;
+  stored: StoredBooking;
+  session: Session | null;
+  booking: ActorRefFrom<typeof bookingMachine> | null;
+  account: ActorRefFrom<typeof accountMachine> | null;
+}
+
+export type AppEvent = { type: 'url.changed'; path: string; search: string } | AccountToApp;
+
+export const appMachine = setup({
+  types: {
+    context: {} as AppContext,
+    events: {} as AppEvent,
+    input: {} as AppInput,
+  },
+  actors: {
+    loadSettings: provided<Settings>('loadSettings'),
+    booking: bookingMachine,
+    account: accountMachine,
+  },
+  actions: {
+    /** Writes appSettings to browser storage (SPEC 7 'setting'); provided by the app. */
+    storeSettings: (_, _params: { settings: Settings }) => {},
+    /** Writes or removes passenger_token and passenger_corporate_details (SPEC 3); provided by the app. */
+    storeSession: (_, _params: { session: Session | null }) => {},
+    assignLocation: assign({
+      location: ({ context, event }) => (event.type === 'url.changed' || event.type === 'navigate'
+        ? { path: event.path, search: event.search } : context.location),
+    }),
+    startAreas: assign({
+      booking: ({ context, spawn }) => spawn('booking', {
+        id: 'booking',
+        input: {
+          path: areaOfPath(context.location.path) === 'booking' ? context.location.path : '/',
+          settings: context.settings, stored: context.stored, session: context.session,
+        },
+      }),
+      account: ({ context, spawn }) => spawn('account', { id: 'account', input: { session: context.session } }),
+    }),
+    toBooking: sendTo(({ context }) => context.booking!, ({ context }) => ({ type: 'url.changed' as const, ...context.location })),
+    toAccount: sendTo(({ context }) => context.account!, ({ context }) => ({ type: 'url.changed' as const, ...context.location })),
+    shareSession: sendTo(({ context }) => context.booking!, ({ event }) => ({
+      type: 'session.changed' as const, session: event.type === 'session.changed' ? event.session : null,
+    })),
+  },
+  guards: {
+    busy: ({ context }) => isBusy(context.booking) || isBusy(context.account),
+    onAccountRoute: ({ context }) => areaOfPath(context.location.path) === 'account',
+  },
+}).createMachine({
+  id: 'app',
+  context: ({ input }) => ({
+    location: input.location, settings: input.stored.settings ?? {}, settingsError: null,
+    stored: input.stored, session: input.session, booking: null, account: null,
+  }),
+  initial: 'loading',
+  states: {
+    // SPEC 1: 'Please wait while loading content' until the settings arrive.
+    loading: {
+      on: { 'url.changed': { actions: 'assignLocation' } },
+      invoke: {
+        src: 'loadSettings',
+        onDone: {
+          target: 'ready',
+          actions: [
+            assign({ settings: ({ event }) => event.output }),
+            { type: 'storeSettings', params: ({ event }) => ({ settings: event.output }) },
+          ],
+        },
+        onError: { target: 'ready', actions: assign({ settingsError: ({ event }) => errorText(event.error) }) },
+      },
+    },
+    ready: {
+      entry: 'startAreas',
+      initial: 'routing',
+      on: {
+        'url.changed': [{ guard: 'busy' }, { target: '.routing', actions: 'assignLocation' }],
+        navigate: { target: '.routing', actions: 'assignLocation' },
+        'session.changed': {
+          actions: [
+            assign({ session: ({ event }) => event.session }),
+            { type: 'storeSession', params: ({ event }) => ({ session: event.session }) },
+            'shareSession',
+          ],
+        },
+      },
+      states: {
+        routing: {
+          always: [
+            { guard: 'onAccountRoute', target: 'account', actions: 'toAccount' },
+            { target: 'wizard', actions: 'toBooking' },
+          ],
+        },
+        wizard: {},
+        account: {},
+      },
+    },
+  },
+});
+
+export type AppSnapshot = SnapshotFrom<typeof appMachine>;
+type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
+type AccountSnapshot = SnapshotFrom<typeof accountMachine>;
+
+/** The area on screen, or null while the settings load. */
+export function areaOf(s: AppSnapshot): 'booking' | 'account' | null {
+  if (s.matches({ ready: 'account' })) return 'account';
+  if (s.matches({ ready: 'wizard' })) return 'booking';
+  return null;
+}
+
+/** The location the address bar should show: the active area's own (null while loading). */
+export function locationOf(app: AppSnapshot, booking: BookingSnapshot | undefined, account: AccountSnapshot | undefined): Location | null {
+  const area = areaOf(app);
+  if (area === 'account' && account) return accountLocation(account);
+  if (area === 'booking' && booking) {
+    const path = pathOf(booking);
+    return path === null ? null : { path, search: '' };
+  }
+  return null;
+}

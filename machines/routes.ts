@@ -1,0 +1,80 @@
+// SPEC 2 'Screens and routes': the one route table. Each screen has a name,
+// its path (and the other paths that open it), the step it counts as in the
+// step indicator, whether it hides the site bar, and which machine owns it.
+// The machines route by it, the views link by name through it.
+
+export type Area = 'booking' | 'account';
+
+export interface Route {
+  path: string;
+  aliases?: readonly string[];
+  /** SPEC 2 'Step indicator': book trip 0, quotation 1, personal detail 2, payment 3. */
+  step?: 0 | 1 | 2 | 3;
+  hideNavbar?: boolean;
+  area: Area;
+  /** Needs a signed-in corporate passenger (SPEC 2 'Route guard'). */
+  signedIn?: boolean;
+}
+
+export const ROUTES = {
+  home: { path: '/', aliases: ['/home', '/booktripview'], step: 0, area: 'booking' },
+  quotation: { path: '/quotationview', step: 1, area: 'booking' },
+  details: { path: '/personalDetailView', step: 2, area: 'booking' },
+  payment: { path: '/paymentview', aliases: ['/stripecheckout'], step: 3, area: 'booking' },
+  success: { path: '/paymentSuccessView', hideNavbar: true, area: 'booking' },
+  quote: { path: '/quoteView', area: 'booking' },
+  forgotPassword: { path: '/forgot_password', area: 'booking' },
+  login: { path: '/login', hideNavbar: true, area: 'account' },
+  bookings: { path: '/bookings', hideNavbar: true, area: 'account', signedIn: true },
+  myAccount: { path: '/my-account', hideNavbar: true, area: 'account', signedIn: true },
+} as const satisfies Record<string, Route>;
+
+export type RouteName = keyof typeof ROUTES;
+export type AccountRoute = { [K in RouteName]: (typeof ROUTES)[K]['area'] extends 'account' ? K : never }[RouteName];
+
+/** A location as the browser has it: the path and the query string ('' or '?...'). */
+export interface Location { path: string; search: string }
+
+const NAMES = Object.keys(ROUTES) as RouteName[];
+const pathsOf = (name: RouteName): readonly string[] => {
+  const r: Route = ROUTES[name];
+  return [r.path, ...(r.aliases ?? [])];
+};
+
+/** The screen a path names (paths are matched without case, as the original site did); null for any other path. */
+export function routeOfPath(path: string): RouteName | null {
+  const p = path.toLowerCase();
+  return NAMES.find((n) => pathsOf(n).some((x) => x.toLowerCase() === p)) ?? null;
+}
+
+export const pathOfRoute = (name: RouteName): string => ROUTES[name].path;
+export const areaOfPath = (path: string): Area => ROUTES[routeOfPath(path) ?? 'home'].area;
+export const needsSignIn = (name: RouteName): boolean => 'signedIn' in ROUTES[name] && ROUTES[name].signedIn === true;
+export const hidesNavbar = (path: string): boolean => {
+  const name = routeOfPath(path);
+  return name !== null && 'hideNavbar' in ROUTES[name] && ROUTES[name].hideNavbar === true;
+};
+
+/** SPEC 2 'Step indicator': the step of a path (the card page counts as payment); any other path is step 0. */
+export function stepIndexOfPath(path: string): number {
+  const name = routeOfPath(path);
+  const r: Route | null = name ? ROUTES[name] : null;
+  return r?.step ?? 0;
+}
+
+export const urlOf = (l: Location): string => l.path + l.search;
+
+/** The wanted location as `?redirect=` holds it on the way to /login. */
+export const redirectSearch = (wanted: Location): string => `?redirect=${encodeURIComponent(urlOf(wanted))}`;
+
+/**
+ * The target of /login's `redirect` parameter: a path on this site (never another host, so a link cannot send a
+ * signed-in passenger elsewhere), or null.
+ */
+export function redirectTarget(search: string): Location | null {
+  const raw = new URLSearchParams(search).get('redirect');
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return null;
+  const url = new URL(raw, 'http://site.invalid');
+  if (url.host !== 'site.invalid') return null;
+  return { path: url.pathname, search: url.search };
+}

@@ -1,0 +1,62 @@
+// The one app actor for the page, and hooks to its two areas. The machine here
+// is the abstract one: main.tsx hands the Provider the live services
+// (./liveApp.ts) as its `logic`, and a test can hand it others.
+import { useMemo } from 'react';
+import { createActorContext, useSelector } from '@xstate/react';
+import { appMachine, areaOf, locationOf, type AppSnapshot } from '../../machines/app';
+import { pathOf, type BookingSnapshot } from '../../machines/booking';
+import { accountLocation, type AccountSnapshot } from '../../machines/account';
+import type { Location } from '../../machines/routes';
+
+export const AppActor = createActorContext(appMachine);
+
+type Ref<S> = NonNullable<AppSnapshot['context'][S extends BookingSnapshot ? 'booking' : 'account']>;
+
+function childHooks<S extends BookingSnapshot | AccountSnapshot>(key: 'booking' | 'account') {
+  const useActorRef = (): Ref<S> => {
+    const ref = AppActor.useSelector((s) => s.context[key]);
+    if (!ref) throw new Error(`the ${key} area is used before the settings loaded`);
+    return ref as Ref<S>;
+  };
+  return {
+    useActorRef,
+    useSelector<T>(selector: (s: S) => T, compare?: (a: T, b: T) => boolean): T {
+      return useSelector(useActorRef() as never, selector as never, compare) as T;
+    },
+  };
+}
+
+/** The booking wizard (machines/booking.ts), as the views see it. */
+export const BookingActor = childHooks<BookingSnapshot>('booking');
+/** The corporate account (machines/account.ts), as the views see it. */
+export const AccountActor = childHooks<AccountSnapshot>('account');
+
+/** Settings as the app machine holds them. */
+export function useSettings() {
+  return AppActor.useSelector((s) => s.context.settings);
+}
+
+/**
+ * Where the machine is: the location the address bar should show (null while the settings load). It selects only
+ * the location, so a keystroke in a form does not re-render the app.
+ */
+export function useMachineLocation(): Location | null {
+  const area = AppActor.useSelector(areaOf);
+  const bookingRef = AppActor.useSelector((s) => s.context.booking) ?? undefined;
+  const accountRef = AppActor.useSelector((s) => s.context.account) ?? undefined;
+  const bookingPath = useSelector(bookingRef, (s) => (s ? pathOf(s) : null));
+  const accountPath = useSelector(accountRef, (s) => (s ? accountLocation(s)?.path ?? null : null));
+  const accountSearch = useSelector(accountRef, (s) => (s ? accountLocation(s)?.search ?? '' : ''));
+  return useMemo(() => {
+    if (area === 'booking' && bookingPath !== null) return { path: bookingPath, search: '' };
+    if (area === 'account' && accountPath !== null) return { path: accountPath, search: accountSearch };
+    return null;
+  }, [area, bookingPath, accountPath, accountSearch]);
+}
+
+/** The same, read now (after sending an event). */
+export function machineLocationNow(app: AppSnapshot): Location | null {
+  return locationOf(app, app.context.booking?.getSnapshot(), app.context.account?.getSnapshot());
+}
+
+export const useArea = () => AppActor.useSelector(areaOf);

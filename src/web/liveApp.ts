@@ -1,0 +1,54 @@
+// The app machine with the browser's real services: the API calls of ./api.ts
+// and browser storage (./storage.ts). main.tsx hands it to the Provider.
+import { fromPromise } from 'xstate';
+import { appMachine } from '../../machines/app';
+import { bookingMachine, type CheckEmailInput, type CreateBookingInput, type PriceInput } from '../../machines/booking';
+import { forgotPasswordMachine } from '../../machines/forgotPassword';
+import { accountMachine } from '../../machines/account';
+import type { QuoteRequest } from '../domain/schemas';
+import { RESET_FAILED } from '../domain/messages';
+import * as api from './api';
+import { clearStoredBooking, persist, storeSession, storeSettings } from './storage';
+
+const forgotPassword = forgotPasswordMachine.provide({
+  actors: {
+    requestResetCode: fromPromise(({ input }: { input: { email: string } }) =>
+      api.authCall('/auth/forgot-password', { email: input.email, type: 'website' }, RESET_FAILED)),
+    verifyResetCode: fromPromise(({ input }: { input: { email: string; code: string } }) =>
+      api.authCall('/auth/verify-code', input, RESET_FAILED)),
+    resetPassword: fromPromise(({ input }: { input: { email: string; code: string; password: string } }) =>
+      api.authCall('/auth/reset-password', { email: input.email, code: input.code, new_password: input.password, type: 'website' }, RESET_FAILED)),
+  },
+});
+
+const booking = bookingMachine.provide({
+  actors: {
+    calculatePrice: fromPromise(({ input }: { input: PriceInput }) => api.calculatePrice(input)),
+    checkEmail: fromPromise(({ input }: { input: CheckEmailInput }) => api.checkEmail(input)),
+    createBooking: fromPromise(({ input }: { input: CreateBookingInput }) => api.createBooking(input)),
+    sendQuote: fromPromise(({ input }: { input: QuoteRequest }) => api.sendQuote(input)),
+    forgotPassword,
+  },
+  actions: {
+    persist: ({ context }) => persist(context),
+    clearStoredBooking: ({ context }) => clearStoredBooking(context),
+  },
+});
+
+const account = accountMachine.provide({
+  actors: {
+    login: fromPromise(({ input }) => api.login(input)),
+    validateToken: fromPromise(({ input }) => api.validateToken(input)),
+    fetchBookings: fromPromise(({ input }) => api.fetchBookings(input)),
+    updateProfile: fromPromise(({ input }) => api.updateProfile(input)),
+    logout: fromPromise(({ input }) => api.logout(input)),
+  },
+});
+
+export const liveApp = appMachine.provide({
+  actors: { loadSettings: fromPromise(() => api.fetchSettings()), booking, account },
+  actions: {
+    storeSettings: (_, { settings }) => storeSettings(settings),
+    storeSession: (_, { session }) => storeSession(session),
+  },
+});

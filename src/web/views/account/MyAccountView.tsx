@@ -1,0 +1,76 @@
+// SPEC 2 'Profile' and 5 'Profile': Name (required), Email (required), Phone
+// and Save. SPEC 8: 'Passenger Details Updated', or the server's message, or
+// 'An error occurred. Please try again later.'.
+import { useMemo } from 'react';
+import { Form } from 'react-final-form';
+import { AccountActor } from '../../appActor';
+import { TextField } from '../../components/TextField';
+import { isEmail } from '../../../domain/fields';
+
+interface Values { name: string; email: string; phone: string }
+
+function validate(v: Partial<Values>): Partial<Record<keyof Values, string>> {
+  const errors: Partial<Record<keyof Values, string>> = {};
+  if (!v.name?.trim()) errors.name = 'Name is required';
+  if (!v.email?.trim()) errors.email = 'Email is required';
+  else if (!isEmail(v.email)) errors.email = 'Please enter a valid email address';
+  return errors;
+}
+
+export function MyAccountView() {
+  const actor = AccountActor.useActorRef();
+  const passenger = AccountActor.useSelector((s) => s.context.session?.passenger ?? null);
+  const saving = AccountActor.useSelector((s) => s.matches({ myAccount: 'saving' }));
+  const error = AccountActor.useSelector((s) => s.context.error);
+  const notice = AccountActor.useSelector((s) => s.context.notice);
+  // New initial values only when the stored passenger changes (after a save), so typing is never reset.
+  const initial = useMemo<Values>(() => ({
+    name: passenger?.passenger_name ?? '', email: passenger?.passenger_email ?? '', phone: passenger?.passenger_contact_no ?? '',
+  }), [passenger?.passenger_name, passenger?.passenger_email, passenger?.passenger_contact_no]);
+  const dismiss = () => actor.send({ type: 'message.dismissed' });
+
+  return (
+    <div className="account-page">
+      <div className="account-head">
+        <div>
+          <h1>My Account</h1>
+          <p className="muted account-sub">The contact details we use for your bookings and confirmations.</p>
+        </div>
+      </div>
+      {notice && (
+        <div className="banner-ok account-banner" role="status">
+          <span>{notice}</span>
+          <button type="button" className="banner-dismiss" aria-label="Dismiss message" onClick={dismiss}>×</button>
+        </div>
+      )}
+      {error && (
+        <div className="banner-error account-banner" role="alert">
+          <span>{error}</span>
+          <button type="button" className="banner-dismiss" aria-label="Dismiss message" onClick={dismiss}>×</button>
+        </div>
+      )}
+      <Form<Values>
+        initialValues={initial}
+        validate={validate}
+        onSubmit={(v) => {
+          actor.send({ type: 'profile.save', profile: { name: v.name.trim(), email: v.email.trim(), phone: (v.phone ?? '').trim() } });
+        }}
+        render={({ handleSubmit, pristine }) => (
+          <form className="panel profile-form" onSubmit={handleSubmit} noValidate aria-labelledby="profile-title">
+            <h2 id="profile-title" className="panel-title">Profile</h2>
+            <TextField name="name" label="Name" autoComplete="name" />
+            <TextField name="email" label="Email" type="email" autoComplete="email" hint="You sign in with this address." />
+            <TextField name="phone" label="Phone" type="tel" autoComplete="tel" placeholder="+44 20 7946 0000" />
+            <div className="profile-actions">
+              <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>
+                {saving && <span className="spinner spinner-small" aria-hidden="true" />}
+                {saving ? 'Saving...' : 'Save'}
+              </button>
+              {!pristine && !saving && <span className="muted small">You have unsaved changes.</span>}
+            </div>
+          </form>
+        )}
+      />
+    </div>
+  );
+}
