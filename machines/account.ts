@@ -101,8 +101,8 @@ export const accountMachine = setup({
     'url.changed': [
       { guard: { type: 'wants', params: { route: 'login' } }, target: '.login', actions: ['clearMessages', 'assignWantedFromRedirect'] },
       // SPEC 2 'Route guard': no stored token sends the visitor to sign in, the wanted page kept in ?redirect=.
-      { guard: 'signedIn', target: '.checking', actions: 'assignWanted' },
-      { target: '.login', actions: ['assignWanted', 'endSession'] },
+      { guard: 'signedIn', target: '.checking', actions: ['clearMessages', 'assignWanted'] },
+      { target: '.login', actions: ['clearMessages', 'assignWanted', 'endSession'] },
     ],
   },
   states: {
