@@ -65,7 +65,13 @@ export const accountMachine = setup({
     clearMessages: assign({ error: null, notice: null }),
     assignWanted: assign({ wanted: ({ event }) => locationOf(event) }),
     /** The redirect target of /login: a protected screen is kept here; any other page is left to the app. */
-    assignWantedFromRedirect: assign({ wanted: ({ event }) => redirectTarget(locationOf(event).search) }),
+    assignWantedFromRedirect: assign({
+      wanted: ({ event }) => {
+        const target = redirectTarget(locationOf(event).search);
+        // Back to the sign-in form would ask again: that target means the default, the bookings.
+        return target && routeOfPath(target.path) !== 'login' ? target : null;
+      },
+    }),
     endSession: enqueueActions(({ enqueue }) => {
       enqueue.assign({ session: null, bookings: null });
       enqueue.sendParent({ type: 'session.changed', session: null } satisfies AccountToApp);

@@ -117,8 +117,10 @@ function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnapshot>, 
   if (s.matches('quotation') && c.selectionType === 'lowest') expect(c.quantity).toBe(1);
 
   const last = trail.at(-1)?.event;
-  // GUEST_LOGIN: Next as a guest goes on to pay only when guests may book, or for a signed-in passenger.
-  if (last?.type === 'details.submit' && last.mode === 'guest_login' && s.matches('payment')) {
+  // GUEST_LOGIN: a guest reaches the payment step (by Next, or by opening /paymentview with saved details) only
+  // when guests may book, or as a signed-in passenger.
+  const arrives = !last || last.type === 'url.changed' || last.type === 'details.submit';
+  if (arrives && s.matches('payment') && c.registrationMode === 'guest_login') {
     expect(allowsGuests(input.settings) || sessionNow(trail, input) !== null).toBe(true);
   }
   // SPEC 9: Pay In Car books only where SHOWPAYINCAR offers it.
@@ -287,9 +289,8 @@ describe('what the machine does on its way', () => {
     }
   });
 
-  // Fails against machines/bookingSteps.ts today: the landing rule (hasRegistration) does not ask guestAllowed, so
-  // stored guest details open /paymentview with GUEST_LOGIN disable and Pay In Car is offered (the server then
-  // answers 422). The same happens when the session ends while a signed-in passenger is on the payment step.
+  // Saved guest details must not open the payment step once the operator has turned guest bookings off: Pay In
+  // Car would be offered and the server would answer 422.
   it('opens the payment step for stored guest details only when guests may book (GUEST_LOGIN disable)', () => {
     const sut = run(model, { path: '/paymentview', settings: guestsOff, stored: everyStep });
     expect(sut.snapshot.context.registrationMode).toBe('guest_login');

@@ -117,9 +117,9 @@ export interface Model<M extends AnyStateMachine> {
   events: readonly ModelEvent<EventFromLogic<M>>[];
   /** The starting inputs by name. The walk from the first goes furthest; the others add a path only where it is the only or a shorter one. */
   inputs: Record<string, InputFrom<M>>;
-  /** Tells apart the states that matter: everything the guards read, and what the effects are computed from. */
+  /** Tells apart the states that matter, at least everything the guards read: states that serialize alike are explored once. */
   serialize: (s: SnapshotFrom<M>) => string;
-  /** The SPEC facts a state keeps, given how it was reached (asserted in every model state and after every replayed step). */
+  /** The SPEC facts a state keeps, given the steps that reached it (asserted after every step of the walk and of each replayed path). */
   facts: (s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) => void;
   /** How the facts read in the test name, e.g. "SPEC 2's step rules". */
   factsTitle?: string;
@@ -180,17 +180,17 @@ interface Control {
 }
 const controls = new WeakMap<object, Control>();
 
-const services = new Map<string, AnyActorLogic>();
+const controlledServices = new Map<string, AnyActorLogic>();
 /** Services that wait until the test answers them (built once, so the machines providing them are built once too). */
 export const answered: Answered = (...names) => Object.fromEntries(names.map((service) => {
-  if (!services.has(service)) {
-    services.set(service, fromPromise<unknown, unknown>(({ input, self, system }) => new Promise((resolve, reject) => {
+  if (!controlledServices.has(service)) {
+    controlledServices.set(service, fromPromise<unknown, unknown>(({ input, self, system }) => new Promise((resolve, reject) => {
       const control = controls.get(system)!;
       control.calls.push({ service, input });
       control.pending.set(self.id, { ref: self, resolve, reject });
     })));
   }
-  return [service, services.get(service)!];
+  return [service, controlledServices.get(service)!];
 }));
 
 /** The tiny parent the machine under test runs in: it records what it receives. */
@@ -258,7 +258,12 @@ export function run<M extends AnyStateMachine>(
       return child?.status === 'active' && child.machine.getTransitionData(child, (e as ToChild).event).length > 0;
     }
     const service = answer(e);
-    if (service) return running(pending.get(service[2])?.ref);
+    if (service) {
+      const waiting = pending.get(service[2]);
+      if (!waiting || !running(waiting.ref)) return false;
+      const owner = waiting.ref._parent!.getSnapshot() as AnyMachineSnapshot;
+      return owner.machine.getTransitionData(owner, e).length > 0;
+    }
     return model.machine.getTransitionData(snapshotOf(), e).length > 0;
   }
 
@@ -382,13 +387,15 @@ function systemStepper<S>(model: Model<AnyStateMachine>, input: unknown): Steppe
 }
 
 interface ModelNode<S> { snapshot: S; depth: number; parent: ModelNode<S> | null; event: ModelEvent | null; effects: Effects | null }
-/** The last step of a shortest path taking a transition (null: the transition is taken on opening). */
+/** A step of the walk: from a model state (reached by its first, shortest path), by an event, to the state it leads to. */
 interface Edge<S> { from: ModelNode<S>; event: ModelEvent; to: S; effects: Effects }
 interface Walk<S> {
   start: S;
+  /** The model states, each with the first (a shortest) path that reached it. */
   nodes: ModelNode<S>[];
   /** Every step the walk took: the facts are checked after each, not only on the first way to each state. */
   edges: Edge<S>[];
+  /** Per transition, the step that ends a shortest path taking it (edge null: it is taken on opening). */
   shortest: Map<string, { edge: Edge<S> | null; length: number }>;
 }
 
@@ -594,8 +601,9 @@ export async function replay<M extends AnyStateMachine>(
 const MAX_STEPS_PER_TEST = 1_500;
 
 /**
- * Registers the model's tests: per input, one test that the SPEC facts hold in every model state, and one test per
- * generated path; after them, the transition coverage of the paths is printed and must be 100%.
+ * Registers the model's tests: per input, that the SPEC facts hold after every step of the walk (in a few tests
+ * when the walk is large), and one test per generated path; after them, the transition coverage of the paths is
+ * printed and must be 100%.
  */
 export function testModel<M extends AnyStateMachine>(model: Model<M>): Generated<SnapshotFrom<M>> {
   type S = SnapshotFrom<M>;
@@ -622,21 +630,22 @@ export function testModel<M extends AnyStateMachine>(model: Model<M>): Generated
     };
     const title = `keeps ${model.factsTitle ?? 'the SPEC facts'} after each of the`;
     // A large walk is checked in parts, by the state each step starts from, to keep each test short.
-    const parts = new Map<string, Edge<S>[]>();
+    const parts = new Map<string, Edge<S>[]>(edges.length ? [] : [['', []]]);
     for (const edge of edges) {
       const from = edges.length <= MAX_STEPS_PER_TEST ? '' : valueText((edge.from.snapshot as AnyMachineSnapshot).value);
-      parts.set(from, [...(parts.get(from) ?? []), edge]);
+      if (!parts.has(from)) parts.set(from, []);
+      parts.get(from)!.push(edge);
     }
     let first = true;
     for (const [from, all] of parts) {
-      const count = Math.ceil(all.length / MAX_STEPS_PER_TEST);
+      const count = Math.max(1, Math.ceil(all.length / MAX_STEPS_PER_TEST));
       for (let i = 0; i < count; i++) {
         const part = all.slice(i * MAX_STEPS_PER_TEST, (i + 1) * MAX_STEPS_PER_TEST);
         const what = !from ? `${part.length} steps between the ${reach}`
           : `${part.length} steps from ${from}${count > 1 ? ` (part ${i + 1} of ${count})` : ''}, of the ${reach}`;
         // The first part checks the opening state too.
-        const trails = [...(first ? [[]] : []), ...part.map((e) => pathTo(e, model.view))];
-        it(`${title} ${what}`, () => checkFacts(trails));
+        const opening = first;
+        it(`${title} ${what}`, () => checkFacts([...(opening ? [[]] : []), ...part.map((e) => pathTo(e, model.view))]));
         first = false;
       }
     }

@@ -1,0 +1,251 @@
+// Model-based tests of machines/app.ts (./modelPaths.ts): SPEC 1 and 4 'Settings' (the loading overlay until
+// the settings arrive, a failure kept and the app started anyway), SPEC 2 'Screens and routes' (each path goes
+// to the area that owns it, any other path to /) and the corporate session shared between the areas.
+//
+// The app's guard reads its children (a location change is ignored while a child waits for an answer that
+// decides the next screen), so the walk runs the real system: the app with the real booking wizard and account
+// machines, every service of the three answered by the test ('system' walk). Events for a child are sent to it
+// as its screen would ('booking: home.submit ...'); what a child tells the app comes from the child itself.
+import { describe, expect, it } from 'vitest';
+import { appMachine, areaOf, locationOf, type AppEvent, type AppInput, type AppSnapshot } from '../../machines/app';
+import { bookingMachine } from '../../machines/booking';
+import { accountMachine, type Session } from '../../machines/account';
+import type { Location } from '../../machines/routes';
+import { isBusy } from '../../machines/shared';
+import type { Settings } from '../../src/domain/settings';
+import type { PassengerLoginResponse } from '../../src/domain/schemas';
+import type { AnyEventObject } from 'xstate';
+import { answers, run, testModel, toChild, type Answered, type Model, type ModelEvent, type Trail } from './modelPaths';
+import { bookingForm, passenger, prices, session, settings } from './fixtures';
+
+const loadSettings = answers(appMachine, 'loadSettings');
+const calculatePrice = answers(bookingMachine, 'calculatePrice');
+const login = answers(accountMachine, 'login');
+const validateToken = answers(accountMachine, 'validateToken');
+const logout = answers(accountMachine, 'logout');
+
+const url = (href: string): AppEvent => {
+  const at = href.indexOf('?');
+  return { type: 'url.changed', path: at < 0 ? href : href.slice(0, at), search: at < 0 ? '' : href.slice(at) };
+};
+/** The operator's settings as the server has them now (the stored ones are older). */
+const loaded: Settings = { ...settings, CORPORATE_LOGIN: 'enable', Company_Name: 'Test Cars Ltd' };
+const loginOk: PassengerLoginResponse = { success: true, message: 'Signed in', access_token: 'token-new', passenger };
+
+const EVENTS: ModelEvent<AppEvent>[] = [
+  loadSettings.done(loaded),
+  loadSettings.fails(new Error('offline')),
+  url('/bookings'),
+  url('/my-account'),
+  url('/login'),
+  url('/login?redirect=%2Fquotationview'),
+  url('/'),
+  url('/no-such-page'),
+  url('/quotationview'),
+  toChild('booking', { type: 'home.submit', bookingType: 'milleage', form: bookingForm }),
+  calculatePrice.done({ prices, trip: null }),
+  toChild('account', { type: 'login.submit', email: 'amelia@example.com', password: 'secret-1' }),
+  login.done(loginOk),
+  validateToken.done(true),
+  toChild('account', { type: 'logout' }),
+  logout.fails(new Error('Network down')),
+];
+
+const INPUTS: Record<string, AppInput> = {
+  'a first visit to /': { location: { path: '/', search: '' }, stored: {}, session: null },
+  'a signed-in passenger opening /bookings, settings stored': {
+    location: { path: '/bookings', search: '' }, stored: { settings }, session,
+  },
+};
+
+const services = (answered: Answered) => ({
+  ...answered('loadSettings'),
+  booking: bookingMachine.provide({ actors: answered('calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword') as never }),
+  account: accountMachine.provide({ actors: answered('login', 'validateToken', 'fetchBookings', 'updateProfile', 'logout') as never }),
+});
+
+/** What a step shows, read when it happens (the app's snapshot only references its children). */
+interface Seen {
+  area: 'booking' | 'account' | null;
+  location: Location | null;
+  busy: boolean;
+  wizard: { session: Session | null; settings: Settings } | null;
+}
+const view = (s: AppSnapshot): Seen => {
+  const booking = s.context.booking?.getSnapshot();
+  return {
+    area: areaOf(s),
+    location: locationOf(s, booking, s.context.account?.getSnapshot()),
+    busy: isBusy(s.context.booking) || isBusy(s.context.account),
+    wizard: booking ? { session: booking.context.session, settings: booking.context.settings } : null,
+  };
+};
+
+// --- SPEC facts, from the events of the path -------------------------------------------------------------------
+
+/** SPEC 2 'Screens and routes': the corporate screens; every other path belongs to the wizard. */
+const ACCOUNT_PATHS = ['/login', '/bookings', '/my-account'];
+const WIZARD_PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/stripecheckout',
+  '/paymentSuccessView', '/quoteView', '/forgot_password'];
+const areaFor = (path: string) => (ACCOUNT_PATHS.includes(path) ? 'account' : 'booking');
+type Answer = { type: string; output?: unknown; error?: Error };
+
+/** Where the visitor is: the last location asked for while nothing was waiting, or where the account sent them. */
+function expectedLocation(trail: Trail<AppSnapshot>, input: AppInput): Location {
+  let at = input.location;
+  trail.forEach((step, i) => {
+    const before = trail[i - 1]?.view as Seen | undefined;
+    const e = step.event as AnyEventObject;
+    if (e.type === 'url.changed' && !before?.busy) at = { path: e.path, search: e.search };
+    for (const told of step.effects.fromChildren) if (told.type === 'navigate') at = { path: told.path, search: told.search };
+  });
+  return at;
+}
+
+function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput) {
+  const seen = view(s);
+  const last = trail.at(-1);
+  const settingsAnswer = trail.find((x) => x.event.type === loadSettings.done().type || x.event.type === loadSettings.fails(null).type);
+
+  // SPEC 4 'Settings': the loading overlay (no screen, no address to show) until the settings arrive.
+  if (!settingsAnswer) {
+    expect([s.value, seen.area, seen.location]).toEqual(['loading', null, null]);
+    return;
+  }
+  expect(seen.area).not.toBeNull();
+  const answer = settingsAnswer.event as Answer;
+  if ('output' in answer) {
+    // The wizard works with the settings just loaded, and they are stored (SPEC 7 'setting').
+    expect(seen.wizard!.settings).toEqual(loaded);
+    expect(settingsAnswer.effects.actions).toContainEqual({ type: 'storeSettings', params: { settings: loaded } });
+  } else {
+    // SPEC 8: a failed fetch is kept, the stored settings stay in use, and the app still starts.
+    expect(s.context.settingsError).toBe(answer.error!.message);
+    expect(seen.wizard!.settings).toEqual(input.stored.settings ?? {});
+    expect(settingsAnswer.effects.actions.filter((a) => a.type === 'storeSettings')).toEqual([]);
+  }
+
+  // SPEC 2: each location goes to the area that owns it; a change while a child waits for an answer is ignored.
+  const at = expectedLocation(trail, input);
+  expect(s.context.location).toEqual(at);
+  expect(seen.area).toBe(areaFor(at.path));
+  if (seen.area === 'account') expect(ACCOUNT_PATHS).toContain(seen.location?.path);
+  if (seen.area === 'booking') expect(WIZARD_PATHS).toContain(seen.location?.path);
+  const before = trail.at(-2)?.view as Seen | undefined;
+  if (last?.event.type === 'url.changed') {
+    if (before?.busy) expect([seen.area, seen.location]).toEqual([before.area, before.location]);
+    // Any other path redirects to /, and / is home.
+    else if (!WIZARD_PATHS.includes(at.path) && !ACCOUNT_PATHS.includes(at.path) || at.path === '/') {
+      expect(seen.location).toEqual({ path: '/', search: '' });
+    }
+  }
+
+  // The session the account reports is stored (passenger_token, passenger_corporate_details) and reaches the wizard.
+  const told = trail.flatMap((x) => x.effects.fromChildren).filter((e) => e.type === 'session.changed');
+  const stored = trail.flatMap((x) => x.effects.actions).filter((a) => a.type === 'storeSession');
+  expect(stored).toEqual(told.map((e) => ({ type: 'storeSession', params: { session: e.session } })));
+  const now: Session | null = told.length ? told.at(-1)!.session : input.session;
+  expect([s.context.session, seen.wizard!.session]).toEqual([now, now]);
+}
+
+const model: Model<typeof appMachine> = {
+  name: 'app machine',
+  machine: appMachine,
+  events: EVENTS,
+  inputs: INPUTS,
+  serialize: (s) => {
+    const { booking, account } = s.context;
+    return JSON.stringify([
+      s.value, view(s), s.context.location, s.context.session?.token ?? null, s.context.settingsError,
+      booking?.getSnapshot().value ?? null, account?.getSnapshot().value ?? null,
+    ]);
+  },
+  view,
+  facts: spec,
+  factsTitle: "SPEC 2's routes and the shared session",
+  services,
+  actions: ['storeSettings', 'storeSession'],
+  describeState: (s) => {
+    const v = s.value as string | Record<string, string>;
+    const { location: where, busy } = view(s);
+    return (typeof v === 'string' ? v : Object.entries(v).map(([k, x]) => `${k}.${x}`).join(', '))
+      + (where ? ` at ${where.path}${where.search}` : '') + (busy ? ' (busy)' : '');
+  },
+  walk: 'system',
+  depth: () => 4,
+};
+
+testModel(model);
+
+describe('what the machine does on its way', () => {
+  it.each([...ACCOUNT_PATHS, ...WIZARD_PATHS, '/no-such-page', '/Login', '/bookings/7'])(
+    'shows %s in the area the route table of SPEC 2 gives it (any other path lands on /)',
+    async (path) => {
+      const sut = run(model, { location: { path: '/', search: '' }, stored: {}, session: null });
+      await sut.exec(loadSettings.done(loaded));
+      await sut.exec(url(path));
+      const seen = view(sut.snapshot);
+      if (ACCOUNT_PATHS.includes(path.toLowerCase())) {
+        expect(seen.area).toBe('account');
+        expect(ACCOUNT_PATHS).toContain(seen.location?.path);
+      } else {
+        expect(seen.area).toBe('booking');
+        // No booking data yet: the step guards send the later steps to /home (SPEC 2).
+        const lands = WIZARD_PATHS.includes(path) ? ['/', '/home', '/booktripview', '/quoteView', '/forgot_password'] : ['/'];
+        expect(lands).toContain(seen.location?.path);
+      }
+      sut.stop();
+    },
+  );
+
+  it('starts the wizard with the settings, the stored booking and the session, at the page asked for', async () => {
+    const sut = run(model, { location: { path: '/quotationview', search: '' }, stored: { priceDetails: prices }, session });
+    await sut.exec(url('/quotationview'));
+    await sut.exec(loadSettings.done(loaded));
+    expect(view(sut.snapshot).location).toEqual({ path: '/quotationview', search: '' });
+    expect(view(sut.snapshot).wizard).toEqual({ session, settings: loaded });
+    sut.stop();
+  });
+
+  it('holds the address while the wizard prices, and moves on with it afterwards', async () => {
+    const sut = run(model, INPUTS['a first visit to /']);
+    await sut.exec(loadSettings.done(loaded));
+    await sut.exec(toChild('booking', { type: 'home.submit', bookingType: 'milleage', form: bookingForm }));
+    await sut.exec(url('/login'));
+    expect([areaOf(sut.snapshot), view(sut.snapshot).location]).toEqual(['booking', { path: '/', search: '' }]);
+    await sut.exec(calculatePrice.done({ prices, trip: null }));
+    expect(view(sut.snapshot).location).toEqual({ path: '/quotationview', search: '' });
+    // Once the answer is in, the next location is followed again.
+    await sut.exec(url('/login'));
+    expect(areaOf(sut.snapshot)).toBe('account');
+    sut.stop();
+  });
+
+  it('signs in from /login?redirect=%2Fquotationview and returns to the wizard as that passenger', async () => {
+    const sut = run(model, INPUTS['a first visit to /']);
+    await sut.exec(loadSettings.done(loaded));
+    await sut.exec(url('/login?redirect=%2Fquotationview'));
+    expect(view(sut.snapshot).location).toEqual({ path: '/login', search: '?redirect=%2Fquotationview' });
+    await sut.exec(toChild('account', { type: 'login.submit', email: 'amelia@example.com', password: 'secret-1' }));
+    const { effects } = await sut.exec(login.done(loginOk));
+    const signedIn = { token: 'token-new', passenger };
+    expect(effects.fromChildren).toEqual([
+      { type: 'session.changed', session: signedIn }, { type: 'navigate', path: '/quotationview', search: '' },
+    ]);
+    expect(effects.actions).toEqual([{ type: 'storeSession', params: { session: signedIn } }]);
+    expect(areaOf(sut.snapshot)).toBe('booking');
+    // No prices yet: SPEC 2's guard sends /quotationview to /home.
+    expect(view(sut.snapshot).location).toEqual({ path: '/home', search: '' });
+    expect(view(sut.snapshot).wizard?.session).toEqual(signedIn);
+    expect(sut.snapshot.context.booking?.getSnapshot().context.registration).toMatchObject({ email: passenger.passenger_email });
+    sut.stop();
+  });
+
+  it('removes the stored session when a protected page is asked for without one (SPEC 2 \'Route guard\')', async () => {
+    const sut = run(model, { location: { path: '/my-account', search: '' }, stored: {}, session: null });
+    const { effects } = await sut.exec(loadSettings.fails(new Error('offline')));
+    expect(effects.actions).toEqual([{ type: 'storeSession', params: { session: null } }]);
+    expect(view(sut.snapshot).location).toEqual({ path: '/login', search: '?redirect=%2Fmy-account' });
+    sut.stop();
+  });
+});
