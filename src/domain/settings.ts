@@ -1,5 +1,5 @@
 // Reading the operator's settings (SPEC 3 'Setting keys read').
-import { DEFAULT_CURRENCY } from './money';
+import { DEFAULT_CURRENCY, formatExactPrice, formatWholePrice } from './money';
 
 export type Settings = Record<string, string>;
 
@@ -31,4 +31,10 @@ export function showsPayInCar(settings: Settings): boolean {
 /** GUEST_LOGIN: guests may book unless the operator turned it off. */
 export function allowsGuests(settings: Settings): boolean {
   return settings.GUEST_LOGIN?.trim().toLowerCase() !== 'disable';
+}
+
+/** A booking's amount in the operator's currency, in whole units when ROUND_OFF is yes (SPEC 2 'Confirmation'). */
+export function formatBookingAmount(pounds: string | number, settings: Settings): string {
+  const currency = currencyOf(settings);
+  return isEnabled(settings, 'ROUND_OFF') ? formatWholePrice(pounds, currency) : formatExactPrice(pounds, currency);
 }

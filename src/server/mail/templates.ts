@@ -3,6 +3,7 @@ import type { BookingResult } from '../../domain/schemas';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { formatExactPrice } from '../../domain/money';
 import { formatDateUK, formatTime12 } from '../../domain/ukTime';
+import { bookingTypeLabel } from '../../domain/bookingLabels';
 
 export interface Message { subject: string; text: string; html: string }
 
@@ -36,7 +37,7 @@ export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { 
   const isQuote = b.ride_type === 'Q';
   const rows: [string, string][] = [
     ['Reference ID', b.booking_number],
-    ['Booking type', isQuote ? 'Quotation' : 'Hourly Booking'],
+    ['Booking type', bookingTypeLabel(b.ride_type)],
     ['Pickup address', b.pick_up_address],
     ...(isQuote ? [['Drop-off address', b.drop_off_address ?? ''] as [string, string]] : []),
     ['Pickup date', formatDateUK(b.pick_up_date)],

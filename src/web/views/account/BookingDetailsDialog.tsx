@@ -5,7 +5,9 @@
 import type { ReactNode } from 'react';
 import type { CorporateBooking } from '../../../domain/schemas';
 import { Dialog } from '../../components/Dialog';
-import { bookingTypeOf, dateOf, paymentMethodOf, timeOf, useAmountFormat } from './format';
+import { useAmountFormat } from './format';
+import { bookingTypeLabel, paymentMethodLabel } from '../../../domain/bookingLabels';
+import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
 
 const yesNo = (v: string | number) => (typeof v === 'number' ? (v > 0 ? 'Yes' : 'No') : v.trim().toLowerCase() === 'yes' ? 'Yes' : 'No');
 const countedYesNo = (n: number) => (n > 0 ? `Yes (${n})` : 'No');
@@ -40,13 +42,13 @@ export function BookingDetailsDialog({ booking, onClose }: { booking: CorporateB
 
   const journey: [string, ReactNode][] = [
     ['Booking Number', <strong>{booking.booking_number}</strong>],
-    ['Booking Type', bookingTypeOf(booking)],
+    ['Booking Type', bookingTypeLabel(booking.ride_type)],
     ['Pickup', booking.pick_up_address],
     ['Destination', isQuote ? orDash(booking.drop_off_address) : (booking.drop_off_address || 'As directed')],
-    ['Pickup Date', dateOf(booking.pick_up_date)],
-    ['Pickup Time', timeOf(booking.pick_up_time)],
-    ['Return Date', booking.return_date ? dateOf(booking.return_date) : '—'],
-    ...(booking.return_date ? [['Return Time', timeOf(booking.return_time)] as [string, ReactNode]] : []),
+    ['Pickup Date', formatDateUK(booking.pick_up_date)],
+    ['Pickup Time', formatTime12(booking.pick_up_time)],
+    ['Return Date', booking.return_date ? formatDateUK(booking.return_date) : '—'],
+    ...(booking.return_date ? [['Return Time', formatTime12(booking.return_time)] as [string, ReactNode]] : []),
     ...(!isQuote && Number.isFinite(hours) ? [['Duration', `${hours} hours`] as [string, ReactNode]] : []),
     ['Flight Number', orDash(booking.flight_no)],
     ['Return Flight Number', orDash(booking.return_flight_no)],
@@ -54,7 +56,7 @@ export function BookingDetailsDialog({ booking, onClose }: { booking: CorporateB
   const vehicle: [string, ReactNode][] = [
     ['Vehicle', booking.fleet_category.category_name],
     ['Operator', booking.company_name],
-    ['Payment Method', paymentMethodOf(booking)],
+    ['Payment Method', paymentMethodLabel(booking.payment_method)],
     ['Booking Amount', <strong>{amount(booking.total_booking_amount)}</strong>],
     ['Luggages', String(d.luggages)],
     ['Hand Luggages', String(d.hand_luggages)],

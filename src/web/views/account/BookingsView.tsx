@@ -5,7 +5,9 @@ import type { CorporateBooking } from '../../../domain/schemas';
 import { AccountActor } from '../../appActor';
 import { RouteLink } from '../../components/RouteLink';
 import { BookingDetailsDialog } from './BookingDetailsDialog';
-import { bookingTypeOf, dateOf, paymentMethodOf, timeOf, useAmountFormat } from './format';
+import { useAmountFormat } from './format';
+import { bookingTypeLabel, paymentMethodLabel } from '../../../domain/bookingLabels';
+import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
 
 const COLUMNS = [
   'Booking Number', 'Pickup', 'Destination', 'Pickup Date', 'Pickup Time', 'Vehicle', 'Payment Method', 'Booking Amount',
@@ -83,13 +85,13 @@ function BookingsTable({ bookings, onDetails }: { bookings: CorporateBooking[]; 
               <th scope="row" role="rowheader" data-label="Booking Number" className="bookings-number">{b.booking_number}</th>
               <td role="cell" data-label="Pickup" className="bookings-address">{b.pick_up_address}</td>
               <td role="cell" data-label="Destination" className="bookings-address">{b.drop_off_address || <span className="muted">As directed</span>}</td>
-              <td role="cell" data-label="Pickup Date" className="nowrap">{dateOf(b.pick_up_date)}</td>
-              <td role="cell" data-label="Pickup Time" className="nowrap">{timeOf(b.pick_up_time)}</td>
+              <td role="cell" data-label="Pickup Date" className="nowrap">{formatDateUK(b.pick_up_date)}</td>
+              <td role="cell" data-label="Pickup Time" className="nowrap">{formatTime12(b.pick_up_time)}</td>
               <td role="cell" data-label="Vehicle">{b.fleet_category.category_name}</td>
-              <td role="cell" data-label="Payment Method">{paymentMethodOf(b)}</td>
+              <td role="cell" data-label="Payment Method">{paymentMethodLabel(b.payment_method)}</td>
               <td role="cell" data-label="Booking Amount" className="bookings-amount">{amount(b.total_booking_amount)}</td>
               <td role="cell" data-label="Booking Type">
-                <span className={`type-tag ${b.ride_type === 'Q' ? 'type-quote' : 'type-hourly'}`}>{bookingTypeOf(b)}</span>
+                <span className={`type-tag ${b.ride_type === 'Q' ? 'type-quote' : 'type-hourly'}`}>{bookingTypeLabel(b.ride_type)}</span>
               </td>
               <td role="cell" className="bookings-action">
                 <button type="button" className="btn btn-secondary btn-small" onClick={() => onDetails(b.id)}

@@ -2,8 +2,8 @@
 import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
 import { BookingActor, useSettings } from '../../bookingActor';
-import { currencyOf, isEnabled, numberSetting } from '../../../domain/settings';
-import { formatExactPrice, formatWholePrice } from '../../../domain/money';
+import { formatBookingAmount, numberSetting } from '../../../domain/settings';
+import { bookingTypeLabel } from '../../../domain/bookingLabels';
 import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
 
 const yesNo = (v: string) => (v === 'yes' ? 'Yes' : 'No');
@@ -14,14 +14,11 @@ export function SuccessView() {
   if (!result) return null;
   const { booking, bookingDetail: detail, passengerDetails: passenger, bookingStops: stops } = result;
   const isQuote = booking.ride_type === 'Q';
-  const currency = currencyOf(settings);
-  const amount = isEnabled(settings, 'ROUND_OFF')
-    ? formatWholePrice(booking.total_booking_amount, currency)
-    : formatExactPrice(booking.total_booking_amount, currency);
+  const amount = formatBookingAmount(booking.total_booking_amount, settings);
   const offered = (key: string) => numberSetting(settings, key) > 0;
   const rows: [string, React.ReactNode][] = [
     ['Reference ID', <strong>{booking.booking_number}</strong>],
-    ['Booking type', isQuote ? 'Quotation' : 'Hourly Booking'],
+    ['Booking type', bookingTypeLabel(booking.ride_type)],
     ['Pickup address', booking.pick_up_address],
     ...(isQuote ? [['Drop-off address', booking.drop_off_address] as [string, string]] : []),
     ['Pickup date', formatDateUK(booking.pick_up_date)],
