@@ -8,7 +8,7 @@
 // the address back.
 import { assign, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { Settings } from '../src/domain/settings';
-import { bookingMachine, pathOf, type StoredBooking } from './booking';
+import { bookingLocation, bookingMachine, type StoredBooking } from './booking';
 import { accountLocation, accountMachine, type AccountToApp, type Session } from './account';
 import { areaOfPath, type Location } from './routes';
 import { errorText, isBusy, provided } from './shared';
@@ -139,9 +139,6 @@ export function areaOf(s: AppSnapshot): 'booking' | 'account' | null {
 export function locationOf(app: AppSnapshot, booking: BookingSnapshot | undefined, account: AccountSnapshot | undefined): Location | null {
   const area = areaOf(app);
   if (area === 'account' && account) return accountLocation(account);
-  if (area === 'booking' && booking) {
-    const path = pathOf(booking);
-    return path === null ? null : { path, search: '' };
-  }
+  if (area === 'booking' && booking) return bookingLocation(booking);
   return null;
 }

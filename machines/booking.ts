@@ -14,8 +14,11 @@ import {
 import { homePathFor, type Step } from './bookingSteps';
 import { pathOfRoute } from './routes';
 import {
-  bookingSetup, errorText, newIdempotencyKey, openingBookingType, registrationFor, routes, type BookingEvent,
+  amountPence, bookingInput, bookingSetup, errorText, openingBookingType, registrationFor, routes, type BookingEvent,
 } from './bookingSetup';
+import { encode } from '../src/domain/encoding';
+import { penceToPounds } from '../src/domain/money';
+import type { Location } from './routes';
 
 export * from './bookingSetup';
 export { landingStep, stepForPath, type Step } from './bookingSteps';
@@ -39,7 +42,8 @@ export const bookingMachine = bookingSetup.createMachine({
     registration: input.session
       ? registrationFor(input.session.passenger, input.stored?.registration ?? null)
       : input.stored?.registration ?? null,
-    idempotencyKey: null,
+    attempt: input.stored?.attempt ?? null,
+    cardKey: null,
     paymentMethod: null,
     booking: input.stored?.booking ?? null,
     error: null,
@@ -165,12 +169,16 @@ export const bookingMachine = bookingSetup.createMachine({
     },
     payment: {
       initial: 'choosing',
-      entry: assign({ idempotencyKey: ({ context }) => context.idempotencyKey ?? newIdempotencyKey() }),
       states: {
         choosing: {
           on: {
             'payment.payInCar': {
-              guard: 'payInCarAllowed', target: 'booking', actions: ['clearMessages', assign({ paymentMethod: 'car' }), 'persist'],
+              guard: 'payInCarAllowed', target: 'booking',
+              actions: ['clearMessages', assign({ paymentMethod: 'car' }), { type: 'startAttempt', params: { paymentMethod: 'car' } }, 'persist'],
+            },
+            // SPEC 4: card goes to the card page.
+            'payment.payByCard': {
+              guard: 'cardAllowed', target: '#booking.card', actions: ['clearMessages', assign({ paymentMethod: 'card' }), 'persist'],
             },
           },
         },
@@ -179,18 +187,7 @@ export const bookingMachine = bookingSetup.createMachine({
           invoke: {
             id: 'createBooking',
             src: 'createBooking',
-            input: ({ context }) => ({
-              idempotencyKey: context.idempotencyKey!,
-              bookingType: context.bookingType,
-              bookingForm: context.bookingForm,
-              hourlyForm: context.hourlyForm,
-              vehicle: context.selectedVehicle!,
-              quantity: context.quantity,
-              mode: context.registrationMode,
-              registration: context.registration!,
-              paymentMethod: 'car',
-              token: context.session?.token ?? null,
-            }),
+            input: ({ context }) => bookingInput(context, 'car'),
             onDone: [
               {
                 guard: 'bookingSucceeded',
@@ -206,6 +203,22 @@ export const bookingMachine = bookingSetup.createMachine({
         failed: {
           on: { 'error.dismissed': { target: 'choosing', actions: 'clearMessages' } },
         },
+      },
+    },
+    // SPEC 2 '/stripecheckout' and SPEC 4 'Card payment' (./cardPayment.ts): a successful payment creates the booking.
+    card: {
+      entry: [{ type: 'startAttempt', params: { paymentMethod: 'card' } }, 'persist'],
+      on: {
+        'card.keyLoaded': { actions: assign({ cardKey: ({ event }) => event.publishableKey }) },
+        'card.intentCreated': { actions: ['assignIntent', 'persist'] },
+      },
+      invoke: {
+        id: 'cardPayment',
+        src: 'cardPayment',
+        input: ({ context }) => ({
+          booking: bookingInput(context, 'card'), amountPence: amountPence(context), intentId: context.attempt?.intentId ?? null,
+        }),
+        onDone: { target: 'success', actions: 'assignCardBooking' },
       },
     },
     success: {
@@ -258,15 +271,28 @@ export type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
 
 /** The step the machine is on (null while settings load). */
 export function currentStep(s: BookingSnapshot): Step | null {
-  for (const step of ['home', 'quotation', 'details', 'payment', 'success', 'quote', 'forgotPassword'] as const) {
+  for (const step of ['home', 'quotation', 'details', 'payment', 'card', 'success', 'quote', 'forgotPassword'] as const) {
     if (s.matches(step)) return step;
   }
   return null;
 }
 
-/** The URL of the machine's state: the web layer pushes this to the address bar. */
+/** The path of the machine's state. */
 export function pathOf(s: BookingSnapshot): string | null {
   const step = currentStep(s);
   if (step === null) return null;
   return step === 'home' ? s.context.homePath : pathOfRoute(step);
+}
+
+/**
+ * The URL of the machine's state: the web layer pushes this to the address bar. SPEC 2: the card page carries the
+ * provider's key and the amount, both encoded, once it has the key. (Only written, never read back: a key in a link
+ * is not trusted; the page asks the server for it.)
+ */
+export function bookingLocation(s: BookingSnapshot): Location | null {
+  const path = pathOf(s);
+  if (path === null) return null;
+  if (currentStep(s) !== 'card' || !s.context.cardKey) return { path, search: '' };
+  const query = new URLSearchParams({ stripeKey: encode(s.context.cardKey), amount: encode(penceToPounds(amountPence(s.context))) });
+  return { path, search: `?${query}` };
 }

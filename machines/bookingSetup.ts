@@ -4,10 +4,12 @@ import type {
   BookingForm, BookingResponse, BookingResult, BookingType, CheckEmailResponse, HourlyRateForm, PriceDetail,
   PassengerProfile, QuoteRequest, RegistrationData, RegistrationMode,
 } from '../src/domain/schemas';
-import { allowsGuests, isEnabled, showsPayInCar, type Settings } from '../src/domain/settings';
+import { allowsGuests, isEnabled, showsCard, showsPayInCar, type Settings } from '../src/domain/settings';
+import { finalPricePence } from '../src/domain/money';
 import { ACCOUNT_EXISTS, EMAIL_NOT_FOUND, isUrgentBookingError } from '../src/domain/messages';
 import { homePathFor, landingStep, type HomePath, type Step } from './bookingSteps';
 import { forgotPasswordMachine, type ForgotPasswordOutput } from './forgotPassword';
+import { cardPaymentMachine, type CardPaymentOutput, type CardToBooking } from './cardPayment';
 import type { Session } from './account';
 import { errorText, provided } from './shared';
 
@@ -31,7 +33,16 @@ export interface StoredBooking {
   registrationMode?: RegistrationMode;
   registration?: RegistrationData | null;
   booking?: BookingResult | null;
+  attempt?: Attempt | null;
 }
+
+/**
+ * One attempt to book: the Idempotency-Key the server knows it by, for one request (trip, vehicle, details, way of
+ * paying) and, for a card, the one payment intent made for it. Kept in browser storage, so a reload of the card page
+ * continues the same attempt (the same pending booking, the same intent) instead of paying twice. A changed request
+ * is a new attempt with a new key.
+ */
+export interface Attempt { key: string; fingerprint: string; intentId: string | null }
 
 /** The app starts the wizard once the settings are known, with the signed-in passenger if any. */
 export interface BookingInput { path: string; settings: Settings; stored?: StoredBooking; session?: Session | null }
@@ -52,7 +63,9 @@ export interface BookingContext {
   selectionType: 'lowest' | 'selection';
   registrationMode: RegistrationMode;
   registration: RegistrationData | null;
-  idempotencyKey: string | null;
+  attempt: Attempt | null;
+  /** The card provider's publishable key, once the card page has it (SPEC 2: /stripecheckout?stripeKey=...). */
+  cardKey: string | null;
   paymentMethod: 'car' | 'card' | null;
   booking: BookingResult | null;
   /** The message of the dialog or notice on screen, if any. */
@@ -71,6 +84,8 @@ export type BookingEvent =
   | { type: 'details.changed'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
   | { type: 'details.submit'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
   | { type: 'payment.payInCar' }
+  | { type: 'payment.payByCard' }
+  | CardToBooking
   | { type: 'quote.submit'; request: QuoteRequest };
 
 /** Flight, train or ferry references, editable again on the details step (SPEC 2). */
@@ -91,7 +106,37 @@ export interface CreateBookingInput {
   paymentMethod: 'car' | 'card';
   /** The signed-in passenger's token: the booking is then theirs. */
   token: string | null;
+  /** A card booking's payment (SPEC 7 booking: stripe_session_id and paymentId). */
+  stripeSessionId?: string | null;
+  paymentId?: string | null;
 }
+
+/** The booking call for the context's trip, paid this way, under the current attempt's key. */
+export function bookingInput(c: BookingContext, paymentMethod: 'car' | 'card'): CreateBookingInput {
+  return {
+    idempotencyKey: c.attempt?.key ?? '',
+    bookingType: c.bookingType, bookingForm: c.bookingForm, hourlyForm: c.hourlyForm, vehicle: c.selectedVehicle!,
+    quantity: c.quantity, mode: c.registrationMode, registration: c.registration!, paymentMethod, token: c.session?.token ?? null,
+  };
+}
+
+/** A short digest of what is booked and how it is paid (never the password): the same request keeps its key. */
+export function attemptFingerprint(c: BookingContext, paymentMethod: 'car' | 'card'): string {
+  const { idempotencyKey: _key, registration, ...rest } = bookingInput(c, paymentMethod);
+  const { password: _password, ...reg } = registration ?? ({} as RegistrationData);
+  const text = JSON.stringify({ ...rest, registration: reg });
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    h1 = Math.imul(h1 ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    h2 = Math.imul(h2 ^ text.charCodeAt(i), 0x5bd1e995) >>> 0;
+  }
+  return `${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
+}
+
+/** What the card page charges: the chosen vehicle's price times the quantity (SPEC 4), in pence. */
+export const amountPence = (c: Pick<BookingContext, 'selectedVehicle' | 'quantity'>) =>
+  c.selectedVehicle ? finalPricePence(c.selectedVehicle.price, c.quantity) : 0;
 
 /** SPEC 2 'Home view': which tabs show, and the one that opens first. */
 export function availableBookingTypes(s: Settings): BookingType[] {
@@ -134,6 +179,7 @@ export function registrationFor(passenger: PassengerProfile, current: Registrati
 export const landsOn = (step: Step) => ({ type: 'landsOn' as const, params: { step } });
 export const routes = (prefix: '' | '.') => [
   { guard: landsOn('success'), target: `${prefix}success` },
+  { guard: landsOn('card'), target: `${prefix}card` },
   { guard: landsOn('payment'), target: `${prefix}payment` },
   { guard: landsOn('details'), target: `${prefix}details` },
   { guard: landsOn('quotation'), target: `${prefix}quotation` },
@@ -154,6 +200,7 @@ export const bookingSetup = setup({
     createBooking: provided<BookingResponse, CreateBookingInput>('createBooking'),
     sendQuote: provided<{ success: boolean; message?: string }, QuoteRequest>('sendQuote'),
     forgotPassword: forgotPasswordMachine,
+    cardPayment: cardPaymentMachine,
   },
   actions: {
     /** Writes the context to browser storage under SPEC 3's keys; provided by the app. */
@@ -188,7 +235,7 @@ export const bookingSetup = setup({
     /** The confirmation: the trip is done; a signed-in passenger's own details stay ready for the next one. */
     forgetTrip: assign(({ context }) => ({
       priceDetails: null, trip: null, selectedVehicle: null, quantity: 1, bookingForm: null, hourlyForm: null,
-      idempotencyKey: null, notice: null,
+      attempt: null, cardKey: null, notice: null,
       registration: context.session ? registrationFor(context.session.passenger, null) : null,
     })),
     /** Signing in fills the details with the passenger's own; signing out keeps what was typed. */
@@ -206,6 +253,16 @@ export const bookingSetup = setup({
       };
     }),
     clearMessages: assign({ error: null, notice: null }),
+    /** The attempt for this request and way of paying: the current one if the request is the same, else a new key. */
+    startAttempt: assign(({ context }, params: { paymentMethod: 'car' | 'card' }) => {
+      const fingerprint = attemptFingerprint(context, params.paymentMethod);
+      if (context.attempt?.fingerprint === fingerprint) return {};
+      return { attempt: { key: newIdempotencyKey(), fingerprint, intentId: null } };
+    }),
+    assignIntent: assign({
+      attempt: ({ context, event }) => (event.type === 'card.intentCreated' && context.attempt ? { ...context.attempt, intentId: event.intentId } : context.attempt),
+    }),
+    assignCardBooking: assign({ booking: ({ event }) => (event as unknown as { output: CardPaymentOutput }).output.booking }),
     assignDetails: assign(({ context, event }) => {
       if (event.type !== 'details.changed' && event.type !== 'details.submit') return {};
       return {
@@ -226,6 +283,8 @@ export const bookingSetup = setup({
     guestAllowed: ({ context }) => allowsGuests(context.settings) || context.session !== null,
     /** SHOWPAYINCAR (SPEC 9). */
     payInCarAllowed: ({ context }) => showsPayInCar(context.settings),
+    /** SHOWCARD (SPEC 9). */
+    cardAllowed: ({ context }) => showsCard(context.settings),
     /** SPEC 4 'Email check': an existing client must be found with that password; a new client must not exist yet. */
     emailAccepted: ({ context, event }) => {
       const r = (event as { output?: CheckEmailResponse }).output;

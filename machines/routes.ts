@@ -20,7 +20,9 @@ export const ROUTES = {
   home: { path: '/', aliases: ['/home', '/booktripview'], step: 0, area: 'booking' },
   quotation: { path: '/quotationview', step: 1, area: 'booking' },
   details: { path: '/personalDetailView', step: 2, area: 'booking' },
-  payment: { path: '/paymentview', aliases: ['/stripecheckout'], step: 3, area: 'booking' },
+  payment: { path: '/paymentview', step: 3, area: 'booking' },
+  // SPEC 2: the card page counts as the payment step.
+  card: { path: '/stripecheckout', step: 3, area: 'booking' },
   success: { path: '/paymentSuccessView', hideNavbar: true, area: 'booking' },
   quote: { path: '/quoteView', area: 'booking' },
   forgotPassword: { path: '/forgot_password', area: 'booking' },

@@ -5,3 +5,6 @@ export const bookingTypeLabel = (rideType: string) => (rideType === 'Q' ? 'Quota
 
 /** The corporate list: 'Pay to driver' for car, otherwise 'Pay by Card'. */
 export const paymentMethodLabel = (method: string) => (method === 'car' ? 'Pay to driver' : 'Pay by Card');
+
+/** The confirmation page and e-mail: car is displayed as 'Pay in Car' (SPEC 2), a card booking as 'Pay by Card'. */
+export const confirmationPaymentLabel = (method: string) => (method === 'car' ? 'Pay in Car' : 'Pay by Card');

@@ -33,3 +33,13 @@ export const PROFILE_UPDATED = 'Passenger Details Updated';
 export const EMAIL_TAKEN = 'This email is already used by another account.';
 /** A 401 on a passenger call: the token expired or was revoked. */
 export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+
+// SPEC 4 'Card payment' and SPEC 8 'Card errors'.
+export const PAYMENT_SUCCESSFUL = 'Payment successful!';
+export const PAYMENT_FAILED = 'Payment failed';
+/** An intent that could not be created. */
+export const INTENT_FAILED = 'Payment failed. Please try again.';
+export const CARD_SERVICE_UNAVAILABLE = 'Card payments cannot be taken at the moment. No payment was taken.';
+/** The bank approved, but the booking call did not get through: the webhook completes it; the visitor is told the truth. */
+export const PAID_NOT_CONFIRMED =
+  'Your payment was taken, but we could not confirm your booking on this page. Your booking is safe: it is completed with the payment and its confirmation is e-mailed to you. You can try again here to see it.';

@@ -28,6 +28,11 @@ export function showsPayInCar(settings: Settings): boolean {
   return settings.SHOWPAYINCAR === undefined || isEnabled(settings, 'SHOWPAYINCAR');
 }
 
+/** SPEC 9: SHOWCARD yes shows Pay By Card. */
+export function showsCard(settings: Settings): boolean {
+  return isEnabled(settings, 'SHOWCARD');
+}
+
 /** GUEST_LOGIN: guests may book unless the operator turned it off. */
 export function allowsGuests(settings: Settings): boolean {
   return settings.GUEST_LOGIN?.trim().toLowerCase() !== 'disable';

@@ -11,8 +11,10 @@ import { passengerRoutes } from './routes/passengers';
 import { enquiryRoutes } from './routes/enquiries';
 import { authRoutes } from './routes/auth';
 import { accountRoutes } from './routes/account';
+import { paymentRoutes } from './routes/payments';
+import { handleWebhook } from './payments/cardBookings';
+import { GATEWAY_PATH } from './payments/provider';
 import { securityHeaders, type Providers } from './http/securityHeaders';
-import { loadConfig, type Config } from './config';
 import { loadSettings, type AppDeps } from './deps';
 
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -59,6 +61,7 @@ export function createApiApp(deps: AppDeps) {
   api.route('/', enquiryRoutes(deps));
   api.route('/', authRoutes(deps));
   api.route('/', accountRoutes(deps));
+  api.route('/', paymentRoutes(deps));
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError((err, c) => {
     if (err instanceof DatabaseBusyError) {
@@ -77,17 +80,35 @@ export function createApiApp(deps: AppDeps) {
   return api;
 }
 
-export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono, config: Pick<Config, 'stripePublishableKey'> = loadConfig()) {
+/** Stripe's events are up to a few hundred kB; anything larger is not an event. */
+export const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
   const app = new Hono();
   // Security headers on every answer (pages, assets, API, errors, 404s). Stripe is
-  // configured at start-up; Google Maps by a setting that can change at run time,
+  // configured at start-up (the local test gateway's Stripe.js comes from this site
+  // and needs nothing more); Google Maps by a setting that can change at run time,
   // so a page's policy reads the (cached) settings each time.
-  const fixed: Providers = { googleMaps: false, stripe: Boolean(config.stripePublishableKey) };
+  const fixed: Providers = { googleMaps: false, stripe: deps.cards.standInScript === null };
   app.use('*', securityHeaders({
     staticProviders: fixed,
     pageProviders: async () => ({ ...fixed, googleMaps: Boolean((await loadSettings(deps.db)).GOOGLE_API_KEY?.trim()) }),
   }));
   if (testAdmin) app.route('/', testAdmin);
+  // The provider's events: signed (checked on the raw body), so outside the API-key check; each handled once.
+  app.post('/api/v1/stripe/webhook', bodyLimit({ maxSize: MAX_WEBHOOK_BYTES, onError: (c) => c.json(errorBody('Too large'), 413) }), async (c) => {
+    try {
+      const outcome = await handleWebhook(deps.db, deps.cards, await c.req.text(), c.req.header('Stripe-Signature'));
+      if (outcome === 'handled') deps.mail.kick();
+      return c.json({ received: true, outcome });
+    } catch (err) {
+      if (err instanceof HttpError) return c.json(errorBody(err.message, err.field), err.status);
+      console.error('Webhook failed:', err);
+      return c.json(errorBody('The event could not be handled now; send it again later.'), 500);
+    }
+  });
+  // The local test gateway, when it is the card provider: the card page's Stripe.js stand-in and its API.
+  if (deps.cards.gateway) app.route(GATEWAY_PATH, deps.cards.gateway.app);
   app.route('/api/v1', createApiApp(deps));
   if (web) app.route('/', web);
   return app;

@@ -21,6 +21,12 @@ export interface Config {
   trustProxy: boolean;
   /** Stripe's publishable key (STRIPE_PUBLISHABLE_KEY); set: pages may load Stripe.js (card payments). */
   stripePublishableKey?: string;
+  /** Stripe's secret key (STRIPE_SECRET_KEY). With neither key set, card payments use the local test gateway. */
+  stripeSecretKey?: string;
+  /** The signing secret of the site's Stripe webhook endpoint (STRIPE_WEBHOOK_SECRET, whsec_...). */
+  stripeWebhookSecret?: string;
+  /** Where the Stripe SDK sends its calls (STRIPE_API_URL, e.g. http://127.0.0.1:12111): for tests against a stand-in. */
+  stripeApiUrl?: string;
   /** Embedded database: operations that may wait for it before new API requests get 503 (DB_QUEUE_LIMIT, default 200). */
   dbQueueLimit: number;
 }
@@ -46,8 +52,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverSecret: env.SERVER_SECRET || undefined,
     passwordHashCost: hashCost(env.PASSWORD_HASH_COST),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+    ...stripeKeys(env),
     dbQueueLimit: parseQueueLimit(env.DB_QUEUE_LIMIT),
+  };
+}
+
+const STRIPE_VARS = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+
+/** Stripe needs all three keys; none means the local test gateway; some but not all is a mistake to stop on. */
+function stripeKeys(env: NodeJS.ProcessEnv) {
+  const set = STRIPE_VARS.filter((k) => env[k]);
+  if (set.length && set.length < STRIPE_VARS.length) {
+    throw new Error(`Card payments with Stripe need ${STRIPE_VARS.join(', ')}; missing: ${STRIPE_VARS.filter((k) => !env[k]).join(', ')}. Set all three, or none for the local test gateway.`);
+  }
+  return {
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    stripeApiUrl: env.STRIPE_API_URL || undefined,
   };
 }
 

@@ -7,6 +7,7 @@ import type { DistanceService } from './geo/distance';
 import type { MailQueue } from './mail/queue';
 import type { Settings } from '../domain/settings';
 import { reference } from './operator/referenceData';
+import type { CardProvider } from './payments/provider';
 
 export interface AppDeps {
   db: Db;
@@ -15,6 +16,8 @@ export interface AppDeps {
   apiKeys: { public: string; secret: string };
   now: () => Date;
   security: SecurityConfig;
+  /** Card payments: Stripe, or the local test gateway (payments/provider.ts). */
+  cards: CardProvider;
 }
 
 /** What the sign-in and reset-code checks need from the configuration. */

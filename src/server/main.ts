@@ -9,6 +9,8 @@ import { buildSpa, spaIsStale } from './spaBuild';
 import { openRuntime } from './runtime';
 import { claimDataDir } from './dataLock';
 import { loadServerSecret } from './auth/secret';
+import { cardProviderFromConfig } from './payments/provider';
+import { reconcileCardBookings } from './payments/cardBookings';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -24,26 +26,43 @@ await mail.start();
 const keys = { public: config.apiPublicKey, secret: config.apiSecretKey };
 const security = { secret: loadServerSecret(config), passwordHashCost: config.passwordHashCost, trustProxy: config.trustProxy };
 const e2eToken = process.env.E2E_ADMIN_TOKEN;
+// The local test gateway's webhooks reach the site's endpoint in this process, as Stripe's would over the network.
+const cards = cardProviderFromConfig(config, {
+  db, secret: security.secret,
+  deliverWebhook: async (payload, signature) => (await app.request('/api/v1/stripe/webhook', {
+    method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, body: payload,
+  })).ok,
+});
 const app = createApp(
-  { db, distance, mail, apiKeys: keys, now: () => new Date(), security },
+  { db, distance, mail, apiKeys: keys, now: () => new Date(), security, cards },
   webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret } }),
   // Loaded only for browser tests: the production entry point never loads the admin command.
   e2eToken ? (await import('./operator/e2eAdmin')).e2eAdminApp(db, e2eToken) : undefined,
-  config,
 );
 if (e2eToken) console.log('Test admin calls are enabled (E2E_ADMIN_TOKEN is set): never set it in production.');
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
-  console.log(`Mail goes to: ${mail.describe()}; distances: ${distance.name}`);
+  console.log(`Mail goes to: ${mail.describe()}; distances: ${distance.name}; card payments: ${cards.describe}`);
   console.log(`Booking site ready on http://localhost:${info.port} (database: ${where})`);
 });
+
+// Card bookings whose payment succeeded while no one was told (a stop between the charge and the booking, a lost
+// webhook) are completed now and every 15 minutes.
+const reconcile = () => reconcileCardBookings(db, cards).then((n) => {
+  if (n) console.log(`Completed ${n} card booking(s) whose payment had succeeded.`);
+}, (err) => console.error('Card booking check failed:', err));
+void reconcile();
+const reconcileTimer = setInterval(reconcile, 15 * 60_000);
+reconcileTimer.unref();
 
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
   server.close();
+  clearInterval(reconcileTimer);
+  cards.gateway?.webhooks.stop();
   await mail.stop();
   await db.close();
   release();

@@ -13,6 +13,7 @@ import { loadGoogleMaps } from './maps';
 const QuotationView = lazy(() => import('./views/quotation/QuotationView').then((m) => ({ default: m.QuotationView })));
 const DetailsView = lazy(() => import('./views/details/DetailsView').then((m) => ({ default: m.DetailsView })));
 const PaymentView = lazy(() => import('./views/payment/PaymentView').then((m) => ({ default: m.PaymentView })));
+const CardView = lazy(() => import('./views/card/CardView').then((m) => ({ default: m.CardView })));
 const SuccessView = lazy(() => import('./views/success/SuccessView').then((m) => ({ default: m.SuccessView })));
 const ForgotPasswordView = lazy(() => import('./views/forgot/ForgotPasswordView').then((m) => ({ default: m.ForgotPasswordView })));
 const QuoteView = lazy(() => import('./views/quote/QuoteView').then((m) => ({ default: m.QuoteView })));
@@ -61,6 +62,7 @@ function Wizard() {
           {step === 'quotation' && <QuotationView />}
           {step === 'details' && <DetailsView />}
           {step === 'payment' && <PaymentView />}
+          {step === 'card' && <CardView />}
           {step === 'success' && <SuccessView />}
           {step === 'quote' && <QuoteView />}
           {step === 'forgotPassword' && <ForgotPasswordView />}

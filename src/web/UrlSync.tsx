@@ -26,7 +26,8 @@ export function UrlSync() {
       replace = true;
     }
     agreed.current = want;
-    if (want !== browserUrl) navigate(want, { replace });
+    // Only the query changed (the card page's key arrived): the same screen, so the same history entry.
+    if (want !== browserUrl) navigate(want, { replace: replace || want.split('?')[0] === browserUrl.split('?')[0] });
   }, [app, browserUrl, machineUrl, navigate]);
 
   const machinePath = machine?.path;

@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import { createActorContext, useSelector } from '@xstate/react';
 import { appMachine, areaOf, locationOf, type AppSnapshot } from '../../machines/app';
-import { pathOf, type BookingSnapshot } from '../../machines/booking';
+import { bookingLocation, type BookingSnapshot } from '../../machines/booking';
 import { accountLocation, type AccountSnapshot } from '../../machines/account';
 import type { Location } from '../../machines/routes';
 
@@ -44,14 +44,15 @@ export function useMachineLocation(): Location | null {
   const area = AppActor.useSelector(areaOf);
   const bookingRef = AppActor.useSelector((s) => s.context.booking) ?? undefined;
   const accountRef = AppActor.useSelector((s) => s.context.account) ?? undefined;
-  const bookingPath = useSelector(bookingRef, (s) => (s ? pathOf(s) : null));
+  const bookingPath = useSelector(bookingRef, (s) => (s ? bookingLocation(s)?.path ?? null : null));
+  const bookingSearch = useSelector(bookingRef, (s) => (s ? bookingLocation(s)?.search ?? '' : ''));
   const accountPath = useSelector(accountRef, (s) => (s ? accountLocation(s)?.path ?? null : null));
   const accountSearch = useSelector(accountRef, (s) => (s ? accountLocation(s)?.search ?? '' : ''));
   return useMemo(() => {
-    if (area === 'booking' && bookingPath !== null) return { path: bookingPath, search: '' };
+    if (area === 'booking' && bookingPath !== null) return { path: bookingPath, search: bookingSearch };
     if (area === 'account' && accountPath !== null) return { path: accountPath, search: accountSearch };
     return null;
-  }, [area, bookingPath, accountPath, accountSearch]);
+  }, [area, bookingPath, bookingSearch, accountPath, accountSearch]);
 }
 
 /** The same, read now (after sending an event). */

@@ -5,6 +5,7 @@ import { appMachine } from '../../machines/app';
 import { bookingMachine, type CheckEmailInput, type CreateBookingInput, type PriceInput } from '../../machines/booking';
 import { forgotPasswordMachine } from '../../machines/forgotPassword';
 import { accountMachine } from '../../machines/account';
+import { cardPaymentMachine, type BillingDetails } from '../../machines/cardPayment';
 import type { QuoteRequest } from '../domain/schemas';
 import { RESET_FAILED } from '../domain/messages';
 import * as api from './api';
@@ -21,6 +22,24 @@ const forgotPassword = forgotPasswordMachine.provide({
   },
 });
 
+// Stripe.js and the card form's code load with the card page, never with the first page.
+const card = () => import('./cardProvider');
+
+const cardPayment = cardPaymentMachine.provide({
+  actors: {
+    loadCardKey: fromPromise(async () => {
+      const key = await api.fetchCardKey();
+      await (await card()).stripeFor(key);
+      return key;
+    }),
+    createPaymentMethod: fromPromise(async ({ input }: { input: BillingDetails }) => (await card()).createPaymentMethod(input)),
+    createIntent: fromPromise(({ input }: { input: Parameters<typeof api.createIntent>[0] }) => api.createIntent(input)),
+    confirmIntent: fromPromise(({ input }: { input: { intentId: string } }) => api.confirmIntent(input)),
+    authenticate: fromPromise(async ({ input }: { input: { clientSecret: string } }) => (await card()).authenticate(input)),
+    completeBooking: fromPromise(({ input }: { input: CreateBookingInput }) => api.createBooking(input)),
+  },
+});
+
 const booking = bookingMachine.provide({
   actors: {
     calculatePrice: fromPromise(({ input }: { input: PriceInput }) => api.calculatePrice(input)),
@@ -28,6 +47,7 @@ const booking = bookingMachine.provide({
     createBooking: fromPromise(({ input }: { input: CreateBookingInput }) => api.createBooking(input)),
     sendQuote: fromPromise(({ input }: { input: QuoteRequest }) => api.sendQuote(input)),
     forgotPassword,
+    cardPayment,
   },
   actions: {
     persist: ({ context }) => persist(context),

@@ -3,7 +3,7 @@
 // against the schemas before it reaches a machine: a value that fails (an old
 // version, a hand edit, another site's data) is dropped, never trusted.
 import {
-  array, boolean, enums, integer, number, optional, record, size, string, type, validate, type Struct,
+  array, boolean, enums, integer, nullable, number, optional, record, size, string, type, validate, type Struct,
 } from 'superstruct';
 import type { BookingContext, StoredBooking } from '../../machines/booking';
 import type { Session } from '../../machines/account';
@@ -12,22 +12,8 @@ import {
   BookingForm, BookingResult, BookingType, HourlyRateDraft, PassengerProfile, PriceDetail, RegistrationDraft, RegistrationMode,
 } from '../domain/schemas';
 
-export function encode(value: unknown): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  let binary = '';
-  bytes.forEach((b) => { binary += String.fromCharCode(b); });
-  return btoa(binary);
-}
-
-export function decode<T>(text: string | null): T | undefined {
-  if (!text) return undefined;
-  try {
-    const binary = atob(text);
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)))) as T;
-  } catch {
-    return undefined;
-  }
-}
+export { encode, decode } from '../domain/encoding';
+import { encode, decode } from '../domain/encoding';
 
 const KEYS = {
   bookingForm: 'BookingForm',
@@ -44,6 +30,8 @@ const KEYS = {
   registrationMode: 'registrationMode',
   token: 'passenger_token',
   passenger: 'passenger_corporate_details',
+  /** The current booking attempt: its Idempotency-Key and card payment intent (machines/bookingSetup.ts, Attempt). */
+  attempt: 'bookingAttempt',
 } as const;
 const CONFIRMATION_KEY = 'confirmedBooking';
 
@@ -110,8 +98,11 @@ export function readStoredBooking(): StoredBooking {
     registrationMode: read(KEYS.registrationMode, RegistrationMode),
     selectionType: read(KEYS.vehicleSelectedType, enums(['lowest', 'selection'])),
     booking,
+    attempt: read(KEYS.attempt, Attempt) ?? null,
   };
 }
+
+const Attempt = type({ key: size(string(), 8, 200), fingerprint: size(string(), 1, 64), intentId: nullable(size(string(), 3, 255)) });
 
 /** The signed-in corporate passenger (SPEC 3: passenger_token, passenger_corporate_details), when both are stored and sound. */
 export function readSession(): Session | null {
@@ -142,6 +133,7 @@ export function persist(c: BookingContext): void {
   write(KEYS.vehicleSelectedType, c.selectedVehicle ? c.selectionType : null);
   write(KEYS.registrationMode, c.registrationMode);
   write(KEYS.paymentMethod, c.paymentMethod);
+  write(KEYS.attempt, c.attempt);
   // Never a password in browser storage.
   const { password: _password, ...registration } = c.registration ?? { password: undefined };
   write(KEYS.registration, c.registration ? registration : null);

@@ -7,7 +7,7 @@ import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/operator/seed';
 import { createApp } from '../../src/server/app';
 import { estimateDistance } from '../../src/server/geo/distance';
-import { HEATHROW_TO_TRAFALGAR, KEYS, TEST_SECURITY } from './setup';
+import { HEATHROW_TO_TRAFALGAR, KEYS, TEST_SECURITY, localCards } from './setup';
 
 const LIMIT = 3;
 let db: Db;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   await seedIfEmpty(db, 10);
   app = createApp({
     db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] },
-    now: () => new Date(), security: TEST_SECURITY,
+    now: () => new Date(), security: TEST_SECURITY, cards: localCards(db),
   });
 });
 afterAll(async () => { await db.close(); });

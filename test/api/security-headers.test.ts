@@ -15,13 +15,14 @@ import { setSetting } from '../../src/server/operator/operator';
 import type { Db } from '../../src/server/db/index';
 import { estimateDistance } from '../../src/server/geo/distance';
 import { NON_PAGE_POLICY, pagePolicy } from '../../src/server/http/securityHeaders';
-import { KEYS, TEST_SECURITY, openTestDb } from './setup';
+import { KEYS, TEST_SECURITY, localCards, openTestDb } from './setup';
+import { cardProviderFromConfig } from '../../src/server/payments/provider';
 
 let db: Db;
 const dist = mkdtempSync(path.join(os.tmpdir(), 'dist-sec-'));
 const web = () => webApp({ distDir: dist, publicDir: path.resolve('public'), runtime: { apiPublicKey: KEYS['API-PUBLIC-KEY'], apiSecretKey: KEYS['API-SECRET-KEY'] } });
 const deps = () => ({
-  db, distance: estimateDistance, mail: { kick: () => {} }, now: () => new Date(), security: TEST_SECURITY,
+  db, distance: estimateDistance, mail: { kick: () => {} }, now: () => new Date(), security: TEST_SECURITY, cards: localCards(db),
   apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] },
 });
 /** The database, failing every query. */
@@ -32,8 +33,14 @@ const databaseDown = () => new Proxy(db, {
     return typeof value === 'function' ? value.bind(target) : value;
   },
 });
-/** The app as main.ts builds it, with no Stripe key in its configuration. */
-const siteApp = (config: { stripePublishableKey?: string } = {}) => createApp(deps(), web(), e2eAdminApp(db, 'door-token'), config);
+/** Card payments with Stripe (its three keys configured), not the local test gateway. */
+const stripeCards = () => cardProviderFromConfig(
+  { stripeSecretKey: 'sk_test_123', stripePublishableKey: 'pk_test_123', stripeWebhookSecret: 'whsec_123' },
+  { db, secret: TEST_SECURITY.secret, deliverWebhook: null },
+);
+/** The app as main.ts builds it: card payments by the local test gateway unless `stripe`. */
+const siteApp = (opts: { stripe?: boolean } = {}) =>
+  createApp({ ...deps(), ...(opts.stripe ? { cards: stripeCards() } : {}) }, web(), e2eAdminApp(db, 'door-token'));
 
 beforeAll(async () => {
   // Like Parcel's minified page: no </head>, a stylesheet link and the module script.
@@ -80,7 +87,7 @@ async function page(app: ReturnType<typeof createApp>, at = '/') {
 describe('security headers on every answer', () => {
   it('are on pages, assets, images, source maps, 404s, every kind of API answer and the test admin door', async () => {
     const app = siteApp();
-    const brokenApp = createApp({ ...deps(), db: databaseDown() }, web(), undefined, {});
+    const brokenApp = createApp({ ...deps(), db: databaseDown() }, web());
     const api = (p: string, init: RequestInit = {}, keys: Record<string, string> = KEYS) =>
       app.request(`/api/v1${p}`, { ...init, headers: { ...keys, 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) } });
     const cases: [string, Response | Promise<Response>, number][] = [
@@ -177,7 +184,7 @@ describe('the page policy', () => {
   it('still serves the page when the settings cannot be read, without outside services', async () => {
     await setSetting(db, 'GOOGLE_API_KEY', 'AIza-test-key');
     try {
-      const { html, policy } = await page(createApp({ ...deps(), db: databaseDown() }, web(), undefined, {}));
+      const { html, policy } = await page(createApp({ ...deps(), db: databaseDown() }, web()));
       expect(html).toContain('window.__APP_CONFIG__');
       expect(policy).toMatch(/script-src 'self' 'nonce-/);
       expect(policy).not.toContain('google');
@@ -190,7 +197,7 @@ describe('the page policy', () => {
     const without = await page(siteApp());
     expect(without.policy).not.toContain('stripe');
     expect(without.res.headers.get('permissions-policy')).toContain('payment=()');
-    const { res, csp } = await page(siteApp({ stripePublishableKey: 'pk_test_123' }));
+    const { res, csp } = await page(siteApp({ stripe: true }));
     expect(csp['script-src']).toEqual(expect.arrayContaining(["'self'", 'https://js.stripe.com']));
     expect(csp['frame-src']).toEqual(expect.arrayContaining(['https://js.stripe.com', 'https://hooks.stripe.com']));
     expect(csp['frame-src']).not.toContain("'none'");
@@ -198,16 +205,12 @@ describe('the page policy', () => {
     expect(res.headers.get('permissions-policy')).toContain('payment=(self "https://js.stripe.com")');
   });
 
-  it('reads STRIPE_PUBLISHABLE_KEY from the environment when not given a configuration', async () => {
-    const before = process.env.STRIPE_PUBLISHABLE_KEY;
-    process.env.STRIPE_PUBLISHABLE_KEY = 'pk_test_env';
-    try {
-      const { policy } = await page(createApp(deps(), web()));
-      expect(policy).toContain('https://js.stripe.com');
-    } finally {
-      if (before === undefined) delete process.env.STRIPE_PUBLISHABLE_KEY;
-      else process.env.STRIPE_PUBLISHABLE_KEY = before;
-    }
+  it('keeps Stripe out of the policy when the local test gateway takes the cards (its Stripe.js comes from this site)', async () => {
+    const { policy } = await page(siteApp());
+    expect(policy).not.toContain('stripe.com');
+    const res = await siteApp().request('/test-gateway/stripe.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('javascript');
   });
 
   it('combines providers without repeating a source', () => {

@@ -7,6 +7,8 @@ import { createApp } from '../../src/server/app';
 import { estimateDistance, type DistanceService } from '../../src/server/geo/distance';
 import { MailQueue } from '../../src/server/mail/queue';
 import type { MailTransport, OutgoingMessage } from '../../src/server/mail/transport';
+import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
+import type { WebhookDelivery } from '../../src/server/payments/testGateway/webhooks';
 
 /** Cheap password hashing for tests (production default is 2^17); a fixed HMAC key. */
 export const TEST_SECURITY = { secret: Buffer.from('test-server-secret'), passwordHashCost: 10, trustProxy: true };
@@ -26,6 +28,11 @@ export function memoryTransport() {
   return { transport, sent, fail: (reason: string | null) => { failWith = reason; } };
 }
 
+/** The local test gateway as the card provider, in process; its webhooks go to `deliver` (none by default). */
+export function localCards(db: Db, deliver: WebhookDelivery | null = null): CardProvider {
+  return cardProviderFromConfig({}, { db, secret: TEST_SECURITY.secret, deliverWebhook: deliver });
+}
+
 let schemaCounter = 0;
 
 export async function openTestDb(): Promise<Db> {
@@ -41,7 +48,7 @@ export async function openTestDb(): Promise<Db> {
 }
 
 /** An app on a fresh database, or on `db` (already migrated and seeded) to share one between apps of a file. */
-export async function testApp(opts: { distance?: DistanceService; db?: Db } = {}) {
+export async function testApp(opts: { distance?: DistanceService; db?: Db; cards?: (db: Db) => CardProvider } = {}) {
   const db = opts.db ?? await openTestDb();
   if (!opts.db) {
     await migrate(db);
@@ -50,7 +57,12 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db } = {}
   const mailbox = memoryTransport();
   const mail = new MailQueue(db, mailbox.transport, async () => 'bookings@albion-executive.co.uk', () => {});
   const clock = { now: new Date() };
-  const app = createApp({
+  // The gateway's webhooks reach this app's endpoint, as Stripe's reach the site's.
+  const toSite: WebhookDelivery = async (payload, signature) => (await app.request('/api/v1/stripe/webhook', {
+    method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, body: payload,
+  })).ok;
+  const app: ReturnType<typeof createApp> = createApp({
+    cards: opts.cards?.(db) ?? localCards(db, toSite),
     db, distance: opts.distance ?? estimateDistance, mail: { kick: () => {} },
     apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now, security: TEST_SECURITY,
   });

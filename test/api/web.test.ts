@@ -8,7 +8,7 @@ import { webApp } from '../../src/server/http/web';
 import { estimateDistance } from '../../src/server/geo/distance';
 import { openDb, type Db } from '../../src/server/db/index';
 import { migrate } from '../../src/server/db/migrate';
-import { TEST_SECURITY } from './setup';
+import { TEST_SECURITY, localCards } from './setup';
 
 let db: Db;
 let app: ReturnType<typeof createApp>;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   db = await openDb({});
   await migrate(db);
   const runtime = { apiPublicKey: 'pk-<x>', apiSecretKey: 'sk' };
-  app = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'pk-<x>', secret: 'sk' }, now: () => new Date(), security: TEST_SECURITY },
+  app = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'pk-<x>', secret: 'sk' }, now: () => new Date(), security: TEST_SECURITY, cards: localCards(db) },
     webApp({ distDir: dist, publicDir: path.resolve('public'), runtime }));
 });
 afterAll(async () => { await db.close(); rmSync(dist, { recursive: true, force: true }); });
@@ -64,7 +64,7 @@ describe('the browser tests\' admin door', () => {
   it('does not exist unless the server was started with E2E_ADMIN_TOKEN, and wants the token when it does', async () => {
     expect((await app.request('/__e2e__/admin', { method: 'POST', body: '{"args":["settings"]}' })).status).toBe(404);
     const { e2eAdminApp } = await import('../../src/server/operator/e2eAdmin');
-    const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(), security: TEST_SECURITY },
+    const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(), security: TEST_SECURITY, cards: localCards(db) },
       undefined, e2eAdminApp(db, 'open-sesame'));
     const call = (token: string) => withDoor.request('/__e2e__/admin', {
       method: 'POST', headers: { 'x-e2e-admin-token': token, 'content-type': 'application/json' }, body: '{"args":["help"]}',

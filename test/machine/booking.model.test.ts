@@ -186,14 +186,14 @@ describe('what the machine does on its way', () => {
     expect(sut.snapshot.context).toMatchObject({ selectedVehicle: prices[1], quantity: 3 });
     sut.send({ type: 'details.submit', mode: 'guest_login', registration });
     sut.send({ type: 'payment.payInCar' });
-    const key = sut.snapshot.context.idempotencyKey;
+    const key = sut.snapshot.context.attempt?.key;
     expect(key).toMatch(/^[0-9a-f]{32}$/);
     await sut.exec(create.done(bookingRefused));
     expect(sut.snapshot.context.error).toBe('This vehicle is no longer available');
     sut.send({ type: 'error.dismissed' });
     sut.send({ type: 'payment.payInCar' });
     // A second attempt on the same payment step reuses the key, so the server can tell it is a retry.
-    expect(sut.snapshot.context.idempotencyKey).toBe(key);
+    expect(sut.snapshot.context.attempt?.key).toBe(key);
     expect(sut.calls.filter((c) => c.service === 'createBooking').map((c) => (c.input as { idempotencyKey: string }).idempotencyKey)).toEqual([key, key]);
     await sut.exec(create.done(bookingOk));
     expect(pathOf(sut.snapshot)).toBe('/paymentSuccessView');

@@ -50,7 +50,7 @@ export async function bookingsOf(db: Queryable, passengerId: number): Promise<Co
        JOIN vehicle_types v ON v.id = b.vehicle_type_id
        JOIN booking_details d ON d.booking_id = b.id
        JOIN booking_passengers p ON p.booking_id = b.id
-      WHERE b.passenger_id = $1
+      WHERE b.passenger_id = $1 AND b.status = 'confirmed' -- a card booking whose payment has not succeeded is not a booking yet
       ORDER BY b.created_at DESC, b.id DESC
       LIMIT 500`, [passengerId]);
   return rows.map(({ total_booking_amount_pence, ...b }) => ({ ...b, total_booking_amount: penceToPounds(total_booking_amount_pence) }));

@@ -143,6 +143,22 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
   };
 }
 
+/** A request checked against the settings, priced by the server, and its passenger known: ready to be written. */
+export interface PreparedBooking { req: BookingRequest; trip: Trip; contact: Contact }
+
+/** Everything that can refuse a booking before anything is written (settings, price, passenger). */
+export async function prepareBooking(deps: BookingDeps, req: BookingRequest): Promise<PreparedBooking> {
+  if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !allowsGuests(deps.ctx.settings)) {
+    throw new HttpError(422, 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
+  }
+  const trip = await priceTrip(deps.ctx, req);
+  const contact = await resolveContact(deps, req);
+  return { req, trip, contact };
+}
+
+/** The booking's total in pence: the server's unit price times the quantity. */
+export const totalPence = (p: PreparedBooking) => p.trip.chosen.unitPence * p.req.selectedVehicle;
+
 export async function createBooking(deps: BookingDeps, req: BookingRequest, idempotencyKey: string | null): Promise<BookingResult> {
   const hash = idempotencyKey ? requestHash(req, deps.secret) : '';
   if (idempotencyKey) {
@@ -150,61 +166,18 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     if (existing) return existing;
   }
   if (req.payment_method !== 'car') {
-    throw new HttpError(422, 'payment_method: card payments are not available yet; choose Pay In Car', 'payment_method');
+    throw new HttpError(422, 'payment_method: a card booking is made by paying on the card page', 'payment_method');
   }
   // The settings the wizard shows by are rules here too: a hidden choice cannot be posted.
   if (!showsPayInCar(deps.ctx.settings)) {
     throw new HttpError(422, 'Paying in the car is not offered at the moment. Please choose another way to pay.', 'payment_method');
   }
-  if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !allowsGuests(deps.ctx.settings)) {
-    throw new HttpError(422, 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
-  }
-  const trip = await priceTrip(deps.ctx, req);
-  const contact = await resolveContact(deps, req);
-  const quantity = req.selectedVehicle;
-  const reg = req.registrationData;
-
+  const prepared = await prepareBooking(deps, req);
   try {
-    return await deps.db.transaction(async (tx) => {
-      // The key is claimed first, so a repeated request never reaches the account or the booking.
-      // (On PostgreSQL a concurrent claim of the same key waits here until the first one commits.)
-      if (idempotencyKey) await claimKey(tx, idempotencyKey, hash);
-      const passengerId = contact.passengerId ?? await createPassenger(tx, contact);
-      const row = await insertBooking(tx, {
-        idempotencyKey, trip, passengerId, mode: req.selected_passenger, bookingType: req.bookingType, quantity,
-        paymentMethod: 'car', paymentStatus: 'due_in_car',
-      });
-      const d = trip.details;
-      await tx.query(
-        `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
-           waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [row, d.meet_and_greet, d.baby_seat, d.booster_seat, d.wheel_chair, d.special_luggages, d.waiting_minutes,
-          d.luggages, d.hand_luggages, quantity, d.return_options ? JSON.stringify(d.return_options) : null],
-      );
-      for (const [i, s] of trip.stops.entries()) {
-        await tx.query(
-          `INSERT INTO booking_stops (booking_id, leg, position, stop_address, stop_post_code, stop_street_number)
-           VALUES ($1, 'outbound', $2, $3, $4, $5)`,
-          [row, i, s.street_name, s.postcode, s.number],
-        );
-      }
-      const forSomeoneElse = reg.passengerDetails === 'yes' && Boolean(reg.passengerName?.trim());
-      await tx.query(
-        `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
-           total_passengers, additional_info) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [row, passengerId,
-          forSomeoneElse ? `${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim() : contact.name,
-          forSomeoneElse ? reg.passengerEmail || contact.email : contact.email,
-          forSomeoneElse ? reg.passengerPhone || contact.phone : contact.phone,
-          d.passengers, reg.additionalInfo],
-      );
-      const result = (await loadBooking(tx, row))!;
-      const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
-      const recipients = new Set([contact.email, result.passengerDetails.passenger_email].filter(Boolean));
-      for (const to of recipients) await enqueueEmail(tx, { kind: 'booking_confirmation', to, bookingId: row, ...mail });
-      return result;
-    });
+    const id = await deps.db.transaction((tx) => writeBooking(tx, deps, prepared, {
+      idempotencyKey, hash, status: 'confirmed', paymentMethod: 'car', paymentStatus: 'due_in_car',
+    }));
+    return (await loadBooking(deps.db, id))!;
   } catch (err) {
     if (err instanceof KeyAlreadyUsed) {
       const first = await findByIdempotencyKey(deps.db, idempotencyKey!, hash);
@@ -215,7 +188,64 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
   }
 }
 
-class KeyAlreadyUsed extends Error {}
+export interface WriteOptions {
+  idempotencyKey: string | null; hash: string;
+  /** 'pending': a card booking waiting for its payment; its confirmation e-mail is held until then. */
+  status: 'confirmed' | 'pending';
+  paymentMethod: 'car' | 'card'; paymentStatus: 'due_in_car' | 'awaiting_payment';
+}
+
+/**
+ * Writes the booking with its details, stops, passenger and confirmation e-mail, inside the caller's transaction.
+ * The key is claimed first, so a repeated request never reaches the account or the booking. (On PostgreSQL a
+ * concurrent claim of the same key waits here until the first one commits; then KeyAlreadyUsed rolls this one back.)
+ */
+export async function writeBooking(tx: Queryable, deps: BookingDeps, p: PreparedBooking, o: WriteOptions): Promise<number> {
+  const { req, trip, contact } = p;
+  const quantity = req.selectedVehicle;
+  const reg = req.registrationData;
+  if (o.idempotencyKey) await claimKey(tx, o.idempotencyKey, o.hash);
+  const passengerId = contact.passengerId ?? await createPassenger(tx, contact);
+  const row = await insertBooking(tx, {
+    idempotencyKey: o.idempotencyKey, trip, passengerId, mode: req.selected_passenger, bookingType: req.bookingType, quantity,
+    paymentMethod: o.paymentMethod, paymentStatus: o.paymentStatus, status: o.status,
+  });
+  const d = trip.details;
+  await tx.query(
+    `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
+       waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [row, d.meet_and_greet, d.baby_seat, d.booster_seat, d.wheel_chair, d.special_luggages, d.waiting_minutes,
+      d.luggages, d.hand_luggages, quantity, d.return_options ? JSON.stringify(d.return_options) : null],
+  );
+  for (const [i, s] of trip.stops.entries()) {
+    await tx.query(
+      `INSERT INTO booking_stops (booking_id, leg, position, stop_address, stop_post_code, stop_street_number)
+       VALUES ($1, 'outbound', $2, $3, $4, $5)`,
+      [row, i, s.street_name, s.postcode, s.number],
+    );
+  }
+  const forSomeoneElse = reg.passengerDetails === 'yes' && Boolean(reg.passengerName?.trim());
+  await tx.query(
+    `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
+       total_passengers, additional_info) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [row, passengerId,
+      forSomeoneElse ? `${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim() : contact.name,
+      forSomeoneElse ? reg.passengerEmail || contact.email : contact.email,
+      forSomeoneElse ? reg.passengerPhone || contact.phone : contact.phone,
+      d.passengers, reg.additionalInfo],
+  );
+  // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.
+  const result = (await loadBooking(tx, row))!;
+  const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
+  const recipients = new Set([contact.email, result.passengerDetails.passenger_email].filter(Boolean));
+  for (const to of recipients) {
+    await enqueueEmail(tx, { kind: 'booking_confirmation', to, bookingId: row, held: o.status === 'pending', ...mail });
+  }
+  return row;
+}
+
+export class KeyAlreadyUsed extends Error {}
 
 async function claimKey(tx: Queryable, key: string, hash: string): Promise<void> {
   const claimed = await tx.query(
@@ -225,7 +255,7 @@ async function claimKey(tx: Queryable, key: string, hash: string): Promise<void>
 
 interface NewBooking {
   idempotencyKey: string | null; trip: Trip; passengerId: number; mode: string; bookingType: string; quantity: number;
-  paymentMethod: 'car' | 'card'; paymentStatus: string;
+  paymentMethod: 'car' | 'card'; paymentStatus: string; status: 'confirmed' | 'pending';
 }
 
 /** Inserts the booking row under a fresh booking number (drawn again in the unlikely case it is taken). */
@@ -236,15 +266,15 @@ async function insertBooking(tx: Queryable, b: NewBooking): Promise<number> {
       `INSERT INTO bookings (booking_number, idempotency_key, ride_type, booking_type, company_id, vehicle_type_id,
          passenger_id, registration_mode, pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date,
          return_time, hourly_duration, flight_no, return_flight_no, via_miles, return_via_miles, time_duration,
-         vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+         vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)
        ON CONFLICT (booking_number) DO NOTHING
        RETURNING id`,
       [newBookingNumber(), b.idempotencyKey, t.rideType, b.bookingType, t.chosen.offer.company_id, t.chosen.offer.vehicle_id,
         b.passengerId, b.mode, t.pickup, t.dropoff, t.date, t.time, t.returnDate, t.returnTime, t.hourlyDuration,
         t.flightNo, t.returnFlightNo, t.miles, t.returnMiles, t.seconds, b.quantity, t.chosen.unitPence,
         t.chosen.unitPence * b.quantity, JSON.stringify(t.chosen.detail.breakdown), b.paymentMethod, b.paymentStatus,
-        t.pickupAt.toISOString()],
+        t.pickupAt.toISOString(), b.status],
     );
     if (rows.length) return rows[0].id;
   }

@@ -11,15 +11,25 @@ export interface NewEmail {
   to: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
   /** The body holds a secret (a reset code): erase it once the message is sent or given up. */
   eraseAfterSend?: boolean;
+  /** Written now but not sent until released (a card booking's confirmation waits for the payment). */
+  held?: boolean;
 }
 
 export async function enqueueEmail(tx: Queryable, e: NewEmail): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
-    `INSERT INTO outbound_emails (kind, to_address, reply_to, subject, body_text, body_html, booking_id, erase_after_send)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [e.kind, e.to, e.replyTo ?? null, e.subject, e.text, e.html, e.bookingId ?? null, e.eraseAfterSend ?? false],
+    `INSERT INTO outbound_emails (kind, to_address, reply_to, subject, body_text, body_html, booking_id, erase_after_send, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+    [e.kind, e.to, e.replyTo ?? null, e.subject, e.text, e.html, e.bookingId ?? null, e.eraseAfterSend ?? false,
+      e.held ? 'held' : 'pending'],
   );
   return row.id;
+}
+
+/** Sends a booking's held messages (once: only 'held' rows change). */
+export async function releaseHeldEmails(tx: Queryable, bookingId: number): Promise<number> {
+  const rows = await tx.query(
+    "UPDATE outbound_emails SET status = 'pending', next_attempt_at = now() WHERE booking_id = $1 AND status = 'held' RETURNING id", [bookingId]);
+  return rows.length;
 }
 
 /** Minutes to wait after the 1st, 2nd, ... failed attempt; after the last, the message is failed. */

@@ -3,7 +3,7 @@ import type { BookingResult } from '../../domain/schemas';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { formatExactPrice } from '../../domain/money';
 import { formatDateUK, formatTime12 } from '../../domain/ukTime';
-import { bookingTypeLabel } from '../../domain/bookingLabels';
+import { bookingTypeLabel, confirmationPaymentLabel } from '../../domain/bookingLabels';
 
 export interface Message { subject: string; text: string; html: string }
 
@@ -59,7 +59,7 @@ export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { 
     ['Passenger', `${p.passenger_name}, ${p.passenger_email}, ${p.passenger_contact_no}`],
     ...(p.additional_info ? [['Additional information', p.additional_info] as [string, string]] : []),
     ...breakdown.map((l) => [l.label, formatExactPrice(l.amount, currency)] as [string, string]),
-    ['Payment method', b.payment_method === 'car' ? 'Pay in Car' : 'Paid by Card'],
+    ['Payment method', confirmationPaymentLabel(b.payment_method)],
     ['Total', formatExactPrice(b.total_booking_amount, currency)],
   ];
   const m = render(

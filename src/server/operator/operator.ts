@@ -104,12 +104,12 @@ export async function recentBookings(db: Queryable, limit = 20) {
   return db.query<{
     booking_number: string; created_at: string; pick_up_date: string; pick_up_time: string; pick_up_address: string;
     drop_off_address: string | null; company_name: string; category_name: string; total: string; passenger_name: string;
-    passenger_email: string; payment_method: string; status: string;
+    passenger_email: string; payment_method: string; status: string; payment_status: string; payment_id: string | null;
   }>(
     `SELECT b.booking_number, to_char(b.created_at AT TIME ZONE 'Europe/London', 'YYYY-MM-DD HH24:MI') AS created_at,
             to_char(b.pick_up_date, 'YYYY-MM-DD') AS pick_up_date, b.pick_up_time, b.pick_up_address, b.drop_off_address,
             c.company_name, v.category_name, to_char(b.total_booking_amount_pence / 100.0, 'FM999999990.00') AS total,
-            p.passenger_name, p.passenger_email, b.payment_method, b.status
+            p.passenger_name, p.passenger_email, b.payment_method, b.status, b.payment_status, b.payment_id
        FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
        LEFT JOIN booking_passengers p ON p.booking_id = b.id
       ORDER BY b.created_at DESC, b.id DESC LIMIT $1`, [limit],

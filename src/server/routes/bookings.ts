@@ -1,26 +1,41 @@
 // POST /booking (SPEC 7): the answer is success, data.{booking, bookingDetail, bookingStops, passengerDetails}, message.
-import { Hono } from 'hono';
+// A card booking was written when its payment started; this call completes it (src/server/payments/cardBookings.ts).
+import { Hono, type Context } from 'hono';
 import { BookingRequest } from '../../domain/schemas';
-import { createBooking } from '../bookings/bookings';
+import { createBooking, type BookingDeps } from '../bookings/bookings';
+import { finishCardBooking } from '../payments/cardBookings';
 import { HttpError, readBody } from '../http/errors';
 import { quoteContext } from './pricing';
 import { clientAddress } from '../http/clientAddress';
 import { SESSION_ENDED, bearerToken, passengerOfToken } from '../auth/tokens';
 import type { AppDeps } from '../deps';
 
+export function idempotencyKey(c: Context): string | null {
+  const key = c.req.header('Idempotency-Key')?.trim() || null;
+  if (key && key.length > 200) throw new HttpError(422, 'Idempotency-Key is longer than 200 characters', 'Idempotency-Key');
+  return key;
+}
+
+/** What writing a booking needs from this request: a booking sent with a corporate token belongs to that passenger. */
+export async function bookingDeps(deps: AppDeps, c: Context): Promise<BookingDeps> {
+  // A token that no longer works is a 401, not a guest booking.
+  const token = bearerToken(c);
+  const signedIn = token ? await passengerOfToken(deps.db, token) : null;
+  if (token && signedIn === null) throw new HttpError(401, SESSION_ENDED, 'Authorization');
+  return {
+    db: deps.db, ctx: await quoteContext(deps), client: clientAddress(c, deps.security.trustProxy), signedIn,
+    hashCost: deps.security.passwordHashCost, secret: deps.security.secret,
+  };
+}
+
 export function bookingRoutes(deps: AppDeps) {
   return new Hono().post('/booking', async (c) => {
     const body = await readBody(c, BookingRequest);
-    const key = c.req.header('Idempotency-Key')?.trim() || null;
-    if (key && key.length > 200) throw new HttpError(422, 'Idempotency-Key is longer than 200 characters', 'Idempotency-Key');
-    // A booking sent with a corporate token belongs to that passenger; a token that no longer works is a 401, not a guest booking.
-    const token = bearerToken(c);
-    const signedIn = token ? await passengerOfToken(deps.db, token) : null;
-    if (token && signedIn === null) throw new HttpError(401, SESSION_ENDED, 'Authorization');
-    const data = await createBooking({
-      db: deps.db, ctx: await quoteContext(deps), client: clientAddress(c, deps.security.trustProxy), signedIn,
-      hashCost: deps.security.passwordHashCost, secret: deps.security.secret,
-    }, body, key);
+    const key = idempotencyKey(c);
+    const bd = await bookingDeps(deps, c);
+    const data = body.payment_method === 'card'
+      ? await finishCardBooking({ ...bd, cards: deps.cards }, body, key)
+      : await createBooking(bd, body, key);
     deps.mail.kick();
     return c.json({ success: true, message: `Your booking ${data.booking.booking_number} is confirmed.`, data });
   });

@@ -1,9 +1,10 @@
 // The chosen vehicle with its total price, on the details and payment steps.
 import { BookingActor, useSettings } from '../bookingActor';
 import { currencyOf } from '../../domain/settings';
-import { finalPricePence, formatWholePrice, penceToPounds } from '../../domain/money';
+import { finalPricePence, formatExactPrice, formatWholePrice, penceToPounds } from '../../domain/money';
 
-export function VehicleSummary() {
+/** `exact`: where money is taken (the payment and card pages), the total in pence, as it is charged. */
+export function VehicleSummary({ exact = false }: { exact?: boolean }) {
   const vehicle = BookingActor.useSelector((s) => s.context.selectedVehicle);
   const quantity = BookingActor.useSelector((s) => s.context.quantity);
   const currency = currencyOf(useSettings());
@@ -16,7 +17,7 @@ export function VehicleSummary() {
         <p className="vehicle-summary-type">{vehicle.vehicle_type}{quantity > 1 ? ` x ${quantity}` : ''}</p>
         <p className="muted">{vehicle.company_name} · up to {vehicle.max_seat} passengers</p>
       </div>
-      <p className="vehicle-summary-price"><span className="muted">Total</span> {formatWholePrice(total, currency)}</p>
+      <p className="vehicle-summary-price"><span className="muted">Total</span> {exact ? formatExactPrice(total, currency) : formatWholePrice(total, currency)}</p>
     </section>
   );
 }

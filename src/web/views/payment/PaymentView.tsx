@@ -9,6 +9,8 @@ import { StepIndicator } from '../../components/StepIndicator';
 import { TripSummary } from '../../components/TripSummary';
 import { VehicleSummary } from '../../components/VehicleSummary';
 import { useIsMobile } from '../../hooks';
+import { amountPence } from '../../../../machines/booking';
+import { formatExactPrice, penceToPounds } from '../../../domain/money';
 
 function PersonalDetails() {
   const reg = BookingActor.useSelector((s) => s.context.registration);
@@ -44,6 +46,9 @@ export function PaymentView() {
   const [showDetails, setShowDetails] = useState(false);
   // SHOWPAYINCAR is the machine's guard: the button shows when the machine would take it.
   const payInCar = BookingActor.useSelector((s) => !s.matches({ payment: 'choosing' }) || s.can({ type: 'payment.payInCar' }));
+  // SHOWCARD, likewise.
+  const payByCard = BookingActor.useSelector((s) => s.matches({ payment: 'choosing' }) && s.can({ type: 'payment.payByCard' }));
+  const total = BookingActor.useSelector((s) => formatExactPrice(penceToPounds(amountPence(s.context))));
 
   return (
     <div className="page">
@@ -55,7 +60,7 @@ export function PaymentView() {
       {notice && <p className="banner-ok" role="status">{notice}</p>}
       <div className="two-col">
         <div className="stack">
-          <VehicleSummary />
+          <VehicleSummary exact />
           {mobile && (
             <button type="button" className="btn btn-secondary" aria-expanded={showDetails} onClick={() => setShowDetails(!showDetails)}>
               {showDetails ? 'Hide booking details' : 'Show booking details'}
@@ -67,16 +72,26 @@ export function PaymentView() {
           {(!mobile || showDetails) && <PersonalDetails />}
           <section className="panel" aria-labelledby="pay-title">
             <h2 id="pay-title" className="panel-title">How would you like to pay?</h2>
-            {payInCar ? (
-              <>
-                <p className="muted">Pay the driver at the end of the journey, by cash or card. Your price is fixed now.</p>
+            {payByCard && (
+              <div className="pay-option">
+                <p className="muted">Pay {total} now by debit or credit card. Your card details go to our card processor, never to us.</p>
                 <CardLogos />
-                <button type="button" className="btn btn-primary btn-block" disabled={booking} aria-busy={booking}
+                <button type="button" className="btn btn-primary btn-block" disabled={booking} onClick={() => actor.send({ type: 'payment.payByCard' })}>
+                  Pay By Card
+                </button>
+              </div>
+            )}
+            {payInCar && (
+              <div className="pay-option">
+                <p className="muted">Pay the driver at the end of the journey, by cash or card. Your price is fixed now.</p>
+                {!payByCard && <CardLogos />}
+                <button type="button" className={`btn ${payByCard ? 'btn-secondary' : 'btn-primary'} btn-block`} disabled={booking} aria-busy={booking}
                   onClick={() => actor.send({ type: 'payment.payInCar' })}>
                   {booking ? <><span className="spinner spinner-small" aria-hidden="true" /> Booking...</> : 'Pay In Car'}
                 </button>
-              </>
-            ) : (
+              </div>
+            )}
+            {!payInCar && !payByCard && (
               <p>Online payment is not available at the moment. Please call us on {settings.Company_Contact_Info} to book.</p>
             )}
           </section>

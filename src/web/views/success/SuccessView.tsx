@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { formatBookingAmount, numberSetting } from '../../../domain/settings';
-import { bookingTypeLabel } from '../../../domain/bookingLabels';
+import { bookingTypeLabel, confirmationPaymentLabel } from '../../../domain/bookingLabels';
 import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
 
 const yesNo = (v: string) => (v === 'yes' ? 'Yes' : 'No');
@@ -28,7 +28,7 @@ export function SuccessView() {
     ...(booking.flight_no ? [['Flight / train', booking.flight_no] as [string, string]] : []),
     ...(booking.return_flight_no ? [['Return flight / train', booking.return_flight_no] as [string, string]] : []),
     ['Vehicle', `${booking.fleet_category.category_name} (${booking.company_name})`],
-    ['Payment method', booking.payment_method === 'car' ? 'Pay in Car' : 'Paid by Card'],
+    ['Payment method', confirmationPaymentLabel(booking.payment_method)],
     ['Total amount', <strong>{amount}</strong>],
     ...(offered('MEET_AND_GREET') ? [['Meet and greet', yesNo(detail.meet_and_greet)] as [string, string]] : []),
     ...(offered('BABY_PRICE_PER_SEAT') ? [['Baby seats', String(detail.baby_seat)] as [string, string]] : []),

@@ -1,0 +1,236 @@
+// Card bookings, exactly once (ARCHITECTURE 'Money, time and identity'):
+// 1. create-payment-intent writes the booking as 'pending' (keyed by the
+//    wizard's Idempotency-Key, priced by the server, the amount checked), then
+//    makes its one payment intent (Stripe's own idempotency key is derived from
+//    the booking, so retries and double clicks find the same intent);
+// 2. confirm-payment-intent confirms it (again after 3-D Secure);
+// 3. the booking is completed by whichever comes first: the browser's POST
+//    /booking, the provider's webhook, or the check at start-up, with one
+//    `UPDATE ... WHERE status = 'pending'`; the held confirmation e-mail is
+//    released in the same transaction.
+import Stripe from 'stripe';
+import type { Db, Queryable } from '../db/index';
+import type { BookingRequest, BookingResult, CreatePaymentIntentRequest } from '../../domain/schemas';
+import { formatExactPrice, penceToPounds } from '../../domain/money';
+import { showsCard } from '../../domain/settings';
+import { HttpError } from '../http/errors';
+import { releaseHeldEmails } from '../mail/queue';
+import {
+  KEY_REUSED, KeyAlreadyUsed, loadBooking, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
+} from '../bookings/bookings';
+import type { CardProvider } from './provider';
+
+export interface CardDeps extends BookingDeps { cards: CardProvider }
+
+export const CARD_NOT_OFFERED = 'Paying by card is not offered at the moment. Please choose another way to pay.';
+export const KEY_REQUIRED = 'A card payment needs the Idempotency-Key header, the same on every call for one booking.';
+export const PAYMENT_NOT_COMPLETE = 'This payment has not been completed, so the booking was not made. Please pay again.';
+export const PAYMENT_OF_ANOTHER_BOOKING = 'This payment does not belong to this booking.';
+export const PROVIDER_UNAVAILABLE = 'The card payment service did not answer. No payment was taken. Please try again in a moment.';
+
+/** The booking part of a card request, as it is hashed with its key: the payment ids are left out (they come later). */
+const cardRequest = (req: BookingRequest): BookingRequest => {
+  const { paymentMethodId: _pm, amount: _amount, ...booking } = req as CreatePaymentIntentRequest;
+  return { ...booking, payment_method: 'card', stripe_session_id: null, paymentId: null };
+};
+
+interface KeyedBooking { id: number; number: string; status: string; total: number; intent: string | null }
+
+/** The booking an Idempotency-Key was used for (422 when the key came with another request), or null. */
+async function bookingOfKey(db: Queryable, key: string, hash: string): Promise<KeyedBooking | null> {
+  const [row] = await db.query<KeyedBooking & { request_hash: string; payment_method: string | null }>(
+    `SELECT b.id, b.booking_number AS number, b.status, b.total_booking_amount_pence AS total, b.payment_intent_id AS intent,
+            b.payment_method, k.request_hash
+       FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key WHERE k.key = $1`, [key]);
+  if (!row) return null;
+  if (row.request_hash !== hash || row.payment_method !== 'card') throw new HttpError(422, KEY_REUSED, 'Idempotency-Key');
+  return row.id === null ? null : row;
+}
+
+/** Errors of the provider as the API answers them: a 422 naming the field it blamed, a 503 when it could not be reached. */
+async function provider<T>(call: () => Promise<T>, field?: string): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
+      throw new HttpError(422, err.message, field ?? err.param);
+    }
+    if (err instanceof Stripe.errors.StripeError) {
+      console.error(`Card provider: ${err.type}: ${err.message}`);
+      throw new HttpError(503, PROVIDER_UNAVAILABLE, undefined, { 'Retry-After': '5' });
+    }
+    throw err;
+  }
+}
+
+function checkAmount(amount: number, total: number): void {
+  if (amount !== total) {
+    throw new HttpError(422,
+      `The amount to pay (${formatExactPrice(penceToPounds(amount))}) is not the price of this booking (${formatExactPrice(penceToPounds(total))}). Please go back to the vehicles to see the current price.`,
+      'amount');
+  }
+}
+
+/** POST create-payment-intent: the pending booking and its one payment intent, with this card on it. */
+export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntentRequest, key: string | null): Promise<{ paymentIntentId: string }> {
+  if (!key) throw new HttpError(422, KEY_REQUIRED, 'Idempotency-Key');
+  if (!showsCard(deps.ctx.settings)) throw new HttpError(422, CARD_NOT_OFFERED, 'payment_method');
+  const req = cardRequest(body);
+  const hash = requestHash(req, deps.secret);
+  let booking = await bookingOfKey(deps.db, key, hash);
+  if (!booking) {
+    const prepared = await prepareBooking(deps, req);
+    checkAmount(body.amount, totalPence(prepared));
+    try {
+      await deps.db.transaction((tx) => writeBooking(tx, deps, prepared, {
+        idempotencyKey: key, hash, status: 'pending', paymentMethod: 'card', paymentStatus: 'awaiting_payment',
+      }));
+    } catch (err) {
+      if (!(err instanceof KeyAlreadyUsed)) throw err; // a concurrent call with this key wrote it first
+    }
+    booking = await bookingOfKey(deps.db, key, hash);
+    if (!booking) throw new HttpError(409, 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
+  }
+  checkAmount(body.amount, booking.total);
+  // Paid already (a reload after the bank approved): the same intent, which the confirm call reports as succeeded.
+  if (booking.status !== 'pending' && booking.intent) return { paymentIntentId: booking.intent };
+  const stripe = deps.cards.stripe;
+  let intent = await intentOf(deps, booking);
+  if (intent.payment_method !== body.paymentMethodId && ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(intent.status)) {
+    intent = await provider(() => stripe.paymentIntents.update(intent.id, { payment_method: body.paymentMethodId }), 'paymentMethodId');
+  }
+  return { paymentIntentId: intent.id };
+}
+
+/** The booking's one intent: made once (Stripe's idempotency key comes from the booking), its id kept on the booking. */
+async function intentOf(deps: CardDeps, booking: KeyedBooking): Promise<Stripe.PaymentIntent> {
+  const stripe = deps.cards.stripe;
+  if (booking.intent) return provider(() => stripe.paymentIntents.retrieve(booking.intent!));
+  const intent = await provider(() => stripe.paymentIntents.create({
+    amount: booking.total, currency: 'gbp', confirmation_method: 'manual', allowed_payment_method_types: ['card'],
+    description: `Booking ${booking.number}`, metadata: { booking_id: String(booking.id), booking_number: booking.number },
+  }, { idempotencyKey: `intent-${booking.number}` }));
+  const [kept] = await deps.db.query<{ payment_intent_id: string }>(
+    `UPDATE bookings SET payment_intent_id = COALESCE(payment_intent_id, $2) WHERE id = $1 RETURNING payment_intent_id`,
+    [booking.id, intent.id]);
+  return kept.payment_intent_id === intent.id ? intent : provider(() => stripe.paymentIntents.retrieve(kept.payment_intent_id));
+}
+
+export interface ConfirmResult {
+  status: 'succeeded' | 'requires_action' | 'failed' | 'processing';
+  sessionId: string | null; paymentId: string | null; clientSecret?: string | null; error?: string | null;
+}
+
+const chargeOf = (pi: Stripe.PaymentIntent) => (typeof pi.latest_charge === 'string' ? pi.latest_charge : pi.latest_charge?.id ?? null);
+
+/** POST confirm-payment-intent: confirms an intent of one of our bookings (unless it already succeeded) and says where it stands. */
+export async function confirmCardPayment(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
+  const [booking] = await deps.db.query('SELECT id FROM bookings WHERE payment_intent_id = $1', [intentId]);
+  if (!booking) throw new HttpError(404, 'There is no payment with this id for a booking here.', 'paymentIntentId');
+  const stripe = deps.cards.stripe;
+  let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
+  let error: string | null = null;
+  if (pi.status === 'requires_confirmation') {
+    try {
+      pi = await stripe.paymentIntents.confirm(intentId, { use_stripe_sdk: true });
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeCardError) {
+        error = err.message;
+        pi = (err.payment_intent as Stripe.PaymentIntent | undefined) ?? await provider(() => stripe.paymentIntents.retrieve(intentId));
+      } else if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'payment_intent_unexpected_state') {
+        // Confirmed meanwhile by another call (a double click, a retry): report where it stands now.
+        pi = await provider(() => stripe.paymentIntents.retrieve(intentId));
+      } else {
+        return provider(() => Promise.reject(err));
+      }
+    }
+  }
+  const ids = { sessionId: pi.id, paymentId: chargeOf(pi) };
+  switch (pi.status) {
+    case 'succeeded': return { status: 'succeeded', ...ids };
+    case 'requires_action': return { status: 'requires_action', ...ids, clientSecret: pi.client_secret };
+    case 'processing': return { status: 'processing', ...ids, error: 'Your bank is still processing this payment. We will e-mail your confirmation as soon as it completes.' };
+    default: return { status: 'failed', ...ids, error: error ?? pi.last_payment_error?.message ?? 'The payment was not completed.' };
+  }
+}
+
+/** POST /booking with payment_method card: the booking of a succeeded intent, completed if no one did yet. */
+export async function finishCardBooking(deps: CardDeps, req: BookingRequest, key: string | null): Promise<BookingResult> {
+  if (!key) throw new HttpError(422, KEY_REQUIRED, 'Idempotency-Key');
+  if (!req.stripe_session_id) throw new HttpError(422, 'stripe_session_id: the payment of a card booking is required', 'stripe_session_id');
+  if (!req.paymentId) throw new HttpError(422, 'paymentId: the payment of a card booking is required', 'paymentId');
+  const booking = await bookingOfKey(deps.db, key, requestHash(cardRequest(req), deps.secret));
+  if (!booking) throw new HttpError(422, 'No card payment was started for this booking. Please pay on the card page.', 'stripe_session_id');
+  if (booking.intent !== req.stripe_session_id) throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'stripe_session_id');
+  const pi = await provider(() => deps.cards.stripe.paymentIntents.retrieve(req.stripe_session_id!), 'stripe_session_id');
+  if (pi.status !== 'succeeded') throw new HttpError(422, PAYMENT_NOT_COMPLETE, 'paymentId');
+  if (chargeOf(pi) !== req.paymentId) throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
+  const outcome = await deps.db.transaction((tx) => completeCardBooking(tx, pi));
+  if (outcome === 'mismatch') throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
+  return (await loadBooking(deps.db, booking.id))!;
+}
+
+export type Completion = 'completed' | 'already' | 'unknown' | 'mismatch';
+
+/**
+ * Completes the pending booking of a succeeded intent, once: only a 'pending' row changes, so of the browser, the
+ * webhook and the start-up check exactly one releases the confirmation e-mail. The intent must be for exactly the
+ * booking's amount in GBP and name the booking; anything else is logged and changes nothing.
+ */
+export async function completeCardBooking(tx: Queryable, pi: Stripe.PaymentIntent): Promise<Completion> {
+  if (pi.status !== 'succeeded') return 'unknown';
+  const rows = await tx.query<{ id: number }>(
+    `UPDATE bookings SET status = 'confirmed', payment_status = 'paid', payment_id = $2, paid_at = now()
+      WHERE payment_intent_id = $1 AND status = 'pending' AND total_booking_amount_pence = $3 AND $4 = 'gbp'
+        AND id::text = $5 AND $3 = $6
+      RETURNING id`,
+    [pi.id, chargeOf(pi), pi.amount, pi.currency, pi.metadata?.booking_id ?? '', pi.amount_received]);
+  if (rows.length) {
+    await releaseHeldEmails(tx, rows[0].id);
+    return 'completed';
+  }
+  const [b] = await tx.query<{ id: number; status: string }>('SELECT id, status FROM bookings WHERE payment_intent_id = $1', [pi.id]);
+  if (!b) return 'unknown';
+  if (b.status === 'confirmed') return 'already';
+  console.error(`Payment ${pi.id} succeeded but does not match booking ${b.id} (amount, currency or booking id): left for a person to check.`);
+  return 'mismatch';
+}
+
+/**
+ * At start (and now and then): pending card bookings whose intent succeeded while no one was told (the server
+ * stopped between the charge and the booking, a webhook that never came) are completed. Only recent ones are
+ * asked about; an older pending booking was abandoned.
+ */
+export async function reconcileCardBookings(db: Db, cards: CardProvider): Promise<number> {
+  const pending = await db.query<{ payment_intent_id: string }>(
+    `SELECT payment_intent_id FROM bookings
+      WHERE status = 'pending' AND payment_method = 'card' AND payment_intent_id IS NOT NULL AND created_at > now() - interval '7 days'
+      ORDER BY created_at LIMIT 500`);
+  let completed = 0;
+  for (const { payment_intent_id } of pending) {
+    try {
+      const pi = await cards.stripe.paymentIntents.retrieve(payment_intent_id);
+      if (pi.status === 'succeeded' && (await db.transaction((tx) => completeCardBooking(tx, pi))) === 'completed') completed++;
+    } catch (err) {
+      console.error(`Could not check payment ${payment_intent_id}: ${(err as Error).message}`);
+    }
+  }
+  return completed;
+}
+
+/** POST /api/v1/stripe/webhook: a signed event, handled once (its id is recorded in the same transaction). */
+export async function handleWebhook(db: Db, cards: CardProvider, rawBody: string, signature: string | undefined): Promise<'handled' | 'duplicate' | 'ignored'> {
+  let event: Stripe.Event;
+  try {
+    event = await cards.stripe.webhooks.constructEventAsync(rawBody, signature ?? '', cards.webhookSecret);
+  } catch (err) {
+    throw new HttpError(400, `Webhook signature check failed: ${(err as Error).message}`, 'Stripe-Signature');
+  }
+  return db.transaction(async (tx) => {
+    const fresh = await tx.query('INSERT INTO payment_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [event.id, event.type]);
+    if (!fresh.length) return 'duplicate';
+    if (event.type !== 'payment_intent.succeeded') return 'ignored';
+    await completeCardBooking(tx, event.data.object as Stripe.PaymentIntent);
+    return 'handled';
+  });
+}

@@ -1,0 +1,443 @@
+// Paying by card (SPEC 2, 4 and 8; issue 9; decision 0019) in Chromium against
+// the real server and its local test gateway: the card page and its URL, the
+// test cards' outcomes, inline errors, 3-D Secure, a reload in the middle,
+// accessibility, and SHOWCARD. Every paid booking is written exactly once.
+import { afterEach, describe, expect, it } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import path from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { onSharedServer, ukDateInDays } from './harness';
+
+const suite = onSharedServer();
+const { server, setting } = suite;
+
+const contexts: BrowserContext[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
+});
+
+const CARD = {
+  paid: '4242424242424242',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+  threeDSecure: '4000002760003184',
+};
+const AUTH_FAILED = 'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+
+/** A unique e-mail for one visitor, so its bookings can be told apart in `admin bookings`. */
+const uniqueEmail = (tag: string) => `card-${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}@example.com`;
+
+async function choose(page: Page, label: string, typed: string) {
+  await page.getByRole('combobox', { name: label }).fill(typed);
+  await page.getByRole('listbox').getByRole('option').first().click();
+}
+
+/** A fresh visitor at the payment step (a guest, Saloon by Metro Cars London, Paddington to Canary Wharf). */
+async function atPayment(opts: { width?: number; email: string }): Promise<Page> {
+  const context = await suite.browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await choose(page, 'Pickup address', 'Paddington');
+  await choose(page, 'Drop-off address', 'Canary Wharf');
+  await page.getByLabel('Pickup date').fill(ukDateInDays(4));
+  await page.getByRole('button', { name: 'Get prices' }).click();
+  await page.waitForURL('**/quotationview');
+  await page.getByRole('article', { name: 'Saloon by Metro Cars London' }).getByRole('button', { name: 'Book Now' }).click();
+  await page.waitForURL('**/personalDetailView');
+  await page.getByRole('group', { name: 'How would you like to book?' }).waitFor();
+  await page.getByLabel('First Name').fill('Harriet');
+  await page.getByLabel('Last Name').fill('Doyle');
+  await page.getByLabel('Email').fill(opts.email);
+  await page.getByLabel('Phone Number').fill('+44 791 555 010');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.waitForURL('**/paymentview');
+  await page.getByRole('heading', { name: 'Payment' }).waitFor();
+  return page;
+}
+
+const cardNumber = (page: Page) => page.getByLabel('Credit or debit card number');
+const cardExpiry = (page: Page) => page.getByLabel('Credit or debit card expiration date');
+const cardCvc = (page: Page) => page.getByLabel('Credit or debit card security code');
+const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
+const successHeading = (page: Page) => page.getByRole('heading', { name: 'Payment successful!' });
+const failedDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Payment failed' });
+const bankDialog = (page: Page) => page.getByRole('dialog', { name: '3D Secure authentication' });
+
+/** From the payment step to the card page, its inputs ready. */
+async function toCardPage(page: Page) {
+  await page.getByRole('button', { name: 'Pay By Card' }).click();
+  await page.waitForURL((u) => u.pathname === '/stripecheckout');
+  await cardNumber(page).waitFor();
+  await payButton(page).waitFor();
+}
+
+async function atCardPage(opts: { width?: number; email: string }): Promise<Page> {
+  const page = await atPayment(opts);
+  await toCardPage(page);
+  return page;
+}
+
+/** Types into the card inputs as a person does (the stand-in formats as it goes). */
+async function typeCard(page: Page, number: string, expiry = '1234', cvc = '123') {
+  await cardNumber(page).pressSequentially(number);
+  await cardExpiry(page).pressSequentially(expiry);
+  await cardCvc(page).pressSequentially(cvc);
+}
+
+async function clearInput(input: Locator) {
+  await input.click();
+  await input.press('ControlOrMeta+a');
+  await input.press('Backspace');
+}
+
+/** The amount written on the Pay button ("Pay £23.40" -> "23.40"). */
+async function payAmount(page: Page): Promise<string> {
+  const text = (await payButton(page).textContent())!.trim();
+  const m = /^Pay £([\d,]+\.\d{2})$/.exec(text);
+  expect(m, `Pay button text: ${text}`).not.toBeNull();
+  return m![1].replace(/,/g, '');
+}
+
+/** SPEC 3's "encoded": base64 of JSON. */
+const decodeParam = (value: string | null) => JSON.parse(Buffer.from(value ?? '', 'base64').toString('utf8')) as unknown;
+
+/** Waits for the confirmation and returns its reference ID, having checked it says 'Pay by Card'. */
+async function confirmation(page: Page): Promise<string> {
+  await page.waitForURL('**/paymentSuccessView');
+  await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+  const details = page.getByRole('region', { name: 'Booking details' });
+  expect(await details.getByRole('row', { name: /Payment method/ }).getByRole('cell').textContent()).toBe('Pay by Card');
+  const reference = (await details.getByRole('row', { name: /Reference ID/ }).getByRole('cell').textContent())!.trim();
+  expect(reference).not.toBe('');
+  return reference;
+}
+
+/** Lines of `npm run admin -- bookings` that contain `text` (a booking number or a visitor's e-mail). */
+async function bookingLines(text: string): Promise<string[]> {
+  const out = await server.admin('bookings', '--limit', '500');
+  return out.split('\n').filter((line) => line.includes(text));
+}
+
+/** The visitor's one booking: confirmed, paid, with a charge id. */
+async function expectOnePaidBooking(email: string, reference: string) {
+  const byEmail = await bookingLines(email);
+  expect(byEmail, `bookings for ${email}`).toHaveLength(1);
+  const line = byEmail[0];
+  expect(line).toContain(reference);
+  expect(line).toMatch(/\bconfirmed\b/);
+  expect(line).toMatch(/\bpaid\b/);
+  expect(line).toMatch(/\bch_\w+/);
+  expect(await bookingLines(reference), `bookings numbered ${reference}`).toHaveLength(1);
+}
+
+async function violations(page: Page) {
+  const result = await new AxeBuilder({ page: page as never }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(result.passes.length, 'axe ran its checks').toBeGreaterThan(10);
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+/** Asserts the text is shown just under the input (the inline error of that input). */
+async function expectErrorUnder(page: Page, input: Locator, message: string) {
+  const error = page.getByText(message, { exact: true });
+  await error.waitFor();
+  const [i, e] = [await input.boundingBox(), await error.boundingBox()];
+  expect(i && e, 'both visible').toBeTruthy();
+  expect(e!.y, `"${message}" is below its input`).toBeGreaterThanOrEqual(i!.y + i!.height - 1);
+  expect(e!.y - (i!.y + i!.height), `"${message}" is right under its input`).toBeLessThan(40);
+  expect(e!.x < i!.x + i!.width && e!.x + e!.width > i!.x, `"${message}" lines up with its input`).toBe(true);
+}
+
+// ---- The confirmation e-mail in the server's outbox (.eml files written by nodemailer) ----
+
+function splitHeaders(raw: string): [Record<string, string>, string] {
+  const unix = raw.replace(/\r\n/g, '\n');
+  const end = unix.indexOf('\n\n');
+  const headers: Record<string, string> = {};
+  for (const line of (end < 0 ? unix : unix.slice(0, end)).replace(/\n[ \t]+/g, ' ').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return [headers, end < 0 ? '' : unix.slice(end + 2)];
+}
+
+function decodeBody(body: string, encoding = ''): string {
+  switch (encoding.toLowerCase()) {
+    case 'base64': return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    case 'quoted-printable': {
+      const soft = body.replace(/=\n/g, '');
+      const bytes: number[] = [];
+      for (let i = 0; i < soft.length; i++) {
+        const hex = soft.slice(i + 1, i + 3);
+        if (soft[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) { bytes.push(parseInt(hex, 16)); i += 2; } else bytes.push(...Buffer.from(soft[i]));
+      }
+      return Buffer.from(bytes).toString('utf8');
+    }
+    default: return body;
+  }
+}
+
+function textParts(raw: string): string[] {
+  const [headers, body] = splitHeaders(raw);
+  const type = headers['content-type'] ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (/^multipart\//i.test(type) && boundary) {
+    return body.split(`--${boundary}`).slice(1).filter((part) => !part.startsWith('--')).flatMap((part) => textParts(part.replace(/^\r?\n/, '')));
+  }
+  if (!/^text\//i.test(type)) return [];
+  const text = decodeBody(body, headers['content-transfer-encoding']);
+  return [/^text\/html/i.test(type) ? text.replace(/<[^>]*>/g, ' ') : text];
+}
+
+/** The text parts of the confirmation e-mail for this booking, once it is in the outbox (up to 20 s). */
+async function confirmationMail(reference: string, to: string): Promise<string[]> {
+  const dir = path.join(server.dataDir, 'outbox');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
+    for (const file of files) {
+      const raw = readFileSync(path.join(dir, file), 'utf8');
+      const [headers] = splitHeaders(raw);
+      if ((headers.subject ?? '').includes(`Booking confirmed: ${reference}`) && (headers.to ?? '').toLowerCase().includes(to)) {
+        const texts = textParts(raw);
+        if (texts.some((t) => t.includes(reference))) return texts; // whole, not still being written
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`No confirmation e-mail for ${reference} to ${to} in ${dir}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---- The tests ----
+
+describe('paying by card', () => {
+  it('pays with 4242 4242 4242 4242 at 1280 px: the encoded URL, the step bar, the success dialog, one paid booking and its e-mail', async () => {
+    const email = uniqueEmail('paid');
+    const page = await atPayment({ email });
+    await toCardPage(page);
+
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/stripecheckout');
+    const amount = decodeParam(url.searchParams.get('amount'));
+    const key = decodeParam(url.searchParams.get('stripeKey'));
+    expect(amount).toBe(await payAmount(page));
+    expect(typeof key === 'string' && key.startsWith('pk_test_local_'), `stripeKey decodes to ${JSON.stringify(key)}`).toBe(true);
+    expect(await page.getByRole('region', { name: 'Your vehicle' }).textContent()).toContain(`£${amount}`);
+
+    const current = page.getByRole('navigation', { name: 'Booking steps' }).locator('[aria-current="step"]');
+    expect(await current.count()).toBe(1);
+    expect(await current.textContent()).toContain('Payment');
+    expect(await page.getByText('Test payments: no real card is charged', { exact: false }).isVisible()).toBe(true);
+
+    await typeCard(page, CARD.paid);
+    // When 'Payment successful!' appears and goes, as the page itself sees it.
+    await page.evaluate(() => {
+      const w = window as unknown as { __success: { shown?: number; gone?: number } };
+      w.__success = {};
+      const present = () => [...document.querySelectorAll('h2')].some((h) => h.textContent === 'Payment successful!');
+      new MutationObserver(() => {
+        const now = performance.now();
+        if (present()) w.__success.shown ??= now;
+        else if (w.__success.shown !== undefined) w.__success.gone ??= now;
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    await payButton(page).click();
+    await successHeading(page).waitFor();
+    const reference = await confirmation(page);
+    const success = await page.evaluate(() => (window as unknown as { __success: { shown?: number; gone?: number } }).__success);
+    expect(success.shown, 'the success dialog was shown').toBeDefined();
+    expect(success.gone, 'the success dialog closed').toBeDefined();
+    // Timers fire late on a loaded machine, never early: only a lower bound.
+    expect(success.gone! - success.shown!, 'the success dialog stays up (1.5 s)').toBeGreaterThanOrEqual(1000);
+
+    await expectOnePaidBooking(email, reference);
+    const mail = await confirmationMail(reference, email);
+    expect(mail.some((t) => t.includes('Pay by Card')), 'the e-mail says Pay by Card').toBe(true);
+  });
+
+  it('shows a declined card in the Payment failed dialog, then pays with a corrected card at 375 px without re-entering anything else', async () => {
+    const email = uniqueEmail('declined');
+    const page = await atCardPage({ width: 375, email });
+    const shownAmount = await payAmount(page);
+    await typeCard(page, CARD.declined);
+    await payButton(page).click();
+    const dialog = failedDialog(page);
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Your card was declined.');
+    await dialog.getByRole('button').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    expect(new URL(page.url()).pathname).toBe('/stripecheckout');
+    expect(await page.getByRole('region', { name: 'Your vehicle' }).isVisible()).toBe(true);
+    expect(await page.getByRole('complementary', { name: 'Your journey' }).textContent()).toContain('Paddington');
+    expect(await cardExpiry(page).inputValue()).toBe('12 / 34');
+    expect(await cardCvc(page).inputValue()).toBe('123');
+    expect(await payAmount(page)).toBe(shownAmount);
+
+    await clearInput(cardNumber(page));
+    expect(await cardNumber(page).inputValue()).toBe('');
+    await cardNumber(page).pressSequentially(CARD.paid);
+    await payButton(page).click();
+    await successHeading(page).waitFor();
+    const reference = await confirmation(page);
+    await expectOnePaidBooking(email, reference);
+  });
+
+  it("says 'Your card has insufficient funds.' for 4000 0000 0000 9995", async () => {
+    const page = await atCardPage({ email: uniqueEmail('funds') });
+    await typeCard(page, CARD.insufficientFunds);
+    await payButton(page).click();
+    const dialog = failedDialog(page);
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Your card has insufficient funds.');
+    expect(new URL(page.url()).pathname).toBe('/stripecheckout');
+  });
+
+  it('shows card mistakes under their inputs and sends nothing', async () => {
+    const page = await atCardPage({ email: uniqueEmail('inline') });
+    const sent: string[] = [];
+    page.on('request', (r) => { if (/\/v1\/payment_methods|create-payment-intent/.test(r.url())) sent.push(r.url()); });
+
+    // Pay with an empty card number.
+    await cardExpiry(page).pressSequentially('1234');
+    await cardCvc(page).pressSequentially('123');
+    await payButton(page).click();
+    await expectErrorUnder(page, cardNumber(page), 'Your card number is incomplete.');
+    expect(await failedDialog(page).count()).toBe(0);
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    expect(await bankDialog(page).count()).toBe(0);
+
+    // A number that fails the checksum, at once.
+    await cardNumber(page).pressSequentially('4242424242424241');
+    await expectErrorUnder(page, cardNumber(page), 'Your card number is invalid.');
+    expect(await page.getByText('Your card number is incomplete.').count()).toBe(0);
+
+    // An expiry in the past.
+    await clearInput(cardExpiry(page));
+    await cardExpiry(page).pressSequentially('0120');
+    await expectErrorUnder(page, cardExpiry(page), "Your card's expiration year is in the past.");
+
+    // A short CVC, once the visitor leaves the field.
+    await clearInput(cardCvc(page));
+    await cardCvc(page).pressSequentially('12');
+    expect(await page.getByText("Your card's security code is incomplete.").count()).toBe(0);
+    await cardCvc(page).press('Tab');
+    await expectErrorUnder(page, cardCvc(page), "Your card's security code is incomplete.");
+
+    await payButton(page).click();
+    await page.waitForTimeout(300);
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/stripecheckout');
+    expect(sent, 'nothing was sent to the card provider or the server').toEqual([]);
+  });
+});
+
+describe('3-D Secure', () => {
+  it('pays once the bank check is completed, at 375 px', async () => {
+    const email = uniqueEmail('3ds-ok');
+    const page = await atCardPage({ width: 375, email });
+    const shownAmount = await payAmount(page);
+    await typeCard(page, CARD.threeDSecure);
+    await payButton(page).click();
+    const bank = bankDialog(page);
+    await bank.waitFor();
+    expect(await bank.textContent(), 'the bank shows the amount').toContain(`£${shownAmount}`);
+    await bank.getByRole('button', { name: 'Complete authentication' }).click();
+    await successHeading(page).waitFor();
+    const reference = await confirmation(page);
+    await expectOnePaidBooking(email, reference);
+  });
+
+  it('shows the authentication failure in the Payment failed dialog, at 1280 px', async () => {
+    const page = await atCardPage({ email: uniqueEmail('3ds-fail') });
+    await typeCard(page, CARD.threeDSecure);
+    await payButton(page).click();
+    await bankDialog(page).getByRole('button', { name: 'Fail authentication' }).click();
+    const dialog = failedDialog(page);
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(AUTH_FAILED);
+    expect(await bankDialog(page).count()).toBe(0);
+  });
+});
+
+describe('a reload in the middle', () => {
+  it('asks the bank again after a reload with the 3-D Secure dialog open, and books once', async () => {
+    const email = uniqueEmail('reload-3ds');
+    const page = await atCardPage({ email });
+    const shownAmount = await payAmount(page);
+    await typeCard(page, CARD.threeDSecure);
+    await payButton(page).click();
+    await bankDialog(page).waitFor();
+
+    await page.reload();
+    expect(new URL(page.url()).pathname).toBe('/stripecheckout');
+    const bank = bankDialog(page);
+    await bank.waitFor({ timeout: 20_000 });
+    await bank.getByRole('button', { name: 'Complete authentication' }).click();
+    await successHeading(page).waitFor();
+    const reference = await confirmation(page);
+    expect(await page.getByRole('region', { name: 'Booking details' }).textContent()).toContain(`£${shownAmount}`);
+    await expectOnePaidBooking(email, reference);
+  });
+
+  it('shows the card form again after a reload before paying, and books once', async () => {
+    const email = uniqueEmail('reload-form');
+    const page = await atCardPage({ email });
+    const shownAmount = await payAmount(page);
+    await page.reload();
+    expect(new URL(page.url()).pathname).toBe('/stripecheckout');
+    await cardNumber(page).waitFor();
+    await payButton(page).waitFor();
+    expect(await payAmount(page)).toBe(shownAmount);
+    expect(decodeParam(new URL(page.url()).searchParams.get('amount'))).toBe(shownAmount);
+    await typeCard(page, CARD.paid);
+    await payButton(page).click();
+    await successHeading(page).waitFor();
+    const reference = await confirmation(page);
+    await expectOnePaidBooking(email, reference);
+  });
+});
+
+describe.each([375, 1280])('accessibility of the card page at %i px', (width) => {
+  it('finds no WCAG 2.2 AA violations: the form, its inline errors, the bank dialog and the failure dialog', async () => {
+    const page = await atCardPage({ width, email: uniqueEmail(`axe${width}`) });
+    expect(await violations(page), 'card page').toEqual([]);
+
+    await payButton(page).click();
+    await page.getByText('Your card number is incomplete.').waitFor();
+    await cardExpiry(page).pressSequentially('0120');
+    await page.getByText("Your card's expiration year is in the past.").waitFor();
+    await cardCvc(page).pressSequentially('1');
+    await cardCvc(page).press('Tab');
+    await page.getByText("Your card's security code is incomplete.").waitFor();
+    expect(await violations(page), 'card page with inline errors').toEqual([]);
+
+    await cardNumber(page).pressSequentially(CARD.threeDSecure);
+    await clearInput(cardExpiry(page));
+    await cardExpiry(page).pressSequentially('1234');
+    await clearInput(cardCvc(page));
+    await cardCvc(page).pressSequentially('123');
+    await payButton(page).click();
+    await bankDialog(page).waitFor();
+    expect(await violations(page), '3-D Secure dialog').toEqual([]);
+
+    await bankDialog(page).getByRole('button', { name: 'Fail authentication' }).click();
+    await failedDialog(page).waitFor();
+    expect(await violations(page), 'Payment failed dialog').toEqual([]);
+  });
+});
+
+describe('SHOWCARD', () => {
+  it('off: no Pay By Card, and a typed /stripecheckout lands on /paymentview', async () => {
+    await setting('SHOWCARD', 'no');
+    const page = await atPayment({ email: uniqueEmail('nocard') });
+    await page.getByRole('button', { name: 'Pay In Car' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Pay By Card' }).count()).toBe(0);
+    await page.goto(`${server.url}/stripecheckout`);
+    await page.waitForURL((u) => u.pathname === '/paymentview');
+    await page.getByRole('heading', { name: 'Payment' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Pay By Card' }).count()).toBe(0);
+    expect(await cardNumber(page).count()).toBe(0);
+  });
+});
