@@ -9,6 +9,8 @@ import type { CardKeyResponse } from '../domain/schemas';
 import type { AuthenticationResult, BillingDetails, CardField, PaymentMethodResult } from '../../machines/cardPayment';
 
 const loaded = new Map<string, Promise<Stripe>>();
+/** The Stripe of the card page's key: the bank's check needs it even before the card form shows (a resumed payment). */
+let current: Promise<Stripe> | null = null;
 
 function addScript(src: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -34,6 +36,7 @@ export function stripeFor(key: CardKeyResponse): Promise<Stripe> {
     stripe.catch(() => loaded.delete(key.publishableKey));
     loaded.set(key.publishableKey, stripe);
   }
+  current = stripe;
   return stripe;
 }
 
@@ -65,7 +68,8 @@ export async function createPaymentMethod(billing: BillingDetails): Promise<Paym
 
 /** 3-D Secure: the bank's challenge, run by Stripe.js (handleCardAction); the server confirms afterwards. */
 export async function authenticate({ clientSecret }: { clientSecret: string }): Promise<AuthenticationResult> {
-  if (!form) return { ok: false, error: 'The card form is not ready yet. Please try again.' };
-  const { error } = await form.stripe.handleCardAction(clientSecret);
+  const stripe = await current?.catch(() => null);
+  if (!stripe) return { ok: false, error: 'The card form is not ready yet. Please try again.' };
+  const { error } = await stripe.handleCardAction(clientSecret);
   return error ? { ok: false, error: error.message ?? 'Your bank could not confirm this payment.' } : { ok: true };
 }

@@ -9,7 +9,8 @@ import type { Db } from '../../src/server/db/index';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
 import { testGateway, type TestGateway, AUTHENTICATION_FAILED } from '../../src/server/payments/testGateway/gateway';
 import { signPayload, type WebhookDelivery } from '../../src/server/payments/testGateway/webhooks';
-import { reconcileCardBookings } from '../../src/server/payments/cardBookings';
+import { PROVIDER_UNAVAILABLE, reconcileCardBookings } from '../../src/server/payments/cardBookings';
+import { stripeClient } from '../../src/server/payments/provider';
 import { KEY_REUSED } from '../../src/server/bookings/bookings';
 import { setSetting } from '../../src/server/operator/operator';
 import { TEST_SECURITY, openTestDb, testApp } from './setup';
@@ -275,6 +276,21 @@ describe('the server never trusts the browser', () => {
     } finally {
       await setSetting(db, 'SHOWCARD', 'yes');
     }
+  });
+
+  it('answers 503 when the card provider cannot be reached, keeps the booking, and goes on with the same key later', async () => {
+    const down = await testApp({ db, cards: () => ({ ...cards, stripe: stripeClient(KEYS.secretKey, 'http://127.0.0.1:9') }) });
+    const key = newKey();
+    const pm = await paymentMethod('4242424242424242');
+    const body = { ...bookingRequest(), paymentMethodId: pm.id, amount: pricePence() };
+    const started = Date.now();
+    const res = await down.call('POST', '/create-payment-intent', body, { 'Idempotency-Key': key });
+    expect([res.status, res.body.message]).toEqual([503, PROVIDER_UNAVAILABLE]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await bookingOf(key)).toMatchObject({ status: 'pending', payment_intent_id: null });
+    const later = await t.call('POST', '/create-payment-intent', body, { 'Idempotency-Key': key });
+    expect(later.status).toBe(200);
+    expect((await confirm(later.body.paymentIntentId)).body.status).toBe('succeeded');
   });
 
   it('answers 404 for a payment intent that is not one of its bookings', async () => {

@@ -193,7 +193,7 @@ describe('the page policy', () => {
     }
   });
 
-  it('adds Stripe origins only when STRIPE_PUBLISHABLE_KEY is configured', async () => {
+  it("adds Stripe origins only when Stripe's keys are configured", async () => {
     const without = await page(siteApp());
     expect(without.policy).not.toContain('stripe');
     expect(without.res.headers.get('permissions-policy')).toContain('payment=()');
