@@ -207,7 +207,8 @@ export const bookingMachine = bookingSetup.createMachine({
     },
     // SPEC 2 '/stripecheckout' and SPEC 4 'Card payment' (./cardPayment.ts): a successful payment creates the booking.
     card: {
-      entry: [{ type: 'startAttempt', params: { paymentMethod: 'card' } }, 'persist'],
+      // A new visit to the card page shows its key in the URL once this visit has it.
+      entry: [assign({ cardKey: null }), { type: 'startAttempt', params: { paymentMethod: 'card' } }, 'persist'],
       on: {
         'card.keyLoaded': { actions: assign({ cardKey: ({ event }) => event.publishableKey }) },
         'card.intentCreated': { actions: ['assignIntent', 'persist'] },

@@ -93,7 +93,8 @@ export const cardPaymentMachine = setup({
     gotPaymentMethod: ({ event }) => 'paymentMethodId' in outputOf<PaymentMethodResult>(event),
     fieldRefused: ({ event }) => 'fieldError' in outputOf<PaymentMethodResult>(event),
     authenticated: ({ event }) => outputOf<AuthenticationResult>(event).ok,
-    booked: ({ event }) => outputOf<BookingResponse>(event).success === true,
+    /** The booking call answered with the booking (a success without it could not show the confirmation). */
+    booked: ({ event }) => outputOf<BookingResponse>(event).success === true && outputOf<BookingResponse>(event).data !== undefined,
   },
   delays: {
     /** SPEC 4: 'Payment successful!' closes itself after 1.5 s. */

@@ -1,23 +1,30 @@
 // Model-based tests of machines/booking.ts (./modelPaths.ts): for every transition the machine defines, the
 // shortest path that takes it is generated from the machine (a breadth-first walk from each starting input:
 // the settings, the checked storage and the session the app starts it with) and replayed, as its own test, on
-// a real actor whose invoked services (the forgot-password child machine among them) and clock are controlled
-// by the test. Every transition must be taken at least once, and SPEC 2's step rules must hold in every state.
+// a real actor whose invoked services (the forgot-password and card-payment child machines among them) and clock
+// are controlled by the test. Every transition must be taken at least once, and SPEC 2's step rules must hold in
+// every state. The card page's child machine is a stand-in here (its own steps: ./cardPayment.model.test.ts): it
+// is started with the booking, tells the wizard the key and the intent, and answers with the booking.
 import { describe, expect, it } from 'vitest';
-import { bookingMachine, pathOf, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../machines/booking';
+import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
+import {
+  attemptFingerprint, bookingInput, bookingLocation, bookingMachine, pathOf,
+  type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot,
+} from '../../machines/booking';
 import { hasRegistration } from '../../machines/bookingSteps';
+import type { CardPaymentInput, CardPaymentOutput } from '../../machines/cardPayment';
 import { forgotPasswordMachine, type ForgotPasswordEvent } from '../../machines/forgotPassword';
-import type { SnapshotFrom } from 'xstate';
 import type { Session } from '../../machines/account';
 import { isBusy } from '../../machines/shared';
-import { allowsGuests, showsPayInCar } from '../../src/domain/settings';
+import { decode, encode } from '../../src/domain/encoding';
+import { allowsGuests, showsCard, showsPayInCar } from '../../src/domain/settings';
 import { PASSWORD_RESET_DONE, RESET_CODE_SENT, RESET_CODE_VERIFIED } from '../../src/domain/messages';
-import { answers, run, testModel, timePasses, toChild, type Model, type ModelEvent, type Trail } from './modelPaths';
+import { answers, run, testModel, timePasses, toChild, type Model, type ModelEvent, type Step, type Trail } from './modelPaths';
 import {
-  bookingForm, bookingOk, bookingRefused, client, hourlyForm, prices, quoteRequest, registration, session, settings,
+  bookingForm, bookingOk, bookingRefused, cardBookingOk, cardKey, client, hourlyForm, prices, quoteRequest, registration, session, settings,
 } from './fixtures';
 
-const PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/paymentSuccessView', '/forgot_password', '/no-such-page'];
+const PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/stripecheckout', '/paymentSuccessView', '/forgot_password', '/no-such-page'];
 const url = (path: string, search = ''): BookingEvent => ({ type: 'url.changed', path, search });
 
 const price = answers(bookingMachine, 'calculatePrice');
@@ -25,7 +32,9 @@ const emailCheck = answers(bookingMachine, 'checkEmail');
 const create = answers(bookingMachine, 'createBooking');
 const quote = answers(bookingMachine, 'sendQuote');
 const forgot = answers(bookingMachine, 'forgotPassword');
-const SERVICES = ['calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword'] as const;
+const card = answers(bookingMachine, 'cardPayment');
+const SERVICES = ['calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword', 'cardPayment'] as const;
+const INTENT_ID = 'pi_3TestIntent';
 
 const EVENTS: ModelEvent<BookingEvent>[] = [
   ...PATHS.map((path) => url(path)),
@@ -46,6 +55,11 @@ const EVENTS: ModelEvent<BookingEvent>[] = [
   { type: 'details.submit', mode: 'new_client', registration: client },
   { type: 'details.submit', mode: 'existing_client', registration: client },
   { type: 'payment.payInCar' },
+  { type: 'payment.payByCard' },
+  // What the card page's child machine tells the wizard: the provider's key, the intent it made, the booking.
+  { type: 'card.keyLoaded', publishableKey: cardKey.publishableKey },
+  { type: 'card.intentCreated', intentId: INTENT_ID },
+  card.done({ booking: cardBookingOk.data! } satisfies CardPaymentOutput),
   { type: 'quote.submit', request: quoteRequest },
   price.done({ prices, trip: { via_miles: 20.4, time_duration: 3000 } }),
   price.fails(new Error('Pickup time is within the grace period')),
@@ -67,11 +81,37 @@ const EVENTS: ModelEvent<BookingEvent>[] = [
 ];
 
 const guestsOff = { ...settings, GUEST_LOGIN: 'disable' };
+/** SPEC 9: SHOWCARD yes shows Pay By Card (the other inputs' settings leave it out: no card payments). */
+const cardOn = { ...settings, SHOWCARD: 'yes' };
 const vehicleChosen = { bookingForm, priceDetails: prices, selectedVehicle: prices[0] };
 const everyStep = { bookingType: 'milleage' as const, ...vehicleChosen, quantity: 1, registration };
 
+/**
+ * The card page's child, as the wizard sees it: started with the booking, the amount and the intent of a reload.
+ * (The test runs answer it as they answer a service; the walk only reads what it was started with.)
+ */
+const cardStandIn = fromPromise<CardPaymentOutput, CardPaymentInput>(() => new Promise(() => {}));
+const machine = bookingMachine.provide({ actors: { cardPayment: cardStandIn as never } });
+
+/** What the server is asked to book and how it is paid, but the key (and never the password). */
+function requestOf(c: BookingContext, paymentMethod: 'car' | 'card'): string {
+  const { idempotencyKey: _key, registration: r, ...rest } = bookingInput(c, paymentMethod);
+  const { password: _password, ...shown } = r ?? {};
+  return JSON.stringify({ ...rest, registration: shown });
+}
+
+/** A reload of the card page: the attempt the earlier visit stored, with the intent it made (SPEC 4 'Card payment'). */
+const reloadBase: BookingInput = { path: '/stripecheckout', settings: cardOn, stored: everyStep };
+const reloadContext = createActor(machine, { input: reloadBase }).getSnapshot().context;
+const storedAttempt: Attempt = {
+  key: '0a1b2c3d4e5f60718293a4b5c6d7e8f9', fingerprint: attemptFingerprint(reloadContext, 'card'), intentId: 'pi_2EarlierIntent',
+};
+const reload: BookingInput = { ...reloadBase, stored: { ...everyStep, attempt: storedAttempt } };
+/** The requests the inputs' stored attempts were made for. */
+const storedRequests = new Map<BookingInput, string>([[reload, `card ${requestOf(reloadContext, 'card')}`]]);
+
 const INPUTS: Record<string, BookingInput> = {
-  'a first visit': { path: '/', settings, stored: {} },
+  'a first visit (card payments on: SHOWCARD yes)': { path: '/', settings: cardOn, stored: {} },
   'a return visit with every step stored': { path: '/paymentview', settings, stored: everyStep },
   'prices stored, the details page asked for': { path: '/personalDetailView', settings, stored: { bookingForm, priceDetails: prices } },
   'a vehicle stored, the payment page asked for': { path: '/paymentview', settings, stored: { ...vehicleChosen, quantity: 2 } },
@@ -90,7 +130,10 @@ const INPUTS: Record<string, BookingInput> = {
   'a signed-in passenger, guests turned off, a vehicle chosen': {
     path: '/personalDetailView', settings: guestsOff, stored: vehicleChosen, session,
   },
+  'card payments on, every step stored, the payment page asked for': { path: '/paymentview', settings: cardOn, stored: everyStep },
+  'a reload of the card page after an intent was made': reload,
 };
+const FIRST = 'a first visit (card payments on: SHOWCARD yes)';
 
 /** The passenger signed in now: the last session the app shared, or the one the wizard started with. */
 function sessionNow(trail: Trail<BookingSnapshot>, input: BookingInput): Session | null {
@@ -110,6 +153,13 @@ function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnapshot>, 
     // A client can only pay with the password typed in this visit.
     if (c.registrationMode !== 'guest_login') expect(c.registration!.password).toBeTruthy();
   }
+  // SPEC 2 '/stripecheckout': the card page needs what the payment step needs, and SHOWCARD (SPEC 9).
+  if (s.matches('card')) {
+    expect([path, c.priceDetails !== null, c.selectedVehicle !== null, c.registration !== null])
+      .toEqual(['/stripecheckout', true, true, true]);
+    if (c.registrationMode !== 'guest_login') expect(c.registration!.password).toBeTruthy();
+    expect(showsCard(input.settings)).toBe(true);
+  }
   if (s.matches('success')) expect([path, c.booking !== null]).toEqual(['/paymentSuccessView', true]);
   if (s.matches('quote')) expect(path).toBe('/quoteView');
   if (s.matches('forgotPassword')) expect(path).toBe('/forgot_password');
@@ -120,7 +170,7 @@ function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnapshot>, 
   // GUEST_LOGIN: a guest reaches the payment step (by Next, or by opening /paymentview with saved details) only
   // when guests may book, or as a signed-in passenger.
   const arrives = !last || last.type === 'url.changed' || last.type === 'details.submit';
-  if (arrives && s.matches('payment') && c.registrationMode === 'guest_login') {
+  if (arrives && (s.matches('payment') || s.matches('card')) && c.registrationMode === 'guest_login') {
     expect(allowsGuests(input.settings) || sessionNow(trail, input) !== null).toBe(true);
   }
   // SPEC 9: Pay In Car books only where SHOWPAYINCAR offers it.
@@ -137,6 +187,108 @@ function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnapshot>, 
     expect([c.registrationMode, c.registration?.email, c.notice]).toEqual(['existing_client', out.email, out.message]);
     if (c.selectedVehicle) expect(path).toBe('/personalDetailView');
   }
+
+  // SPEC 2: /stripecheckout is the card page with complete details and SHOWCARD; with complete details but no
+  // SHOWCARD it is the payment step; else it falls back like /paymentview: details, then quotation, then /home.
+  const asked = last?.type === 'url.changed' ? last.path : trail.length === 0 ? input.path : null;
+  if (asked === '/stripecheckout') {
+    expect(path).toBe(hasRegistration(c) ? (showsCard(input.settings) ? '/stripecheckout' : '/paymentview')
+      : c.priceDetails && c.selectedVehicle ? '/personalDetailView' : c.priceDetails ? '/quotationview' : '/home');
+  }
+  // SPEC 2: the card page's URL carries the provider's key and the amount (pounds, as "93.52"), both encoded, once
+  // this visit to the card page has told the wizard the key; no query before, nor on any other page.
+  const location = bookingLocation(s)!;
+  expect(location.path).toBe(path);
+  const keyAt = trail.findLastIndex((step) => step.event.type === 'card.keyLoaded');
+  const visitAt = trail.findLastIndex((step) => step.state.matches('card') && ['url.changed', 'payment.payByCard'].includes(step.event.type));
+  if (s.matches('card') && keyAt > visitAt) {
+    const query = new URLSearchParams(location.search);
+    expect([...query.keys()]).toEqual(['stripeKey', 'amount']);
+    const told = trail[keyAt].event as Extract<BookingEvent, { type: 'card.keyLoaded' }>;
+    expect([decode(query.get('stripeKey')), decode(query.get('amount'))]).toEqual([told.publishableKey, pounds(c)]);
+    expect(c.cardKey).toBe(told.publishableKey);
+  } else {
+    expect(location.search).toBe('');
+  }
+  // SPEC 4 'Payment method': Pay By Card goes to the card page; the card page's booking is the confirmation.
+  if (last?.type === 'payment.payByCard') expect(path).toBe('/stripecheckout');
+  if (last?.type === card.done().type) {
+    const out = (last as { output: CardPaymentOutput }).output;
+    expect([path, c.booking]).toEqual(['/paymentSuccessView', out.booking]);
+    expect(trail.at(-1)!.effects.actions.map((a) => a.type)).toContain('clearStoredBooking');
+  }
+  keepsOneKeyPerRequest(s, trail, input);
+}
+
+/** SPEC 4 and 9: the chosen vehicle's price times the quantity, in pounds with pence ("93.52"). */
+const pounds = (c: BookingContext) => ((Math.round(Number(c.selectedVehicle!.price) * 100) * c.quantity) / 100).toFixed(2);
+
+/** The way of paying of an attempt the step started: Pay In Car books, and the card page starts (again) on entry. */
+function attemptStarted(event: ModelEvent | null, state: BookingSnapshot): 'car' | 'card' | null {
+  if (event?.type === 'payment.payInCar' && state.matches({ payment: 'booking' })) return 'car';
+  if (state.matches('card') && (event === null || event.type === 'payment.payByCard' || event.type === 'url.changed')) return 'card';
+  return null;
+}
+
+/**
+ * One Idempotency-Key per request and way of paying: an attempt for the same request as the last one (since the
+ * last confirmation, or the one stored) keeps its key (and its intent); any other gets a new key and no intent. The
+ * card page's intent is kept on the attempt (and stored) when the child makes it.
+ */
+function keepsOneKeyPerRequest(s: BookingSnapshot, trail: Trail<BookingSnapshot>, input: BookingInput) {
+  const stored = input.stored?.attempt ?? null;
+  let current: { key: string | null; request: string | null; intentId: string | null } | null = stored
+    ? { key: stored.key, request: storedRequests.get(input) ?? null, intentId: stored.intentId } : null;
+  const seen = new Set(stored ? [stored.key] : []);
+  const steps: (Step<BookingSnapshot> | { event: null; state: BookingSnapshot; effects: null })[] = trail.length
+    ? [...trail] : [{ event: null, state: s, effects: null }];
+  steps.forEach((step, i) => {
+    const c = step.state.context;
+    const checking = i === steps.length - 1;
+    const method = attemptStarted(step.event, step.state);
+    if (method) {
+      const request = `${method} ${requestOf(c, method)}`;
+      const same = current !== null && current.request === request;
+      const key = c.attempt!.key;
+      if (checking) {
+        if (same && current!.key !== null) expect(key, 'the same request keeps its key').toBe(current!.key);
+        if (!same) {
+          expect(key).toMatch(/^[0-9a-f]{32}$/);
+          expect(seen.has(key), 'a changed request gets a new key').toBe(false);
+        }
+        expect(c.attempt!.intentId).toBe(same ? current!.intentId : null);
+        if (method === 'card') {
+          // The card page is started with the booking under this key, the amount in pence and the intent to resume.
+          const child = step.state.children.cardPayment?.getSnapshot() as { input: CardPaymentInput } | undefined;
+          expect(child?.input).toEqual({
+            booking: {
+              idempotencyKey: key, bookingType: c.bookingType, bookingForm: c.bookingForm, hourlyForm: c.hourlyForm,
+              vehicle: c.selectedVehicle, quantity: c.quantity, mode: c.registrationMode, registration: c.registration,
+              paymentMethod: 'card', token: c.session?.token ?? null,
+            },
+            amountPence: Math.round(Number(pounds(c)) * 100),
+            intentId: c.attempt!.intentId,
+          });
+          if (step.effects) expect(step.effects.actions.map((a) => a.type)).toContain('persist');
+        }
+      }
+      current = { key, request, intentId: same ? current!.intentId : null };
+      seen.add(key);
+    } else if (step.event?.type === 'card.intentCreated') {
+      if (checking) {
+        expect(c.attempt).toEqual({ ...trail[i - 1]?.state.context.attempt ?? c.attempt, intentId: step.event.intentId });
+        if (current?.key) expect(c.attempt!.key).toBe(current.key);
+        expect(step.effects!.actions.map((a) => a.type)).toContain('persist');
+      }
+      if (current) current = { ...current, intentId: (step.event as unknown as { intentId: string }).intentId };
+    } else if (step.state.matches('success')) {
+      // The confirmation ends the attempt.
+      if (checking) expect(c.attempt).toBeNull();
+      current = null;
+    } else if (checking && i > 0) {
+      expect(c.attempt?.key, 'the key changes only when an attempt starts').toBe(trail[i - 1].state.context.attempt?.key);
+    }
+  });
 }
 
 // States are told apart by what the guards read, not by every field of context (the session only matters to
@@ -145,11 +297,14 @@ const serialize = (s: BookingSnapshot) => JSON.stringify([
   s.value, pathOf(s), s.context.priceDetails !== null, s.context.selectedVehicle !== null,
   hasRegistration(s.context), s.context.registrationMode, s.context.booking !== null,
   allowsGuests(s.context.settings) || s.context.session !== null,
+  // On the card and payment pages: the card page's URL, and the intent a new card page resumes. (Elsewhere they
+  // would only multiply the states the walk meets.)
+  ...(s.matches('card') || s.matches('payment') ? [s.context.cardKey !== null, s.context.attempt?.intentId != null] : []),
 ]);
 
 const model: Model<typeof bookingMachine> = {
   name: 'booking machine',
-  machine: bookingMachine,
+  machine,
   events: EVENTS,
   inputs: INPUTS,
   serialize,
@@ -167,7 +322,7 @@ testModel(model);
 
 describe('what the machine does on its way', () => {
   it('ignores what the current step does not handle', () => {
-    const sut = run(model, INPUTS['a first visit']);
+    const sut = run(model, INPUTS[FIRST]);
     for (const e of EVENTS.filter((x) => !x.type.startsWith('xstate.') && !sut.handles(x))) {
       const before = serialize(sut.snapshot);
       sut.send(e as BookingEvent);
@@ -177,10 +332,10 @@ describe('what the machine does on its way', () => {
   });
 
   it('persists the form before pricing and clears storage on the confirmation', async () => {
-    const sut = run(model, INPUTS['a first visit']);
+    const sut = run(model, INPUTS[FIRST]);
     await sut.exec({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
     expect(sut.actionsCalled.map((a) => a.type)).toEqual(['persist']);
-    expect(sut.calls).toEqual([{ service: 'calculatePrice', input: { bookingType: 'milleage', form: bookingForm, settings } }]);
+    expect(sut.calls).toEqual([{ service: 'calculatePrice', input: { bookingType: 'milleage', form: bookingForm, settings: cardOn } }]);
     await sut.exec(price.done({ prices, trip: null }));
     sut.send({ type: 'quotation.select', vehicle: prices[1], quantity: 3, selectionType: 'selection' });
     expect(sut.snapshot.context).toMatchObject({ selectedVehicle: prices[1], quantity: 3 });
@@ -203,7 +358,7 @@ describe('what the machine does on its way', () => {
   });
 
   it('shows the urgent notice, moves to /quoteView after 1 s and closes the notice after 3 s (SPEC 8)', async () => {
-    const sut = run(model, INPUTS['a first visit']);
+    const sut = run(model, INPUTS[FIRST]);
     sut.send({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
     await sut.exec(price.fails(new Error('Address is banned')));
     expect(sut.snapshot.value).toEqual({ home: 'urgent' });
@@ -332,6 +487,155 @@ describe('what the machine does on its way', () => {
     sut.send({ type: 'session.changed', session: { token: 'token-new', passenger: { ...session.passenger, passenger_name: 'Amelia Rose Hart' } } });
     expect(sut.snapshot.context.registration).toMatchObject({ firstName: 'Mia', surname: 'Hart', email: 'amelia@example.com' });
     expect(sut.snapshot.context.registrationMode).toBe('guest_login');
+    sut.stop();
+  });
+
+  it('offers Pay By Card only when SHOWCARD is yes (SPEC 9)', () => {
+    const can = (SHOWCARD?: string) => {
+      const sut = run(model, { path: '/paymentview', settings: { ...settings, ...(SHOWCARD ? { SHOWCARD } : {}) }, stored: everyStep });
+      const yes = sut.snapshot.can({ type: 'payment.payByCard' });
+      sut.send({ type: 'payment.payByCard' });
+      const at = [yes, pathOf(sut.snapshot), sut.calls.length];
+      sut.stop();
+      return at;
+    };
+    expect(can('yes')).toEqual([true, '/stripecheckout', 1]);
+    // Toggles use the literal value enable too (SPEC 3).
+    expect(can('enable')).toEqual([true, '/stripecheckout', 1]);
+    expect(can('no')).toEqual([false, '/paymentview', 0]);
+    expect(can(undefined)).toEqual([false, '/paymentview', 0]);
+  });
+
+  it('opens /stripecheckout as the card page only with complete details and SHOWCARD, else falls back (SPEC 2)', () => {
+    const lands = (input: Omit<BookingInput, 'path'>) => {
+      const sut = run(model, { path: '/stripecheckout', ...input });
+      const at = [pathOf(sut.snapshot), sut.calls.map((c) => c.service)];
+      sut.stop();
+      return at;
+    };
+    expect(lands({ settings: cardOn, stored: everyStep })).toEqual(['/stripecheckout', ['cardPayment']]);
+    expect(lands({ settings, stored: everyStep })).toEqual(['/paymentview', []]);
+    expect(lands({ settings: cardOn, stored: { ...everyStep, registration: { ...registration, email: '' } } })).toEqual(['/personalDetailView', []]);
+    // A client's password is never stored: the details step asks for it again.
+    expect(lands({ settings: cardOn, stored: { ...everyStep, registrationMode: 'existing_client' } })).toEqual(['/personalDetailView', []]);
+    expect(lands({ settings: { ...cardOn, GUEST_LOGIN: 'disable' }, stored: everyStep })).toEqual(['/personalDetailView', []]);
+    expect(lands({ settings: cardOn, stored: vehicleChosen })).toEqual(['/personalDetailView', []]);
+    expect(lands({ settings: cardOn, stored: { bookingForm, priceDetails: prices } })).toEqual(['/quotationview', []]);
+    expect(lands({ settings: cardOn, stored: {} })).toEqual(['/home', []]);
+  });
+
+  it("puts the encoded key and amount in the card page's URL once the card page has the key, and only there (SPEC 2)", async () => {
+    const saloon = { ...prices[0], price: '54.60', final_price: '54.60' };
+    const sut = run(model, { path: '/paymentview', settings: cardOn, stored: { ...everyStep, selectedVehicle: saloon, quantity: 2 } });
+    sut.send({ type: 'payment.payByCard' });
+    expect(bookingLocation(sut.snapshot)).toEqual({ path: '/stripecheckout', search: '' });
+    sut.send({ type: 'card.keyLoaded', publishableKey: 'pk_test_51TestCarsKey' });
+    // 54.60 x 2, with its pence: "109.20".
+    const query = `?stripeKey=${encodeURIComponent(encode('pk_test_51TestCarsKey'))}&amount=${encodeURIComponent(encode('109.20'))}`;
+    expect(bookingLocation(sut.snapshot)).toEqual({ path: '/stripecheckout', search: query });
+    expect(decode(new URLSearchParams(query).get('amount'))).toBe('109.20');
+    sut.send({ type: 'url.changed', path: '/paymentview', search: '' });
+    expect(bookingLocation(sut.snapshot)).toEqual({ path: '/paymentview', search: '' });
+    sut.send({ type: 'payment.payByCard' });
+    await sut.exec(card.done({ booking: cardBookingOk.data! }));
+    expect(bookingLocation(sut.snapshot)).toEqual({ path: '/paymentSuccessView', search: '' });
+    sut.stop();
+  });
+
+  it('forgets the key with the trip: the next booking\'s card page has no query until its key arrives', async () => {
+    const sut = run(model, { path: '/paymentview', settings: cardOn, stored: everyStep });
+    sut.send({ type: 'payment.payByCard' });
+    sut.send({ type: 'card.keyLoaded', publishableKey: cardKey.publishableKey });
+    await sut.exec(card.done({ booking: cardBookingOk.data! }));
+    sut.send({ type: 'url.changed', path: '/', search: '' });
+    sut.send({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
+    await sut.exec(price.done({ prices, trip: null }));
+    sut.send({ type: 'quotation.select', vehicle: prices[1], quantity: 1, selectionType: 'selection' });
+    sut.send({ type: 'details.submit', mode: 'guest_login', registration });
+    sut.send({ type: 'payment.payByCard' });
+    expect(bookingLocation(sut.snapshot)).toEqual({ path: '/stripecheckout', search: '' });
+    sut.stop();
+  });
+
+  it("has no query on a new visit to the card page until that visit's key arrives", () => {
+    const sut = run(model, { path: '/paymentview', settings: cardOn, stored: everyStep });
+    sut.send({ type: 'payment.payByCard' });
+    sut.send({ type: 'card.keyLoaded', publishableKey: cardKey.publishableKey });
+    sut.send({ type: 'url.changed', path: '/paymentview', search: '' });
+    sut.send({ type: 'payment.payByCard' });
+    expect(bookingLocation(sut.snapshot)).toEqual({ path: '/stripecheckout', search: '' });
+    sut.stop();
+  });
+
+  it('starts the card page with the booking under the attempt\'s key and the amount in pence, keeps its intent for a reload, and confirms its booking (SPEC 4)', async () => {
+    const sut = run(model, { path: '/paymentview', settings: cardOn, stored: { ...everyStep, selectedVehicle: prices[1], quantity: 2 } });
+    sut.send({ type: 'payment.payByCard' });
+    const { attempt } = sut.snapshot.context;
+    expect(attempt).toMatchObject({ key: expect.stringMatching(/^[0-9a-f]{32}$/), intentId: null });
+    expect(sut.actionsCalled.map((a) => a.type)).toEqual(['persist', 'persist']);
+    // SPEC 9: 46.76 x 2, in pence.
+    expect(sut.calls).toEqual([{
+      service: 'cardPayment',
+      input: {
+        booking: {
+          idempotencyKey: attempt!.key, bookingType: 'milleage', bookingForm, hourlyForm: null, vehicle: prices[1], quantity: 2,
+          mode: 'guest_login', registration, paymentMethod: 'card', token: null,
+        },
+        amountPence: 9352,
+        intentId: null,
+      },
+    }]);
+    await sut.exec({ type: 'card.intentCreated', intentId: INTENT_ID });
+    expect(sut.snapshot.context.attempt).toEqual({ ...attempt, intentId: INTENT_ID });
+    expect(sut.actionsCalled.at(-1)?.type).toBe('persist');
+    // Back to the card page (or a reload of it): the same attempt, and the card page asks about its intent first.
+    sut.send({ type: 'url.changed', path: '/paymentview', search: '' });
+    sut.send({ type: 'url.changed', path: '/stripecheckout', search: '' });
+    expect(sut.calls.at(-1)?.input).toMatchObject({ booking: { idempotencyKey: attempt!.key }, intentId: INTENT_ID });
+    await sut.exec(card.done({ booking: cardBookingOk.data! }));
+    expect([pathOf(sut.snapshot), sut.snapshot.context.booking]).toEqual(['/paymentSuccessView', cardBookingOk.data]);
+    expect(sut.actionsCalled.at(-1)?.type).toBe('clearStoredBooking');
+    expect(sut.snapshot.context).toMatchObject({ attempt: null, cardKey: null, selectedVehicle: null });
+    sut.stop();
+  });
+
+  it('keeps one Idempotency-Key per request and way of paying, and a new one when either changes', async () => {
+    const sut = run(model, { path: '/paymentview', settings: cardOn, stored: everyStep });
+    const key = () => sut.snapshot.context.attempt?.key;
+    const go = (path: string) => sut.send({ type: 'url.changed', path, search: '' });
+    sut.send({ type: 'payment.payByCard' });
+    const card1 = key();
+    go('/paymentview');
+    sut.send({ type: 'payment.payByCard' });
+    expect(key()).toBe(card1);
+    // Another way of paying is another attempt.
+    go('/paymentview');
+    sut.send({ type: 'payment.payInCar' });
+    const car1 = key();
+    expect(car1).not.toBe(card1);
+    await sut.exec(create.done(bookingRefused));
+    sut.send({ type: 'error.dismissed' });
+    sut.send({ type: 'payment.payInCar' });
+    expect(key()).toBe(car1);
+    await sut.exec(create.fails(new Error('Network down')));
+    sut.send({ type: 'error.dismissed' });
+    sut.send({ type: 'payment.payByCard' });
+    const card2 = key();
+    expect([card1, car1]).not.toContain(card2);
+    // Changed details: a new attempt.
+    go('/personalDetailView');
+    sut.send({ type: 'details.submit', mode: 'guest_login', registration: { ...registration, number: '+44 770 090 999' } });
+    sut.send({ type: 'payment.payByCard' });
+    const card3 = key();
+    expect([card1, car1, card2]).not.toContain(card3);
+    // Another vehicle: a new attempt.
+    go('/quotationview');
+    sut.send({ type: 'quotation.select', vehicle: prices[1], quantity: 1, selectionType: 'selection' });
+    sut.send({ type: 'details.submit', mode: 'guest_login', registration });
+    sut.send({ type: 'payment.payByCard' });
+    expect([card1, car1, card2, card3]).not.toContain(key());
+    const cards = sut.calls.filter((c) => c.service === 'cardPayment').map((c) => (c.input as CardPaymentInput).booking.idempotencyKey);
+    expect(cards).toEqual([card1, card1, card2, card3, key()]);
     sut.stop();
   });
 });

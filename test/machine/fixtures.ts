@@ -1,8 +1,9 @@
 // Data the machines are driven with in the model-based tests.
 import type {
-  BookingForm, BookingResponse, HourlyRateForm, PassengerProfile, PriceDetail, QuoteRequest, RegistrationData,
+  BookingForm, BookingResponse, CardKeyResponse, HourlyRateForm, PassengerProfile, PriceDetail, QuoteRequest, RegistrationData,
 } from '../../src/domain/schemas';
 import type { Session } from '../../machines/account';
+import type { CreateBookingInput } from '../../machines/bookingSetup';
 
 export const settings = { Company_Name: 'Test Cars', GRACE_TIME: '120', CURRENCY: '£' };
 
@@ -70,3 +71,17 @@ export const passenger: PassengerProfile = {
   passenger_id: 7, passenger_name: 'Amelia Hart', passenger_email: 'amelia@example.com', passenger_contact_no: '+44 770 090 012',
 };
 export const session: Session = { token: 'token-stored', passenger };
+
+// SPEC 4 'Card payment': the provider's public key (test mode), and what a card booking sends and gets back.
+export const cardKey: CardKeyResponse = { success: true, publishableKey: 'pk_test_51TestCarsKey', testMode: true, stripeJs: null };
+
+/** A booking as the card page pays for it: vehicle 2 (46.76) twice, 93.52 in all, under the wizard's Idempotency-Key. */
+export const cardBooking: CreateBookingInput = {
+  idempotencyKey: '5f0c4c1e9b7a4d2e8a3b6c9d0e1f2a3b', bookingType: 'milleage', bookingForm, hourlyForm: null,
+  vehicle: prices[1], quantity: 2, mode: 'guest_login', registration, paymentMethod: 'card', token: null,
+};
+
+export const cardBookingOk: BookingResponse = {
+  ...bookingOk,
+  data: { ...bookingOk.data!, booking: { ...bookingOk.data!.booking, payment_method: 'card', total_booking_amount: '93.52' } },
+};
