@@ -3,8 +3,7 @@
 import { ofetch, FetchError } from 'ofetch';
 import { array, assert } from 'superstruct';
 import {
-  AddressItem, AuthResponse, BookingResponse, CardKeyResponse, CheckEmailResponse, ConfirmPaymentIntentResponse,
-  CreatePaymentIntentResponse, CorporateBooking, FleetVehicle, PassengerLoginResponse,
+  AddressItem, AuthResponse, BookingResponse, CheckEmailResponse, CorporateBooking, FleetVehicle, PassengerLoginResponse,
   PriceResponse, Setting, UpdatePassengerResponse, type BookingForm, type PassengerProfile, type QuoteRequest,
 } from '../domain/schemas';
 import { settingsFromList, type Settings } from '../domain/settings';
@@ -80,7 +79,7 @@ export async function calculatePrice({ bookingType, form, settings }: PriceInput
 }
 
 /** SPEC 7 booking's body; the card calls send the same booking, so the server knows it by the same key. */
-function bookingBody(input: CreateBookingInput) {
+export function bookingBody(input: CreateBookingInput) {
   return {
     selectedVehicleData: input.vehicle,
     selectedVehicle: input.quantity,
@@ -96,44 +95,12 @@ function bookingBody(input: CreateBookingInput) {
 }
 
 /** SPEC 6: a signed-in corporate passenger's booking carries the bearer token and is theirs. */
-const bookingHeaders = (input: CreateBookingInput) => ({ 'Idempotency-Key': input.idempotencyKey, ...bearer(input.token) });
+export const bookingHeaders = (input: CreateBookingInput) => ({ 'Idempotency-Key': input.idempotencyKey, ...bearer(input.token) });
 
 export async function createBooking(input: CreateBookingInput): Promise<BookingResponse> {
   try {
     const res = await api('/booking', { method: 'POST', headers: bookingHeaders(input), body: bookingBody(input) });
     assert(res, BookingResponse);
-    return res;
-  } catch (err) {
-    throw new Error(errorMessage(err));
-  }
-}
-
-/** SPEC 7 secret_key: the card provider's public key. */
-export async function fetchCardKey(): Promise<CardKeyResponse> {
-  const res = await api('/secret_key');
-  assert(res, CardKeyResponse);
-  return res;
-}
-
-/** SPEC 7 create-payment-intent: the booking (written as pending), the card's payment method and the amount in pence. */
-export async function createIntent(input: { booking: CreateBookingInput; paymentMethodId: string; amountPence: number }): Promise<{ paymentIntentId: string }> {
-  try {
-    const res = await api('/create-payment-intent', {
-      method: 'POST', headers: bookingHeaders(input.booking),
-      body: { ...bookingBody({ ...input.booking, paymentMethod: 'card' }), paymentMethodId: input.paymentMethodId, amount: input.amountPence },
-    });
-    assert(res, CreatePaymentIntentResponse);
-    return res;
-  } catch (err) {
-    throw new Error(errorMessage(err));
-  }
-}
-
-/** SPEC 7 confirm-payment-intent. */
-export async function confirmIntent({ intentId }: { intentId: string }): Promise<ConfirmPaymentIntentResponse> {
-  try {
-    const res = await api('/confirm-payment-intent', { method: 'POST', body: { paymentIntentId: intentId } });
-    assert(res, ConfirmPaymentIntentResponse);
     return res;
   } catch (err) {
     throw new Error(errorMessage(err));

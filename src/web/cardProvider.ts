@@ -5,7 +5,10 @@
 // itself here, so the card machine's services can reach it.
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { Stripe, StripeElements } from '@stripe/stripe-js';
-import type { CardKeyResponse } from '../domain/schemas';
+import { assert } from 'superstruct';
+import { CardKeyResponse, ConfirmPaymentIntentResponse, CreatePaymentIntentResponse } from '../domain/schemas';
+import type { CreateBookingInput } from '../../machines/bookingSetup';
+import { api, bookingBody, bookingHeaders, errorMessage } from './api';
 import type { AuthenticationResult, BillingDetails, CardField, PaymentMethodResult } from '../../machines/cardPayment';
 
 const loaded = new Map<string, Promise<Stripe>>();
@@ -72,4 +75,38 @@ export async function authenticate({ clientSecret }: { clientSecret: string }): 
   if (!stripe) return { ok: false, error: 'The card form is not ready yet. Please try again.' };
   const { error } = await stripe.handleCardAction(clientSecret);
   return error ? { ok: false, error: error.message ?? 'Your bank could not confirm this payment.' } : { ok: true };
+}
+
+// The card calls (SPEC 7), in this chunk with the rest of the card code.
+
+/** SPEC 7 secret_key: the card provider's public key. */
+export async function fetchCardKey(): Promise<CardKeyResponse> {
+  const res = await api('/secret_key');
+  assert(res, CardKeyResponse);
+  return res;
+}
+
+/** SPEC 7 create-payment-intent: the booking (written as pending), the card's payment method and the amount in pence. */
+export async function createIntent(input: { booking: CreateBookingInput; paymentMethodId: string; amountPence: number }): Promise<{ paymentIntentId: string }> {
+  try {
+    const res = await api('/create-payment-intent', {
+      method: 'POST', headers: bookingHeaders(input.booking),
+      body: { ...bookingBody({ ...input.booking, paymentMethod: 'card' }), paymentMethodId: input.paymentMethodId, amount: input.amountPence },
+    });
+    assert(res, CreatePaymentIntentResponse);
+    return res;
+  } catch (err) {
+    throw new Error(errorMessage(err));
+  }
+}
+
+/** SPEC 7 confirm-payment-intent. */
+export async function confirmIntent({ intentId }: { intentId: string }): Promise<ConfirmPaymentIntentResponse> {
+  try {
+    const res = await api('/confirm-payment-intent', { method: 'POST', body: { paymentIntentId: intentId } });
+    assert(res, ConfirmPaymentIntentResponse);
+    return res;
+  } catch (err) {
+    throw new Error(errorMessage(err));
+  }
 }

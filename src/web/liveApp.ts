@@ -22,19 +22,21 @@ const forgotPassword = forgotPasswordMachine.provide({
   },
 });
 
-// Stripe.js and the card form's code load with the card page, never with the first page.
+// Stripe.js, the card form's code and the card calls load with the card page, never with the first page.
 const card = () => import('./cardProvider');
+type CreateIntentInput = Parameters<typeof import('./cardProvider').createIntent>[0];
 
 const cardPayment = cardPaymentMachine.provide({
   actors: {
     loadCardKey: fromPromise(async () => {
-      const key = await api.fetchCardKey();
-      await (await card()).stripeFor(key);
+      const provider = await card();
+      const key = await provider.fetchCardKey();
+      await provider.stripeFor(key);
       return key;
     }),
     createPaymentMethod: fromPromise(async ({ input }: { input: BillingDetails }) => (await card()).createPaymentMethod(input)),
-    createIntent: fromPromise(({ input }: { input: Parameters<typeof api.createIntent>[0] }) => api.createIntent(input)),
-    confirmIntent: fromPromise(({ input }: { input: { intentId: string } }) => api.confirmIntent(input)),
+    createIntent: fromPromise(async ({ input }: { input: CreateIntentInput }) => (await card()).createIntent(input)),
+    confirmIntent: fromPromise(async ({ input }: { input: { intentId: string } }) => (await card()).confirmIntent(input)),
     authenticate: fromPromise(async ({ input }: { input: { clientSecret: string } }) => (await card()).authenticate(input)),
     completeBooking: fromPromise(({ input }: { input: CreateBookingInput }) => api.createBooking(input)),
   },
