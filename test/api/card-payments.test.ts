@@ -190,6 +190,16 @@ describe('declined cards', () => {
     expect(confirmed.body).toMatchObject({ status: 'failed', error: 'Your card has insufficient funds.' });
   });
 
+  it('refuses an oversized request to the gateway with 413, storing nothing', async () => {
+    const before = await db.query('SELECT count(*)::int AS n FROM test_gateway_objects');
+    const res = await fetch(`${gatewayUrl}/v1/payment_methods`, {
+      method: 'POST', headers: { Authorization: `Bearer ${KEYS.publishableKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ type: 'card', 'card[number]': '4242424242424242', 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123', 'billing_details[name]': 'x'.repeat(20_000) }),
+    });
+    expect(res.status).toBe(413);
+    expect(await db.query('SELECT count(*)::int AS n FROM test_gateway_objects')).toEqual(before);
+  });
+
   it('refuses a card number that cannot be a card before any payment, as Stripe does', async () => {
     const pm = await paymentMethod('4242424242424241');
     expect([pm.status, pm.error.code, pm.error.message]).toEqual([402, 'incorrect_number', 'Your card number is incorrect.']);

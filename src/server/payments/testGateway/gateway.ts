@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { Queryable } from '../../db/index';
 import { brandOf, cardDetailsError, outcomeOf, type CardOutcome } from './cards';
 import { WebhookSender, type WebhookDelivery } from './webhooks';
@@ -176,6 +177,11 @@ export function testGateway(opts: GatewayOptions) {
     return c.body(readFileSync(STANDIN_FILE, 'utf8'));
   });
 
+  // Card forms and intents are small; nothing larger is a request of ours.
+  app.use('/v1/*', bodyLimit({
+    maxSize: 16 * 1024,
+    onError: (c) => c.json({ error: { type: 'invalid_request_error', message: 'The request is too large.' } }, 413),
+  }));
   app.use('/v1/*', async (c, next) => {
     const auth = c.req.header('Authorization') ?? '';
     const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
