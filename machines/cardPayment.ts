@@ -7,7 +7,7 @@
 // server keeps one intent per booking. A page reloaded after an intent was made
 // asks about that intent first (`resuming`), so a payment the bank approved is
 // never asked for again. States waiting for an answer are tagged 'busy'.
-import { assign, sendParent, setup } from 'xstate';
+import { assign, enqueueActions, sendParent, setup } from 'xstate';
 import type {
   BookingResponse, BookingResult, CardKeyResponse, ConfirmPaymentIntentResponse,
 } from '../src/domain/schemas';
@@ -80,6 +80,12 @@ export const cardPaymentMachine = setup({
   },
   actions: {
     clearMessages: assign({ error: null, fieldError: null }),
+    /** The key is kept, and the wizard told (it shows the key in the URL). */
+    assignKey: enqueueActions(({ enqueue, event }) => {
+      const key = outputOf<CardKeyResponse>(event);
+      enqueue.assign({ key });
+      enqueue.sendParent({ type: 'card.keyLoaded', publishableKey: key.publishableKey } satisfies CardToBooking);
+    }),
     assignFailure: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error) }),
     assignConfirmation: assign(({ event }) => {
       const r = outputOf<ConfirmPaymentIntentResponse>(event);
@@ -114,14 +120,8 @@ export const cardPaymentMachine = setup({
         id: 'loadCardKey',
         src: 'loadCardKey',
         onDone: [
-          {
-            guard: 'hasIntent', target: 'resuming',
-            actions: [assign({ key: ({ event }) => event.output }), sendParent(({ event }) => ({ type: 'card.keyLoaded', publishableKey: event.output.publishableKey }) satisfies CardToBooking)],
-          },
-          {
-            target: 'entering',
-            actions: [assign({ key: ({ event }) => event.output }), sendParent(({ event }) => ({ type: 'card.keyLoaded', publishableKey: event.output.publishableKey }) satisfies CardToBooking)],
-          },
+          { guard: 'hasIntent', target: 'resuming', actions: 'assignKey' },
+          { target: 'entering', actions: 'assignKey' },
         ],
         onError: { target: 'unavailable', actions: assign({ error: CARD_SERVICE_UNAVAILABLE }) },
       },

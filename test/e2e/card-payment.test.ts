@@ -5,9 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import path from 'node:path';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { onSharedServer, ukDateInDays } from './harness';
+import { outboxMails } from './outbox';
 
 const suite = onSharedServer();
 const { server, setting } = suite;
@@ -149,62 +148,14 @@ async function expectErrorUnder(page: Page, input: Locator, message: string) {
   expect(e!.x < i!.x + i!.width && e!.x + e!.width > i!.x, `"${message}" lines up with its input`).toBe(true);
 }
 
-// ---- The confirmation e-mail in the server's outbox (.eml files written by nodemailer) ----
-
-function splitHeaders(raw: string): [Record<string, string>, string] {
-  const unix = raw.replace(/\r\n/g, '\n');
-  const end = unix.indexOf('\n\n');
-  const headers: Record<string, string> = {};
-  for (const line of (end < 0 ? unix : unix.slice(0, end)).replace(/\n[ \t]+/g, ' ').split('\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return [headers, end < 0 ? '' : unix.slice(end + 2)];
-}
-
-function decodeBody(body: string, encoding = ''): string {
-  switch (encoding.toLowerCase()) {
-    case 'base64': return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-    case 'quoted-printable': {
-      const soft = body.replace(/=\n/g, '');
-      const bytes: number[] = [];
-      for (let i = 0; i < soft.length; i++) {
-        const hex = soft.slice(i + 1, i + 3);
-        if (soft[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) { bytes.push(parseInt(hex, 16)); i += 2; } else bytes.push(...Buffer.from(soft[i]));
-      }
-      return Buffer.from(bytes).toString('utf8');
-    }
-    default: return body;
-  }
-}
-
-function textParts(raw: string): string[] {
-  const [headers, body] = splitHeaders(raw);
-  const type = headers['content-type'] ?? 'text/plain';
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-  if (/^multipart\//i.test(type) && boundary) {
-    return body.split(`--${boundary}`).slice(1).filter((part) => !part.startsWith('--')).flatMap((part) => textParts(part.replace(/^\r?\n/, '')));
-  }
-  if (!/^text\//i.test(type)) return [];
-  const text = decodeBody(body, headers['content-transfer-encoding']);
-  return [/^text\/html/i.test(type) ? text.replace(/<[^>]*>/g, ' ') : text];
-}
-
 /** The text parts of the confirmation e-mail for this booking, once it is in the outbox (up to 20 s). */
 async function confirmationMail(reference: string, to: string): Promise<string[]> {
-  const dir = path.join(server.dataDir, 'outbox');
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
-    for (const file of files) {
-      const raw = readFileSync(path.join(dir, file), 'utf8');
-      const [headers] = splitHeaders(raw);
-      if ((headers.subject ?? '').includes(`Booking confirmed: ${reference}`) && (headers.to ?? '').toLowerCase().includes(to)) {
-        const texts = textParts(raw);
-        if (texts.some((t) => t.includes(reference))) return texts; // whole, not still being written
-      }
-    }
-    if (Date.now() > deadline) throw new Error(`No confirmation e-mail for ${reference} to ${to} in ${dir}`);
+    const mail = outboxMails(server.dataDir).find((m) => (m.headers.subject ?? '').includes(`Booking confirmed: ${reference}`)
+      && (m.headers.to ?? '').toLowerCase().includes(to) && m.texts.some((t) => t.includes(reference))); // whole, not still being written
+    if (mail) return mail.texts;
+    if (Date.now() > deadline) throw new Error(`No confirmation e-mail for ${reference} to ${to} in the outbox`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
