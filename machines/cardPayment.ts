@@ -8,9 +8,8 @@
 // asks about that intent first (`resuming`), so a payment the bank approved is
 // never asked for again. States waiting for an answer are tagged 'busy'.
 import { assign, enqueueActions, sendParent, setup } from 'xstate';
-import type {
-  BookingResponse, BookingResult, CardKeyResponse, ConfirmPaymentIntentResponse,
-} from '../src/domain/schemas';
+import type { BookingResponse, BookingResult } from '../src/domain/schemas';
+import type { CardKeyResponse, ConfirmPaymentIntentResponse } from '../src/domain/cardSchemas';
 import { CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED } from '../src/domain/messages';
 import { errorText, provided } from './shared';
 import type { CreateBookingInput } from './bookingSetup';

@@ -6,7 +6,6 @@ import { UrlSync } from './UrlSync';
 import { LoadingOverlay } from './components/LoadingOverlay';
 import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
-import { UrgentNotice } from './components/UrgentNotice';
 import { loadGoogleMaps } from './maps';
 
 // Later steps and the account area load when first needed, to keep the first page small.
@@ -17,6 +16,8 @@ const CardView = lazy(() => import('./views/card/CardView').then((m) => ({ defau
 const SuccessView = lazy(() => import('./views/success/SuccessView').then((m) => ({ default: m.SuccessView })));
 const ForgotPasswordView = lazy(() => import('./views/forgot/ForgotPasswordView').then((m) => ({ default: m.ForgotPasswordView })));
 const QuoteView = lazy(() => import('./views/quote/QuoteView').then((m) => ({ default: m.QuoteView })));
+// The notice shows over the quotation form it redirects to, so it loads with it.
+const UrgentNotice = lazy(() => import('./components/UrgentNotice').then((m) => ({ default: m.UrgentNotice })));
 const AccountArea = lazy(() => import('./views/account/AccountArea').then((m) => ({ default: m.AccountArea })));
 
 const loading = <LoadingOverlay text="Please wait while loading content" />;
@@ -68,7 +69,7 @@ function Wizard() {
           {step === 'forgotPassword' && <ForgotPasswordView />}
         </Suspense>
       </main>
-      {urgent && <UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} />}
+      {urgent && <Suspense fallback={null}><UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} /></Suspense>}
     </>
   );
 }

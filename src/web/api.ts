@@ -1,16 +1,14 @@
 // The API client (ofetch): one function per SPEC 7 call, each checking what
-// it reads back. ./liveApp.ts hands them to the machines.
+// it reads back. ./liveApp.ts hands them to the machines; the corporate and
+// password-reset calls are in ./accountApi.ts, a lazy chunk.
 import { ofetch, FetchError } from 'ofetch';
 import { array, assert } from 'superstruct';
 import {
-  AddressItem, AuthResponse, BookingResponse, CheckEmailResponse, CorporateBooking, FleetVehicle, PassengerLoginResponse,
-  PriceResponse, Setting, UpdatePassengerResponse, type BookingForm, type PassengerProfile, type QuoteRequest,
+  AddressItem, BookingResponse, CheckEmailResponse, FleetVehicle, PriceResponse, Setting, type BookingForm, type QuoteRequest,
 } from '../domain/schemas';
 import { settingsFromList, type Settings } from '../domain/settings';
 import { filterDistancePrices, filterHourlyPrices } from '../domain/priceFiltering';
-import { SESSION_ENDED, SIGN_IN_FAILED } from '../domain/messages';
 import type { CheckEmailInput, CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
-import type { ProfileChange, Session } from '../../machines/account';
 
 declare global {
   interface Window { __APP_CONFIG__?: { apiPublicKey: string; apiSecretKey: string } }
@@ -94,6 +92,9 @@ export function bookingBody(input: CreateBookingInput) {
   };
 }
 
+/** The corporate calls' sign-in header. */
+export const bearer = (token: string | null): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+
 /** SPEC 6: a signed-in corporate passenger's booking carries the bearer token and is theirs. */
 export const bookingHeaders = (input: CreateBookingInput) => ({ 'Idempotency-Key': input.idempotencyKey, ...bearer(input.token) });
 
@@ -133,77 +134,4 @@ export async function fetchFleet(): Promise<FleetVehicle[]> {
     console.error('Fleet unavailable:', errorMessage(err));
     return [];
   }
-}
-
-/** SPEC 8: the reset calls show the server's message, or this when there is none. */
-export async function authCall(path: string, body: object, fallback: string): Promise<AuthResponse> {
-  try {
-    const res = await api(path, { method: 'POST', body });
-    assert(res, AuthResponse);
-    return res;
-  } catch (err) {
-    const data = err instanceof FetchError ? (err.data as { message?: string } | undefined) : undefined;
-    throw new Error(data?.message ?? fallback);
-  }
-}
-
-const bearer = (token: string | null): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
-const status = (err: unknown) => (err instanceof FetchError ? err.response?.status : undefined);
-
-/**
- * The corporate calls' failures: an ended session (401) is told apart so the machine can send the passenger to sign
- * in again; a limit (429) keeps the server's message, which says when to try again; anything else is SPEC 8's text.
- */
-function accountError(err: unknown): Error {
-  if (status(err) === 401) return new Error(SESSION_ENDED);
-  if (status(err) === 429 || status(err) === 422 || status(err) === 403) return new Error(errorMessage(err));
-  return new Error(SIGN_IN_FAILED);
-}
-
-/** SPEC 4 'Sign-in': wrong credentials are an answer (success false); anything else is an error. */
-export async function login(input: { email: string; password: string }): Promise<PassengerLoginResponse> {
-  try {
-    const res = await api('/check-passenger-login', { method: 'POST', body: input });
-    assert(res, PassengerLoginResponse);
-    return res;
-  } catch (err) {
-    if (status(err) === 401) return { success: false, message: errorMessage(err) };
-    throw accountError(err);
-  }
-}
-
-/** SPEC 2 'Route guard': the token is checked on each protected navigation. */
-export async function validateToken({ token }: { token: string }): Promise<boolean> {
-  const res = await api<{ valid?: unknown }>('/passenger/validate-token', { method: 'POST', headers: bearer(token) });
-  return res.valid === true;
-}
-
-export async function fetchBookings(session: Session): Promise<CorporateBooking[]> {
-  try {
-    const list = await api(`/get_booking/${session.passenger.passenger_id}`, { headers: bearer(session.token) });
-    assert(list, array(CorporateBooking));
-    return list;
-  } catch (err) {
-    throw accountError(err);
-  }
-}
-
-/** SPEC 8 'Profile': the server's message on failure, or 'An error occurred. Please try again later.'. */
-export async function updateProfile({ session, profile }: { session: Session; profile: ProfileChange }): Promise<PassengerProfile> {
-  try {
-    const res = await api('/update-passenger', {
-      method: 'PATCH', headers: bearer(session.token), body: { ...profile, passenger_id: session.passenger.passenger_id },
-    });
-    assert(res, UpdatePassengerResponse);
-    if (!res.success || !res.passenger) throw new Error(res.message || SIGN_IN_FAILED);
-    return res.passenger;
-  } catch (err) {
-    if (err instanceof Error && !(err instanceof FetchError)) throw err;
-    throw accountError(err);
-  }
-}
-
-/** SPEC 4: the passenger is signed out here whatever the server answers. */
-export async function logout({ token }: { token: string }): Promise<void> {
-  await api('/passenger/logout', { method: 'POST', headers: bearer(token) });
 }

@@ -11,14 +11,17 @@ import { RESET_FAILED } from '../domain/messages';
 import * as api from './api';
 import { clearStoredBooking, persist, storeSession, storeSettings } from './storage';
 
+// The corporate and password-reset calls load on first use, never with the first page.
+const accountCalls = () => import('./accountApi');
+
 const forgotPassword = forgotPasswordMachine.provide({
   actors: {
-    requestResetCode: fromPromise(({ input }: { input: { email: string } }) =>
-      api.authCall('/auth/forgot-password', { email: input.email, type: 'website' }, RESET_FAILED)),
-    verifyResetCode: fromPromise(({ input }: { input: { email: string; code: string } }) =>
-      api.authCall('/auth/verify-code', input, RESET_FAILED)),
-    resetPassword: fromPromise(({ input }: { input: { email: string; code: string; password: string } }) =>
-      api.authCall('/auth/reset-password', { email: input.email, code: input.code, new_password: input.password, type: 'website' }, RESET_FAILED)),
+    requestResetCode: fromPromise(async ({ input }: { input: { email: string } }) =>
+      (await accountCalls()).authCall('/auth/forgot-password', { email: input.email, type: 'website' }, RESET_FAILED)),
+    verifyResetCode: fromPromise(async ({ input }: { input: { email: string; code: string } }) =>
+      (await accountCalls()).authCall('/auth/verify-code', input, RESET_FAILED)),
+    resetPassword: fromPromise(async ({ input }: { input: { email: string; code: string; password: string } }) =>
+      (await accountCalls()).authCall('/auth/reset-password', { email: input.email, code: input.code, new_password: input.password, type: 'website' }, RESET_FAILED)),
   },
 });
 
@@ -59,11 +62,11 @@ const booking = bookingMachine.provide({
 
 const account = accountMachine.provide({
   actors: {
-    login: fromPromise(({ input }) => api.login(input)),
-    validateToken: fromPromise(({ input }) => api.validateToken(input)),
-    fetchBookings: fromPromise(({ input }) => api.fetchBookings(input)),
-    updateProfile: fromPromise(({ input }) => api.updateProfile(input)),
-    logout: fromPromise(({ input }) => api.logout(input)),
+    login: fromPromise(async ({ input }) => (await accountCalls()).login(input)),
+    validateToken: fromPromise(async ({ input }) => (await accountCalls()).validateToken(input)),
+    fetchBookings: fromPromise(async ({ input }) => (await accountCalls()).fetchBookings(input)),
+    updateProfile: fromPromise(async ({ input }) => (await accountCalls()).updateProfile(input)),
+    logout: fromPromise(async ({ input }) => (await accountCalls()).logout(input)),
   },
 });
 

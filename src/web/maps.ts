@@ -1,6 +1,8 @@
 // Google Maps for address suggestions, only when the operator set GOOGLE_API_KEY
 // (SPEC 4: the script is added after the settings load). Without it, or when it
 // fails to load, suggestions come from the operator's own list (SPEC 8: logged only).
+import { useEffect, useState } from 'react';
+
 const CALLBACK = '__bookingMapsReady';
 let loading: Promise<boolean> | null = null;
 
@@ -25,4 +27,16 @@ export function loadGoogleMaps(key: string): Promise<boolean> {
     setTimeout(() => { if (!mapsReady()) done(false, 'timed out'); }, 10_000);
   });
   return loading;
+}
+
+/** True once the maps script has loaded with its places library. */
+export function useMapsReady(): boolean {
+  const [ready, setReady] = useState(mapsReady);
+  useEffect(() => {
+    const on = () => setReady(mapsReady());
+    on();
+    window.addEventListener('maps-ready', on);
+    return () => window.removeEventListener('maps-ready', on);
+  }, []);
+  return ready;
 }

@@ -102,6 +102,7 @@ describe('home: tabs and forms', () => {
   it('keeps the hourly form on every change and prices hours (SPEC 5 options)', async () => {
     await setting('HOURLY_RATE_STATUS', 'enable');
     const page = await open();
+    await page.getByLabel('Duration').waitFor();
     expect(await page.getByLabel('Duration').locator('option').allTextContents()).toHaveLength(21);
     const hours = await page.getByLabel('Pickup time hour').locator('option').allTextContents();
     expect(hours.slice(0, 2).concat(hours.slice(10, 14), hours.slice(-1))).toEqual(['1am', '2am', '11am', '12am', '1pm', '2pm', '12pm']);

@@ -12,7 +12,8 @@ import type { CreateBookingInput } from '../../machines/bookingSetup';
 import {
   CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, PAYMENT_FAILED, PAYMENT_SUCCESSFUL,
 } from '../../src/domain/messages';
-import type { BookingResponse, ConfirmPaymentIntentResponse } from '../../src/domain/schemas';
+import type { BookingResponse } from '../../src/domain/schemas';
+import type { ConfirmPaymentIntentResponse } from '../../src/domain/cardSchemas';
 import {
   answers, run, testModel, timePasses, type Model, type ModelEvent, type ServiceAnswer, type Trail,
 } from './modelPaths';

@@ -1,7 +1,8 @@
 // Data the machines are driven with in the model-based tests.
 import type {
-  BookingForm, BookingResponse, CardKeyResponse, HourlyRateForm, PassengerProfile, PriceDetail, QuoteRequest, RegistrationData,
+  BookingForm, BookingResponse, HourlyRateForm, PassengerProfile, PriceDetail, QuoteRequest, RegistrationData,
 } from '../../src/domain/schemas';
+import type { CardKeyResponse } from '../../src/domain/cardSchemas';
 import type { Session } from '../../machines/account';
 import type { CreateBookingInput } from '../../machines/bookingSetup';
 

@@ -10,7 +10,8 @@
 //    released in the same transaction.
 import Stripe from 'stripe';
 import type { Db, Queryable } from '../db/index';
-import type { BookingRequest, BookingResult, CreatePaymentIntentRequest } from '../../domain/schemas';
+import type { BookingRequest, BookingResult } from '../../domain/schemas';
+import type { CreatePaymentIntentRequest } from '../../domain/cardSchemas';
 import { formatExactPrice, penceToPounds } from '../../domain/money';
 import { showsCard } from '../../domain/settings';
 import { HttpError } from '../http/errors';

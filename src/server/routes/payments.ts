@@ -2,7 +2,7 @@
 // (src/server/payments/cardBookings.ts does the work). The webhook is in ../app.ts:
 // it is signed by the provider and so sits outside the API-key check.
 import { Hono } from 'hono';
-import { ConfirmPaymentIntentRequest, CreatePaymentIntentRequest } from '../../domain/schemas';
+import { ConfirmPaymentIntentRequest, CreatePaymentIntentRequest } from '../../domain/cardSchemas';
 import { confirmCardPayment, startCardPayment } from '../payments/cardBookings';
 import { readBody } from '../http/errors';
 import { bookingDeps, idempotencyKey } from './bookings';

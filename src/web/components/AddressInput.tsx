@@ -1,9 +1,13 @@
 // Address field with suggestions from the operator's address list, filtered by
 // case-insensitive substring (SPEC 5). Opens on focus, closes on selection.
-import { useEffect, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import type { AddressItem } from '../../domain/schemas';
 import { fetchAddresses } from '../api';
-import { useGooglePlaces, type PlaceSuggestion } from './useGooglePlaces';
+import { useMapsReady } from '../maps';
+import type { PlaceSuggestion } from './useGooglePlaces';
+
+const loadPlaces = () => import('./useGooglePlaces');
+const GooglePlacesFeed = lazy(() => loadPlaces().then((m) => ({ default: m.GooglePlacesFeed })));
 
 type Option = { key: string; address: string; place?: PlaceSuggestion };
 
@@ -26,25 +30,28 @@ export function AddressInput({ id, label, value, placeholder, error, limit = 8, 
 
   useEffect(() => { fetchAddresses().then(setList); }, []);
   const local = useMemo(() => matchAddresses(list, value, limit), [list, value, limit]);
-  const google = useGooglePlaces(value, open);
+  const maps = useMapsReady();
+  const [googleSuggestions, setGoogleSuggestions] = useState<PlaceSuggestion[]>([]);
   // The operator's own places first, then the maps service's (SPEC 5), without repeats.
   const matches: Option[] = useMemo(() => {
     const seen = new Set(local.map((a) => a.address.toLowerCase()));
-    const remote = google.suggestions.filter((g) => !seen.has(g.address.toLowerCase())).slice(0, Math.max(0, limit - local.length) || 3);
+    const remote = googleSuggestions.filter((g) => !seen.has(g.address.toLowerCase())).slice(0, Math.max(0, limit - local.length) || 3);
     return [...local.map((a) => ({ key: `a${a.id}`, address: a.address })), ...remote.map((g) => ({ key: g.placeId, address: g.address, place: g }))];
-  }, [local, google.suggestions, limit]);
+  }, [local, googleSuggestions, limit]);
   const expanded = open && matches.length > 0;
 
   const choose = (o: Option) => {
     onChange(o.address);
     setOpen(false);
     setActive(-1);
-    if (o.place) google.withPostcode(o.place).then((full) => { if (full !== o.address) onChange(full); });
+    const place = o.place;
+    if (place) loadPlaces().then((m) => m.withPostcode(place)).then((full) => { if (full !== o.address) onChange(full); });
   };
 
   return (
     <div className="field address-field">
       <label htmlFor={id}>{label}</label>
+      {maps && <Suspense fallback={null}><GooglePlacesFeed text={value} active={open} onSuggestions={setGoogleSuggestions} /></Suspense>}
       <div className="combo">
         <input
           id={id}

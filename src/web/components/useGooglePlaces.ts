@@ -1,9 +1,11 @@
 // Google Places suggestions (use-places-autocomplete) restricted as SPEC 5 says:
 // country gb, radius 50000 m, types geocode and establishment, biased to a box
 // of about 0.1 degree around the visitor; the postcode is added when found.
-import { useEffect, useState } from 'react';
+// A lazy chunk: AddressInput loads it only once the maps script is ready, so
+// use-places-autocomplete stays out of the home bundle when there is no key.
+import { useEffect, useMemo, useState } from 'react';
 import usePlacesAutocomplete, { getGeocode, getZipCode } from 'use-places-autocomplete';
-import { mapsReady } from '../maps';
+import { useMapsReady } from '../maps';
 import { browserLocation, type LatLon } from '../hooks';
 
 export interface PlaceSuggestion { placeId: string; address: string }
@@ -19,17 +21,12 @@ export function placesRequest(at: LatLon) {
 }
 
 export function useGooglePlaces(text: string, active: boolean) {
-  const [ready, setReady] = useState(mapsReady);
+  const ready = useMapsReady();
   const [at, setAt] = useState<LatLon | null>(null);
   const { init, setValue, suggestions, clearSuggestions } = usePlacesAutocomplete({
     initOnMount: false, debounce: 250, cache: 300,
     requestOptions: ready && at ? placesRequest(at) : undefined,
   });
-  useEffect(() => {
-    const on = () => setReady(mapsReady());
-    window.addEventListener('maps-ready', on);
-    return () => window.removeEventListener('maps-ready', on);
-  }, []);
   useEffect(() => { if (ready) browserLocation().then(setAt); }, [ready]);
   useEffect(() => { if (ready && at) init(); }, [ready, at, init]);
   useEffect(() => {
@@ -38,12 +35,24 @@ export function useGooglePlaces(text: string, active: boolean) {
     else clearSuggestions();
   }, [ready, at, active, text, setValue, clearSuggestions]);
 
-  const list: PlaceSuggestion[] = ready ? suggestions.data.map((s) => ({ placeId: s.place_id, address: s.description })) : [];
-  return { suggestions: list, withPostcode };
+  const list: PlaceSuggestion[] = useMemo(
+    () => (ready ? suggestions.data.map((s) => ({ placeId: s.place_id, address: s.description })) : []),
+    [ready, suggestions.data],
+  );
+  return { suggestions: list };
+}
+
+/** Renders nothing: feeds the address field with Google's suggestions for its text. */
+export function GooglePlacesFeed({ text, active, onSuggestions }: {
+  text: string; active: boolean; onSuggestions: (list: PlaceSuggestion[]) => void;
+}) {
+  const { suggestions } = useGooglePlaces(text, active);
+  useEffect(() => { onSuggestions(suggestions); }, [suggestions, onSuggestions]);
+  return null;
 }
 
 /** The chosen place's text, with its postcode added when Google knows it and it is not there yet. */
-async function withPostcode(s: PlaceSuggestion): Promise<string> {
+export async function withPostcode(s: PlaceSuggestion): Promise<string> {
   try {
     const [result] = await getGeocode({ placeId: s.placeId });
     const zip = result ? getZipCode(result, false) : null;

@@ -5,7 +5,7 @@ import {
   CardCvcElement, CardExpiryElement, CardNumberElement, Elements, useElements, useStripe,
 } from '@stripe/react-stripe-js';
 import type { StripeCardNumberElementChangeEvent, StripeElementChangeEvent } from '@stripe/stripe-js';
-import type { CardKeyResponse } from '../../../domain/schemas';
+import type { CardKeyResponse } from '../../../domain/cardSchemas';
 import type { CardField } from '../../../../machines/cardPayment';
 import { registerCardForm, stripeFor } from '../../cardProvider';
 

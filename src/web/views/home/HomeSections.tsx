@@ -1,9 +1,11 @@
-// SPEC 2 'Home view': optional sections below the form, each behind its setting.
+// SPEC 2 'Home view': what is below the form (a lazy chunk): the services panel,
+// then the optional sections, each behind its setting.
 import { useEffect, useState } from 'react';
 import type { FleetVehicle } from '../../../domain/schemas';
 import { isEnabled } from '../../../domain/settings';
 import { useSettings } from '../../bookingActor';
 import { fetchFleet } from '../../api';
+import { ServicesPanel } from './ServicesPanel';
 
 export const POPULAR_LOCATIONS = [
   'Heathrow Airport Terminal 5, Hounslow TW6 2GA',
@@ -64,10 +66,13 @@ function PopularSection({ onChoose }: { onChoose: (address: string) => void }) {
 export function HomeSections({ onChooseDestination }: { onChooseDestination: (address: string) => void }) {
   const s = useSettings();
   return (
-    <div className="sections">
-      {isEnabled(s, 'SHOW_COMPANY_FLEET_VIEW_SECTION') && <FleetSection />}
-      {isEnabled(s, 'SHOW_POPULAR_LOCATION_PAGE') && <PopularSection onChoose={onChooseDestination} />}
-      {isEnabled(s, 'SHOW_COMPANY_CONTACT_SECTION') && <ContactSection />}
-    </div>
+    <>
+      <ServicesPanel />
+      <div className="sections">
+        {isEnabled(s, 'SHOW_COMPANY_FLEET_VIEW_SECTION') && <FleetSection />}
+        {isEnabled(s, 'SHOW_POPULAR_LOCATION_PAGE') && <PopularSection onChoose={onChooseDestination} />}
+        {isEnabled(s, 'SHOW_COMPANY_CONTACT_SECTION') && <ContactSection />}
+      </div>
+    </>
   );
 }

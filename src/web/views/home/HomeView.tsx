@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { FormApi } from 'final-form';
 import { availableBookingTypes } from '../../../../machines/booking';
 import type { BookingFormDraft } from '../../../domain/forms';
@@ -6,10 +6,11 @@ import { BookingActor, useSettings } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { DistanceForm } from './DistanceForm';
-import { HourlyForm } from './HourlyForm';
+// The hourly form is a lazy chunk, fetched as soon as the operator offers it.
+const loadHourlyForm = () => import('./HourlyForm');
+const HourlyForm = lazy(() => loadHourlyForm().then((m) => ({ default: m.HourlyForm })));
 // Below the fold: loaded after the form.
 const HomeSections = lazy(() => import('./HomeSections').then((m) => ({ default: m.HomeSections })));
-import { ServicesPanel } from './ServicesPanel';
 
 const TAB_LABELS = { milleage: 'GET A QUOTE', hourly: 'Hourly Rate' } as const;
 
@@ -23,6 +24,8 @@ export function HomeView() {
   const tabs = availableBookingTypes(settings);
   const active = tabs.includes(bookingType) ? bookingType : tabs[0];
   const distanceForm = useRef<FormApi<BookingFormDraft> | null>(null);
+  const offersHourly = tabs.includes('hourly');
+  useEffect(() => { if (offersHourly) void loadHourlyForm(); }, [offersHourly]);
 
   return (
     <>
@@ -49,12 +52,11 @@ export function HomeView() {
             <div role="tabpanel" id="booking-panel" aria-labelledby={`tab-${active}`}>
               {active === 'milleage'
                 ? <DistanceForm pricing={pricing} formRef={(f) => { distanceForm.current = f; }} />
-                : <HourlyForm pricing={pricing} />}
+                : <Suspense fallback={<p className="form-loading" role="status">Loading the hourly form…</p>}><HourlyForm pricing={pricing} /></Suspense>}
             </div>
           </div>
         </div>
       </section>
-      <ServicesPanel />
       <Suspense fallback={null}>
         <HomeSections onChooseDestination={(address) => {
           if (active !== 'milleage') actor.send({ type: 'home.typeChanged', bookingType: 'milleage' });
