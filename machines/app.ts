@@ -1,6 +1,8 @@
 // The app (SPEC 1, 2 and 4 'Settings'): loads the settings once, owns the
 // location (path and query), and runs the two areas of the site as children:
-// the booking wizard (./booking.ts) and the corporate account (./account.ts).
+// the booking wizard (./booking.ts) and the corporate account (./account.ts);
+// the pages around them (contact, fleet, terms...) are its own `site` state,
+// which runs the contact form (./contact.ts).
 // Which child a location belongs to comes from the one route table
 // (./routes.ts); the address bar shows the active child's location
 // (`locationOf`). While a child waits for an answer that decides the next
@@ -10,7 +12,8 @@ import { assign, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xst
 import type { Settings } from '../src/domain/settings';
 import { bookingLocation, bookingMachine, type StoredBooking } from './booking';
 import { accountLocation, accountMachine, type AccountToApp, type Session } from './account';
-import { areaOfPath, type Location } from './routes';
+import { contactMachine } from './contact';
+import { areaOfPath, pathOfRoute, routeOfPath, type Area, type Location } from './routes';
 import { errorText, isBusy, provided } from './shared';
 
 export interface AppInput {
@@ -43,6 +46,7 @@ export const appMachine = setup({
     loadSettings: provided<Settings>('loadSettings'),
     booking: bookingMachine,
     account: accountMachine,
+    contact: contactMachine,
   },
   actions: {
     /** Writes appSettings to browser storage (SPEC 7 'setting'); provided by the app. */
@@ -72,6 +76,7 @@ export const appMachine = setup({
   guards: {
     busy: ({ context }) => isBusy(context.booking) || isBusy(context.account),
     onAccountRoute: ({ context }) => areaOfPath(context.location.path) === 'account',
+    onSiteRoute: ({ context }) => areaOfPath(context.location.path) === 'site',
   },
 }).createMachine({
   id: 'app',
@@ -114,11 +119,15 @@ export const appMachine = setup({
         routing: {
           always: [
             { guard: 'onAccountRoute', target: 'account', actions: 'toAccount' },
+            { guard: 'onSiteRoute', target: 'site' },
             { target: 'wizard', actions: 'toBooking' },
           ],
         },
         wizard: {},
         account: {},
+        site: {
+          invoke: { id: 'contact', src: 'contact' },
+        },
       },
     },
   },
@@ -129,8 +138,9 @@ type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
 type AccountSnapshot = SnapshotFrom<typeof accountMachine>;
 
 /** The area on screen, or null while the settings load. */
-export function areaOf(s: AppSnapshot): 'booking' | 'account' | null {
+export function areaOf(s: AppSnapshot): Area | null {
   if (s.matches({ ready: 'account' })) return 'account';
+  if (s.matches({ ready: 'site' })) return 'site';
   if (s.matches({ ready: 'wizard' })) return 'booking';
   return null;
 }
@@ -140,5 +150,12 @@ export function locationOf(app: AppSnapshot, booking: BookingSnapshot | undefine
   const area = areaOf(app);
   if (area === 'account' && account) return accountLocation(account);
   if (area === 'booking' && booking) return bookingLocation(booking);
+  if (area === 'site') return siteLocation(app);
   return null;
+}
+
+/** A page of the site area, under its own spelling of the path (paths match without case). */
+export function siteLocation(app: AppSnapshot): Location {
+  const route = routeOfPath(app.context.location.path);
+  return { path: route ? pathOfRoute(route) : app.context.location.path, search: '' };
 }

@@ -205,6 +205,8 @@ export const bookingMachine = bookingSetup.createMachine({
         },
       },
     },
+    // SPEC 2 '/checkout': the payment step's review (trip, vehicle, details and total), under its guards.
+    checkout: {},
     // SPEC 2 '/stripecheckout' and SPEC 4 'Card payment' (./cardPayment.ts): a successful payment creates the booking.
     card: {
       // A new visit to the card page shows its key in the URL once this visit has it.
@@ -272,7 +274,7 @@ export type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
 
 /** The step the machine is on (null while settings load). */
 export function currentStep(s: BookingSnapshot): Step | null {
-  for (const step of ['home', 'quotation', 'details', 'payment', 'card', 'success', 'quote', 'forgotPassword'] as const) {
+  for (const step of ['home', 'quotation', 'details', 'payment', 'checkout', 'card', 'success', 'quote', 'forgotPassword'] as const) {
     if (s.matches(step)) return step;
   }
   return null;

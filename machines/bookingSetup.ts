@@ -181,6 +181,7 @@ export const routes = (prefix: '' | '.') => [
   { guard: landsOn('success'), target: `${prefix}success` },
   { guard: landsOn('card'), target: `${prefix}card` },
   { guard: landsOn('payment'), target: `${prefix}payment` },
+  { guard: landsOn('checkout'), target: `${prefix}checkout` },
   { guard: landsOn('details'), target: `${prefix}details` },
   { guard: landsOn('quotation'), target: `${prefix}quotation` },
   { guard: landsOn('quote'), target: `${prefix}quote` },

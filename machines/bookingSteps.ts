@@ -6,7 +6,7 @@ import { validateDetails } from '../src/domain/detailsValidation';
 import { ROUTES, routeOfPath } from './routes';
 import { allowsGuests, showsCard, type Settings } from '../src/domain/settings';
 
-export type Step = 'home' | 'quotation' | 'details' | 'payment' | 'card' | 'success' | 'quote' | 'forgotPassword';
+export type Step = 'home' | 'quotation' | 'details' | 'payment' | 'checkout' | 'card' | 'success' | 'quote' | 'forgotPassword';
 export type HomePath = '/' | '/home' | '/booktripview';
 
 /** The step a path asks for, before the guards: any path that is not a wizard screen asks for home. */
@@ -46,15 +46,16 @@ export const hasBooking = (c: StepData) => c.booking !== null;
 
 /**
  * SPEC 2: /paymentview falls back to /personalDetailView, then /quotationview, then /home. The card page needs what
- * the payment step needs, and SHOWCARD; without it, it is the payment step.
+ * the payment step needs, and SHOWCARD; without it, it is the payment step. /checkout, the payment step's review,
+ * needs what the payment step needs.
  */
 export function landingStep(c: StepData, path: string): Step {
   const wanted = stepForPath(path);
   if (wanted === 'quote' || wanted === 'forgotPassword') return wanted;
   if (wanted === 'success') return hasBooking(c) ? 'success' : 'home';
   if (wanted === 'card' && hasRegistration(c)) return showsCard(c.settings) ? 'card' : 'payment';
-  if (wanted === 'payment' && hasRegistration(c)) return 'payment';
-  if ((wanted === 'payment' || wanted === 'card' || wanted === 'details') && hasVehicle(c)) return 'details';
+  if ((wanted === 'payment' || wanted === 'checkout') && hasRegistration(c)) return wanted;
+  if ((wanted === 'payment' || wanted === 'checkout' || wanted === 'card' || wanted === 'details') && hasVehicle(c)) return 'details';
   if (wanted !== 'home' && hasPrices(c)) return 'quotation';
   return 'home';
 }

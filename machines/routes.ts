@@ -3,7 +3,8 @@
 // step indicator, whether it hides the site bar, and which machine owns it.
 // The machines route by it, the views link by name through it.
 
-export type Area = 'booking' | 'account';
+/** booking: the wizard; account: the corporate area; site: the pages around them (contact, fleet, terms...). */
+export type Area = 'booking' | 'account' | 'site';
 
 export interface Route {
   path: string;
@@ -23,9 +24,16 @@ export const ROUTES = {
   payment: { path: '/paymentview', step: 3, area: 'booking' },
   // SPEC 2: the card page counts as the payment step.
   card: { path: '/stripecheckout', step: 3, area: 'booking' },
+  // SPEC 2: /checkout exists; here it is the payment step's review, under the payment step's guards.
+  checkout: { path: '/checkout', step: 3, area: 'booking' },
   success: { path: '/paymentSuccessView', hideNavbar: true, area: 'booking' },
   quote: { path: '/quoteView', area: 'booking' },
   forgotPassword: { path: '/forgot_password', area: 'booking' },
+  contact: { path: '/contactus', area: 'site' },
+  fleet: { path: '/ourfleet', area: 'site' },
+  terms: { path: '/terms-and-conditions', area: 'site' },
+  privacy: { path: '/privacy-policy', area: 'site' },
+  accessibility: { path: '/accessibility', area: 'site' },
   login: { path: '/login', hideNavbar: true, area: 'account' },
   bookings: { path: '/bookings', hideNavbar: true, area: 'account', signedIn: true },
   myAccount: { path: '/my-account', hideNavbar: true, area: 'account', signedIn: true },
@@ -33,6 +41,7 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 export type AccountRoute = { [K in RouteName]: (typeof ROUTES)[K]['area'] extends 'account' ? K : never }[RouteName];
+export type SiteRoute = { [K in RouteName]: (typeof ROUTES)[K]['area'] extends 'site' ? K : never }[RouteName];
 
 /** A location as the browser has it: the path and the query string ('' or '?...'). */
 export interface Location { path: string; search: string }

@@ -11,6 +11,7 @@ import { claimDataDir } from './dataLock';
 import { loadServerSecret } from './auth/secret';
 import { cardProviderFromConfig } from './payments/provider';
 import { reconcileCardBookings } from './payments/cardBookings';
+import { purgeExpiredRecords } from './operator/retention';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -52,8 +53,11 @@ const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
 const reconcile = () => reconcileCardBookings(db, cards).then((n) => {
   if (n) console.log(`Completed ${n} card booking(s) whose payment had succeeded.`);
 }, (err) => console.error('Card booking check failed:', err));
-void reconcile();
-const reconcileTimer = setInterval(reconcile, 15 * 60_000);
+// The privacy policy's retention times (operator/retention.ts), checked with the same timer.
+const purge = () => purgeExpiredRecords(db).catch((err) => console.error('Retention clean-up failed:', err));
+const periodic = () => { void reconcile(); void purge(); };
+periodic();
+const reconcileTimer = setInterval(periodic, 15 * 60_000);
 reconcileTimer.unref();
 
 let stopping = false;

@@ -1,6 +1,7 @@
 // Model-based tests of machines/app.ts (./modelPaths.ts): SPEC 1 and 4 'Settings' (the loading overlay until
 // the settings arrive, a failure kept and the app started anyway), SPEC 2 'Screens and routes' (each path goes
-// to the area that owns it, any other path to /) and the corporate session shared between the areas.
+// to the area that owns it, any other path to /; the pages around the wizard are the app's own) and the corporate
+// session shared between the areas.
 //
 // The app's guard reads its children (a location change is ignored while a child waits for an answer that
 // decides the next screen), so the walk runs the real system: the app with the real booking wizard and account
@@ -10,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { appMachine, areaOf, locationOf, type AppEvent, type AppInput, type AppSnapshot } from '../../machines/app';
 import { bookingMachine } from '../../machines/booking';
 import { accountMachine, type Session } from '../../machines/account';
+import { contactMachine } from '../../machines/contact';
 import type { Location } from '../../machines/routes';
 import { isBusy } from '../../machines/shared';
 import type { Settings } from '../../src/domain/settings';
@@ -42,6 +44,8 @@ const EVENTS: ModelEvent<AppEvent>[] = [
   url('/'),
   url('/no-such-page'),
   url('/quotationview'),
+  url('/contactus'),
+  url('/OurFleet'),
   toChild('booking', { type: 'home.submit', bookingType: 'milleage', form: bookingForm }),
   calculatePrice.done({ prices, trip: null }),
   toChild('account', { type: 'login.submit', email: 'amelia@example.com', password: 'secret-1' }),
@@ -62,11 +66,12 @@ const services = (answered: Answered) => ({
   ...answered('loadSettings'),
   booking: bookingMachine.provide({ actors: answered('calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword') as never }),
   account: accountMachine.provide({ actors: answered('login', 'validateToken', 'fetchBookings', 'updateProfile', 'logout') as never }),
+  contact: contactMachine.provide({ actors: answered('sendContact') as never }),
 });
 
 /** What a step shows, read when it happens (the app's snapshot only references its children). */
 interface Seen {
-  area: 'booking' | 'account' | null;
+  area: 'booking' | 'account' | 'site' | null;
   location: Location | null;
   busy: boolean;
   wizard: { session: Session | null; settings: Settings } | null;
@@ -85,9 +90,14 @@ const view = (s: AppSnapshot): Seen => {
 
 /** SPEC 2 'Screens and routes': the corporate screens; every other path belongs to the wizard. */
 const ACCOUNT_PATHS = ['/login', '/bookings', '/my-account'];
-const WIZARD_PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/stripecheckout',
-  '/paymentSuccessView', '/quoteView', '/forgot_password'];
-const areaFor = (path: string) => (ACCOUNT_PATHS.includes(path) ? 'account' : 'booking');
+const WIZARD_PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/checkout',
+  '/stripecheckout', '/paymentSuccessView', '/quoteView', '/forgot_password'];
+/** The pages around the wizard (SPEC 2 /contactus, /ourfleet; the terms, privacy and accessibility pages). */
+const SITE_PATHS = ['/contactus', '/ourfleet', '/terms-and-conditions', '/privacy-policy', '/accessibility'];
+const areaFor = (path: string) => {
+  const p = path.toLowerCase();
+  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : 'booking';
+};
 type Answer = { type: string; output?: unknown; error?: Error };
 
 /** Where the visitor is: the last location asked for while nothing was waiting, or where the account sent them. */
@@ -131,11 +141,14 @@ function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput) {
   expect(seen.area).toBe(areaFor(at.path));
   if (seen.area === 'account') expect(ACCOUNT_PATHS).toContain(seen.location?.path);
   if (seen.area === 'booking') expect(WIZARD_PATHS).toContain(seen.location?.path);
+  // A page of the site shows under its own spelling, and its contact form is running (only there).
+  if (seen.area === 'site') expect(seen.location).toEqual({ path: at.path.toLowerCase(), search: '' });
+  expect(s.children.contact !== undefined).toBe(seen.area === 'site');
   const before = trail.at(-2)?.view as Seen | undefined;
   if (last?.event.type === 'url.changed') {
     if (before?.busy) expect([seen.area, seen.location]).toEqual([before.area, before.location]);
     // Any other path redirects to /, and / is home.
-    else if (!WIZARD_PATHS.includes(at.path) && !ACCOUNT_PATHS.includes(at.path) || at.path === '/') {
+    else if (areaFor(at.path) === 'booking' && !WIZARD_PATHS.includes(at.path) || at.path === '/') {
       expect(seen.location).toEqual({ path: '/', search: '' });
     }
   }
@@ -178,7 +191,7 @@ const model: Model<typeof appMachine> = {
 testModel(model);
 
 describe('what the machine does on its way', () => {
-  it.each([...ACCOUNT_PATHS, ...WIZARD_PATHS, '/no-such-page', '/Login', '/bookings/7'])(
+  it.each([...ACCOUNT_PATHS, ...WIZARD_PATHS, ...SITE_PATHS, '/no-such-page', '/Login', '/bookings/7', '/ContactUs'])(
     'shows %s in the area the route table of SPEC 2 gives it (any other path lands on /)',
     async (path) => {
       const sut = run(model, { location: { path: '/', search: '' }, stored: {}, session: null });
@@ -188,6 +201,8 @@ describe('what the machine does on its way', () => {
       if (ACCOUNT_PATHS.includes(path.toLowerCase())) {
         expect(seen.area).toBe('account');
         expect(ACCOUNT_PATHS).toContain(seen.location?.path);
+      } else if (SITE_PATHS.includes(path.toLowerCase())) {
+        expect([seen.area, seen.location]).toEqual(['site', { path: path.toLowerCase(), search: '' }]);
       } else {
         expect(seen.area).toBe('booking');
         // No booking data yet: the step guards send the later steps to /home (SPEC 2).

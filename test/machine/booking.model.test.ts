@@ -24,7 +24,7 @@ import {
   bookingForm, bookingOk, bookingRefused, cardBookingOk, cardKey, client, hourlyForm, prices, quoteRequest, registration, session, settings,
 } from './fixtures';
 
-const PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/stripecheckout', '/paymentSuccessView', '/forgot_password', '/no-such-page'];
+const PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/checkout', '/stripecheckout', '/paymentSuccessView', '/forgot_password', '/no-such-page'];
 const url = (path: string, search = ''): BookingEvent => ({ type: 'url.changed', path, search });
 
 const price = answers(bookingMachine, 'calculatePrice');
@@ -132,6 +132,7 @@ const INPUTS: Record<string, BookingInput> = {
   },
   'card payments on, every step stored, the payment page asked for': { path: '/paymentview', settings: cardOn, stored: everyStep },
   'a reload of the card page after an intent was made': reload,
+  'a return visit to the review (/checkout) with every step stored': { path: '/checkout', settings, stored: everyStep },
 };
 const FIRST = 'a first visit (card payments on: SHOWCARD yes)';
 
@@ -170,7 +171,7 @@ function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnapshot>, 
   // GUEST_LOGIN: a guest reaches the payment step (by Next, or by opening /paymentview with saved details) only
   // when guests may book, or as a signed-in passenger.
   const arrives = !last || last.type === 'url.changed' || last.type === 'details.submit';
-  if (arrives && (s.matches('payment') || s.matches('card')) && c.registrationMode === 'guest_login') {
+  if (arrives && (s.matches('payment') || s.matches('checkout') || s.matches('card')) && c.registrationMode === 'guest_login') {
     expect(allowsGuests(input.settings) || sessionNow(trail, input) !== null).toBe(true);
   }
   // SPEC 9: Pay In Car books only where SHOWPAYINCAR offers it.
@@ -193,6 +194,11 @@ function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnapshot>, 
   const asked = last?.type === 'url.changed' ? last.path : trail.length === 0 ? input.path : null;
   if (asked === '/stripecheckout') {
     expect(path).toBe(hasRegistration(c) ? (showsCard(input.settings) ? '/stripecheckout' : '/paymentview')
+      : c.priceDetails && c.selectedVehicle ? '/personalDetailView' : c.priceDetails ? '/quotationview' : '/home');
+  }
+  // SPEC 2 '/checkout' (the payment step's review) needs what the payment step needs, and falls back as it does.
+  if (asked === '/checkout') {
+    expect(path).toBe(hasRegistration(c) ? '/checkout'
       : c.priceDetails && c.selectedVehicle ? '/personalDetailView' : c.priceDetails ? '/quotationview' : '/home');
   }
   // SPEC 2: the card page's URL carries the provider's key and the amount (pounds, as "93.52"), both encoded, once
