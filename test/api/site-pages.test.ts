@@ -65,12 +65,12 @@ describe('page text', () => {
 describe('retention (the privacy policy\'s times)', () => {
   it('deletes contact messages and quote requests after 12 months, sent e-mails 90 days after sending, and keeps the rest', async () => {
     const now = new Date('2026-11-22T12:00:00Z');
-    const insertContact = (at: string) => t.db.query(
+    const insertContact = (at: string) => t.db.query<{ id: number }>(
       `INSERT INTO contact_messages (first_name, last_name, email, telephone, query_reason, booking_number, comments, created_at)
        VALUES ('A', 'B', 'a@example.com', '', 'Booking', '', 'x', $1) RETURNING id`, [at]);
     const [oldContact] = await insertContact('2025-11-21T11:00:00Z');
     const [recentContact] = await insertContact('2025-11-23T12:00:00Z');
-    const insertMail = (status: string, sentAt: string | null) => t.db.query(
+    const insertMail = (status: string, sentAt: string | null) => t.db.query<{ id: number }>(
       `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, status, sent_at, created_at)
        VALUES ('contact_message', 'x@example.com', 's', 'b', '<p>b</p>', $1, $2, '2020-01-01T00:00:00Z') RETURNING id`, [status, sentAt]);
     const [oldSent] = await insertMail('sent', '2026-08-23T11:00:00Z');
