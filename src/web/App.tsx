@@ -7,6 +7,8 @@ import { LoadingOverlay } from './components/LoadingOverlay';
 import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
 import { loadGoogleMaps } from './maps';
+import { usePreloaded } from './hooks';
+import { isEnabled } from '../domain/settings';
 
 // Later steps and the account area load when first needed, to keep the first page small.
 const QuotationView = lazy(() => import('./views/quotation/QuotationView').then((m) => ({ default: m.QuotationView })));
@@ -16,8 +18,10 @@ const CardView = lazy(() => import('./views/card/CardView').then((m) => ({ defau
 const SuccessView = lazy(() => import('./views/success/SuccessView').then((m) => ({ default: m.SuccessView })));
 const ForgotPasswordView = lazy(() => import('./views/forgot/ForgotPasswordView').then((m) => ({ default: m.ForgotPasswordView })));
 const QuoteView = lazy(() => import('./views/quote/QuoteView').then((m) => ({ default: m.QuoteView })));
-// The notice shows over the quotation form it redirects to, so it loads with it.
-const UrgentNotice = lazy(() => import('./components/UrgentNotice').then((m) => ({ default: m.UrgentNotice })));
+const CheckoutView = lazy(() => import('./views/checkout/CheckoutView').then((m) => ({ default: m.CheckoutView })));
+const SiteArea = lazy(() => import('./views/site/SiteArea').then((m) => ({ default: m.SiteArea })));
+// Below the fold on every page.
+const SiteFooter = lazy(() => import('./components/SiteFooter').then((m) => ({ default: m.SiteFooter })));
 const AccountArea = lazy(() => import('./views/account/AccountArea').then((m) => ({ default: m.AccountArea })));
 
 const loading = <LoadingOverlay text="Please wait while loading content" />;
@@ -42,15 +46,21 @@ export function App() {
   return (
     <>
       <UrlSync />
-      {!hidesNavbar(location.path) && <SiteBar />}
+      {/* SPEC 2 'Layout': the header with SHOW_NAVBAR_PAGE, unless the route hides it; the footer with SHOW_FOOTER_PAGE. */}
+      {isEnabled(settings, 'SHOW_NAVBAR_PAGE') && !hidesNavbar(location.path) && <SiteBar />}
       <Suspense fallback={loading}>
-        {area === 'account' ? <AccountArea /> : <Wizard />}
+        {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : <Wizard />}
       </Suspense>
+      {isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && <Suspense fallback={null}><SiteFooter /></Suspense>}
     </>
   );
 }
 
+const loadUrgentNotice = () => import('./components/UrgentNotice');
+
 function Wizard() {
+  // Fetched once the wizard is on screen. Not React.lazy: SPEC 8 times the notice from the moment the machine opens it.
+  const UrgentNotice = usePreloaded(loadUrgentNotice)?.UrgentNotice;
   const step = BookingActor.useSelector(currentStep);
   const actor = BookingActor.useActorRef();
   // SPEC 8: one notice open across the move from the form to /quoteView.
@@ -63,13 +73,14 @@ function Wizard() {
           {step === 'quotation' && <QuotationView />}
           {step === 'details' && <DetailsView />}
           {step === 'payment' && <PaymentView />}
+          {step === 'checkout' && <CheckoutView />}
           {step === 'card' && <CardView />}
           {step === 'success' && <SuccessView />}
           {step === 'quote' && <QuoteView />}
           {step === 'forgotPassword' && <ForgotPasswordView />}
         </Suspense>
       </main>
-      {urgent && <Suspense fallback={null}><UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} /></Suspense>}
+      {urgent && UrgentNotice && <UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} />}
     </>
   );
 }

@@ -3,7 +3,9 @@
 // (./liveApp.ts) as its `logic`, and a test can hand it others.
 import { useMemo } from 'react';
 import { createActorContext, useSelector } from '@xstate/react';
-import { appMachine, areaOf, locationOf, type AppSnapshot } from '../../machines/app';
+import { appMachine, areaOf, locationOf, siteLocation, type AppSnapshot } from '../../machines/app';
+import type { contactMachine } from '../../machines/contact';
+import type { ActorRefFrom } from 'xstate';
 import { bookingLocation, type BookingSnapshot } from '../../machines/booking';
 import { accountLocation, type AccountSnapshot } from '../../machines/account';
 import type { Location } from '../../machines/routes';
@@ -48,11 +50,13 @@ export function useMachineLocation(): Location | null {
   const bookingSearch = useSelector(bookingRef, (s) => (s ? bookingLocation(s)?.search ?? '' : ''));
   const accountPath = useSelector(accountRef, (s) => (s ? accountLocation(s)?.path ?? null : null));
   const accountSearch = useSelector(accountRef, (s) => (s ? accountLocation(s)?.search ?? '' : ''));
+  const sitePath = AppActor.useSelector((s) => (areaOf(s) === 'site' ? siteLocation(s).path : null));
   return useMemo(() => {
     if (area === 'booking' && bookingPath !== null) return { path: bookingPath, search: bookingSearch };
     if (area === 'account' && accountPath !== null) return { path: accountPath, search: accountSearch };
+    if (area === 'site' && sitePath !== null) return { path: sitePath, search: '' };
     return null;
-  }, [area, bookingPath, bookingSearch, accountPath, accountSearch]);
+  }, [area, bookingPath, bookingSearch, accountPath, accountSearch, sitePath]);
 }
 
 /** The same, read now (after sending an event). */
@@ -61,3 +65,8 @@ export function machineLocationNow(app: AppSnapshot): Location | null {
 }
 
 export const useArea = () => AppActor.useSelector(areaOf);
+
+/** The contact form's machine (machines/contact.ts), running while a page of the site area is open. */
+export function useContactActor(): ActorRefFrom<typeof contactMachine> | undefined {
+  return AppActor.useSelector((s) => s.children.contact as ActorRefFrom<typeof contactMachine> | undefined);
+}

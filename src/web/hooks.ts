@@ -46,3 +46,19 @@ export function useIsMobile(): boolean {
   }, []);
   return mobile;
 }
+
+/**
+ * A module fetched in the background once `wanted` is true (a lazy chunk): null until it has arrived. For parts
+ * that must show the moment they are asked for, where React.lazy would reveal them up to 300 ms late.
+ */
+export function usePreloaded<T>(load: () => Promise<T>, wanted = true): T | null {
+  const [mod, setMod] = useState<T | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    load().then((m) => { if (live) setMod(() => m); }, (err) => console.error('A part of the page could not be loaded:', err));
+    return () => { live = false; };
+    // `load` is a constant import() of the caller's: only `wanted` starts it.
+  }, [wanted]);
+  return mod;
+}

@@ -5,8 +5,9 @@ import { appMachine } from '../../machines/app';
 import { bookingMachine, type CheckEmailInput, type CreateBookingInput, type PriceInput } from '../../machines/booking';
 import { forgotPasswordMachine } from '../../machines/forgotPassword';
 import { accountMachine } from '../../machines/account';
+import { contactMachine } from '../../machines/contact';
 import { cardPaymentMachine, type BillingDetails } from '../../machines/cardPayment';
-import type { QuoteRequest } from '../domain/schemas';
+import type { ContactForm, QuoteRequest } from '../domain/schemas';
 import { RESET_FAILED } from '../domain/messages';
 import * as api from './api';
 import { clearStoredBooking, persist, storeSession, storeSettings } from './storage';
@@ -70,8 +71,14 @@ const account = accountMachine.provide({
   },
 });
 
+// The site pages' calls load with those pages.
+const siteCalls = () => import('./siteApi');
+const contact = contactMachine.provide({
+  actors: { sendContact: fromPromise(async ({ input }: { input: ContactForm }) => (await siteCalls()).sendContact(input)) },
+});
+
 export const liveApp = appMachine.provide({
-  actors: { loadSettings: fromPromise(() => api.fetchSettings()), booking, account },
+  actors: { loadSettings: fromPromise(() => api.fetchSettings()), booking, account, contact },
   actions: {
     storeSettings: (_, { settings }) => storeSettings(settings),
     storeSession: (_, { session }) => storeSession(session),

@@ -179,7 +179,9 @@ describe('quotation', () => {
     await quote(page);
     await getPrices(page);
     const lowest = page.getByRole('article', { name: 'Lowest Price' });
-    const prices = (await page.locator('.vehicle-card:not(.lowest) .vehicle-price').allTextContents()).map((p) => Number(p.replace(/[£,]/g, '')));
+    // Cards offered without a price ('Price on request') do not count.
+    const prices = (await page.locator('.vehicle-card:not(.lowest) .vehicle-price').allTextContents())
+      .map((p) => Number(p.replace(/[£,]/g, ''))).filter(Number.isFinite);
     expect(await lowest.locator('.vehicle-price').textContent()).toBe(`£${Math.min(...prices)}`);
     await page.getByRole('button', { name: 'Grid' }).click();
     expect(await page.locator('.vehicle-list').getAttribute('class')).toContain('grid');

@@ -72,6 +72,8 @@ const RATES: Record<string, Record<string, RateRow>> = {
     'Executive Saloon': [750, 440, 285, 4800, 5200],
     'MPV': [550, 340, 225, 3400, 4400],
     '8 Seater Minibus': [850, 420, 280, 5200, 5800],
+    // Offered without a price: its card says Contact Us (SPEC 2) and leads to the quote form.
+    'Executive MPV': [0, 0, 0, 0, 0],
   },
   'Metro Cars London': {
     'Saloon': [300, 240, 190, 1800, 3200],

@@ -1,14 +1,14 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import type { FormApi } from 'final-form';
 import { availableBookingTypes } from '../../../../machines/booking';
 import type { BookingFormDraft } from '../../../domain/forms';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
+import { usePreloaded } from '../../hooks';
 import { DistanceForm } from './DistanceForm';
 // The hourly form is a lazy chunk, fetched as soon as the operator offers it.
 const loadHourlyForm = () => import('./HourlyForm');
-const HourlyForm = lazy(() => loadHourlyForm().then((m) => ({ default: m.HourlyForm })));
 // Below the fold: loaded after the form.
 const HomeSections = lazy(() => import('./HomeSections').then((m) => ({ default: m.HomeSections })));
 
@@ -25,7 +25,7 @@ export function HomeView() {
   const active = tabs.includes(bookingType) ? bookingType : tabs[0];
   const distanceForm = useRef<FormApi<BookingFormDraft> | null>(null);
   const offersHourly = tabs.includes('hourly');
-  useEffect(() => { if (offersHourly) void loadHourlyForm(); }, [offersHourly]);
+  const HourlyForm = usePreloaded(loadHourlyForm, offersHourly)?.HourlyForm;
 
   return (
     <>
@@ -52,7 +52,7 @@ export function HomeView() {
             <div role="tabpanel" id="booking-panel" aria-labelledby={`tab-${active}`}>
               {active === 'milleage'
                 ? <DistanceForm pricing={pricing} formRef={(f) => { distanceForm.current = f; }} />
-                : <Suspense fallback={<p className="form-loading" role="status">Loading the hourly form…</p>}><HourlyForm pricing={pricing} /></Suspense>}
+                : HourlyForm ? <HourlyForm pricing={pricing} /> : <p className="form-loading" role="status">Loading the hourly form…</p>}
             </div>
           </div>
         </div>

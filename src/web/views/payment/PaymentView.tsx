@@ -12,7 +12,7 @@ import { useIsMobile } from '../../hooks';
 import { amountPence } from '../../../../machines/booking';
 import { formatExactPrice, penceToPounds } from '../../../domain/money';
 
-function PersonalDetails() {
+export function PersonalDetails() {
   const reg = BookingActor.useSelector((s) => s.context.registration);
   const mode = BookingActor.useSelector((s) => s.context.registrationMode);
   if (!reg) return null;

@@ -55,8 +55,8 @@ function VehicleCard({ vehicle, currency, lowest = false }: { vehicle: PriceDeta
           </button>
         </div>
         <div className="vehicle-buy">
-          <p className="vehicle-price">{total}</p>
-          {!lowest && (
+          <p className="vehicle-price">{priced ? total : 'Price on request'}</p>
+          {!lowest && priced && (
             <>
               <label className="sr-only" htmlFor={`qty-${id}`}>Number of vehicles</label>
               <select id={`qty-${id}`} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))}>

@@ -1,0 +1,18 @@
+// The pages around the wizard (the app machine's `site` state): one lazy chunk.
+import { routeOfPath, type SiteRoute } from '../../../../machines/routes';
+import { useMachineLocation } from '../../appActor';
+import { ContactView } from './ContactView';
+import { FleetView } from './FleetView';
+import { TextPage } from './TextPage';
+
+export function SiteArea() {
+  const location = useMachineLocation();
+  const route = (location ? routeOfPath(location.path) : null) as SiteRoute | null;
+  return (
+    <main id="main" className="main">
+      {route === 'contact' && <ContactView />}
+      {route === 'fleet' && <FleetView />}
+      {(route === 'terms' || route === 'privacy' || route === 'accessibility') && <TextPage slug={route} />}
+    </main>
+  );
+}
