@@ -1,7 +1,8 @@
 // The field rules that every form and every API body share: one e-mail
 // address rule and one free-text rule, so the browser and the server can never
 // disagree about what a valid value is.
-import { coerce, defaulted, refine, size, string } from 'superstruct';
+import { coerce, defaulted, pattern, refine, size, string } from 'superstruct';
+import { isCalendarDate } from './ukTime';
 
 /**
  * One address as name@domain.tld. Beyond the usual shape it refuses what would
@@ -18,6 +19,11 @@ export function isEmail(value: string | null | undefined): boolean {
   const v = (value ?? '').trim();
   return v.length >= 3 && v.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(v);
 }
+
+/** A real calendar date as YYYY-MM-DD. */
+export const CalendarDate = refine(pattern(string(), /^\d{4}-\d{2}-\d{2}$/), 'CalendarDate', (v) =>
+  isCalendarDate(v) ? true : `Expected a real date as YYYY-MM-DD but received "${v}"`,
+);
 
 const EMAIL_MESSAGE = 'must be one e-mail address, like name@example.com';
 
@@ -57,3 +63,15 @@ export function Text(min: number, max: number, opts: { multiline?: boolean } = {
 
 /** Optional free text: missing means ''. */
 export const OptionalText = (max: number, opts: { multiline?: boolean } = {}) => defaulted(Text(0, max, opts), '');
+
+/** SPEC 5's text for a phone number that is not valid, used by every phone field (decision 20). */
+export const PHONE_MESSAGE = 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)';
+
+/**
+ * The stored form of a phone number: E.164, a + and up to 15 digits. A cheap check for code on the first page (the
+ * booking machine's guard on saved details), which must not carry libphonenumber-js: forms store numbers already
+ * normalised by the one phone rule (./phone.ts), which the forms and the server apply in full.
+ */
+export function isStoredPhone(value: string | null | undefined): boolean {
+  return /^\+\d{6,15}$/.test(value ?? '');
+}

@@ -2,7 +2,8 @@
 import { create } from 'superstruct';
 import { BookingForm, type HourlyRateForm } from './schemas';
 import { hour24To12, ukNowRoundedTo5, ukToday } from './ukTime';
-import { isEmail } from './fields';
+import { isEmail, PHONE_MESSAGE } from './fields';
+import type { PhoneRule } from './detailsValidation';
 
 export const MINUTE_OPTIONS = ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'] as const;
 
@@ -80,14 +81,22 @@ export function validateBookingForm(v: BookingFormDraft, now: Date = new Date())
   return e;
 }
 
-/** SPEC 5 'Quote form': date, time, e-mail and telephone required. */
-export function validateQuoteForm(v: { pickup_date?: string; pickup_time?: string; passenger_email?: string; passenger_phone?: string | number }) {
+/**
+ * SPEC 5 'Quote form': date, time, e-mail and telephone required; the telephone follows the one phone rule, given as
+ * `isValidPhone` (isPhone of ./phone) so that this module stays off-limits to libphonenumber-js (decision 20).
+ */
+export function validateQuoteForm(
+  v: { pickup_date?: string; pickup_time?: string; passenger_email?: string; passenger_phone?: string | number },
+  isValidPhone: PhoneRule,
+) {
   const e: Record<string, string> = {};
   if (!v.pickup_date) e.pickup_date = 'Choose a date';
   if (!v.pickup_time) e.pickup_time = 'Choose a time';
   if (!v.passenger_email?.trim()) e.passenger_email = 'Email is required';
   else if (!isEmail(v.passenger_email)) e.passenger_email = 'Please enter a valid email address';
-  if (!String(v.passenger_phone ?? '').trim()) e.passenger_phone = 'Telephone is required';
+  const phone = String(v.passenger_phone ?? '').trim();
+  if (!phone) e.passenger_phone = 'Telephone is required';
+  else if (!isValidPhone(phone)) e.passenger_phone = PHONE_MESSAGE;
   return e;
 }
 
