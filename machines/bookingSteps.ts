@@ -2,8 +2,7 @@
 // step, what each step needs, and where a request lands when it lacks it.
 import type { PriceDetail, RegistrationData, RegistrationMode } from '../src/domain/schemas';
 import type { BookingResult } from '../src/domain/schemas';
-import { validateDetails } from '../src/domain/detailsValidation';
-import { isStoredPhone } from '../src/domain/fields';
+import { isStoredPhone, validateDetails } from '../src/domain/detailsValidation';
 import { ROUTES, routeOfPath } from './routes';
 import { allowsGuests, showsCard, type Settings } from '../src/domain/settings';
 

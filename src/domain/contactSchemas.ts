@@ -1,12 +1,13 @@
-// The bodies that carry a phone number a person typed: the quote request, the
-// contact form and the profile update (SPEC 3, 5 and 7). Kept apart from
-// ./schemas (which re-exports them) because they carry the phone rule and its
-// libphonenumber-js metadata (decision 20): the first page, which reads
-// ./schemas, never loads them. Shared by the server and the lazy views.
+// The bodies that carry a phone number a person typed: the quote request (and
+// the Quote Now form's checks), the contact form and the profile update (SPEC
+// 3, 5 and 7). Kept apart from ./schemas (which re-exports the schemas) because
+// they carry the phone rule and its libphonenumber-js metadata (decision 20):
+// the first page reads ./schemas and must not load them, so browser code
+// imports them from here. Shared by the server and the lazy views.
 import { defaulted, enums, integer, nullable, optional, pattern, refine, size, string, type, union, type Infer } from 'superstruct';
 import { BookingReferenceOrEmpty } from './bookingReference';
-import { CalendarDate, Email, EmailOrEmpty, OptionalText, Text } from './fields';
-import { Phone, PhoneOrEmpty } from './phone';
+import { CalendarDate, Email, EmailOrEmpty, isEmail, OptionalText, Text } from './fields';
+import { isPhone, Phone, PHONE_MESSAGE, PhoneOrEmpty } from './phone';
 
 /** SPEC 3 'Quote request' with SPEC 5 'Quote form' rules: date, time, e-mail and telephone required. */
 export const QuoteRequest = type({
@@ -22,6 +23,19 @@ export const QuoteRequest = type({
   luggages: defaulted(size(integer(), 0, 20), 0),
 });
 export type QuoteRequest = Infer<typeof QuoteRequest>;
+
+/** The Quote Now form's checks (SPEC 5 'Quote form'): date, time, e-mail and telephone required; the telephone follows the one phone rule. */
+export function validateQuoteForm(v: { pickup_date?: string; pickup_time?: string; passenger_email?: string; passenger_phone?: string | number }) {
+  const e: Record<string, string> = {};
+  if (!v.pickup_date) e.pickup_date = 'Choose a date';
+  if (!v.pickup_time) e.pickup_time = 'Choose a time';
+  if (!v.passenger_email?.trim()) e.passenger_email = 'Email is required';
+  else if (!isEmail(v.passenger_email)) e.passenger_email = 'Please enter a valid email address';
+  const phone = String(v.passenger_phone ?? '').trim();
+  if (!phone) e.passenger_phone = 'Telephone is required';
+  else if (!isPhone(phone)) e.passenger_phone = PHONE_MESSAGE;
+  return e;
+}
 
 export const QUERY_REASONS = ['Booking', 'Invoice', 'Complaint', 'Lost Item', 'Other'] as const;
 

@@ -1,12 +1,22 @@
 // SPEC 5 'Details form': the field messages shown under the inputs, and the
 // alerts shown when Next is pressed. The phone rule is an argument: the form and
 // the server pass the full rule (isPhone of ./phone), the booking machine on the
-// first page the cheap check of the stored form (isStoredPhone of ./fields).
+// first page the cheap check of the stored form (isStoredPhone, below).
 import type { RegistrationMode } from './schemas';
-import { isEmail, PHONE_MESSAGE } from './fields';
+import { isEmail } from './fields';
 
-/** Whether a phone number is acceptable: `isPhone` (./phone) for what is typed or sent, `isStoredPhone` (./fields) for what forms stored. */
+/** Whether a phone number is acceptable: `isPhone` (./phone) for what is typed or sent, `isStoredPhone` for what forms stored. */
 export type PhoneRule = (text: string) => boolean;
+
+/** SPEC 5's text for a phone number that is not valid, kept for every phone field (decision 20). */
+export const PHONE_MESSAGE = 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)';
+
+/**
+ * The stored form of a phone number: E.164, a + and up to 15 digits. A cheap check for code on the first page (the
+ * booking machine's guard on saved details), which must not carry libphonenumber-js: forms store numbers already
+ * normalised by the one phone rule (./phone.ts), which the forms and the server apply in full.
+ */
+export const isStoredPhone: PhoneRule = (value) => /^\+\d{6,15}$/.test(value);
 
 export const DETAILS_MESSAGES = {
   emailRequired: 'Email is required',

@@ -63,15 +63,3 @@ export function Text(min: number, max: number, opts: { multiline?: boolean } = {
 
 /** Optional free text: missing means ''. */
 export const OptionalText = (max: number, opts: { multiline?: boolean } = {}) => defaulted(Text(0, max, opts), '');
-
-/** SPEC 5's text for a phone number that is not valid, used by every phone field (decision 20). */
-export const PHONE_MESSAGE = 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)';
-
-/**
- * The stored form of a phone number: E.164, a + and up to 15 digits. A cheap check for code on the first page (the
- * booking machine's guard on saved details), which must not carry libphonenumber-js: forms store numbers already
- * normalised by the one phone rule (./phone.ts), which the forms and the server apply in full.
- */
-export function isStoredPhone(value: string | null | undefined): boolean {
-  return /^\+\d{6,15}$/.test(value ?? '');
-}

@@ -8,10 +8,10 @@
 //
 // libphonenumber-js and its metadata stay off the first page: only lazily
 // loaded views and the server import this module. Code on the first page (the
-// booking machine) checks the stored form with `isStoredPhone` in ./fields.
+// booking machine) checks the stored form with `isStoredPhone` (./detailsValidation).
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { coerce, number, refine, string, union } from 'superstruct';
-import { PHONE_MESSAGE } from './fields';
+import { PHONE_MESSAGE } from './detailsValidation';
 
 export { PHONE_MESSAGE };
 export const PHONE_MAX_LENGTH = 30;

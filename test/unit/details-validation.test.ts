@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DETAILS_ALERTS, DETAILS_MESSAGES, nextAlert, validateDetails as validateWith, type DetailsValues } from '../../src/domain/detailsValidation';
+import {
+  DETAILS_ALERTS, DETAILS_MESSAGES, isStoredPhone, nextAlert, validateDetails as validateWith, type DetailsValues,
+} from '../../src/domain/detailsValidation';
 import type { RegistrationMode } from '../../src/domain/schemas';
 import { isPhone } from '../../src/domain/phone';
-import { isStoredPhone } from '../../src/domain/fields';
 
 /** The details form and the server check with the full phone rule. */
 const validateDetails = (mode: RegistrationMode, v: DetailsValues) => validateWith(mode, v, isPhone);
@@ -97,16 +98,16 @@ describe('e-mail fields of the details form', () => {
 
 describe('other form rules', () => {
   it('requires date, time, e-mail and telephone on the quote form (SPEC 5)', async () => {
-    const { validateQuoteForm } = await import('../../src/domain/forms');
-    expect(validateQuoteForm({}, isPhone)).toEqual({
+    const { validateQuoteForm } = await import('../../src/domain/contactSchemas');
+    expect(validateQuoteForm({})).toEqual({
       pickup_date: 'Choose a date', pickup_time: 'Choose a time', passenger_email: 'Email is required', passenger_phone: 'Telephone is required',
     });
     const ok = { pickup_date: '2030-01-01', pickup_time: '09:00', passenger_email: 'a@b.co' };
-    expect(validateQuoteForm({ ...ok, passenger_phone: 447700900123 }, isPhone)).toEqual({});
-    expect(validateQuoteForm({ ...ok, passenger_phone: '07700 900123' }, isPhone)).toEqual({});
-    expect(validateQuoteForm({ ...ok, passenger_phone: '12345' }, isPhone))
+    expect(validateQuoteForm({ ...ok, passenger_phone: 447700900123 })).toEqual({});
+    expect(validateQuoteForm({ ...ok, passenger_phone: '07700 900123' })).toEqual({});
+    expect(validateQuoteForm({ ...ok, passenger_phone: '12345' }))
       .toEqual({ passenger_phone: 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)' });
-    expect(validateQuoteForm({ ...ok, passenger_email: 'a@b.co, c@d.co', passenger_phone: 447700900123 }, isPhone))
+    expect(validateQuoteForm({ ...ok, passenger_email: 'a@b.co, c@d.co', passenger_phone: 447700900123 }))
       .toEqual({ passenger_email: 'Please enter a valid email address' });
   });
 

@@ -9,10 +9,8 @@ import { BookingActor } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { CountSelect, DateField } from '../../components/fields';
-import { QuoteRequest } from '../../../domain/contactSchemas';
+import { QuoteRequest, validateQuoteForm } from '../../../domain/contactSchemas';
 import { toTime24, ukToday } from '../../../domain/ukTime';
-import { validateQuoteForm } from '../../../domain/forms';
-import { isPhone } from '../../../domain/phone';
 
 interface Values {
   pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string;
@@ -56,7 +54,7 @@ export function QuoteView() {
       <p className="muted">Tell us about your journey and we will reply with a price, usually within the hour. For a pickup in the next few hours, please call us.</p>
       <Form<Values>
         initialValues={initial}
-        validate={(v) => validateQuoteForm(v, isPhone)}
+        validate={validateQuoteForm}
         onSubmit={(v) => {
           // The phone goes as E.164 (decision 20): QuoteRequest normalises it.
           actor.send({ type: 'quote.submit', request: create(v, QuoteRequest) });
