@@ -291,7 +291,7 @@ describe('the return leg', () => {
 });
 
 describe("SPEC 5's password alert", () => {
-  it.each(['New client', 'Existing client'])("says 'Enter Password for booking' to a %s who left the password empty", async (mode) => {
+  it.each([['a new client', 'New client'], ['an existing client', 'Existing client']])("says 'Enter Password for booking' to %s who left the password empty", async (_who, mode) => {
     const page = await atDetails(375);
     await page.getByText(mode, { exact: true }).click();
     if (mode === 'New client') {
