@@ -2,7 +2,7 @@
 // step, what each step needs, and where a request lands when it lacks it.
 import type { PriceDetail, RegistrationData, RegistrationMode } from '../src/domain/schemas';
 import type { BookingResult } from '../src/domain/schemas';
-import { validateDetails } from '../src/domain/detailsValidation';
+import { isStoredPhone, validateDetails } from '../src/domain/detailsValidation';
 import { ROUTES, routeOfPath } from './routes';
 import { allowsGuests, showsCard, type Settings } from '../src/domain/settings';
 
@@ -36,10 +36,13 @@ export const hasPrices = (c: StepData) => Array.isArray(c.priceDetails);
 export const hasVehicle = (c: StepData) => hasPrices(c) && c.selectedVehicle !== null;
 /**
  * Saved details are enough to pay when they pass SPEC 5's rules for their mode. Details are saved on every change,
- * so a half-filled form does not count; a client's password is typed in this visit (it is never stored).
+ * so a half-filled form does not count; a client's password is typed in this visit (it is never stored). Phones are
+ * checked in their stored form (E.164, as the details form stores a valid number): the full rule and its metadata
+ * stay off the first page (decision 20); the server applies it to the booking.
  */
 export const hasRegistration = (c: StepData) =>
-  hasVehicle(c) && c.registration !== null && Object.keys(validateDetails(c.registrationMode, c.registration)).length === 0
+  hasVehicle(c) && c.registration !== null
+  && Object.keys(validateDetails(c.registrationMode, c.registration, isStoredPhone)).length === 0
   // GUEST_LOGIN: details saved as a guest do not count once the operator stops guest bookings.
   && (c.registrationMode !== 'guest_login' || allowsGuests(c.settings) || c.session !== null);
 export const hasBooking = (c: StepData) => c.booking !== null;

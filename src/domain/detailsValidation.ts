@@ -1,9 +1,22 @@
 // SPEC 5 'Details form': the field messages shown under the inputs, and the
-// alerts shown when Next is pressed.
+// alerts shown when Next is pressed. The phone rule is an argument: the form and
+// the server pass the full rule (isPhone of ./phone), the booking machine on the
+// first page the cheap check of the stored form (isStoredPhone, below).
 import type { RegistrationMode } from './schemas';
 import { isEmail } from './fields';
 
-export const PHONE_PATTERN = /^\+\d{1,3} \d{3} \d{3} \d{3}$/;
+/** Whether a phone number is acceptable: `isPhone` (./phone) for what is typed or sent, `isStoredPhone` for what forms stored. */
+export type PhoneRule = (text: string) => boolean;
+
+/** SPEC 5's text for a phone number that is not valid, kept for every phone field (decision 20). */
+export const PHONE_MESSAGE = 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)';
+
+/**
+ * The stored form of a phone number: E.164, a + and up to 15 digits. A cheap check for code on the first page (the
+ * booking machine's guard on saved details), which must not carry libphonenumber-js: forms store numbers already
+ * normalised by the one phone rule (./phone.ts), which the forms and the server apply in full.
+ */
+export const isStoredPhone: PhoneRule = (value) => /^\+\d{6,15}$/.test(value);
 
 export const DETAILS_MESSAGES = {
   emailRequired: 'Email is required',
@@ -11,7 +24,7 @@ export const DETAILS_MESSAGES = {
   firstNameRequired: 'First Name is required',
   lastNameRequired: 'Last Name is required',
   phoneRequired: 'Phone Number is required',
-  phoneInvalid: 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)',
+  phoneInvalid: PHONE_MESSAGE,
   passwordShort: 'Password must be at least 6 characters long',
   passwordRequired: 'Password is required',
   privacy: 'You must accept the Privacy Policy',
@@ -29,25 +42,29 @@ export interface DetailsValues {
   firstName?: string; surname?: string; number?: string; email?: string; password?: string;
   privacyAccepted?: boolean; termsAccepted?: boolean;
   /** Booking for someone else: their e-mail, when given, must be one valid address. */
-  passengerDetails?: 'yes' | 'no'; passengerEmail?: string;
+  passengerDetails?: 'yes' | 'no'; passengerEmail?: string; passengerPhone?: string;
 }
 
 export type DetailsErrors = Partial<Record<keyof DetailsValues, string>>;
 
 const blank = (v: string | undefined) => !v || v.trim() === '';
 
-export function validateDetails(mode: RegistrationMode, v: DetailsValues): DetailsErrors {
+export function validateDetails(mode: RegistrationMode, v: DetailsValues, isValidPhone: PhoneRule): DetailsErrors {
   const e: DetailsErrors = {};
   if (blank(v.email)) e.email = DETAILS_MESSAGES.emailRequired;
   else if (!isEmail(v.email)) e.email = DETAILS_MESSAGES.emailInvalid;
   if (v.passengerDetails === 'yes' && !blank(v.passengerEmail) && !isEmail(v.passengerEmail)) {
     e.passengerEmail = DETAILS_MESSAGES.emailInvalid;
   }
+  // Booking for someone else: their phone, when given, follows the same rule.
+  if (v.passengerDetails === 'yes' && !blank(v.passengerPhone) && !isValidPhone(v.passengerPhone!.trim())) {
+    e.passengerPhone = DETAILS_MESSAGES.phoneInvalid;
+  }
   if (mode !== 'existing_client') {
     if (blank(v.firstName)) e.firstName = DETAILS_MESSAGES.firstNameRequired;
     if (blank(v.surname)) e.surname = DETAILS_MESSAGES.lastNameRequired;
     if (blank(v.number)) e.number = DETAILS_MESSAGES.phoneRequired;
-    else if (!PHONE_PATTERN.test(v.number!.trim())) e.number = DETAILS_MESSAGES.phoneInvalid;
+    else if (!isValidPhone(v.number!.trim())) e.number = DETAILS_MESSAGES.phoneInvalid;
   }
   if (mode === 'new_client') {
     if (blank(v.password)) e.password = DETAILS_MESSAGES.passwordRequired;

@@ -1,7 +1,8 @@
 // The field rules that every form and every API body share: one e-mail
 // address rule and one free-text rule, so the browser and the server can never
 // disagree about what a valid value is.
-import { coerce, defaulted, refine, size, string } from 'superstruct';
+import { coerce, defaulted, pattern, refine, size, string } from 'superstruct';
+import { isCalendarDate } from './ukTime';
 
 /**
  * One address as name@domain.tld. Beyond the usual shape it refuses what would
@@ -18,6 +19,11 @@ export function isEmail(value: string | null | undefined): boolean {
   const v = (value ?? '').trim();
   return v.length >= 3 && v.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(v);
 }
+
+/** A real calendar date as YYYY-MM-DD. */
+export const CalendarDate = refine(pattern(string(), /^\d{4}-\d{2}-\d{2}$/), 'CalendarDate', (v) =>
+  isCalendarDate(v) ? true : `Expected a real date as YYYY-MM-DD but received "${v}"`,
+);
 
 const EMAIL_MESSAGE = 'must be one e-mail address, like name@example.com';
 

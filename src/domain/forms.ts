@@ -1,8 +1,7 @@
 // Starting values and option lists of the booking forms (SPEC 3, 4 and 5).
 import { create } from 'superstruct';
-import { BookingForm, type HourlyRateForm } from './schemas';
-import { hour24To12, ukNowRoundedTo5, ukToday } from './ukTime';
-import { isEmail } from './fields';
+import { BookingForm } from './schemas';
+import { hour12To24, hour24To12, ukEarliestPickup, ukLocalToInstant, ukToday } from './ukTime';
 
 export const MINUTE_OPTIONS = ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'] as const;
 
@@ -14,9 +13,12 @@ export const range = (from: number, to: number, step = 1) =>
 
 export type BookingFormDraft = Omit<BookingForm, 'pickup' | 'dropoff'> & { pickup: string; dropoff: string };
 
-/** SPEC 4: the quote form starts at 12:00, then the current UK time rounded to 5 minutes. */
-export function newBookingForm(now: Date = new Date()): BookingFormDraft {
-  const { date, hour, min } = ukNowRoundedTo5(now);
+/**
+ * A new quote form opens on the earliest bookable pickup: now plus GRACE_TIME minutes, rounded up to 5 minutes
+ * (decision 20; with GRACE_TIME 0 this is SPEC 4's current time rounded to 5 minutes).
+ */
+export function newBookingForm(graceMinutes: number, now: Date = new Date()): BookingFormDraft {
+  const { date, hour, min } = ukEarliestPickup(graceMinutes, now);
   return {
     ...create({ pickup: 'x', dropoff: 'x', pickup_date: date, pickup_hour: '12pm', pickup_min: '00' }, BookingForm),
     pickup: '', dropoff: '', passengers: 1, pickup_date: date, pickup_hour: hour, pickup_min: min as BookingForm['pickup_min'],
@@ -24,11 +26,36 @@ export function newBookingForm(now: Date = new Date()): BookingFormDraft {
   };
 }
 
-/** A saved form over the defaults; a return time never saved takes the default rather than an empty select. */
-export function restoreBookingForm(saved: BookingForm | null, now: Date = new Date()): BookingFormDraft {
-  const fresh = newBookingForm(now);
+/** Whether a pickup as the forms store it (date, 12-hour hour, minute) is before `now`; one without a date or hour is not. */
+export function pickupIsPast(p: { pickup_date?: string; pickup_hour?: string; pickup_min?: string }, now: Date = new Date()): boolean {
+  try {
+    return ukLocalToInstant(p.pickup_date!, hour12To24(p.pickup_hour!), Number(p.pickup_min)) < now;
+  } catch {
+    return false; // not a date (no UK time for it) or not an hour
+  }
+}
+
+/**
+ * A saved form over the defaults; a return time never saved takes the default rather than an empty select. A saved
+ * pickup that has already passed opens on the earliest bookable pickup instead (decision 20); one still ahead is kept.
+ */
+export function restoreBookingForm(saved: BookingForm | null, graceMinutes: number, now: Date = new Date()): BookingFormDraft {
+  const fresh = newBookingForm(graceMinutes, now);
   if (!saved) return fresh;
-  return { ...fresh, ...saved, return_hour: saved.return_hour || fresh.return_hour, return_min: saved.return_min || fresh.return_min };
+  const pickup = pickupIsPast(saved, now)
+    ? { pickup_date: fresh.pickup_date, pickup_hour: fresh.pickup_hour, pickup_min: fresh.pickup_min } : {};
+  return { ...fresh, ...saved, ...pickup, return_hour: saved.return_hour || fresh.return_hour, return_min: saved.return_min || fresh.return_min };
+}
+
+/** The return leg's counts and extras, which start as copies of the outbound ones when the visitor chooses return (decision 20). */
+const RETURN_COPIES = [
+  'passengers', 'luggages', 'hand_luggages', 'meet_and_greet', 'baby_seats', 'booster_seats', 'wheel_chair',
+  'special_luggage', 'waiting_min',
+] as const;
+
+/** The return leg's values copied from the outbound leg: { return_passengers: outbound passengers, ... }. */
+export function returnLegFromOutbound(v: Partial<BookingFormDraft>): Partial<BookingFormDraft> {
+  return Object.fromEntries(RETURN_COPIES.map((k) => [`return_${k}`, v[k]]));
 }
 
 /** SPEC 5: the pickup date cannot be earlier than today (UK time). */
@@ -53,15 +80,6 @@ export function extraOffered(settings: Record<string, string>, extra: ExtraKey):
   return Number(settings[EXTRA_SETTINGS[extra]]) > 0;
 }
 
-/** SPEC 5 'Hourly form': 4hour..24hour; hours 1am..12am then 1pm..12pm; minutes 00-55. */
-export const HOURLY_DURATIONS = range(4, 24).map((h) => `${h}hour`);
-export const HOURLY_HOUR_OPTIONS = [...range(1, 12).map((h) => `${h}am`), ...range(1, 12).map((h) => `${h}pm`)];
-
-/** SPEC 3 'Hourly form' defaults. */
-export function newHourlyForm(now: Date = new Date()): HourlyRateForm {
-  return { pickup: '', pickup_date: ukToday(now), pickup_duration: '4hour', pickup_hour: '12am', pickup_min: '00' };
-}
-
 export type BookingFormErrors = Partial<Record<string, string>> & { stops?: { street_name?: string }[] };
 
 /** The quote form's own checks before it asks for prices (the server checks everything again). */
@@ -77,25 +95,5 @@ export function validateBookingForm(v: BookingFormDraft, now: Date = new Date())
   }
   const stopErrors = (v.stops ?? []).map((s) => (s.street_name?.trim() ? {} : { street_name: 'Enter the street name or place' }));
   if (stopErrors.some((s) => s.street_name)) e.stops = stopErrors;
-  return e;
-}
-
-/** SPEC 5 'Quote form': date, time, e-mail and telephone required. */
-export function validateQuoteForm(v: { pickup_date?: string; pickup_time?: string; passenger_email?: string; passenger_phone?: string | number }) {
-  const e: Record<string, string> = {};
-  if (!v.pickup_date) e.pickup_date = 'Choose a date';
-  if (!v.pickup_time) e.pickup_time = 'Choose a time';
-  if (!v.passenger_email?.trim()) e.passenger_email = 'Email is required';
-  else if (!isEmail(v.passenger_email)) e.passenger_email = 'Please enter a valid email address';
-  if (!String(v.passenger_phone ?? '').trim()) e.passenger_phone = 'Telephone is required';
-  return e;
-}
-
-/** The hourly form's own checks before it asks for prices. */
-export function validateHourlyForm(v: Partial<HourlyRateForm>, now: Date = new Date()) {
-  const e: Record<string, string> = {};
-  if (!v.pickup?.trim()) e.pickup = 'Enter a pickup address';
-  const d = pickupDateError(v.pickup_date ?? '', now);
-  if (d) e.pickup_date = d;
   return e;
 }

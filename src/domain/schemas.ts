@@ -2,15 +2,12 @@
 // (which validates every body with them) and the browser (which builds bodies
 // with them and checks what it reads back).
 import {
-  array, assign, boolean, coerce, defaulted, enums, integer, literal, nullable, number, object,
+  array, assign, boolean, defaulted, enums, integer, literal, nullable, number, object,
   optional, pattern, record, refine, size, string, type, union, unknown, type Infer,
 } from 'superstruct';
-import { isCalendarDate } from './ukTime';
-import { Email, EmailOrEmpty, OptionalText, Text } from './fields';
+import { CalendarDate, Email, EmailOrEmpty, OptionalText, Text } from './fields';
 
-export const CalendarDate = refine(pattern(string(), /^\d{4}-\d{2}-\d{2}$/), 'CalendarDate', (v) =>
-  isCalendarDate(v) ? true : `Expected a real date as YYYY-MM-DD but received "${v}"`,
-);
+export { CalendarDate };
 /** 12-hour clock text as the booking form stores it: 12am, 1am .. 11pm. */
 export const Hour12 = pattern(string(), /^(1[0-2]|[1-9])(am|pm)$/);
 export const Minute = enums(['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55']);
@@ -261,37 +258,9 @@ export const CheckEmailRequest = object({
 export const CheckEmailResponse = type({ success: boolean(), found: boolean(), message: string() });
 export type CheckEmailResponse = Infer<typeof CheckEmailResponse>;
 
-/** Number inputs send numbers: kept as the text typed. */
-const numberText = (min: number, max: number) => coerce(Text(min, max), number(), (n) => String(n));
-
-/** SPEC 3 'Quote request' with SPEC 5 'Quote form' rules: date, time, e-mail and telephone required. */
-export const QuoteRequest = type({
-  pickup_address: OptionalText(300),
-  dropoff_address: OptionalText(300),
-  pickup_date: CalendarDate,
-  pickup_time: pattern(string(), /^([01]\d|2[0-3]):[0-5]\d$/),
-  passenger_email: Email,
-  passenger_phone: refine(numberText(1, 30), 'phone', (v) => (/\d/.test(v) ? true : 'must contain digits')),
-  passenger_name: OptionalText(200),
-  additional_info: OptionalText(2000, { multiline: true }),
-  passengers: defaulted(size(integer(), 1, 50), 1),
-  luggages: defaulted(size(integer(), 0, 20), 0),
-});
-export type QuoteRequest = Infer<typeof QuoteRequest>;
-
-export const QUERY_REASONS = ['Booking', 'Invoice', 'Complaint', 'Lost Item', 'Other'] as const;
-
-/** SPEC 3 'Contact form'. Telephone and booking number arrive as numbers from number inputs. */
-export const ContactForm = refine(type({
-  firstName: OptionalText(100),
-  lastName: OptionalText(100),
-  email: defaulted(EmailOrEmpty, ''),
-  telephone: defaulted(numberText(0, 30), ''),
-  queryReason: defaulted(enums(QUERY_REASONS), 'Booking'),
-  bookingNumber: defaulted(numberText(0, 40), ''),
-  comments: OptionalText(5000, { multiline: true }),
-}), 'reachable', (v) => (v.email || v.telephone ? true : 'give an e-mail address or a telephone number so we can reply'));
-export type ContactForm = Infer<typeof ContactForm>;
+// The bodies with a phone a person typed (quote request, contact form, profile update) are in ./contactSchemas,
+// which carries the phone rule and its metadata; they are exported from here too, for callers of this module.
+export { ContactForm, QUERY_REASONS, QuoteRequest, UpdatePassengerRequest } from './contactSchemas';
 
 /** SPEC 7 auth calls of the forgot-password flow. */
 const clientType = defaulted(Text(0, 40), 'website');
@@ -316,13 +285,6 @@ export const PassengerLoginResponse = type({
 });
 export type PassengerLoginResponse = Infer<typeof PassengerLoginResponse>;
 
-/** PATCH /update-passenger (SPEC 5 'Profile': name and e-mail required). passenger_id, when sent, must be the signed-in passenger's. */
-export const UpdatePassengerRequest = type({
-  name: Text(1, 100),
-  email: Email,
-  phone: OptionalText(30),
-  passenger_id: optional(nullable(union([integer(), pattern(string(), /^\d{1,9}$/)]))),
-});
 export const UpdatePassengerResponse = type({ success: boolean(), message: string(), passenger: optional(PassengerProfile) });
 
 /** One entry of GET /get_booking/{passenger_id}: SPEC 3 'Booking (response)'. */

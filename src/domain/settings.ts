@@ -15,6 +15,11 @@ export function numberSetting(settings: Settings, key: string): number {
   return Number.isFinite(n) ? n : 0;
 }
 
+/** SPEC 9: GRACE_TIME, the minutes a pickup must be booked ahead (absent, unreadable or negative counts as 0). */
+export function graceMinutes(settings: Settings): number {
+  return Math.max(0, numberSetting(settings, 'GRACE_TIME'));
+}
+
 export function currencyOf(settings: Settings): string {
   return settings.CURRENCY?.trim() || DEFAULT_CURRENCY;
 }

@@ -58,9 +58,12 @@ export function hour24To12(hour: number): string {
   return `${h}${suffix}`;
 }
 
-/** The UK time now, rounded up to the next five minutes, as the booking form stores it. */
-export function ukNowRoundedTo5(now: Date = new Date()): { date: string; hour: string; min: string } {
-  const rounded = new Date(Math.ceil(now.getTime() / 300_000) * 300_000);
+/**
+ * The earliest pickup the server takes (decision 20): UK time now plus the grace period, rounded up to five minutes,
+ * as the booking forms store it. The date moves on when needed (23:58 plus 0 minutes is 00:00 the next day).
+ */
+export function ukEarliestPickup(graceMinutes: number, now: Date = new Date()): { date: string; hour: string; min: string } {
+  const rounded = new Date(Math.ceil((now.getTime() + graceMinutes * 60_000) / 300_000) * 300_000);
   const p = ukPartsAt(rounded);
   return { date: p.date, hour: hour24To12(p.hour), min: String(p.minute).padStart(2, '0') };
 }

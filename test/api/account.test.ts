@@ -107,7 +107,7 @@ describe('the signed-in passenger', () => {
       { name: 'Charlotte Davies-Hart', email: DEMO_CORPORATE.email, phone: '+44 20 7946 0188', passenger_id: me.id, password_hash: 'x' }, bearer(me.token));
     expect(ok.body).toEqual({
       success: true, message: 'Passenger Details Updated',
-      passenger: { passenger_id: me.id, passenger_name: 'Charlotte Davies-Hart', passenger_email: DEMO_CORPORATE.email, passenger_contact_no: '+44 20 7946 0188' },
+      passenger: { passenger_id: me.id, passenger_name: 'Charlotte Davies-Hart', passenger_email: DEMO_CORPORATE.email, passenger_contact_no: '+442079460188' },
     });
     expect((await signIn()).body.success).toBe(true);
   });

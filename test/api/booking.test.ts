@@ -47,7 +47,7 @@ describe('POST /booking, pay in car', () => {
       { id: expect.any(Number), stop_address: 'Euston Station, Euston Road, London', stop_post_code: 'NW1 2RT', stop_street_number: '' },
     ]);
     expect(body.data.passengerDetails).toMatchObject({
-      passenger_name: 'Amelia Hart', passenger_email: 'amelia@example.com', passenger_contact_no: '+44 770 090 012',
+      passenger_name: 'Amelia Hart', passenger_email: 'amelia@example.com', passenger_contact_no: '+44770090012',
       total_passengers: 2, additional_info: 'Child seat not needed',
     });
     const [row] = await t.db.query<any>('SELECT total_booking_amount_pence, vehicle_qty FROM bookings WHERE booking_number = $1', [body.data.booking.booking_number]);
@@ -114,7 +114,7 @@ describe('POST /booking, pay in car', () => {
   });
 
   it.each([
-    [{ registrationData: { ...registrationData, number: '07700 900123' } }, 'registrationData.number'],
+    [{ registrationData: { ...registrationData, number: '07700 90012' } }, 'registrationData.number'],
     [{ registrationData: { ...registrationData, firstName: '' } }, 'registrationData.firstName'],
     [{ registrationData: { ...registrationData, email: 'nope' } }, 'registrationData.email'],
     [{ bookingForm: { ...bookingForm, pickup: '' } }, 'bookingForm.pickup'],

@@ -17,7 +17,7 @@ describe('POST /send-instant-email', () => {
     const res = await t.call('POST', '/send-instant-email', quote);
     expect(res).toEqual({ status: 200, body: { success: true, message: 'Your booking has been sent!' } });
     const [row] = await t.db.query<any>('SELECT passenger_phone, passengers FROM quote_requests');
-    expect(row).toEqual({ passenger_phone: '447700900123', passengers: 3 });
+    expect(row).toEqual({ passenger_phone: '+447700900123', passengers: 3 });
     expect(await t.mail.deliverDue()).toBe(1);
     const m = t.mailbox.sent.at(-1)!;
     expect(m).toMatchObject({ to: 'bookings@albion-executive.co.uk', replyTo: 'mia@example.com' });

@@ -66,7 +66,7 @@ describe('new and existing clients', () => {
     const res = await book('existing_client', { email: person.email, password: 'secret-1' });
     expect(res.status).toBe(200);
     expect(res.body.data.passengerDetails).toMatchObject({
-      passenger_name: 'Oliver Bennett', passenger_email: person.email, passenger_contact_no: person.number,
+      passenger_name: 'Oliver Bennett', passenger_email: person.email, passenger_contact_no: '+44791123456', // stored as E.164 (decision 20)
     });
     const wrong = await book('existing_client', { email: person.email, password: 'secret-2' });
     expect([wrong.status, wrong.body.field]).toEqual([422, 'registrationData.password']);
@@ -85,7 +85,7 @@ describe('new and existing clients', () => {
       passengerEmail: 'ada@example.com', passengerPhone: '+44 700 000 001',
     });
     expect(res.body.data.passengerDetails).toMatchObject({
-      passenger_name: 'Ada Lovelace', passenger_email: 'ada@example.com', passenger_contact_no: '+44 700 000 001',
+      passenger_name: 'Ada Lovelace', passenger_email: 'ada@example.com', passenger_contact_no: '+44700000001',
     });
   });
 });

@@ -373,7 +373,7 @@ describe('the profile, on a server of its own', () => {
     const email = page.getByLabel('Email');
     const phone = page.getByLabel('Phone');
     expect([await name.inputValue(), await email.inputValue(), await phone.inputValue()])
-      .toEqual([DEMO_CORPORATE.name, DEMO_CORPORATE.email, DEMO_CORPORATE.phone]);
+      .toEqual([DEMO_CORPORATE.name, DEMO_CORPORATE.email, '+44 20 7946 0018']); // stored E.164, shown formatted (decision 20)
 
     // SPEC 5: name and e-mail required.
     await name.fill('');

@@ -105,7 +105,8 @@ describe('home: tabs and forms', () => {
     await page.getByLabel('Duration').waitFor();
     expect(await page.getByLabel('Duration').locator('option').allTextContents()).toHaveLength(21);
     const hours = await page.getByLabel('Pickup time hour').locator('option').allTextContents();
-    expect(hours.slice(0, 2).concat(hours.slice(10, 14), hours.slice(-1))).toEqual(['1am', '2am', '11am', '12am', '1pm', '2pm', '12pm']);
+    // Decision 20: time order, with 12 midnight and 12 noon (stored as 12am and 12pm).
+    expect(hours.slice(0, 2).concat(hours.slice(10, 14), hours.slice(-1))).toEqual(['12 midnight', '1am', '10am', '11am', '12 noon', '1pm', '11pm']);
     await choose(page, 'Pickup address', 'Canary Wharf');
     await page.getByLabel('Duration').selectOption('6hour');
     await page.reload();
@@ -135,7 +136,12 @@ describe('prices and errors', () => {
     const page = await open();
     await choose(page, 'Pickup address', 'Paddington');
     await choose(page, 'Drop-off address', 'Canary Wharf');
-    await page.getByRole('button', { name: 'Get prices' }).click(); // today, the next five minutes
+    // The form opens on the earliest bookable pickup (decision 20); an hour earlier is inside the grace period.
+    const hour = page.getByLabel('Pickup time hour');
+    const opensAt = await hour.evaluate((el: HTMLSelectElement) => el.selectedIndex);
+    if (opensAt === 0) await page.getByLabel('Pickup date').fill(ukDateInDays(0));
+    await hour.selectOption({ index: (opensAt + 23) % 24 });
+    await page.getByRole('button', { name: 'Get prices' }).click();
     const notice = page.getByRole('alertdialog', { name: 'Urgent Booking!' });
     await notice.waitFor();
     const opened = Date.now();

@@ -26,7 +26,7 @@ const price = (vehicle_id: number, company_id: number, amount: string): PriceDet
 export const prices: PriceDetail[] = [price(1, 1, '49.24'), price(1, 2, '46.76')];
 
 export const registration: RegistrationData = {
-  firstName: 'Amelia', surname: 'Hart', number: '+44 770 090 012', email: 'amelia@example.com',
+  firstName: 'Amelia', surname: 'Hart', number: '+44770090012', email: 'amelia@example.com', // as the details form stores it (E.164)
   passengerDetails: 'no', additionalInfo: '', return_additionalInfo: '',
 };
 
@@ -47,7 +47,7 @@ export const bookingOk: BookingResponse = {
     bookingStops: [],
     passengerDetails: {
       passenger_id: 1, passenger_name: 'Amelia Hart', passenger_email: 'amelia@example.com',
-      passenger_contact_no: '+44 770 090 012', total_passengers: 2, additional_info: '',
+      passenger_contact_no: '+44770090012', total_passengers: 2, additional_info: '',
     },
   },
 };
@@ -63,13 +63,13 @@ export const client: RegistrationData = { ...registration, password: 'secret-1',
 
 export const quoteRequest: QuoteRequest = {
   pickup_address: bookingForm.pickup, dropoff_address: bookingForm.dropoff, pickup_date: '2030-06-01', pickup_time: '15:05',
-  passenger_email: 'amelia@example.com', passenger_phone: '447700900123', passenger_name: 'Amelia Hart',
+  passenger_email: 'amelia@example.com', passenger_phone: '+447700900123', passenger_name: 'Amelia Hart',
   additional_info: '', passengers: 2, luggages: 1,
 };
 
 // A signed-in corporate passenger (SPEC 3: passenger_token and passenger_corporate_details).
 export const passenger: PassengerProfile = {
-  passenger_id: 7, passenger_name: 'Amelia Hart', passenger_email: 'amelia@example.com', passenger_contact_no: '+44 770 090 012',
+  passenger_id: 7, passenger_name: 'Amelia Hart', passenger_email: 'amelia@example.com', passenger_contact_no: '+44770090012',
 };
 export const session: Session = { token: 'token-stored', passenger };
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DETAILS_ALERTS, DETAILS_MESSAGES, nextAlert, validateDetails } from '../../src/domain/detailsValidation';
+import {
+  DETAILS_ALERTS, DETAILS_MESSAGES, isStoredPhone, nextAlert, validateDetails as validateWith, type DetailsValues,
+} from '../../src/domain/detailsValidation';
+import type { RegistrationMode } from '../../src/domain/schemas';
+import { isPhone } from '../../src/domain/phone';
+
+/** The details form and the server check with the full phone rule. */
+const validateDetails = (mode: RegistrationMode, v: DetailsValues) => validateWith(mode, v, isPhone);
 
 const guest = { firstName: 'Amelia', surname: 'Hart', email: 'amelia@example.com', number: '+44 770 090 012' };
 
@@ -15,18 +22,34 @@ describe('details form rules (SPEC 5)', () => {
     });
   });
 
-  it('checks the e-mail shape and the +xxx xxx xxx xxx phone shape', () => {
-    const e = validateDetails('guest_login', { ...guest, email: 'amelia@', number: '07700 900123' });
+  it('checks the e-mail shape, and the phone with the one phone rule: SPEC\'s +xxx xxx xxx xxx or a valid (UK) number (decision 20)', () => {
+    const e = validateDetails('guest_login', { ...guest, email: 'amelia@', number: '07700 90012' });
     expect(e).toEqual({
       email: 'Please enter a valid email address',
       number: 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)',
     });
-    for (const ok of ['+1 234 567 890', '+44 770 090 012', '+353 861 234 567']) {
-      expect(validateDetails('guest_login', { ...guest, number: ok }).number).toBeUndefined();
+    for (const ok of ['+1 234 567 890', '+44 770 090 012', '+353 861 234 567', '07700 900123', '+44 7700 900123', '+44 20 7946 0321']) {
+      expect(validateDetails('guest_login', { ...guest, number: ok }).number, ok).toBeUndefined();
     }
-    for (const bad of ['+4444 770 090 012', '+44 7700 900 123', '44 770 090 012', '+44 770090012']) {
-      expect(validateDetails('guest_login', { ...guest, number: bad }).number).toBe(DETAILS_MESSAGES.phoneInvalid);
+    for (const bad of ['+4444 770 090 012', '07700 90012', '+44 7911 1234567', '0791 one two three']) {
+      expect(validateDetails('guest_login', { ...guest, number: bad }).number, bad).toBe(DETAILS_MESSAGES.phoneInvalid);
     }
+  });
+
+  it("checks the other passenger's phone only when booking for someone else and it is given", () => {
+    expect(validateDetails('guest_login', { ...guest, passengerDetails: 'yes', passengerPhone: '12345' }).passengerPhone)
+      .toBe(DETAILS_MESSAGES.phoneInvalid);
+    expect(validateDetails('guest_login', { ...guest, passengerDetails: 'yes', passengerPhone: '020 7946 0321' })).toEqual({});
+    expect(validateDetails('guest_login', { ...guest, passengerDetails: 'yes', passengerPhone: '' })).toEqual({});
+    expect(validateDetails('guest_login', { ...guest, passengerDetails: 'no', passengerPhone: '12345' })).toEqual({});
+  });
+
+  it("lets the booking machine check saved details by the phone's stored form, without the phone rule's metadata", () => {
+    const saved = { ...guest, number: '+447700900123' };
+    expect(validateWith('guest_login', saved, isStoredPhone)).toEqual({});
+    // What the form stores while a number is still being typed does not count as complete details.
+    expect(validateWith('guest_login', { ...guest, number: '07700 9001' }, isStoredPhone).number).toBe(DETAILS_MESSAGES.phoneInvalid);
+    expect(validateWith('existing_client', { email: 'a@b.co', number: '' }, isStoredPhone)).toEqual({ password: 'Password is required' });
   });
 
   it('asks new clients for a 6-character password and both agreements', () => {
@@ -46,6 +69,9 @@ describe('details form rules (SPEC 5)', () => {
     expect(nextAlert('guest_login', {})).toBe('Enter Passenger Email to receive booking details');
     expect(nextAlert('guest_login', guest)).toBeNull();
     expect(nextAlert('existing_client', { email: 'a@b.co' })).toBe('Enter Password for booking');
+    expect(nextAlert('new_client', { email: 'a@b.co' })).toBe('Enter Password for booking');
+    expect(nextAlert('existing_client', { email: 'a@b.co', password: '   ' })).toBe('Enter Password for booking');
+    expect(nextAlert('existing_client', { email: 'a@b.co', password: 'x' })).toBeNull();
     expect(nextAlert('new_client', { email: 'a@b.co', password: 'secret1' })).toBe('Please Accept Our Privacy Policies');
     expect(nextAlert('new_client', { email: 'a@b.co', password: 'secret1', privacyAccepted: true })).toBe('Please Accept Our Term and Conditions');
     expect(Object.values(DETAILS_ALERTS)).toHaveLength(4);
@@ -72,12 +98,16 @@ describe('e-mail fields of the details form', () => {
 
 describe('other form rules', () => {
   it('requires date, time, e-mail and telephone on the quote form (SPEC 5)', async () => {
-    const { validateQuoteForm } = await import('../../src/domain/forms');
+    const { validateQuoteForm } = await import('../../src/domain/contactSchemas');
     expect(validateQuoteForm({})).toEqual({
       pickup_date: 'Choose a date', pickup_time: 'Choose a time', passenger_email: 'Email is required', passenger_phone: 'Telephone is required',
     });
-    expect(validateQuoteForm({ pickup_date: '2030-01-01', pickup_time: '09:00', passenger_email: 'a@b.co', passenger_phone: 447700900123 })).toEqual({});
-    expect(validateQuoteForm({ pickup_date: '2030-01-01', pickup_time: '09:00', passenger_email: 'a@b.co, c@d.co', passenger_phone: 447700900123 }))
+    const ok = { pickup_date: '2030-01-01', pickup_time: '09:00', passenger_email: 'a@b.co' };
+    expect(validateQuoteForm({ ...ok, passenger_phone: 447700900123 })).toEqual({});
+    expect(validateQuoteForm({ ...ok, passenger_phone: '07700 900123' })).toEqual({});
+    expect(validateQuoteForm({ ...ok, passenger_phone: '12345' }))
+      .toEqual({ passenger_phone: 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)' });
+    expect(validateQuoteForm({ ...ok, passenger_email: 'a@b.co, c@d.co', passenger_phone: 447700900123 }))
       .toEqual({ passenger_email: 'Please enter a valid email address' });
   });
 

@@ -81,4 +81,10 @@ describe('saved details', () => {
       registration: { ...registration, password: 'secret-1', privacyAccepted: true, termsAccepted: false } });
     expect(landingStep(newClient, '/paymentview')).toBe('details');
   });
+
+  it('count a phone in its stored form (E.164, decision 20): a number still as typed sends the visitor to the details', () => {
+    const at = (number: string) => landingStep(ctx({ priceDetails: prices, selectedVehicle: prices[0], registration: { ...registration, number } }), '/paymentview');
+    expect(['+447700900123', '+442079460321', '+123456789012'].map(at)).toEqual(['payment', 'payment', 'payment']);
+    expect(['07700 900123', '+44 7700 900123', '+44 770'].map(at)).toEqual(['details', 'details', 'details']);
+  });
 });

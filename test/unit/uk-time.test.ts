@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatDateUK, formatTime12, hour12To24, hour24To12, isCalendarDate, toTime24, ukLocalToInstant, ukNowRoundedTo5, ukToday,
+  formatDateUK, formatTime12, hour12To24, hour24To12, isCalendarDate, toTime24, ukLocalToInstant, ukEarliestPickup, ukToday,
 } from '../../src/domain/ukTime';
 
 describe('UK dates and times', () => {
@@ -32,9 +32,9 @@ describe('UK dates and times', () => {
     expect(() => hour12To24('13pm')).toThrow();
   });
 
-  it('rounds the default pickup time up to the next five minutes in UK time (SPEC 4)', () => {
-    expect(ukNowRoundedTo5(new Date('2026-07-01T13:02:10Z'))).toEqual({ date: '2026-07-01', hour: '2pm', min: '05' });
-    expect(ukNowRoundedTo5(new Date('2026-12-31T23:58:00Z'))).toEqual({ date: '2027-01-01', hour: '12am', min: '00' });
+  it('rounds the default pickup time up to the next five minutes in UK time (SPEC 4, GRACE_TIME 0)', () => {
+    expect(ukEarliestPickup(0, new Date('2026-07-01T13:02:10Z'))).toEqual({ date: '2026-07-01', hour: '2pm', min: '05' });
+    expect(ukEarliestPickup(0, new Date('2026-12-31T23:58:00Z'))).toEqual({ date: '2027-01-01', hour: '12am', min: '00' });
   });
 
   it('formats the confirmation as dd-mm-yyyy and 12-hour time (SPEC 2)', () => {

@@ -10,6 +10,8 @@ import { penceToPounds } from '../../domain/money';
 import { allowsGuests, isEnabled, showsPayInCar } from '../../domain/settings';
 import { toTime24 } from '../../domain/ukTime';
 import { validateDetails } from '../../domain/detailsValidation';
+import { BOOKING_REFERENCE_ALPHABET } from '../../domain/bookingReference';
+import { isPhone, normalisePhone, PHONE_MESSAGE } from '../../domain/phone';
 import { HttpError, validate } from '../http/errors';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
 import { createPassenger, signIn } from '../auth/passengers';
@@ -18,42 +20,60 @@ import { profileOf } from '../auth/account';
 import { enqueueEmail } from '../mail/queue';
 import { bookingConfirmation } from '../mail/templates';
 
-const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-
-/** A reference a person can read over the phone: no 0/O or 1/I. */
+/** A reference a person can read over the phone: no 0/O or 1/I (src/domain/bookingReference.ts, which the contact form checks too). */
 export function newBookingNumber(): string {
   let ref = '';
-  for (let i = 0; i < 8; i++) ref += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+  for (let i = 0; i < 8; i++) ref += BOOKING_REFERENCE_ALPHABET[randomInt(BOOKING_REFERENCE_ALPHABET.length)];
   return `BK-${ref}`;
 }
 
 export const BAD_CREDENTIALS = 'The email or password is not correct.';
 
-interface Contact { passengerId: number | null; name: string; email: string; phone: string; passwordHash: string | null }
+interface Contact {
+  passengerId: number | null; name: string; email: string; phone: string; passwordHash: string | null;
+  /** Booking for someone else: their phone as stored, '' when not given. */
+  passengerPhone: string;
+}
+
+/** A phone of the request as stored (E.164, decision 20), '' when none is given; a bad one is a 422 naming its field. */
+function storedPhone(text: string | undefined, field: string): string {
+  if (!text?.trim()) return '';
+  const e164 = normalisePhone(text);
+  if (e164 === null) throw new HttpError(422, `${field}: ${PHONE_MESSAGE}`, field);
+  return e164;
+}
 
 /** Who the booking is for, by registration mode (SPEC 4): checked before anything is written. */
 async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<Contact> {
   const mode = req.selected_passenger;
   const reg = req.registrationData;
+  if (deps.signedIn === null) {
+    const errors = validateDetails(mode, reg, isPhone);
+    const [field, message] = Object.entries(errors)[0] ?? [];
+    if (field) throw new HttpError(422, `registrationData.${field}: ${message}`, `registrationData.${field}`);
+  }
+  // Every phone given is checked, whatever the mode (an existing client's form has none: the account's is used).
+  const phone = storedPhone(reg.number, 'registrationData.number');
+  const passengerPhone = reg.passengerDetails === 'yes' ? storedPhone(reg.passengerPhone, 'registrationData.passengerPhone') : '';
   if (deps.signedIn !== null) {
     // A signed-in corporate passenger books for their own account: what the form gives, else the profile.
     const p = await profileOf(deps.db, deps.signedIn);
     const name = `${reg.firstName} ${reg.surname}`.trim() || p.passenger_name;
-    return { passengerId: p.passenger_id, name, email: reg.email || p.passenger_email, phone: reg.number.trim() || p.passenger_contact_no, passwordHash: null };
+    return {
+      passengerId: p.passenger_id, name, email: reg.email || p.passenger_email, phone: phone || p.passenger_contact_no, passwordHash: null,
+      passengerPhone,
+    };
   }
-  const errors = validateDetails(mode, reg);
-  const [field, message] = Object.entries(errors)[0] ?? [];
-  if (field) throw new HttpError(422, `registrationData.${field}: ${message}`, `registrationData.${field}`);
   const name = `${reg.firstName} ${reg.surname}`.trim();
   if (mode === 'existing_client') {
     const result = await signIn(deps.db, { email: reg.email, password: reg.password ?? '', client: deps.client, hashCost: deps.hashCost });
     if (!result.ok) throw new HttpError(422, BAD_CREDENTIALS, 'registrationData.password');
     const a = result.account;
-    return { passengerId: a.id, name: name || a.name, email: a.email, phone: reg.number.trim() || a.phone, passwordHash: null };
+    return { passengerId: a.id, name: name || a.name, email: a.email, phone: phone || a.phone, passwordHash: null, passengerPhone };
   }
   // A new client's e-mail is checked when the account is written (createPassenger), inside the booking's transaction.
   const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
-  return { passengerId: null, name, email: reg.email.trim(), phone: reg.number.trim(), passwordHash };
+  return { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone };
 }
 
 function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
@@ -232,7 +252,7 @@ export async function writeBooking(tx: Queryable, deps: BookingDeps, p: Prepared
     [row, passengerId,
       forSomeoneElse ? `${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim() : contact.name,
       forSomeoneElse ? reg.passengerEmail || contact.email : contact.email,
-      forSomeoneElse ? reg.passengerPhone || contact.phone : contact.phone,
+      forSomeoneElse ? contact.passengerPhone || contact.phone : contact.phone,
       d.passengers, reg.additionalInfo],
   );
   // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.

@@ -4,6 +4,7 @@ import { currencyOf, type Settings } from '../../domain/settings';
 import { formatExactPrice } from '../../domain/money';
 import { formatDateUK, formatTime12 } from '../../domain/ukTime';
 import { bookingTypeLabel, confirmationPaymentLabel } from '../../domain/bookingLabels';
+import { formatPhone } from '../../domain/phone';
 
 export interface Message { subject: string; text: string; html: string }
 
@@ -56,7 +57,7 @@ export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { 
     ['Wheelchair', yes(d.wheel_chair)],
     ['Special luggage', String(d.special_luggages)],
     ['Waiting minutes', String(d.waiting_minutes)],
-    ['Passenger', `${p.passenger_name}, ${p.passenger_email}, ${p.passenger_contact_no}`],
+    ['Passenger', [p.passenger_name, p.passenger_email, formatPhone(p.passenger_contact_no)].filter(Boolean).join(', ')],
     ...(p.additional_info ? [['Additional information', p.additional_info] as [string, string]] : []),
     ...breakdown.map((l) => [l.label, formatExactPrice(l.amount, currency)] as [string, string]),
     ['Payment method', confirmationPaymentLabel(b.payment_method)],
@@ -80,7 +81,7 @@ export function quoteRequestMail(q: QuoteRequestMail, id: number): Message {
   const m = render(`Quote request #${id}: ${q.pickup_address} to ${q.dropoff_address}`, 'A visitor asked for a quote on the website.', [
     ['Pickup address', q.pickup_address], ['Drop-off address', q.dropoff_address],
     ['Pickup date', formatDateUK(q.pickup_date)], ['Pickup time', formatTime12(q.pickup_time)],
-    ['Name', q.passenger_name], ['Email', q.passenger_email], ['Telephone', q.passenger_phone],
+    ['Name', q.passenger_name], ['Email', q.passenger_email], ['Telephone', formatPhone(q.passenger_phone)],
     ['Passengers', String(q.passengers)], ['Luggage', String(q.luggages)], ['Additional information', q.additional_info],
   ], ['Reply to this e-mail to answer the visitor.']);
   return { subject: m.subject, text: m.text, html: m.html };
@@ -92,7 +93,7 @@ export interface ContactMail {
 
 export function contactMail(c: ContactMail, id: number): Message {
   const m = render(`Contact form #${id}: ${c.queryReason} from ${c.firstName} ${c.lastName}`, 'A visitor sent a message from the website.', [
-    ['Name', `${c.firstName} ${c.lastName}`], ['Email', c.email], ['Telephone', c.telephone],
+    ['Name', `${c.firstName} ${c.lastName}`], ['Email', c.email], ['Telephone', formatPhone(c.telephone)],
     ['Reason', c.queryReason], ['Booking number', c.bookingNumber || '-'], ['Comments', c.comments],
   ], ['Reply to this e-mail to answer the visitor.']);
   return { subject: m.subject, text: m.text, html: m.html };

@@ -6,8 +6,8 @@ import { ukToday } from '../../domain/ukTime';
 import { newBookingNumber } from '../bookings/bookings';
 
 export const DEMO_CORPORATE = {
-  // The phone in SPEC 5's booking format (+xxx xxx xxx xxx), so a booking made while signed in passes as it stands.
-  name: 'Charlotte Davies', email: 'charlotte.davies@northbridge-consulting.co.uk', phone: '+44 207 946 018', password: 'Northbridge-2026',
+  // The phone as every phone is stored (E.164, decision 20); shown as +44 20 7946 0018.
+  name: 'Charlotte Davies', email: 'charlotte.davies@northbridge-consulting.co.uk', phone: '+442079460018', password: 'Northbridge-2026',
 };
 
 interface DemoBooking {

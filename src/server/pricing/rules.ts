@@ -1,7 +1,7 @@
 // Booking rules checked before any price is given (SPEC 8's urgent-booking errors).
 import type { Queryable } from '../db/index';
 import { hour12To24, ukLocalToInstant } from '../../domain/ukTime';
-import { numberSetting, type Settings } from '../../domain/settings';
+import { graceMinutes, type Settings } from '../../domain/settings';
 import { HttpError } from '../http/errors';
 import { reference } from '../operator/referenceData';
 
@@ -16,7 +16,7 @@ export function pickupInstant(date: string, hour12: string, min: string): Date {
 
 /** A pickup sooner than GRACE_TIME minutes from now (or in the past) must be booked by phone. */
 export function checkGracePeriod(at: Date, settings: Settings, now: Date, field = 'pickup_date'): void {
-  const graceMs = Math.max(0, numberSetting(settings, 'GRACE_TIME')) * 60_000;
+  const graceMs = graceMinutes(settings) * 60_000;
   if (at.getTime() - now.getTime() < graceMs) throw new HttpError(422, GRACE_PERIOD_MESSAGE, field);
 }
 

@@ -8,6 +8,7 @@ import { Dialog } from '../../components/Dialog';
 import { useAmountFormat } from './format';
 import { bookingTypeLabel, paymentMethodLabel } from '../../../domain/bookingLabels';
 import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
+import { formatPhone } from '../../../domain/phone';
 
 const yesNo = (v: string | number) => (typeof v === 'number' ? (v > 0 ? 'Yes' : 'No') : v.trim().toLowerCase() === 'yes' ? 'Yes' : 'No');
 const countedYesNo = (n: number) => (n > 0 ? `Yes (${n})` : 'No');
@@ -65,7 +66,7 @@ export function BookingDetailsDialog({ booking, onClose }: { booking: CorporateB
   const passenger: [string, ReactNode][] = [
     ['Name', orDash(p.passenger_name)],
     ['Email', orDash(p.passenger_email)],
-    ['Phone', orDash(p.passenger_contact_no)],
+    ['Phone', orDash(formatPhone(p.passenger_contact_no))],
     ['Total Passengers', String(p.total_passengers)],
     ['Additional Information', orDash(p.additional_info)],
   ];

@@ -6,6 +6,7 @@ import { Form } from 'react-final-form';
 import { AccountActor } from '../../appActor';
 import { TextField } from '../../components/TextField';
 import { isEmail } from '../../../domain/fields';
+import { formatPhone, isPhone, normalisePhone, PHONE_MESSAGE } from '../../../domain/phone';
 
 interface Values { name: string; email: string; phone: string }
 
@@ -14,6 +15,7 @@ function validate(v: Partial<Values>): Partial<Record<keyof Values, string>> {
   if (!v.name?.trim()) errors.name = 'Name is required';
   if (!v.email?.trim()) errors.email = 'Email is required';
   else if (!isEmail(v.email)) errors.email = 'Please enter a valid email address';
+  if (v.phone?.trim() && !isPhone(v.phone)) errors.phone = PHONE_MESSAGE;
   return errors;
 }
 
@@ -25,7 +27,7 @@ export function MyAccountView() {
   const notice = AccountActor.useSelector((s) => s.context.notice);
   // New initial values only when the stored passenger changes (after a save), so typing is never reset.
   const initial = useMemo<Values>(() => ({
-    name: passenger?.passenger_name ?? '', email: passenger?.passenger_email ?? '', phone: passenger?.passenger_contact_no ?? '',
+    name: passenger?.passenger_name ?? '', email: passenger?.passenger_email ?? '', phone: formatPhone(passenger?.passenger_contact_no),
   }), [passenger?.passenger_name, passenger?.passenger_email, passenger?.passenger_contact_no]);
   const dismiss = () => actor.send({ type: 'message.dismissed' });
 
@@ -53,7 +55,7 @@ export function MyAccountView() {
         initialValues={initial}
         validate={validate}
         onSubmit={(v) => {
-          actor.send({ type: 'profile.save', profile: { name: v.name.trim(), email: v.email.trim(), phone: (v.phone ?? '').trim() } });
+          actor.send({ type: 'profile.save', profile: { name: v.name.trim(), email: v.email.trim(), phone: normalisePhone(v.phone) ?? '' } });
         }}
         render={({ handleSubmit, pristine }) => (
           <form className="panel profile-form" onSubmit={handleSubmit} noValidate aria-labelledby="profile-title">

@@ -9,6 +9,7 @@ import { TextField } from '../../components/TextField';
 import { VehicleSummary } from '../../components/VehicleSummary';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { nextAlert, validateDetails, type DetailsValues } from '../../../domain/detailsValidation';
+import { formatPhone, isPhone, normalisePhone } from '../../../domain/phone';
 import { needsTravelReference } from '../../../domain/forms';
 import type { RegistrationData, RegistrationMode } from '../../../domain/schemas';
 import { emptyRegistration, type Flights } from '../../../../machines/booking';
@@ -23,14 +24,24 @@ const MODES: { value: RegistrationMode; label: string; hint: string }[] = [
   { value: 'existing_client', label: 'Existing client', hint: 'Sign in with your password' },
 ];
 
-/** What the machine keeps: the SPEC 3 registration data, never the password of an unsubmitted form. */
+/** A phone as the machine keeps it: E.164 once it is valid (decision 20), else as typed so far. */
+function phoneToKeep(text: string | undefined): string {
+  const typed = text?.trim() ?? '';
+  return normalisePhone(typed) ?? typed;
+}
+
+/**
+ * What the machine keeps: the SPEC 3 registration data, never the password of an unsubmitted form. An existing
+ * client's form has no phone (the account's is used), so none is sent for them.
+ */
 function toRegistration(v: Values, withPassword: boolean): RegistrationData {
   return {
-    firstName: v.firstName?.trim() ?? '', surname: v.surname?.trim() ?? '', number: v.number?.trim() ?? '',
+    firstName: v.firstName?.trim() ?? '', surname: v.surname?.trim() ?? '',
+    number: v.mode === 'existing_client' ? '' : phoneToKeep(v.number),
     email: v.email?.trim() ?? '', username: v.email?.trim() ?? '', privacyAccepted: Boolean(v.privacyAccepted),
     termsAccepted: Boolean(v.termsAccepted), passengerDetails: v.someoneElse ? 'yes' : 'no',
     passengerName: v.passengerName ?? '', passengerLastname: v.passengerLastname ?? '', passengerEmail: v.passengerEmail ?? '',
-    passengerPhone: v.passengerPhone ?? '', additionalInfo: v.additionalInfo ?? '', return_additionalInfo: v.return_additionalInfo ?? '',
+    passengerPhone: phoneToKeep(v.passengerPhone), additionalInfo: v.additionalInfo ?? '', return_additionalInfo: v.return_additionalInfo ?? '',
     ...(withPassword && v.password ? { password: v.password } : {}),
   };
 }
@@ -69,6 +80,7 @@ export function DetailsView() {
   const showReturnFlight = bookingForm?.select_option === 'return' && needsTravelReference(bookingForm.dropoff);
   const [initial] = useState<Values>(() => ({
     ...saved, password: '', someoneElse: saved?.passengerDetails === 'yes',
+    number: formatPhone(saved?.number), passengerPhone: formatPhone(saved?.passengerPhone),
     mode: modes.some((m) => m.value === savedMode) ? savedMode : modes[0].value,
     pickup_fight_number: bookingForm?.pickup_fight_number ?? '', return_fight_number: bookingForm?.return_fight_number ?? '',
   }));
@@ -87,7 +99,7 @@ export function DetailsView() {
         <VehicleSummary />
         <Form<Values>
           initialValues={initial}
-          validate={(v) => validateDetails(v.mode, { ...v, passengerDetails: v.someoneElse ? 'yes' : 'no' })}
+          validate={(v) => validateDetails(v.mode, { ...v, passengerDetails: v.someoneElse ? 'yes' : 'no' }, isPhone)}
           onSubmit={(v) => actor.send({ type: 'details.submit', mode: v.mode, registration: toRegistration(v, true), flights: flightsOf(v) })}
           render={({ handleSubmit, values }) => (
             <form className="panel" noValidate aria-label="Personal details"
@@ -125,8 +137,8 @@ export function DetailsView() {
               )}
               <TextField name="email" label="Email" type="email" autoComplete="email" hint="Your booking confirmation is sent here." />
               {values.mode !== 'existing_client' && (
-                <TextField name="number" label="Phone Number" type="tel" autoComplete="tel" placeholder="+44 770 090 012"
-                  hint="Format +xxx xxx xxx xxx: country code, then three groups of three digits." />
+                <TextField name="number" label="Phone Number" type="tel" autoComplete="tel" placeholder="07700 900123"
+                  hint="A UK number, or + and the country code for a number abroad." />
               )}
               {values.mode !== 'guest_login' && (
                 <TextField name="password" label="Password" type="password"

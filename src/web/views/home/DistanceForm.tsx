@@ -1,12 +1,14 @@
 // The 'GET A QUOTE' form (SPEC 3 'Booking form', SPEC 5 'Home form').
-import { useState } from 'react';
-import { Field, Form, FormSpy } from 'react-final-form';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { Field, Form, FormSpy, useForm } from 'react-final-form';
 import type { FormApi } from 'final-form';
 import { create } from 'superstruct';
 import { BookingForm } from '../../../domain/schemas';
 import {
-  HOUR_OPTIONS, MINUTE_OPTIONS, extraOffered, needsTravelReference, restoreBookingForm, validateBookingForm, type BookingFormDraft,
+  HOUR_OPTIONS, MINUTE_OPTIONS, extraOffered, needsTravelReference, restoreBookingForm, returnLegFromOutbound, validateBookingForm,
+  type BookingFormDraft,
 } from '../../../domain/forms';
+import { graceMinutes } from '../../../domain/settings';
 import { ukToday } from '../../../domain/ukTime';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { AddressInput } from '../../components/AddressInput';
@@ -67,6 +69,22 @@ function LegOptions({ p, settings }: { p: '' | 'return_'; settings: Record<strin
   );
 }
 
+/**
+ * Mounted with the return leg: when the visitor has just chosen return, the leg's counts and extras start as the
+ * outbound ones (decision 20). It runs once the leg's fields are mounted, because react-final-form gives a field that
+ * mounts its initial value; it runs again on StrictMode's second mount, to the same effect.
+ */
+function StartAsOutbound({ chosen }: { chosen: RefObject<boolean> }) {
+  const form = useForm<BookingFormDraft>();
+  useEffect(() => {
+    if (!chosen.current) return;
+    form.batch(() => {
+      for (const [k, v] of Object.entries(returnLegFromOutbound(form.getState().values))) form.change(k as keyof BookingFormDraft, v);
+    });
+  }, [chosen, form]);
+  return null;
+}
+
 export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?: (form: FormApi<BookingFormDraft>) => void }) {
   const actor = BookingActor.useActorRef();
   const saved = BookingActor.useSelector((s) => s.context.bookingForm);
@@ -74,7 +92,9 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
   // SPEC 7: the browser location is asked for when the home form loads; it biases maps suggestions.
   useBrowserLocation();
   // Read once: the form keeps its own state while the visitor types.
-  const [initial] = useState<BookingFormDraft>(() => restoreBookingForm(saved));
+  const [initial] = useState<BookingFormDraft>(() => restoreBookingForm(saved, graceMinutes(settings)));
+  // Set when the visitor chooses return (a saved return trip opens with its own return values).
+  const returnChosen = useRef(false);
 
   return (
     <Form<BookingFormDraft>
@@ -94,7 +114,11 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
                 {({ input }) => <label className={input.checked ? 'on' : ''}><input {...input} /> One way</label>}
               </Field>
               <Field name="select_option" type="radio" value="return">
-                {({ input }) => <label className={input.checked ? 'on' : ''}><input {...input} /> Return</label>}
+                {({ input }) => (
+                  <label className={input.checked ? 'on' : ''}>
+                    <input {...input} onChange={(e) => { returnChosen.current = true; input.onChange(e); }} /> Return
+                  </label>
+                )}
               </Field>
             </fieldset>
             <AddressField name="pickup" label="Pickup address" placeholder="Airport, station, postcode or address" />
@@ -119,6 +143,7 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
                   <TextField name="return_fight_number" label="Return flight, train or ferry number" placeholder="e.g. EZY 8012" />
                 )}
                 <LegOptions p="return_" settings={settings} />
+                <StartAsOutbound chosen={returnChosen} />
               </section>
             )}
             <FormSpy subscription={{ submitFailed: true, valid: true }}>

@@ -3,9 +3,11 @@ import { useState } from 'react';
 import { Field, Form, FormSpy } from 'react-final-form';
 import { create } from 'superstruct';
 import { HourlyRateForm } from '../../../domain/schemas';
-import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, MINUTE_OPTIONS, newHourlyForm, validateHourlyForm } from '../../../domain/forms';
+import { MINUTE_OPTIONS } from '../../../domain/forms';
+import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, restoreHourlyForm, validateHourlyForm } from '../../../domain/hourlyForm';
+import { graceMinutes } from '../../../domain/settings';
 import { ukToday } from '../../../domain/ukTime';
-import { BookingActor } from '../../bookingActor';
+import { BookingActor, useSettings } from '../../bookingActor';
 import { AddressInput } from '../../components/AddressInput';
 import { ChoiceSelect, DateField } from '../../components/fields';
 import { useBrowserLocation } from '../../hooks';
@@ -14,7 +16,8 @@ export function HourlyForm({ pricing }: { pricing: boolean }) {
   const actor = BookingActor.useActorRef();
   const saved = BookingActor.useSelector((s) => s.context.hourlyForm);
   const location = useBrowserLocation();
-  const [initial] = useState<HourlyRateForm>(() => ({ ...newHourlyForm(), ...saved }));
+  const settings = useSettings();
+  const [initial] = useState<HourlyRateForm>(() => restoreHourlyForm(saved, graceMinutes(settings)));
 
   return (
     <Form<HourlyRateForm>
@@ -41,7 +44,7 @@ export function HourlyForm({ pricing }: { pricing: boolean }) {
           <fieldset className="field time-field">
             <legend>Pickup time</legend>
             <div className="time-selects">
-              <ChoiceSelect name="pickup_hour" ariaLabel="Pickup time hour" options={HOURLY_HOUR_OPTIONS.map((h) => ({ value: h, label: h }))} />
+              <ChoiceSelect name="pickup_hour" ariaLabel="Pickup time hour" options={HOURLY_HOUR_OPTIONS} />
               <span aria-hidden="true">:</span>
               <ChoiceSelect name="pickup_min" ariaLabel="Pickup time minute" options={MINUTE_OPTIONS.map((m) => ({ value: m, label: m }))} />
             </div>

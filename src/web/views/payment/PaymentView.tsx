@@ -11,6 +11,7 @@ import { VehicleSummary } from '../../components/VehicleSummary';
 import { useIsMobile } from '../../hooks';
 import { amountPence } from '../../../../machines/booking';
 import { formatExactPrice, penceToPounds } from '../../../domain/money';
+import { formatPhone } from '../../../domain/phone';
 
 export function PersonalDetails() {
   const reg = BookingActor.useSelector((s) => s.context.registration);
@@ -20,8 +21,8 @@ export function PersonalDetails() {
     ['Booking as', mode === 'guest_login' ? 'Guest' : mode === 'new_client' ? 'New client' : 'Existing client'],
     ...(reg.firstName || reg.surname ? [['Name', `${reg.firstName} ${reg.surname}`.trim()] as [string, string]] : []),
     ['Email', reg.email],
-    ...(reg.number ? [['Phone', reg.number] as [string, string]] : []),
-    ...(reg.passengerDetails === 'yes' ? [['Passenger', [`${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim(), reg.passengerEmail, reg.passengerPhone].filter(Boolean).join(', ')] as [string, string]] : []),
+    ...(reg.number ? [['Phone', formatPhone(reg.number)] as [string, string]] : []),
+    ...(reg.passengerDetails === 'yes' ? [['Passenger', [`${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim(), reg.passengerEmail, formatPhone(reg.passengerPhone)].filter(Boolean).join(', ')] as [string, string]] : []),
     ...(reg.additionalInfo ? [['Additional information', reg.additionalInfo] as [string, string]] : []),
   ];
   return (

@@ -9,9 +9,8 @@ import { BookingActor } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { CountSelect, DateField } from '../../components/fields';
-import { QuoteRequest } from '../../../domain/schemas';
+import { QuoteRequest, validateQuoteForm } from '../../../domain/contactSchemas';
 import { toTime24, ukToday } from '../../../domain/ukTime';
-import { validateQuoteForm } from '../../../domain/forms';
 
 interface Values {
   pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string;
@@ -57,7 +56,8 @@ export function QuoteView() {
         initialValues={initial}
         validate={validateQuoteForm}
         onSubmit={(v) => {
-          actor.send({ type: 'quote.submit', request: create({ ...v, passenger_phone: String(v.passenger_phone) }, QuoteRequest) });
+          // The phone goes as E.164 (decision 20): QuoteRequest normalises it.
+          actor.send({ type: 'quote.submit', request: create(v, QuoteRequest) });
         }}
         render={({ handleSubmit, form: api }) => {
           formApi.current = api;
@@ -71,7 +71,7 @@ export function QuoteView() {
             </div>
             <div className="row">
               <TextField name="passenger_email" label="Email" type="email" autoComplete="email" />
-              <TextField name="passenger_phone" label="Telephone" type="number" autoComplete="tel" />
+              <TextField name="passenger_phone" label="Telephone" type="tel" autoComplete="tel" placeholder="07700 900123" />
             </div>
             <TextField name="passenger_name" label="Name" autoComplete="name" />
             <div className="row">

@@ -5,6 +5,7 @@ import { BookingActor, useSettings } from '../../bookingActor';
 import { formatBookingAmount, numberSetting } from '../../../domain/settings';
 import { bookingTypeLabel, confirmationPaymentLabel } from '../../../domain/bookingLabels';
 import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
+import { formatPhone } from '../../../domain/phone';
 
 const yesNo = (v: string) => (v === 'yes' ? 'Yes' : 'No');
 
@@ -61,7 +62,7 @@ export function SuccessView() {
           <tbody>
             <tr><th scope="row">Name</th><td>{passenger.passenger_name}</td></tr>
             <tr><th scope="row">Email</th><td>{passenger.passenger_email}</td></tr>
-            <tr><th scope="row">Phone</th><td>{passenger.passenger_contact_no}</td></tr>
+            <tr><th scope="row">Phone</th><td>{formatPhone(passenger.passenger_contact_no)}</td></tr>
             <tr><th scope="row">Total passengers</th><td>{passenger.total_passengers}</td></tr>
             {passenger.additional_info && <tr><th scope="row">Additional info</th><td>{passenger.additional_info}</td></tr>}
           </tbody>
