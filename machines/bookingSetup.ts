@@ -51,6 +51,10 @@ export interface Attempt { key: string; fingerprint: string; intentId: string | 
  */
 export interface AddressProblem { field: string; message: string; text: string }
 
+/** The refusal to show under the input of `field` while it holds `text`, if the server refused that text there. */
+export const refusalFor = (p: AddressProblem | null, field: string, text: string): string | undefined =>
+  p && p.field === field && p.text.trim() === text.trim() ? p.message : undefined;
+
 /** The app starts the wizard once the settings are known, with the signed-in passenger if any. */
 export interface BookingInput { path: string; settings: Settings; stored?: StoredBooking; session?: Session | null }
 
@@ -232,7 +236,7 @@ export const bookingSetup = setup({
       },
     }),
     /** The trip's prices and vehicle no longer stand: its address was refused. */
-    voidPrices: assign({ priceDetails: null, trip: null, selectedVehicle: null, quantity: 1 }),
+    voidPrices: assign({ priceDetails: null, trip: null, selectedVehicle: null }),
     assignForm: assign(({ event }) => {
       if (event.type !== 'home.submit') return {};
       return event.bookingType === 'milleage'

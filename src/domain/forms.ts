@@ -1,6 +1,6 @@
 // Starting values and option lists of the booking forms (SPEC 3, 4 and 5).
 import { create } from 'superstruct';
-import { BookingForm, type HourlyRateForm } from './schemas';
+import { BookingForm } from './schemas';
 import { hour24To12, ukNowRoundedTo5, ukToday } from './ukTime';
 import { isEmail } from './fields';
 import { SAME_PLACE } from './messages';
@@ -55,15 +55,6 @@ export function extraOffered(settings: Record<string, string>, extra: ExtraKey):
   return Number(settings[EXTRA_SETTINGS[extra]]) > 0;
 }
 
-/** SPEC 5 'Hourly form': 4hour..24hour; hours 1am..12am then 1pm..12pm; minutes 00-55. */
-export const HOURLY_DURATIONS = range(4, 24).map((h) => `${h}hour`);
-export const HOURLY_HOUR_OPTIONS = [...range(1, 12).map((h) => `${h}am`), ...range(1, 12).map((h) => `${h}pm`)];
-
-/** SPEC 3 'Hourly form' defaults. */
-export function newHourlyForm(now: Date = new Date()): HourlyRateForm {
-  return { pickup: '', pickup_date: ukToday(now), pickup_duration: '4hour', pickup_hour: '12am', pickup_min: '00' };
-}
-
 export type BookingFormErrors = Partial<Record<string, string>> & { stops?: { street_name?: string }[] };
 
 /** The quote form's own checks before it asks for prices (the server checks everything again). */
@@ -92,14 +83,5 @@ export function validateQuoteForm(v: { pickup_date?: string; pickup_time?: strin
   if (!v.passenger_email?.trim()) e.passenger_email = 'Email is required';
   else if (!isEmail(v.passenger_email)) e.passenger_email = 'Please enter a valid email address';
   if (!String(v.passenger_phone ?? '').trim()) e.passenger_phone = 'Telephone is required';
-  return e;
-}
-
-/** The hourly form's own checks before it asks for prices. */
-export function validateHourlyForm(v: Partial<HourlyRateForm>, now: Date = new Date()) {
-  const e: Record<string, string> = {};
-  if (!v.pickup?.trim()) e.pickup = 'Enter a pickup address';
-  const d = pickupDateError(v.pickup_date ?? '', now);
-  if (d) e.pickup_date = d;
   return e;
 }

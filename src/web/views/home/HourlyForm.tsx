@@ -3,9 +3,11 @@ import { useState } from 'react';
 import { Field, Form, FormSpy } from 'react-final-form';
 import { create } from 'superstruct';
 import { HourlyRateForm } from '../../../domain/schemas';
-import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, MINUTE_OPTIONS, newHourlyForm, validateHourlyForm } from '../../../domain/forms';
+import { MINUTE_OPTIONS } from '../../../domain/forms';
+import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, newHourlyForm, validateHourlyForm } from '../../../domain/hourlyForm';
 import { ukToday } from '../../../domain/ukTime';
 import { BookingActor } from '../../bookingActor';
+import { refusalFor } from '../../../../machines/booking';
 import { AddressInput } from '../../components/AddressInput';
 import { ChoiceSelect, DateField } from '../../components/fields';
 import { useBrowserLocation } from '../../hooks';
@@ -13,6 +15,8 @@ import { useBrowserLocation } from '../../hooks';
 export function HourlyForm({ pricing }: { pricing: boolean }) {
   const actor = BookingActor.useActorRef();
   const saved = BookingActor.useSelector((s) => s.context.hourlyForm);
+  // Decision 23: the server's refusal of the pickup, while the field holds the text it refused.
+  const refusal = BookingActor.useSelector((s) => s.context.addressError);
   const location = useBrowserLocation();
   const [initial] = useState<HourlyRateForm>(() => ({ ...newHourlyForm(), ...saved }));
 
@@ -30,8 +34,9 @@ export function HourlyForm({ pricing }: { pricing: boolean }) {
           }} />
           <Field<string> name="pickup">
             {({ input, meta }) => (
-              <AddressInput id="hourly-pickup" label="Pickup address" placeholder="Where should the driver meet you?"
-                value={input.value} onChange={input.onChange} onBlur={() => input.onBlur()} error={meta.touched ? meta.error : undefined} />
+              <AddressInput id="hourly-pickup" label="Pickup address" placeholder="Where should the driver meet you?" value={input.value}
+                error={meta.touched ? meta.error : undefined} refusal={refusalFor(refusal, 'pickup', input.value)}
+                onChange={input.onChange} onBlur={() => input.onBlur()} />
             )}
           </Field>
           <div className="row">
