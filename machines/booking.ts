@@ -47,6 +47,7 @@ export const bookingMachine = bookingSetup.createMachine({
     paymentMethod: null,
     booking: input.stored?.booking ?? null,
     error: null,
+    addressError: null,
     notice: null,
   }),
   initial: 'routing',
@@ -59,7 +60,7 @@ export const bookingMachine = bookingSetup.createMachine({
     home: {
       initial: 'editing',
       on: {
-        'home.typeChanged': { actions: [assign({ bookingType: ({ event }) => event.bookingType }), 'persist'] },
+        'home.typeChanged': { actions: [assign({ bookingType: ({ event }) => event.bookingType, addressError: null }), 'persist'] },
         // SPEC 4: the hourly form is saved on every change.
         'home.hourlyChanged': { actions: [assign({ hourlyForm: ({ event }) => event.form }), 'persist'] },
       },
@@ -91,6 +92,8 @@ export const bookingMachine = bookingSetup.createMachine({
             },
             onError: [
               { guard: 'isUrgentError', target: 'urgent', actions: 'assignError' },
+              // Decision 23: a refused address is shown in the form, under its input, with everything typed kept.
+              { guard: 'isAddressError', target: 'editing', actions: 'assignAddressError' },
               { target: 'failed', actions: 'assignError' },
             ],
           },
@@ -196,7 +199,11 @@ export const bookingMachine = bookingSetup.createMachine({
               },
               { target: 'failed', actions: assign({ error: ({ event }) => event.output.message }) },
             ],
-            onError: { target: 'failed', actions: 'assignError' },
+            onError: [
+              // Decision 23: the booking call refused an address: back to the form, which shows it under its input.
+              { guard: 'isAddressError', target: '#booking.home', actions: ['assignAddressError', 'voidPrices', 'persist'] },
+              { target: 'failed', actions: 'assignError' },
+            ],
           },
         },
         // SPEC 4: a booking failure shows an 'Error' dialog with the server's message.

@@ -7,6 +7,7 @@ import type {
 import { allowsGuests, isEnabled, showsCard, showsPayInCar, type Settings } from '../src/domain/settings';
 import { finalPricePence } from '../src/domain/money';
 import { ACCOUNT_EXISTS, EMAIL_NOT_FOUND, isUrgentBookingError } from '../src/domain/messages';
+import { AddressError, stopText } from '../src/domain/places';
 import { homePathFor, landingStep, type HomePath, type Step } from './bookingSteps';
 import { forgotPasswordMachine, type ForgotPasswordOutput } from './forgotPassword';
 import { cardPaymentMachine, type CardPaymentOutput, type CardToBooking } from './cardPayment';
@@ -44,6 +45,16 @@ export interface StoredBooking {
  */
 export interface Attempt { key: string; fingerprint: string; intentId: string | null }
 
+/**
+ * An address the server refused (decision 23): the form shows the message under that address's input while it
+ * still holds the refused text. `field` is 'pickup', 'dropoff' or 'stops.N'.
+ */
+export interface AddressProblem { field: string; message: string; text: string }
+
+/** The refusal to show under the input of `field` while it holds `text`, if the server refused that text there. */
+export const refusalFor = (p: AddressProblem | null, field: string, text: string): string | undefined =>
+  p && p.field === field && p.text.trim() === text.trim() ? p.message : undefined;
+
 /** The app starts the wizard once the settings are known, with the signed-in passenger if any. */
 export interface BookingInput { path: string; settings: Settings; stored?: StoredBooking; session?: Session | null }
 
@@ -70,6 +81,8 @@ export interface BookingContext {
   booking: BookingResult | null;
   /** The message of the dialog or notice on screen, if any. */
   error: string | null;
+  /** The address a price or booking call refused, shown in the form (decision 23). */
+  addressError: AddressProblem | null;
   notice: string | null;
 }
 
@@ -212,6 +225,19 @@ export const bookingSetup = setup({
       homePath: ({ context, event }) => (event.type === 'url.changed' ? homePathFor(event.path) : homePathFor(context.requestedPath)),
     }),
     assignError: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error) }),
+    /** Decision 23: the refused address, with the text it had, for the form to show under its input. */
+    assignAddressError: assign({
+      addressError: ({ context, event }) => {
+        const { field, message } = (event as unknown as { error: AddressError }).error;
+        const form = context.bookingType === 'milleage' ? context.bookingForm : null;
+        const stop = /^stops\.(\d+)$/.exec(field);
+        const text = stop ? stopText(form?.stops[Number(stop[1])] ?? { street_name: '' })
+          : field === 'dropoff' ? form?.dropoff ?? '' : (form ?? context.hourlyForm)?.pickup ?? '';
+        return { field, message, text };
+      },
+    }),
+    /** The trip's prices and vehicle no longer stand: its address was refused. */
+    voidPrices: assign({ priceDetails: null, trip: null, selectedVehicle: null }),
     assignForm: assign(({ event }) => {
       if (event.type !== 'home.submit') return {};
       return event.bookingType === 'milleage'
@@ -253,7 +279,7 @@ export const bookingSetup = setup({
         registration: { ...(context.registration ?? emptyRegistration()), email: out.email },
       };
     }),
-    clearMessages: assign({ error: null, notice: null }),
+    clearMessages: assign({ error: null, notice: null, addressError: null }),
     /** The attempt for this request and way of paying: the current one if the request is the same, else a new key. */
     startAttempt: assign(({ context }, params: { paymentMethod: 'car' | 'card' }) => {
       const fingerprint = attemptFingerprint(context, params.paymentMethod);
@@ -279,6 +305,8 @@ export const bookingSetup = setup({
       return landingStep(context, path) === params.step;
     },
     isUrgentError: ({ event }) => isUrgentBookingError(errorText((event as { error?: unknown }).error)),
+    /** Decision 23: the server refused an address of the form; the form shows it, not a dialog. */
+    isAddressError: ({ event }) => (event as { error?: unknown }).error instanceof AddressError,
     isGuest: ({ event }) => event.type === 'details.submit' && event.mode === 'guest_login',
     /** GUEST_LOGIN: a guest booking is offered unless the operator turned it off; a signed-in passenger books as themself. */
     guestAllowed: ({ context }) => allowsGuests(context.settings) || context.session !== null,

@@ -1,8 +1,8 @@
 // SPEC 5 'Contact form' in the browser: each field checked with the same schema
-// the server validates POST /contact-us with (ContactForm in ./schemas), with
+// the server validates POST /contact-us with (ContactForm in ./contactSchemas), with
 // messages a person can act on.
 import { validate, type Struct } from 'superstruct';
-import { ContactForm } from './schemas';
+import { ContactForm } from './contactSchemas';
 import { DETAILS_MESSAGES } from './detailsValidation';
 
 export const CONTACT_MESSAGES = {

@@ -2,6 +2,8 @@
 import { create } from 'superstruct';
 import { BookingForm } from './schemas';
 import { hour12To24, hour24To12, ukEarliestPickup, ukLocalToInstant, ukToday } from './ukTime';
+import { SAME_PLACE } from './messages';
+import { sameAddressText } from './places';
 
 export const MINUTE_OPTIONS = ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'] as const;
 
@@ -87,6 +89,8 @@ export function validateBookingForm(v: BookingFormDraft, now: Date = new Date())
   const e: BookingFormErrors = {};
   if (!v.pickup?.trim()) e.pickup = 'Enter a pickup address';
   if (!v.dropoff?.trim()) e.dropoff = 'Enter a drop-off address';
+  // Decision 23: a trip with no stops to where it starts is refused (the server checks the places too).
+  else if (!v.stops?.length && sameAddressText(v.pickup ?? '', v.dropoff)) e.dropoff = SAME_PLACE;
   const dateError = pickupDateError(v.pickup_date, now);
   if (dateError) e.pickup_date = dateError;
   if (v.select_option === 'return') {

@@ -43,3 +43,7 @@ export const CARD_SERVICE_UNAVAILABLE = 'Card payments cannot be taken at the mo
 /** The bank approved, but the booking call did not get through: the webhook completes it; the visitor is told the truth. */
 export const PAID_NOT_CONFIRMED =
   'Your payment was taken, but we could not confirm your booking on this page. Your booking is safe: it is completed with the payment and its confirmation is e-mailed to you. You can try again here to see it.';
+
+// Decision 23 'Addresses: never price a guess': shown under the address input they are about.
+export const unknownPlaceMessage = (text: string) => `We could not find "${text.trim()}". Pick a suggestion or add the postcode.`;
+export const SAME_PLACE = 'The pickup and drop-off are the same place. Please enter where you are going.';

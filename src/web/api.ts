@@ -7,7 +7,7 @@ import {
   AddressItem, BookingResponse, CheckEmailResponse, FleetVehicle, PriceResponse, Setting, type BookingForm, type QuoteRequest,
 } from '../domain/schemas';
 import { settingsFromList, type Settings } from '../domain/settings';
-import { filterDistancePrices, filterHourlyPrices } from '../domain/priceFiltering';
+import { AddressError, addressField } from '../domain/places';
 import type { CheckEmailInput, CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
 
 declare global {
@@ -34,6 +34,12 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** What a price or booking call failed with: an AddressError when the server refused an address of the form (decision 23). */
+function callError(err: unknown): Error {
+  const field = err instanceof FetchError ? addressField((err.data as { field?: string } | undefined)?.field) : null;
+  return field ? new AddressError(errorMessage(err), field) : new Error(errorMessage(err));
+}
+
 export async function fetchSettings(): Promise<Settings> {
   const list = await api('/setting');
   assert(list, array(Setting));
@@ -55,10 +61,14 @@ export function fetchAddresses(): Promise<AddressItem[]> {
 }
 
 export async function calculatePrice({ bookingType, form, settings }: PriceInput): Promise<PriceOutput> {
+  // SPEC 5's filtering runs once the prices arrive: a lazy chunk (shared with the quotation page), fetched meanwhile.
+  const filtering = import('../domain/priceFiltering');
+  filtering.catch(() => {});
   try {
     const path = bookingType === 'milleage' ? '/calculate-distance-price' : '/calculate-hourly-price';
     const res = await api(path, { method: 'POST', body: form });
     assert(res, PriceResponse);
+    const { filterDistancePrices, filterHourlyPrices } = await filtering;
     const filtered = bookingType === 'milleage'
       ? filterDistancePrices(res.price_details, form as BookingForm, settings)
       : filterHourlyPrices(res.price_details, form, settings);
@@ -72,7 +82,7 @@ export async function calculatePrice({ bookingType, form, settings }: PriceInput
       },
     };
   } catch (err) {
-    throw new Error(errorMessage(err));
+    throw callError(err);
   }
 }
 
@@ -104,7 +114,7 @@ export async function createBooking(input: CreateBookingInput): Promise<BookingR
     assert(res, BookingResponse);
     return res;
   } catch (err) {
-    throw new Error(errorMessage(err));
+    throw callError(err);
   }
 }
 

@@ -70,12 +70,21 @@ describe('Google Distance Matrix', () => {
     expect(q.searchParams.get('units')).toBe('imperial');
   });
 
-  it('sends an address it does not know as text, and answers NOT_FOUND with 422', async () => {
-    googleReply = () => matrix(0, 0, 'NOT_FOUND');
+  it('sends an address placed only by its town as text, and answers NOT_FOUND with 422', async () => {
+    googleReply = () => ({ ...matrix(0, 0, 'NOT_FOUND'), destination_addresses: [''] });
     const t = await testApp({ distance: googleDistance('k', base), db });
+    const res = await t.call('POST', '/calculate-distance-price', { ...trip, dropoff: '1 Nowhere Lane, Reading' });
+    expect([res.status, res.body.field]).toEqual([422, 'dropoff']);
+    expect(seen.at(-1)!.searchParams.get('destinations')).toBe('1 Nowhere Lane, Reading, UK');
+  });
+
+  it('never asks Google about an address the server cannot place (decision 23)', async () => {
+    googleReply = () => matrix(28_000, 3120);
+    const t = await testApp({ distance: googleDistance('k', base), db });
+    const asked = seen.length;
     const res = await t.call('POST', '/calculate-distance-price', { ...trip, dropoff: '1 Nowhere Lane' });
-    expect(res.status).toBe(422);
-    expect(seen.at(-1)!.searchParams.get('destinations')).toBe('1 Nowhere Lane, UK');
+    expect([res.status, res.body.field]).toEqual([422, 'dropoff']);
+    expect(seen.length).toBe(asked);
   });
 
   it('falls back to the estimate when Google refuses the request', async () => {

@@ -76,17 +76,16 @@ describe('navigation through the booking machine', () => {
     await page.close();
   });
 
-  it('shows an Error dialog with the server message for an address it cannot place', async () => {
+  it('shows the server message for an address it cannot place under its input, not in a dialog (decision 23)', async () => {
     const page = await suite.browser.newPage();
     await page.goto(server.url);
     await page.getByRole('combobox', { name: 'Pickup address' }).fill('12 Imaginary Lane, Nowhere');
     await choose(page, 'Drop-off address', 'Gatwick');
     await page.getByLabel('Pickup date').fill(ukDateInDays(3));
     await page.getByRole('button', { name: 'Get prices' }).click();
-    const dialog = page.getByRole('alertdialog', { name: 'Error' });
-    await expect.poll(() => dialog.isVisible()).toBe(true);
-    expect(await dialog.textContent()).toContain('We could not find "12 Imaginary Lane, Nowhere"');
-    await dialog.getByRole('button', { name: 'OK' }).click();
+    const message = page.getByRole('alert').filter({ hasText: 'We could not find "12 Imaginary Lane, Nowhere"' });
+    await expect.poll(() => message.isVisible()).toBe(true);
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
     expect(page.url()).toBe(`${server.url}/`);
     // Nothing typed is lost.
     expect(await page.getByRole('combobox', { name: 'Pickup address' }).inputValue()).toBe('12 Imaginary Lane, Nowhere');

@@ -18,7 +18,8 @@ import type { Session } from '../../machines/account';
 import { isBusy } from '../../machines/shared';
 import { decode, encode } from '../../src/domain/encoding';
 import { allowsGuests, showsCard, showsPayInCar } from '../../src/domain/settings';
-import { PASSWORD_RESET_DONE, RESET_CODE_SENT, RESET_CODE_VERIFIED } from '../../src/domain/messages';
+import { PASSWORD_RESET_DONE, RESET_CODE_SENT, RESET_CODE_VERIFIED, SAME_PLACE, unknownPlaceMessage } from '../../src/domain/messages';
+import { AddressError } from '../../src/domain/places';
 import { answers, run, testModel, timePasses, toChild, type Model, type ModelEvent, type Step, type Trail } from './modelPaths';
 import {
   bookingForm, bookingOk, bookingRefused, cardBookingOk, cardKey, client, hourlyForm, prices, quoteRequest, registration, session, settings,
@@ -64,6 +65,8 @@ const EVENTS: ModelEvent<BookingEvent>[] = [
   price.done({ prices, trip: { via_miles: 20.4, time_duration: 3000 } }),
   price.fails(new Error('Pickup time is within the grace period')),
   price.fails(new Error('Sorry we don\'t have any vehicle with requested options')),
+  // Decision 23: the server refused an address of the form (its 422 names the field).
+  price.fails(new AddressError(SAME_PLACE, 'dropoff')),
   emailCheck.done({ success: true, found: true, message: 'Email found. Proceeding to payment.' }),
   emailCheck.done({ success: false, found: false, message: 'Email not found' }),
   emailCheck.done({ success: false, found: true, message: 'The password is not correct' }),
@@ -71,6 +74,7 @@ const EVENTS: ModelEvent<BookingEvent>[] = [
   create.done(bookingOk),
   create.done(bookingRefused),
   create.fails(new Error('Network down')),
+  create.fails(new AddressError(unknownPlaceMessage(bookingForm.pickup), 'pickup')),
   quote.done({ success: true }),
   quote.done({ success: false }),
   quote.fails(new Error('Network down')),
@@ -223,7 +227,31 @@ function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnapshot>, 
     expect([path, c.booking]).toEqual(['/paymentSuccessView', out.booking]);
     expect(trail.at(-1)!.effects.actions.map((a) => a.type)).toContain('clearStoredBooking');
   }
+  showsRefusedAddressesInTheForm(s, trail);
   keepsOneKeyPerRequest(s, trail, input);
+}
+
+/**
+ * Decision 23: an address a price or booking call refused is shown in the form, under the input it is about, with
+ * the text it refused, never in the Error dialog; nothing typed is lost. Refused by the booking call, the trip's
+ * prices and vehicle no longer stand.
+ */
+function showsRefusedAddressesInTheForm(s: BookingSnapshot, trail: Trail<BookingSnapshot>) {
+  const last = trail.at(-1);
+  const error = (last?.event as { error?: unknown } | undefined)?.error;
+  if (!(error instanceof AddressError)) return;
+  const c = s.context;
+  const before = trail.at(-2)!.state;
+  expect(s.matches({ home: 'editing' })).toBe(true);
+  expect(c.error).toBeNull();
+  const form = c.bookingType === 'milleage' ? c.bookingForm! : c.hourlyForm!;
+  expect(c.addressError).toEqual({ field: error.field, message: error.message, text: error.field === 'dropoff' ? c.bookingForm!.dropoff : form.pickup });
+  expect([c.bookingType, c.bookingForm, c.hourlyForm, c.registration, c.registrationMode])
+    .toEqual([before.context.bookingType, before.context.bookingForm, before.context.hourlyForm, before.context.registration, before.context.registrationMode]);
+  if (before.matches('payment')) {
+    expect([c.priceDetails, c.selectedVehicle]).toEqual([null, null]);
+    expect(last!.effects.actions.map((a) => a.type)).toContain('persist');
+  }
 }
 
 /** SPEC 4 and 9: the chosen vehicle's price times the quantity, in pounds with pence ("93.52"). */
@@ -377,6 +405,43 @@ describe('what the machine does on its way', () => {
     expect(sut.snapshot.value).toEqual({ quote: 'notice' });
     sut.clock.increment(1);
     expect(sut.snapshot.value).toEqual({ quote: 'form' });
+    sut.stop();
+  });
+
+  it('shows an address the price call refused in the form, keeps it through a tab change only if unchanged, and clears it on the next call (decision 23)', async () => {
+    const sut = run(model, INPUTS[FIRST]);
+    const withStop = { ...bookingForm, stops: [{ street_name: 'Imaginary Lane', number: '12', postcode: '' }] };
+    sut.send({ type: 'home.submit', bookingType: 'milleage', form: withStop });
+    await sut.exec(price.fails(new AddressError(unknownPlaceMessage('12 Imaginary Lane'), 'stops.0')));
+    expect(sut.snapshot.value).toEqual({ home: 'editing' });
+    expect(sut.snapshot.context).toMatchObject({
+      error: null, bookingForm: withStop,
+      addressError: { field: 'stops.0', message: 'We could not find "12 Imaginary Lane". Pick a suggestion or add the postcode.', text: '12 Imaginary Lane' },
+    });
+    // Another error is still the dialog.
+    sut.send({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
+    expect(sut.snapshot.context.addressError).toBeNull();
+    await sut.exec(price.fails(new Error('Network down')));
+    expect([sut.snapshot.value, sut.snapshot.context.error]).toEqual([{ home: 'failed' }, 'Network down']);
+    sut.send({ type: 'error.dismissed' });
+    sut.send({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
+    await sut.exec(price.fails(new AddressError(SAME_PLACE, 'dropoff')));
+    sut.send({ type: 'home.typeChanged', bookingType: 'hourly' });
+    expect(sut.snapshot.context.addressError).toBeNull();
+    sut.stop();
+  });
+
+  it('returns to the form when the booking call refuses an address: the prices are void, the details kept (decision 23)', async () => {
+    const sut = run(model, INPUTS['a return visit with every step stored']);
+    await sut.exec({ type: 'payment.payInCar' });
+    await sut.exec(create.fails(new AddressError(unknownPlaceMessage(bookingForm.dropoff), 'dropoff')));
+    expect([sut.snapshot.value, pathOf(sut.snapshot)]).toEqual([{ home: 'editing' }, '/home']);
+    expect(sut.snapshot.context).toMatchObject({
+      addressError: { field: 'dropoff', text: bookingForm.dropoff }, priceDetails: null, selectedVehicle: null, registration, bookingForm,
+    });
+    // The quotation needs new prices now.
+    sut.send({ type: 'url.changed', path: '/quotationview', search: '' });
+    expect(pathOf(sut.snapshot)).toBe('/home');
     sut.stop();
   });
 

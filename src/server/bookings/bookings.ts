@@ -14,6 +14,7 @@ import { BOOKING_REFERENCE_ALPHABET } from '../../domain/bookingReference';
 import { isPhone, normalisePhone, PHONE_MESSAGE } from '../../domain/phone';
 import { HttpError, validate } from '../http/errors';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
+import { UnknownPlaceError } from '../geo/places';
 import { createPassenger, signIn } from '../auth/passengers';
 import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../auth/account';
@@ -121,10 +122,21 @@ interface Trip {
   stops: BookingForm['stops'];
 }
 
+/** The quote's refusals name fields inside the form the booking carries: 'bookingForm.pickup', 'hourlyRateForm.pickup'. */
+async function inForm<T>(prefix: 'bookingForm' | 'hourlyRateForm', quote: Promise<T>): Promise<T> {
+  try {
+    return await quote;
+  } catch (err) {
+    if (err instanceof UnknownPlaceError) throw new HttpError(422, err.message, `${prefix}.${err.field}`);
+    if (err instanceof HttpError && err.field) throw new HttpError(err.status, err.message, `${prefix}.${err.field}`, err.headers);
+    throw err;
+  }
+}
+
 async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> {
   if (req.bookingType === 'milleage') {
     const form = validate(req.bookingForm, BookingForm, 'bookingForm');
-    const quote = await quoteDistance(ctx, form);
+    const quote = await inForm('bookingForm', quoteDistance(ctx, form));
     const isReturn = form.select_option === 'return';
     return {
       rideType: 'Q', chosen: chosenOffer(quote.offers, req), pickupAt: quote.pickupAt, pickup: form.pickup, dropoff: form.dropoff,
@@ -150,7 +162,7 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
     throw new HttpError(422, 'Hourly hire is not offered at the moment.', 'bookingType');
   }
   const form = validate(req.hourlyRateForm, HourlyRateForm, 'hourlyRateForm');
-  const quote = await quoteHourly(ctx, form);
+  const quote = await inForm('hourlyRateForm', quoteHourly(ctx, form));
   return {
     rideType: 'H', chosen: chosenOffer(quote.offers, req), pickupAt: quote.pickupAt, pickup: form.pickup, dropoff: null,
     date: form.pickup_date, time: toTime24(form.pickup_hour, form.pickup_min), returnDate: null, returnTime: null,

@@ -2,7 +2,8 @@
 // chosen at start-up (see distanceFromConfig): Google Distance Matrix, OSRM,
 // or an estimate from coordinates that needs no network.
 
-export interface Waypoint { text: string; lat?: number; lon?: number }
+/** `exact`: the coordinates are the place itself, not the middle of its town or postcode area (decision 23). */
+export interface Waypoint { text: string; lat?: number; lon?: number; exact?: boolean }
 export interface Leg { miles: number; seconds: number; estimated: boolean }
 
 export interface DistanceService {

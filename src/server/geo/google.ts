@@ -5,10 +5,13 @@ import { METRES_PER_MILE, UnroutableError } from './distance';
 interface MatrixResponse {
   status: string;
   error_message?: string;
+  origin_addresses?: string[];
+  destination_addresses?: string[];
   rows?: { elements: { status: string; distance?: { value: number }; duration?: { value: number } }[] }[];
 }
 
-const point = (w: Waypoint) => (typeof w.lat === 'number' && typeof w.lon === 'number' ? `${w.lat},${w.lon}` : `${w.text}, UK`);
+/** Coordinates for a place we know exactly; otherwise the text, which Google reads better than a town's middle. */
+const point = (w: Waypoint) => (w.exact && typeof w.lat === 'number' && typeof w.lon === 'number' ? `${w.lat},${w.lon}` : `${w.text}, UK`);
 
 export function googleDistance(key: string, baseUrl = 'https://maps.googleapis.com', timeoutMs = 5000): DistanceService {
   return {
@@ -24,7 +27,11 @@ export function googleDistance(key: string, baseUrl = 'https://maps.googleapis.c
       const body = (await res.json()) as MatrixResponse;
       if (body.status !== 'OK') throw new Error(`Distance Matrix ${body.status}${body.error_message ? `: ${body.error_message}` : ''}`);
       const el = body.rows?.[0]?.elements?.[0];
-      if (!el || el.status === 'NOT_FOUND') throw new UnroutableError('route', 'Google could not find one of the addresses');
+      if (!el || el.status === 'NOT_FOUND') {
+        // Google leaves the address it could not find empty.
+        const which = body.origin_addresses?.[0] === '' ? 'from' : body.destination_addresses?.[0] === '' ? 'to' : 'route';
+        throw new UnroutableError(which, which === 'route' ? 'Google could not find one of the addresses' : 'Google could not find this address');
+      }
       if (el.status !== 'OK' || !el.distance || !el.duration) throw new UnroutableError('route', `No driving route (${el.status})`);
       return { miles: Math.round((el.distance.value / METRES_PER_MILE) * 10) / 10, seconds: el.duration.value, estimated: false };
     },

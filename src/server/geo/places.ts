@@ -1,8 +1,15 @@
-// Placing an address the visitor typed or picked: the operator's known
-// places first (by text, then by postcode), then the GB gazetteer.
+// Placing an address the visitor typed or picked (decision 23): the operator's
+// known places first (by text, then by postcode), then the GB gazetteer
+// (airports, towns, and the town a postcode area is named after). Text that
+// none of these place is refused, whatever the distance service: a price is
+// never given for a guess.
 import type { Queryable } from '../db/index';
+import { unknownPlaceMessage } from '../../domain/messages';
 import { Gazetteer } from './gazetteer';
+import { findPostcode } from './postcodes';
 import { reference } from '../operator/referenceData';
+
+export { extractPostcode } from './postcodes';
 
 export interface Place {
   address: string;
@@ -10,19 +17,17 @@ export interface Place {
   lat: number;
   lon: number;
   source: 'address' | 'postcode' | 'airport' | 'town' | 'postcode-area';
+  /**
+   * The point is the place itself (a known address, a known postcode, an airport), not the middle of the town or
+   * postcode area it is in: a distance from coordinates that are not exact is an estimate.
+   */
+  exact: boolean;
 }
 
 export class UnknownPlaceError extends Error {
   constructor(readonly text: string, readonly field: string) {
-    super(`We could not find "${text}". Please choose an address from the suggestions or add its postcode.`);
+    super(unknownPlaceMessage(text));
   }
-}
-
-const POSTCODE = /\b([A-Z]{1,2}\d[A-Z\d]?)\s*(\d[A-Z]{2})\b/i;
-
-export function extractPostcode(text: string): string | null {
-  const m = POSTCODE.exec(text);
-  return m ? `${m[1]} ${m[2]}`.toUpperCase() : null;
 }
 
 let gazetteer: Gazetteer | null = null;
@@ -32,10 +37,12 @@ export async function findPlace(db: Queryable, text: string): Promise<Place | nu
   const wanted = text.trim();
   const known = await reference(db);
   const exact = known.placesByAddress.get(wanted.toLowerCase());
-  if (exact) return { ...exact, source: 'address' };
-  const postcode = extractPostcode(wanted);
-  const byPostcode = postcode && known.placesByPostcode.get(postcode.replace(' ', ''));
-  if (byPostcode) return { ...byPostcode, source: 'postcode' };
-  const hit = gb().find(wanted, postcode);
-  return hit ? { address: wanted, postcode: postcode ?? '', lat: hit.lat, lon: hit.lon, source: hit.kind } : null;
+  if (exact) return { ...exact, source: 'address', exact: true };
+  const postcode = findPostcode(wanted);
+  const byPostcode = postcode?.full && known.placesByPostcode.get(postcode.text.replace(' ', ''));
+  if (byPostcode) return { ...byPostcode, source: 'postcode', exact: true };
+  const hit = gb().find(wanted, postcode?.text ?? null);
+  return hit
+    ? { address: wanted, postcode: postcode?.full ? postcode.text : '', lat: hit.lat, lon: hit.lon, source: hit.kind, exact: hit.kind === 'airport' }
+    : null;
 }

@@ -4,6 +4,8 @@ import type { Queryable } from '../db/index';
 import type { BookingForm, HourlyRateForm, PriceDetail } from '../../domain/schemas';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { penceToPounds } from '../../domain/money';
+import { SAME_PLACE } from '../../domain/messages';
+import { sameAddressText, stopText } from '../../domain/places';
 import { findPlace, UnknownPlaceError } from '../geo/places';
 import { UnroutableError, type DistanceService, type Waypoint } from '../geo/distance';
 import { HttpError } from '../http/errors';
@@ -28,17 +30,22 @@ export interface PricedOffer { offer: Offer; lines: PriceLine[]; unitPence: numb
 export interface DistanceQuote { route: Route; pickupAt: Date; offers: PricedOffer[] }
 export interface HourlyQuote { hours: number; pickupAt: Date; offers: PricedOffer[] }
 
+/** The address placed (decision 23): text that cannot be placed is a 422 naming its field, whatever the distance service. */
 export async function waypoint(ctx: QuoteContext, text: string, field: string): Promise<Waypoint> {
   const place = await findPlace(ctx.db, text);
-  if (place) return { text, lat: place.lat, lon: place.lon };
-  if (ctx.distance.needsCoordinates) throw new UnknownPlaceError(text, field);
-  return { text };
+  if (!place) throw new UnknownPlaceError(text, field);
+  return { text, lat: place.lat, lon: place.lon, exact: place.exact };
 }
 
-/** One leg from the distance service; an unroutable place is a 422 naming its field, a service failure a 503. */
+/**
+ * One leg from the distance service; an unroutable place is a 422 naming its field, a service failure a 503. A leg
+ * the service measured between coordinates that are only a town's or a postcode area's middle is an estimate.
+ */
 export async function leg(ctx: QuoteContext, from: Waypoint, to: Waypoint, fromField: string, toField: string) {
   try {
-    return await ctx.distance.leg(from, to);
+    const l = await ctx.distance.leg(from, to);
+    const roughPoints = ctx.distance.needsCoordinates && !(from.exact && to.exact);
+    return roughPoints ? { ...l, estimated: true } : l;
   } catch (err) {
     if (err instanceof UnroutableError) {
       const field = err.which === 'to' ? toField : fromField;
@@ -49,12 +56,22 @@ export async function leg(ctx: QuoteContext, from: Waypoint, to: Waypoint, fromF
   }
 }
 
-const stopText = (s: BookingForm['stops'][number]) => [s.number, s.street_name, s.postcode].filter(Boolean).join(' ');
+/**
+ * Decision 23: a trip with no stops from a place to the same place is refused (the same text, or the same known
+ * place or airport). Two addresses only placed at the middle of one town or postcode area are not the same place.
+ */
+export function checkNotSamePlace(pickup: Waypoint, dropoff: Waypoint, stops: number): void {
+  if (stops > 0) return;
+  const samePoint = pickup.exact && dropoff.exact && pickup.lat === dropoff.lat && pickup.lon === dropoff.lon;
+  if (samePoint || sameAddressText(pickup.text, dropoff.text)) throw new HttpError(422, SAME_PLACE, 'dropoff');
+}
 
 export async function measureRoute(ctx: QuoteContext, form: BookingForm): Promise<Route> {
+  if (!form.stops.length && sameAddressText(form.pickup, form.dropoff)) throw new HttpError(422, SAME_PLACE, 'dropoff');
   const points: { w: Waypoint; field: string }[] = [{ w: await waypoint(ctx, form.pickup, 'pickup'), field: 'pickup' }];
   for (const [i, s] of form.stops.entries()) points.push({ w: await waypoint(ctx, stopText(s), `stops.${i}`), field: `stops.${i}` });
   points.push({ w: await waypoint(ctx, form.dropoff, 'dropoff'), field: 'dropoff' });
+  checkNotSamePlace(points[0].w, points.at(-1)!.w, form.stops.length);
   const route: Route = { miles: 0, seconds: 0, returnMiles: 0, returnSeconds: 0, estimated: false };
   for (let i = 1; i < points.length; i++) {
     const l = await leg(ctx, points[i - 1].w, points[i].w, points[i - 1].field, points[i].field);

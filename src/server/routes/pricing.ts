@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { BookingForm, DistanceRequest, HourlyRateForm } from '../../domain/schemas';
 import { isEnabled } from '../../domain/settings';
 import { HttpError, readBody } from '../http/errors';
-import { leg, quoteDistance, quoteHourly, waypoint, type QuoteContext } from '../pricing/quote';
+import { checkNotSamePlace, leg, quoteDistance, quoteHourly, waypoint, type QuoteContext } from '../pricing/quote';
 import { loadSettings, type AppDeps } from '../deps';
 
 export async function quoteContext(deps: AppDeps): Promise<QuoteContext> {
@@ -38,6 +38,7 @@ export function pricingRoutes(deps: AppDeps) {
       const ctx = await quoteContext(deps);
       const from = await waypoint(ctx, body.pickup, 'pickup');
       const to = await waypoint(ctx, body.dropoff, 'dropoff');
+      checkNotSamePlace(from, to, 0);
       const l = await leg(ctx, from, to, 'pickup', 'dropoff');
       return c.json({ via_miles: l.miles, time_duration: l.seconds, estimated: l.estimated });
     });

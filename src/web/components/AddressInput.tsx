@@ -1,5 +1,7 @@
 // Address field with suggestions from the operator's address list, filtered by
-// case-insensitive substring (SPEC 5). Opens on focus, closes on selection.
+// case-insensitive substring (SPEC 5). Opens on focus, closes on selection or
+// when focus leaves. When the list is capped, a line under it (a polite live
+// region) says how many more match (decision 23).
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import type { AddressItem } from '../../domain/schemas';
 import { fetchAddresses } from '../api';
@@ -11,17 +13,23 @@ const GooglePlacesFeed = lazy(() => loadPlaces().then((m) => ({ default: m.Googl
 
 type Option = { key: string; address: string; place?: PlaceSuggestion };
 
-export function matchAddresses(list: AddressItem[], text: string, limit = 8): AddressItem[] {
+/** SPEC 5: every known address containing the text, case aside. */
+export function matchAddresses(list: AddressItem[], text: string): AddressItem[] {
   const needle = text.trim().toLowerCase();
-  return list.filter((a) => a.address.toLowerCase().includes(needle)).slice(0, limit);
+  return list.filter((a) => a.address.toLowerCase().includes(needle));
 }
 
 interface Props {
-  id: string; label: string; value: string; placeholder?: string; error?: string; limit?: number;
+  id: string; label: string; value: string; placeholder?: string; limit?: number;
+  /** The form's own check of the field. */
+  error?: string;
+  /** The server's refusal of the address (decision 23), shown when the form has nothing to say, and announced. */
+  refusal?: string;
   onChange: (value: string) => void; onBlur?: () => void;
 }
 
-export function AddressInput({ id, label, value, placeholder, error, limit = 8, onChange, onBlur }: Props) {
+export function AddressInput({ id, label, value, placeholder, error: own, refusal, limit = 8, onChange, onBlur }: Props) {
+  const error = own ?? refusal;
   const [list, setList] = useState<AddressItem[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -29,7 +37,9 @@ export function AddressInput({ id, label, value, placeholder, error, limit = 8, 
   const errorId = `${id}-error`;
 
   useEffect(() => { fetchAddresses().then(setList); }, []);
-  const local = useMemo(() => matchAddresses(list, value, limit), [list, value, limit]);
+  const all = useMemo(() => matchAddresses(list, value), [list, value]);
+  const local = useMemo(() => all.slice(0, limit), [all, limit]);
+  const more = all.length - local.length;
   const maps = useMapsReady();
   const [googleSuggestions, setGoogleSuggestions] = useState<PlaceSuggestion[]>([]);
   // The operator's own places first, then the maps service's (SPEC 5), without repeats.
@@ -68,7 +78,7 @@ export function AddressInput({ id, label, value, placeholder, error, limit = 8, 
           value={value}
           onFocus={() => setOpen(true)}
           onChange={(e) => { onChange(e.target.value); setOpen(true); setActive(-1); }}
-          onBlur={() => { setTimeout(() => setOpen(false), 150); onBlur?.(); }}
+          onBlur={() => { setOpen(false); setActive(-1); onBlur?.(); }}
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') { e.preventDefault(); setOpen(true); setActive((i) => Math.min(i + 1, matches.length - 1)); }
             else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((i) => Math.max(i - 1, 0)); }
@@ -76,24 +86,28 @@ export function AddressInput({ id, label, value, placeholder, error, limit = 8, 
             else if (e.key === 'Escape') setOpen(false);
           }}
         />
-        {expanded && (
-          <ul id={listId} role="listbox" className="suggestions" aria-label={`${label} suggestions`}>
-            {matches.map((a, i) => (
-              <li
-                key={a.key}
-                id={`${listId}-${i}`}
-                role="option"
-                aria-selected={i === active}
-                className={i === active ? 'active' : ''}
-                onMouseDown={(e) => { e.preventDefault(); choose(a); }}
-              >
-                {a.address}
-              </li>
-            ))}
-          </ul>
-        )}
+        {/* Pressing on the list (an option, its scroll bar, the line under it) keeps the focus in the input. */}
+        <div className="suggestions-panel" onMouseDown={(e) => e.preventDefault()}>
+          {expanded && (
+            <ul id={listId} role="listbox" className="suggestions" aria-label={`${label} suggestions`}>
+              {matches.map((a, i) => (
+                <li
+                  key={a.key}
+                  id={`${listId}-${i}`}
+                  role="option"
+                  aria-selected={i === active}
+                  className={i === active ? 'active' : ''}
+                  onMouseDown={() => choose(a)}
+                >
+                  {a.address}
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="suggestions-more" role="status">{expanded && more > 0 ? `${more} more — keep typing to narrow` : ''}</p>
+        </div>
       </div>
-      {error && <p className="field-error" id={errorId}>{error}</p>}
+      {error && <p className="field-error" id={errorId} role={own ? undefined : 'alert'}>{error}</p>}
     </div>
   );
 }

@@ -11,6 +11,7 @@ import {
 import { graceMinutes } from '../../../domain/settings';
 import { ukToday } from '../../../domain/ukTime';
 import { BookingActor, useSettings } from '../../bookingActor';
+import { refusalFor } from '../../../../machines/booking';
 import { AddressInput } from '../../components/AddressInput';
 import { ChoiceSelect, CountSelect, DateField, YesNoCheckbox } from '../../components/fields';
 import { TextField } from '../../components/TextField';
@@ -20,12 +21,14 @@ import { useBrowserLocation } from '../../hooks';
 const hours = HOUR_OPTIONS.map((h) => ({ value: h.value, label: h.label }));
 const minutes = MINUTE_OPTIONS.map((m) => ({ value: m, label: m }));
 
-function AddressField({ name, label, placeholder }: { name: string; label: string; placeholder: string }) {
+/** An address of the trip: the form's own check, else the server's refusal of the text it still holds (decision 23). */
+function AddressField({ name, label, placeholder }: { name: 'pickup' | 'dropoff'; label: string; placeholder: string }) {
+  const refusal = BookingActor.useSelector((s) => s.context.addressError);
   return (
     <Field<string> name={name}>
       {({ input, meta }) => (
-        <AddressInput id={name} label={label} placeholder={placeholder} value={input.value}
-          onChange={input.onChange} onBlur={() => input.onBlur()} error={meta.touched ? meta.error : undefined} />
+        <AddressInput id={name} label={label} placeholder={placeholder} value={input.value} error={meta.touched ? meta.error : undefined}
+          refusal={refusalFor(refusal, name, input.value)} onChange={input.onChange} onBlur={() => input.onBlur()} />
       )}
     </Field>
   );

@@ -3,12 +3,13 @@ import type { FormApi } from 'final-form';
 import { availableBookingTypes } from '../../../../machines/booking';
 import type { BookingFormDraft } from '../../../domain/forms';
 import { BookingActor, useSettings } from '../../bookingActor';
-import { Dialog } from '../../components/Dialog';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { usePreloaded } from '../../hooks';
 import { DistanceForm } from './DistanceForm';
 // The hourly form is a lazy chunk, fetched as soon as the operator offers it.
 const loadHourlyForm = () => import('./HourlyForm');
+// The Error dialog of a failed price call (an address the server refused is shown in the form instead).
+const Dialog = lazy(() => import('../../components/Dialog').then((m) => ({ default: m.Dialog })));
 // Below the fold: loaded after the form.
 const HomeSections = lazy(() => import('./HomeSections').then((m) => ({ default: m.HomeSections })));
 
@@ -76,9 +77,11 @@ export function HomeView() {
         </LoadingOverlay>
       )}
       {failed && (
-        <Dialog title="Error" onClose={() => actor.send({ type: 'error.dismissed' })}>
-          <p>{error}</p>
-        </Dialog>
+        <Suspense fallback={null}>
+          <Dialog title="Error" onClose={() => actor.send({ type: 'error.dismissed' })}>
+            <p>{error}</p>
+          </Dialog>
+        </Suspense>
       )}
     </>
   );

@@ -8,6 +8,7 @@ import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, restoreHourlyForm, validateHourl
 import { graceMinutes } from '../../../domain/settings';
 import { ukToday } from '../../../domain/ukTime';
 import { BookingActor, useSettings } from '../../bookingActor';
+import { refusalFor } from '../../../../machines/booking';
 import { AddressInput } from '../../components/AddressInput';
 import { ChoiceSelect, DateField } from '../../components/fields';
 import { useBrowserLocation } from '../../hooks';
@@ -15,6 +16,8 @@ import { useBrowserLocation } from '../../hooks';
 export function HourlyForm({ pricing }: { pricing: boolean }) {
   const actor = BookingActor.useActorRef();
   const saved = BookingActor.useSelector((s) => s.context.hourlyForm);
+  // Decision 23: the server's refusal of the pickup, while the field holds the text it refused.
+  const refusal = BookingActor.useSelector((s) => s.context.addressError);
   const location = useBrowserLocation();
   const settings = useSettings();
   const [initial] = useState<HourlyRateForm>(() => restoreHourlyForm(saved, graceMinutes(settings)));
@@ -33,8 +36,9 @@ export function HourlyForm({ pricing }: { pricing: boolean }) {
           }} />
           <Field<string> name="pickup">
             {({ input, meta }) => (
-              <AddressInput id="hourly-pickup" label="Pickup address" placeholder="Where should the driver meet you?"
-                value={input.value} onChange={input.onChange} onBlur={() => input.onBlur()} error={meta.touched ? meta.error : undefined} />
+              <AddressInput id="hourly-pickup" label="Pickup address" placeholder="Where should the driver meet you?" value={input.value}
+                error={meta.touched ? meta.error : undefined} refusal={refusalFor(refusal, 'pickup', input.value)}
+                onChange={input.onChange} onBlur={() => input.onBlur()} />
             )}
           </Field>
           <div className="row">

@@ -4,20 +4,26 @@ import type { FormApi } from 'final-form';
 import type { BookingFormDraft } from '../../../domain/forms';
 import { AddressInput } from '../../components/AddressInput';
 import { TextField } from '../../components/TextField';
+import { BookingActor } from '../../bookingActor';
+import { refusalFor } from '../../../../machines/booking';
+import { stopText } from '../../../domain/places';
 
 export const MAX_STOPS = 5;
 
 export function StopsField({ form, stops }: { form: FormApi<BookingFormDraft>; stops: BookingFormDraft['stops'] }) {
   const set = (next: BookingFormDraft['stops']) => form.change('stops', next);
+  // Decision 23: a stop the server could not place shows its refusal under the stop's street or place.
+  const refusal = BookingActor.useSelector((s) => s.context.addressError);
   return (
     <div className="stops">
-      {stops.map((_, i) => (
+      {stops.map((stop, i) => (
         <fieldset key={i} className="stop" aria-label={`Stop ${i + 1}`}>
           <legend>Stop {i + 1}</legend>
           <Field<string> name={`stops[${i}].street_name`}>
             {({ input, meta }) => (
               <AddressInput id={`stops-${i}-street_name`} label="Street name or place" value={input.value} limit={5}
-                onChange={input.onChange} onBlur={() => input.onBlur()} error={meta.touched ? meta.error : undefined} />
+                error={meta.touched ? meta.error : undefined} refusal={refusalFor(refusal, `stops.${i}`, stopText(stop))}
+                onChange={input.onChange} onBlur={() => input.onBlur()} />
             )}
           </Field>
           <div className="row">

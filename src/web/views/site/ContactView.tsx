@@ -6,7 +6,7 @@ import { Field } from 'react-final-form';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { contactMachine } from '../../../../machines/contact';
-import { QUERY_REASONS, type ContactForm } from '../../../domain/schemas';
+import { QUERY_REASONS, type ContactForm } from '../../../domain/contactSchemas';
 import { validateContactForm, type ContactValues } from '../../../domain/contactForm';
 import { useContactActor, useSettings } from '../../appActor';
 import { Dialog } from '../../components/Dialog';
