@@ -1,6 +1,7 @@
 // SPEC 2 'Screens and routes': the one route table. Each screen has a name,
 // its path (and the other paths that open it), the step it counts as in the
-// step indicator, whether it hides the site bar, and which machine owns it.
+// step indicator, whether it hides the site bar, which machine owns it, and the
+// page title that names it ('Choose a vehicle | <company>').
 // The machines route by it, the views link by name through it.
 
 /** booking: the wizard; account: the corporate area; site: the pages around them (contact, fleet, terms...). */
@@ -8,6 +9,8 @@ export type Area = 'booking' | 'account' | 'site';
 
 export interface Route {
   path: string;
+  /** What the page is for, first in the browser's title (issue 10: the title names the step). */
+  title: string;
   aliases?: readonly string[];
   /** SPEC 2 'Step indicator': book trip 0, quotation 1, personal detail 2, payment 3. */
   step?: 0 | 1 | 2 | 3;
@@ -18,25 +21,25 @@ export interface Route {
 }
 
 export const ROUTES = {
-  home: { path: '/', aliases: ['/home', '/booktripview'], step: 0, area: 'booking' },
-  quotation: { path: '/quotationview', step: 1, area: 'booking' },
-  details: { path: '/personalDetailView', step: 2, area: 'booking' },
-  payment: { path: '/paymentview', step: 3, area: 'booking' },
+  home: { path: '/', title: 'Book a taxi or chauffeur', aliases: ['/home', '/booktripview'], step: 0, area: 'booking' },
+  quotation: { path: '/quotationview', title: 'Choose a vehicle', step: 1, area: 'booking' },
+  details: { path: '/personalDetailView', title: 'Your details', step: 2, area: 'booking' },
+  payment: { path: '/paymentview', title: 'Choose how to pay', step: 3, area: 'booking' },
   // SPEC 2: the card page counts as the payment step.
-  card: { path: '/stripecheckout', step: 3, area: 'booking' },
+  card: { path: '/stripecheckout', title: 'Pay by card', step: 3, area: 'booking' },
   // SPEC 2: /checkout exists; here it is the payment step's review, under the payment step's guards.
-  checkout: { path: '/checkout', step: 3, area: 'booking' },
-  success: { path: '/paymentSuccessView', hideNavbar: true, area: 'booking' },
-  quote: { path: '/quoteView', area: 'booking' },
-  forgotPassword: { path: '/forgot_password', area: 'booking' },
-  contact: { path: '/contactus', area: 'site' },
-  fleet: { path: '/ourfleet', area: 'site' },
-  terms: { path: '/terms-and-conditions', area: 'site' },
-  privacy: { path: '/privacy-policy', area: 'site' },
-  accessibility: { path: '/accessibility', area: 'site' },
-  login: { path: '/login', hideNavbar: true, area: 'account' },
-  bookings: { path: '/bookings', hideNavbar: true, area: 'account', signedIn: true },
-  myAccount: { path: '/my-account', hideNavbar: true, area: 'account', signedIn: true },
+  checkout: { path: '/checkout', title: 'Review your booking', step: 3, area: 'booking' },
+  success: { path: '/paymentSuccessView', title: 'Booking confirmed', hideNavbar: true, area: 'booking' },
+  quote: { path: '/quoteView', title: 'Ask for a quote', area: 'booking' },
+  forgotPassword: { path: '/forgot_password', title: 'Reset your password', area: 'booking' },
+  contact: { path: '/contactus', title: 'Contact us', area: 'site' },
+  fleet: { path: '/ourfleet', title: 'Our fleet', area: 'site' },
+  terms: { path: '/terms-and-conditions', title: 'Terms and Conditions', area: 'site' },
+  privacy: { path: '/privacy-policy', title: 'Privacy Policy', area: 'site' },
+  accessibility: { path: '/accessibility', title: 'Accessibility statement', area: 'site' },
+  login: { path: '/login', title: 'Sign in to your corporate account', hideNavbar: true, area: 'account' },
+  bookings: { path: '/bookings', title: 'Your bookings', hideNavbar: true, area: 'account', signedIn: true },
+  myAccount: { path: '/my-account', title: 'My account', hideNavbar: true, area: 'account', signedIn: true },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof ROUTES;
@@ -88,4 +91,10 @@ export function redirectTarget(search: string): Location | null {
   const url = new URL(raw, 'http://site.invalid');
   if (url.host !== 'site.invalid') return null;
   return { path: url.pathname, search: url.search };
+}
+
+/** The browser's title for a path: what the page is for, then the operator ('Choose a vehicle | Albion Executive Cars'). */
+export function pageTitle(path: string, company: string | undefined): string {
+  const title = ROUTES[routeOfPath(path) ?? 'home'].title;
+  return company?.trim() ? `${title} | ${company.trim()}` : title;
 }

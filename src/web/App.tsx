@@ -1,25 +1,39 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { currentStep } from '../../machines/booking';
+import { currentStep, type Step } from '../../machines/booking';
 import { hidesNavbar } from '../../machines/routes';
 import { BookingActor, useArea, useMachineLocation, useSettings } from './appActor';
 import { UrlSync } from './UrlSync';
+import { StepFocus } from './StepFocus';
 import { LoadingOverlay } from './components/LoadingOverlay';
 import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
 import { loadGoogleMaps } from './maps';
 import { usePreloaded } from './hooks';
+import { preloadable, whenIdle } from './preloadable';
 import { isEnabled } from '../domain/settings';
 
 // Later steps and the account area load when first needed, to keep the first page small.
-const QuotationView = lazy(() => import('./views/quotation/QuotationView').then((m) => ({ default: m.QuotationView })));
-const DetailsView = lazy(() => import('./views/details/DetailsView').then((m) => ({ default: m.DetailsView })));
-const PaymentView = lazy(() => import('./views/payment/PaymentView').then((m) => ({ default: m.PaymentView })));
-const CardView = lazy(() => import('./views/card/CardView').then((m) => ({ default: m.CardView })));
-const SuccessView = lazy(() => import('./views/success/SuccessView').then((m) => ({ default: m.SuccessView })));
-const ForgotPasswordView = lazy(() => import('./views/forgot/ForgotPasswordView').then((m) => ({ default: m.ForgotPasswordView })));
-const QuoteView = lazy(() => import('./views/quote/QuoteView').then((m) => ({ default: m.QuoteView })));
-const CheckoutView = lazy(() => import('./views/checkout/CheckoutView').then((m) => ({ default: m.CheckoutView })));
+const QuotationView = preloadable(() => import('./views/quotation/QuotationView'), (m) => m.QuotationView);
+const DetailsView = preloadable(() => import('./views/details/DetailsView'), (m) => m.DetailsView);
+const PaymentView = preloadable(() => import('./views/payment/PaymentView'), (m) => m.PaymentView);
+const CardView = preloadable(() => import('./views/card/CardView'), (m) => m.CardView);
+const SuccessView = preloadable(() => import('./views/success/SuccessView'), (m) => m.SuccessView);
+const ForgotPasswordView = preloadable(() => import('./views/forgot/ForgotPasswordView'), (m) => m.ForgotPasswordView);
+const QuoteView = preloadable(() => import('./views/quote/QuoteView'), (m) => m.QuoteView);
+const CheckoutView = preloadable(() => import('./views/checkout/CheckoutView'), (m) => m.CheckoutView);
 const SiteArea = lazy(() => import('./views/site/SiteArea').then((m) => ({ default: m.SiteArea })));
+
+/** Where each step can lead: fetched while the person is still on it, so the next step never shows the loading overlay. */
+const NEXT_STEPS: Partial<Record<Step, { preload: () => Promise<unknown> }[]>> = {
+  home: [QuotationView, QuoteView],
+  quotation: [DetailsView, QuoteView],
+  details: [PaymentView, ForgotPasswordView],
+  forgotPassword: [DetailsView],
+  payment: [CardView, CheckoutView, SuccessView],
+  checkout: [CardView, SuccessView],
+  card: [SuccessView],
+  quote: [QuotationView],
+};
 // Below the fold on every page.
 const SiteFooter = lazy(() => import('./components/SiteFooter').then((m) => ({ default: m.SiteFooter })));
 const AccountArea = lazy(() => import('./views/account/AccountArea').then((m) => ({ default: m.AccountArea })));
@@ -30,7 +44,6 @@ export function App() {
   const area = useArea();
   const location = useMachineLocation();
   const settings = useSettings();
-  const company = settings.Company_Name;
 
   // SPEC 4: the maps script is added once the settings have arrived, and only with a key.
   const mapsKey = settings.GOOGLE_API_KEY?.trim();
@@ -38,14 +51,11 @@ export function App() {
     if (area !== null && mapsKey) loadGoogleMaps(mapsKey);
   }, [area !== null, mapsKey]);
 
-  useEffect(() => {
-    if (company) document.title = `${company} | Taxi and chauffeur booking with instant quotes`;
-  }, [company]);
-
   if (area === null || location === null) return loading;
   return (
     <>
       <UrlSync />
+      <StepFocus />
       {/* SPEC 2 'Layout': the header with SHOW_NAVBAR_PAGE, unless the route hides it; the footer with SHOW_FOOTER_PAGE. */}
       {isEnabled(settings, 'SHOW_NAVBAR_PAGE') && !hidesNavbar(location.path) && <SiteBar />}
       <Suspense fallback={loading}>
@@ -63,6 +73,7 @@ function Wizard() {
   const UrgentNotice = usePreloaded(loadUrgentNotice)?.UrgentNotice;
   const step = BookingActor.useSelector(currentStep);
   const actor = BookingActor.useActorRef();
+  useEffect(() => (step ? whenIdle(() => NEXT_STEPS[step]?.forEach((view) => view.preload())) : undefined), [step]);
   // SPEC 8: one notice open across the move from the form to /quoteView.
   const urgent = BookingActor.useSelector((s) => s.matches({ home: 'urgent' }) || s.matches({ quote: 'notice' }));
   return (

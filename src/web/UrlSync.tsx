@@ -30,10 +30,5 @@ export function UrlSync() {
     if (want !== browserUrl) navigate(want, { replace: replace || want.split('?')[0] === browserUrl.split('?')[0] });
   }, [app, browserUrl, machineUrl, navigate]);
 
-  const machinePath = machine?.path;
-  useEffect(() => {
-    window.scrollTo({ top: 0 });
-  }, [machinePath]);
-
   return null;
 }

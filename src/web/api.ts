@@ -8,6 +8,7 @@ import {
 } from '../domain/schemas';
 import { settingsFromList, type Settings } from '../domain/settings';
 import { AddressError, addressField } from '../domain/places';
+import { isUrgentBookingError } from '../domain/messages';
 import type { CheckEmailInput, CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
 
 declare global {
@@ -34,10 +35,15 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** What a price or booking call failed with: an AddressError when the server refused an address of the form (decision 23). */
+/**
+ * What a price or booking call failed with: an AddressError when the server could not place an address of the form
+ * (decision 23). A banned address names its field too, but it is SPEC 8's urgent-booking case, not a typing error.
+ */
 function callError(err: unknown): Error {
-  const field = err instanceof FetchError ? addressField((err.data as { field?: string } | undefined)?.field) : null;
-  return field ? new AddressError(errorMessage(err), field) : new Error(errorMessage(err));
+  const message = errorMessage(err);
+  const field = err instanceof FetchError && !isUrgentBookingError(message)
+    ? addressField((err.data as { field?: string } | undefined)?.field) : null;
+  return field ? new AddressError(message, field) : new Error(message);
 }
 
 export async function fetchSettings(): Promise<Settings> {

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { AppActor } from './appActor';
 import { liveApp } from './liveApp';
+import { installFocusHelpers } from './focus';
 import { readSession, readStoredBooking } from './storage';
 
 const input = {
@@ -10,6 +11,8 @@ const input = {
   stored: readStoredBooking(),
   session: readSession(),
 };
+
+installFocusHelpers();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

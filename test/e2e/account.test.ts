@@ -307,7 +307,7 @@ describe('bookings made for the account', () => {
     await toDetails(page, 9);
     await page.getByText('Existing client').click();
     await page.getByLabel('Email').fill(DEMO.email);
-    await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+    await page.getByLabel('Password *', { exact: true }).fill(DEMO.password);
     await page.getByRole('button', { name: 'Next' }).click();
     const reference = await payInCar(page);
 

@@ -196,7 +196,7 @@ describe.each([375, 1280])('addresses at %i px', (width) => {
     const saved = {
       BookingType: 'milleage', BookingForm: { ...trip, pickup: NOWHERE }, PriceDetails: priced.price_details,
       selectedVehicleData: priced.price_details[0], registrationMode: 'guest_login',
-      registrationData: { firstName: 'Ada', surname: 'Byron', number: '+44 700 900 123', email: `ada.${width}@example.com` },
+      registrationData: { firstName: 'Ada', surname: 'Byron', number: '+447700900123', email: `ada.${width}@example.com` },
     };
     await page.evaluate((items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); },
       Object.fromEntries(Object.entries(saved).map(([k, v]) => [k, encode(v)])));

@@ -7,6 +7,8 @@ import type { AddressItem } from '../../domain/schemas';
 import { fetchAddresses } from '../api';
 import { useMapsReady } from '../maps';
 import type { PlaceSuggestion } from './useGooglePlaces';
+import { useSettledError } from './settledError';
+import { RequiredMark } from './fields';
 
 const loadPlaces = () => import('./useGooglePlaces');
 const GooglePlacesFeed = lazy(() => loadPlaces().then((m) => ({ default: m.GooglePlacesFeed })));
@@ -26,9 +28,11 @@ interface Props {
   /** The server's refusal of the address (decision 23), shown when the form has nothing to say, and announced. */
   refusal?: string;
   onChange: (value: string) => void; onBlur?: () => void;
+  required?: boolean;
 }
 
-export function AddressInput({ id, label, value, placeholder, error: own, refusal, limit = 8, onChange, onBlur }: Props) {
+export function AddressInput({ id, label, value, placeholder, error: check, refusal, limit = 8, onChange, onBlur, required }: Props) {
+  const own = useSettledError(check);
   const error = own ?? refusal;
   const [list, setList] = useState<AddressItem[]>([]);
   const [open, setOpen] = useState(false);
@@ -60,7 +64,7 @@ export function AddressInput({ id, label, value, placeholder, error: own, refusa
 
   return (
     <div className="field address-field">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>{label}{required && <RequiredMark />}</label>
       {maps && <Suspense fallback={null}><GooglePlacesFeed text={value} active={open} onSuggestions={setGoogleSuggestions} /></Suspense>}
       <div className="combo">
         <input
@@ -73,6 +77,7 @@ export function AddressInput({ id, label, value, placeholder, error: own, refusa
           aria-controls={listId}
           aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
           aria-invalid={error ? true : undefined}
+          aria-required={required || undefined}
           aria-describedby={error ? errorId : undefined}
           placeholder={placeholder}
           value={value}

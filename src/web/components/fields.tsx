@@ -1,6 +1,12 @@
 // Labelled form controls for react-final-form, each with its error beside it.
-import { Field } from 'react-final-form';
+import { Field, type FieldRenderProps } from 'react-final-form';
 import { range } from '../../domain/forms';
+import { useSettledError } from './settledError';
+
+/** The * of a required field; the input itself carries aria-required. */
+export function RequiredMark() {
+  return <span className="required-mark" aria-hidden="true"> *</span>;
+}
 
 const idOf = (name: string) => name.replace(/[[\].]+/g, '-').replace(/-$/, '');
 
@@ -37,22 +43,20 @@ export function YesNoCheckbox({ name, label, hint }: { name: string; label: stri
   );
 }
 
-export function DateField({ name, label, min }: { name: string; label: string; min?: string }) {
+export function DateField({ name, label, min, required }: { name: string; label: string; min?: string; required?: boolean }) {
+  return <Field<string> name={name}>{(field) => <DateFieldBody name={name} label={label} min={min} required={required} {...field} />}</Field>;
+}
+
+function DateFieldBody({ name, label, min, required, input, meta }: { name: string; label: string; min?: string; required?: boolean } & FieldRenderProps<string>) {
   const id = idOf(name);
+  const error = useSettledError(meta.touched && meta.error ? (meta.error as string) : undefined);
   return (
-    <Field<string> name={name}>
-      {({ input, meta }) => {
-        const error = meta.touched && meta.error ? (meta.error as string) : undefined;
-        return (
-          <div className="field">
-            <label htmlFor={id}>{label}</label>
-            <input id={id} type="date" min={min} {...input} aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined} />
-            {error && <p className="field-error" id={`${id}-error`}>{error}</p>}
-          </div>
-        );
-      }}
-    </Field>
+    <div className="field">
+      <label htmlFor={id}>{label}{required && <RequiredMark />}</label>
+      <input id={id} type="date" min={min} {...input} aria-invalid={error ? true : undefined} aria-required={required || undefined}
+        aria-describedby={error ? `${id}-error` : undefined} />
+      {error && <p className="field-error" id={`${id}-error`}>{error}</p>}
+    </div>
   );
 }
 

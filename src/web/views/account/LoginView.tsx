@@ -42,8 +42,8 @@ export function LoginView() {
           onSubmit={(v) => { actor.send({ type: 'login.submit', email: v.email.trim(), password: v.password }); }}
           render={({ handleSubmit }) => (
             <form className="login-form" onSubmit={handleSubmit} noValidate aria-label="Sign in">
-              <TextField name="email" label="Email" type="email" autoComplete="username" placeholder="name@company.co.uk" />
-              <TextField name="password" label="Password" type="password" autoComplete="current-password" />
+              <TextField name="email" label="Email" required type="email" autoComplete="username" placeholder="name@company.co.uk" />
+              <TextField name="password" label="Password" required type="password" autoComplete="current-password" />
               <button type="submit" className="btn btn-primary btn-block" disabled={submitting} aria-busy={submitting || undefined}>
                 {submitting && <span className="spinner spinner-small" aria-hidden="true" />}
                 {submitting ? 'Signing in...' : 'Sign In'}

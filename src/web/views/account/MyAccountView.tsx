@@ -60,8 +60,8 @@ export function MyAccountView() {
         render={({ handleSubmit, pristine }) => (
           <form className="panel profile-form" onSubmit={handleSubmit} noValidate aria-labelledby="profile-title">
             <h2 id="profile-title" className="panel-title">Profile</h2>
-            <TextField name="name" label="Name" autoComplete="name" />
-            <TextField name="email" label="Email" type="email" autoComplete="email" hint="You sign in with this address." />
+            <TextField name="name" label="Name" required autoComplete="name" />
+            <TextField name="email" label="Email" required type="email" autoComplete="email" hint="You sign in with this address." />
             <TextField name="phone" label="Phone" type="tel" autoComplete="tel" placeholder="+44 20 7946 0000" />
             <div className="profile-actions">
               <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>

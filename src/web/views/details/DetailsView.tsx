@@ -1,11 +1,14 @@
-import { useState } from 'react';
-import { Field, Form, FormSpy } from 'react-final-form';
+import { useRef, useState } from 'react';
+import { Field, Form, FormSpy, type FieldRenderProps } from 'react-final-form';
 import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
 import { BookingActor } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
+import { firstInvalidField } from '../../focus';
 import { StepIndicator } from '../../components/StepIndicator';
 import { TextField } from '../../components/TextField';
+import { RequiredMark } from '../../components/fields';
+import { useSettledError } from '../../components/settledError';
 import { VehicleSummary } from '../../components/VehicleSummary';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { nextAlert, validateDetails, type DetailsValues } from '../../../domain/detailsValidation';
@@ -13,6 +16,7 @@ import { formatPhone, isPhone, normalisePhone } from '../../../domain/phone';
 import { needsTravelReference } from '../../../domain/forms';
 import type { RegistrationData, RegistrationMode } from '../../../domain/schemas';
 import { emptyRegistration, type Flights } from '../../../../machines/booking';
+import { pathOfRoute } from '../../../../machines/routes';
 
 type Values = DetailsValues & Omit<Partial<RegistrationData>, 'passengerDetails'> & Partial<Flights> & {
   mode: RegistrationMode; someoneElse?: boolean;
@@ -46,18 +50,28 @@ function toRegistration(v: Values, withPassword: boolean): RegistrationData {
   };
 }
 
-function Checkbox({ name, children }: { name: string; children: React.ReactNode }) {
+/** A policy to read before accepting it, in a new tab so the form stays as it is. */
+function PolicyLink({ to, children }: { to: 'privacy' | 'terms'; children: string }) {
   return (
-    <Field<boolean> name={name} type="checkbox">
-      {({ input, meta }) => (
-        <div className="check">
-          <input id={name} type="checkbox" name={input.name} checked={Boolean(input.checked)} onChange={input.onChange}
-            onBlur={input.onBlur} onFocus={input.onFocus} aria-invalid={meta.touched && meta.error ? true : undefined} />
-          <label htmlFor={name}>{children}</label>
-          {meta.touched && meta.error && <p className="field-error">{meta.error as string}</p>}
-        </div>
-      )}
-    </Field>
+    <a href={pathOfRoute(to)} target="_blank" rel="noopener">{children}<span className="sr-only"> (opens in a new tab)</span></a>
+  );
+}
+
+/** A required tick box (the policies): its error is tied to it and appears without moving what is being pressed. */
+function Checkbox({ name, children }: { name: string; children: React.ReactNode }) {
+  return <Field<boolean> name={name} type="checkbox">{(field) => <CheckboxBody name={name} {...field}>{children}</CheckboxBody>}</Field>;
+}
+
+function CheckboxBody({ name, children, input, meta }: { name: string; children: React.ReactNode } & FieldRenderProps<boolean>) {
+  const error = useSettledError(meta.touched && meta.error ? (meta.error as string) : undefined);
+  return (
+    <div className="check">
+      <input id={name} type="checkbox" name={input.name} checked={Boolean(input.checked)} onChange={input.onChange}
+        onBlur={input.onBlur} onFocus={input.onFocus} aria-required="true" aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${name}-error` : undefined} />
+      <label htmlFor={name}>{children}<RequiredMark /></label>
+      {error && <p className="field-error" id={`${name}-error`}>{error}</p>}
+    </div>
   );
 }
 
@@ -71,6 +85,7 @@ export function DetailsView() {
   const error = BookingActor.useSelector((s) => s.context.error);
   const notice = BookingActor.useSelector((s) => s.context.notice);
   const [alert, setAlert] = useState<string | null>(null);
+  const formEl = useRef<HTMLFormElement>(null);
   const session = BookingActor.useSelector((s) => s.context.session);
   // GUEST_LOGIN is the machine's guard: the guest choice shows when the machine would take it.
   const [guestOffered] = useState(() => actor.getSnapshot().can({ type: 'details.submit', mode: 'guest_login', registration: emptyRegistration() }));
@@ -102,7 +117,7 @@ export function DetailsView() {
           validate={(v) => validateDetails(v.mode, { ...v, passengerDetails: v.someoneElse ? 'yes' : 'no' }, isPhone)}
           onSubmit={(v) => actor.send({ type: 'details.submit', mode: v.mode, registration: toRegistration(v, true), flights: flightsOf(v) })}
           render={({ handleSubmit, values }) => (
-            <form className="panel" noValidate aria-label="Personal details"
+            <form ref={formEl} className="panel" noValidate aria-label="Personal details"
               onSubmit={(e) => {
                 const message = nextAlert(values.mode, values);
                 if (message) setAlert(message);
@@ -131,17 +146,17 @@ export function DetailsView() {
               </fieldset>
               {values.mode !== 'existing_client' && (
                 <div className="row">
-                  <TextField name="firstName" label="First Name" autoComplete="given-name" />
-                  <TextField name="surname" label="Last Name" autoComplete="family-name" />
+                  <TextField name="firstName" label="First Name" autoComplete="given-name" required />
+                  <TextField name="surname" label="Last Name" autoComplete="family-name" required />
                 </div>
               )}
-              <TextField name="email" label="Email" type="email" autoComplete="email" hint="Your booking confirmation is sent here." />
+              <TextField name="email" label="Email" type="email" autoComplete="email" required hint="Your booking confirmation is sent here." />
               {values.mode !== 'existing_client' && (
-                <TextField name="number" label="Phone Number" type="tel" autoComplete="tel" placeholder="07700 900123"
+                <TextField name="number" label="Phone Number" type="tel" autoComplete="tel" placeholder="07700 900123" required
                   hint="A UK number, or + and the country code for a number abroad." />
               )}
               {values.mode !== 'guest_login' && (
-                <TextField name="password" label="Password" type="password"
+                <TextField name="password" label="Password" type="password" required
                   autoComplete={values.mode === 'new_client' ? 'new-password' : 'current-password'}
                   hint={values.mode === 'new_client' ? 'At least 6 characters.' : undefined} />
               )}
@@ -150,8 +165,8 @@ export function DetailsView() {
               )}
               {values.mode === 'new_client' && (
                 <>
-                  <Checkbox name="privacyAccepted">I accept the Privacy Policy</Checkbox>
-                  <Checkbox name="termsAccepted">I accept the Terms and Conditions</Checkbox>
+                  <Checkbox name="privacyAccepted">I accept the <PolicyLink to="privacy">Privacy Policy</PolicyLink></Checkbox>
+                  <Checkbox name="termsAccepted">I accept the <PolicyLink to="terms">Terms and Conditions</PolicyLink></Checkbox>
                 </>
               )}
               {(showFlight || showReturnFlight) && (
@@ -194,7 +209,7 @@ export function DetailsView() {
         />
       </div>
       {checking && <LoadingOverlay text="Checking your email" />}
-      {alert && <Dialog title="Check your details" onClose={() => setAlert(null)}><p>{alert}</p></Dialog>}
+      {alert && <Dialog title="Check your details" onClose={() => setAlert(null)} returnFocus={() => firstInvalidField(formEl.current)}><p>{alert}</p></Dialog>}
       {rejected && <Dialog title="Error" onClose={() => actor.send({ type: 'error.dismissed' })}><p>{error}</p></Dialog>}
     </div>
   );

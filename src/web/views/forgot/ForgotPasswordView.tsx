@@ -44,7 +44,7 @@ function ForgotPasswordSteps({ actor }: { actor: ActorRefFrom<typeof forgotPassw
           render={({ handleSubmit }) => (
             <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Step 1: your email">
               <p className="muted">Enter the email of your account and we will send you a six-digit code.</p>
-              <TextField name="email" label="Email" type="email" autoComplete="email" />
+              <TextField name="email" label="Email" required type="email" autoComplete="email" />
               <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Sending...' : 'Send code'}</button>
             </form>
           )}
@@ -57,7 +57,7 @@ function ForgotPasswordSteps({ actor }: { actor: ActorRefFrom<typeof forgotPassw
           render={({ handleSubmit }) => (
             <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Step 2: the code">
               <p className="muted">We sent a code to {email}. It expires in 15 minutes.</p>
-              <TextField name="code" label="Code" autoComplete="one-time-code" />
+              <TextField name="code" label="Code" required autoComplete="one-time-code" />
               <div className="actions">
                 <button type="button" className="btn btn-secondary" onClick={() => actor.send({ type: 'reset.back' })}>Back</button>
                 <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Checking...' : 'Verify code'}</button>
@@ -78,8 +78,8 @@ function ForgotPasswordSteps({ actor }: { actor: ActorRefFrom<typeof forgotPassw
           onSubmit={(v) => actor.send({ type: 'reset.setPassword', password: v.password, confirm: v.confirm })}
           render={({ handleSubmit }) => (
             <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Step 3: a new password">
-              <TextField name="password" label="New password" type="password" autoComplete="new-password" />
-              <TextField name="confirm" label="Confirm new password" type="password" autoComplete="new-password" />
+              <TextField name="password" label="New password" required type="password" autoComplete="new-password" />
+              <TextField name="confirm" label="Confirm new password" required type="password" autoComplete="new-password" />
               <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Saving...' : 'Reset password'}</button>
             </form>
           )}

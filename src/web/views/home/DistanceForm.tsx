@@ -28,7 +28,7 @@ function AddressField({ name, label, placeholder }: { name: 'pickup' | 'dropoff'
     <Field<string> name={name}>
       {({ input, meta }) => (
         <AddressInput id={name} label={label} placeholder={placeholder} value={input.value} error={meta.touched ? meta.error : undefined}
-          refusal={refusalFor(refusal, name, input.value)} onChange={input.onChange} onBlur={() => input.onBlur()} />
+          refusal={refusalFor(refusal, name, input.value)} onChange={input.onChange} onBlur={() => input.onBlur()} required />
       )}
     </Field>
   );
@@ -131,7 +131,7 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
             <StopsField form={form} stops={values.stops ?? []} />
             <AddressField name="dropoff" label="Drop-off address" placeholder="Where are you going?" />
             <div className="row">
-              <DateField name="pickup_date" label="Pickup date" min={ukToday()} />
+              <DateField name="pickup_date" label="Pickup date" required min={ukToday()} />
               <TimeFields prefix="pickup" legend="Pickup time" />
             </div>
             <LegOptions p="" settings={settings} />
@@ -139,7 +139,7 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
               <section className="return-leg" aria-label="Return journey">
                 <h3>Return journey</h3>
                 <div className="row">
-                  <DateField name="return_date" label="Return date" min={values.pickup_date || ukToday()} />
+                  <DateField name="return_date" label="Return date" required min={values.pickup_date || ukToday()} />
                   <TimeFields prefix="return" legend="Return time" />
                 </div>
                 {needsTravelReference(values.dropoff) && (

@@ -38,12 +38,12 @@ export function HourlyForm({ pricing }: { pricing: boolean }) {
             {({ input, meta }) => (
               <AddressInput id="hourly-pickup" label="Pickup address" placeholder="Where should the driver meet you?" value={input.value}
                 error={meta.touched ? meta.error : undefined} refusal={refusalFor(refusal, 'pickup', input.value)}
-                onChange={input.onChange} onBlur={() => input.onBlur()} />
+                onChange={input.onChange} onBlur={() => input.onBlur()} required />
             )}
           </Field>
           <div className="row">
             <ChoiceSelect name="pickup_duration" label="Duration" options={HOURLY_DURATIONS.map((d) => ({ value: d, label: `${parseInt(d, 10)} hours` }))} />
-            <DateField name="pickup_date" label="Pickup date" min={ukToday()} />
+            <DateField name="pickup_date" label="Pickup date" required min={ukToday()} />
           </div>
           <fieldset className="field time-field">
             <legend>Pickup time</legend>

@@ -66,12 +66,12 @@ export function QuoteView() {
             <TextField name="pickup_address" label="Pickup address" />
             <TextField name="dropoff_address" label="Drop-off address" />
             <div className="row">
-              <DateField name="pickup_date" label="Date" min={ukToday()} />
-              <TextField name="pickup_time" label="Time" type="time" />
+              <DateField name="pickup_date" label="Date" required min={ukToday()} />
+              <TextField name="pickup_time" label="Time" required type="time" />
             </div>
             <div className="row">
-              <TextField name="passenger_email" label="Email" type="email" autoComplete="email" />
-              <TextField name="passenger_phone" label="Telephone" type="tel" autoComplete="tel" placeholder="07700 900123" />
+              <TextField name="passenger_email" label="Email" required type="email" autoComplete="email" />
+              <TextField name="passenger_phone" label="Telephone" required type="tel" autoComplete="tel" placeholder="07700 900123" />
             </div>
             <TextField name="passenger_name" label="Name" autoComplete="name" />
             <div className="row">

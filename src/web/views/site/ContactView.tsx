@@ -2,7 +2,8 @@
 // (machines/contact.ts) sends it and decides the dialogs; a sent message starts
 // a new, empty form.
 import { Form } from 'react-final-form';
-import { Field } from 'react-final-form';
+import { Field, useForm } from 'react-final-form';
+import { useEffect, useRef } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { contactMachine } from '../../../../machines/contact';
@@ -40,6 +41,17 @@ export function ContactView() {
   );
 }
 
+/** The form starts again, empty and untouched, after each message sent; its controls stay, so focus can return to Send. */
+function EmptyAfterSending({ sent }: { sent: number }) {
+  const form = useForm();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) { first.current = false; return; }
+    form.restart(EMPTY);
+  }, [sent, form]);
+  return null;
+}
+
 function ContactFormPanel({ actor }: { actor: ActorRefFrom<typeof contactMachine> }) {
   const sending = useSelector(actor, (s) => s.matches('sending'));
   const submitted = useSelector(actor, (s) => s.matches('submitted'));
@@ -49,9 +61,7 @@ function ContactFormPanel({ actor }: { actor: ActorRefFrom<typeof contactMachine
   const error = useSelector(actor, (s) => s.context.error);
   return (
     <>
-      {/* A new form (empty, untouched) after each message sent. */}
       <Form<ContactValues>
-        key={sent}
         initialValues={EMPTY}
         validate={validateContactForm}
         onSubmit={(v) => {
@@ -60,6 +70,7 @@ function ContactFormPanel({ actor }: { actor: ActorRefFrom<typeof contactMachine
         }}
         render={({ handleSubmit }) => (
           <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Contact Us">
+            <EmptyAfterSending sent={sent} />
             <div className="row">
               <TextField name="firstName" label="First name" autoComplete="given-name" />
               <TextField name="lastName" label="Last name" autoComplete="family-name" />

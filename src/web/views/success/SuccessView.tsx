@@ -6,6 +6,8 @@ import { formatBookingAmount, numberSetting } from '../../../domain/settings';
 import { bookingTypeLabel, confirmationPaymentLabel } from '../../../domain/bookingLabels';
 import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
 import { formatPhone } from '../../../domain/phone';
+import { bookingCalendar, calendarFileName } from '../../../domain/calendar';
+import { telHref } from '../../components/SiteBar';
 
 const yesNo = (v: string) => (v === 'yes' ? 'Yes' : 'No');
 
@@ -16,6 +18,10 @@ export function SuccessView() {
   const { booking, bookingDetail: detail, passengerDetails: passenger, bookingStops: stops } = result;
   const isQuote = booking.ride_type === 'Q';
   const amount = formatBookingAmount(booking.total_booking_amount, settings);
+  const phone = settings.Company_Contact_Info?.trim();
+  const calendar = bookingCalendar(result, {
+    company: settings.Company_Name || booking.company_name, phone, amount, paymentLabel: confirmationPaymentLabel(booking.payment_method),
+  });
   const offered = (key: string) => numberSetting(settings, key) > 0;
   const rows: [string, React.ReactNode][] = [
     ['Reference ID', <strong>{booking.booking_number}</strong>],
@@ -49,6 +55,13 @@ export function SuccessView() {
         <h1>Thank You</h1>
         <p className="success-lead">Your Booking is Confirmed!</p>
         <p className="muted">You have received an email for all your booking details</p>
+        {/* The site bar is hidden here (SPEC 2), so its number is given where the customer looks next. */}
+        {phone && <p className="success-call">Questions or changes? Call <a href={telHref(phone)}>{phone}</a>, day or night.</p>}
+        <p className="success-actions">
+          <a className="btn btn-primary" href={`data:text/calendar;charset=utf-8,${encodeURIComponent(calendar)}`} download={calendarFileName(result)}>
+            Add to calendar<span className="sr-only"> (.ics file)</span>
+          </a>
+        </p>
       </div>
       <section className="panel" aria-labelledby="booking-title">
         <h2 id="booking-title" className="panel-title">Booking details</h2>
