@@ -9,7 +9,7 @@ import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
 import { loadGoogleMaps } from './maps';
 import { usePreloaded } from './hooks';
-import { preloadable, whenIdle } from './preloadable';
+import { preloadable } from './preloadable';
 import { isEnabled } from '../domain/settings';
 
 // Later steps and the account area load when first needed, to keep the first page small.
@@ -23,16 +23,19 @@ const QuoteView = preloadable(() => import('./views/quote/QuoteView'), (m) => m.
 const CheckoutView = preloadable(() => import('./views/checkout/CheckoutView'), (m) => m.CheckoutView);
 const SiteArea = lazy(() => import('./views/site/SiteArea').then((m) => ({ default: m.SiteArea })));
 
-/** Where each step can lead: fetched while the person is still on it, so the next step never shows the loading overlay. */
+/**
+ * Where each step can lead, two steps ahead on the way to the confirmation: fetched while the person is still on the
+ * step, so the next one shows at once instead of the loading screen.
+ */
 const NEXT_STEPS: Partial<Record<Step, { preload: () => Promise<unknown> }[]>> = {
-  home: [QuotationView, QuoteView],
-  quotation: [DetailsView, QuoteView],
-  details: [PaymentView, ForgotPasswordView],
-  forgotPassword: [DetailsView],
+  home: [QuotationView, QuoteView, DetailsView],
+  quotation: [DetailsView, QuoteView, PaymentView],
+  details: [PaymentView, ForgotPasswordView, SuccessView, CardView],
+  forgotPassword: [DetailsView, PaymentView],
   payment: [CardView, CheckoutView, SuccessView],
   checkout: [CardView, SuccessView],
   card: [SuccessView],
-  quote: [QuotationView],
+  quote: [QuotationView, DetailsView],
 };
 // Below the fold on every page.
 const SiteFooter = lazy(() => import('./components/SiteFooter').then((m) => ({ default: m.SiteFooter })));
@@ -73,7 +76,8 @@ function Wizard() {
   const UrgentNotice = usePreloaded(loadUrgentNotice)?.UrgentNotice;
   const step = BookingActor.useSelector(currentStep);
   const actor = BookingActor.useActorRef();
-  useEffect(() => (step ? whenIdle(() => NEXT_STEPS[step]?.forEach((view) => view.preload())) : undefined), [step]);
+  // Once the step is on screen (effects run after paint), not on idle: a quick person would beat an idle callback.
+  useEffect(() => { if (step) NEXT_STEPS[step]?.forEach((view) => view.preload()); }, [step]);
   // SPEC 8: one notice open across the move from the form to /quoteView.
   const urgent = BookingActor.useSelector((s) => s.matches({ home: 'urgent' }) || s.matches({ quote: 'notice' }));
   return (

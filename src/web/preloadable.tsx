@@ -22,13 +22,3 @@ export function preloadable<M, P extends object>(load: () => Promise<M>, pick: (
   View.preload = () => fetch().catch((err) => console.error('A part of the page could not be loaded ahead:', err));
   return View;
 }
-
-/** Run `task` when the browser has nothing better to do (after the page has loaded and painted). */
-export function whenIdle(task: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(task, { timeout: 3000 });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(task, 500);
-  return () => clearTimeout(id);
-}

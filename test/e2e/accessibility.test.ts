@@ -36,11 +36,17 @@ describe.each([375, 1280])('accessibility at %i px', (width) => {
     await page.getByLabel('First Name').fill('Ada');
     await page.getByLabel('Last Name').fill('Byron');
     await page.getByLabel('Email').fill(`ada${width}@example.com`);
-    await page.getByLabel('Phone Number').fill('+44 700 900 123');
+    await page.getByLabel('Phone Number').fill('07700 900123');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL('**/paymentview');
     await page.getByRole('heading', { name: 'Payment' }).waitFor();
     expect(await violations(page), 'payment').toEqual([]);
+    // SPEC 2's /checkout: the payment step's review, opened by its address with the booking in progress.
+    await page.goto(`${server.url}/checkout`);
+    await page.getByRole('heading', { name: 'Review your booking' }).waitFor();
+    expect(await violations(page), 'checkout').toEqual([]);
+    await page.goto(`${server.url}/paymentview`);
+    await page.getByRole('heading', { name: 'Payment' }).waitFor();
     await page.getByRole('button', { name: 'Pay In Car' }).click();
     await page.waitForURL('**/paymentSuccessView');
     await page.getByRole('heading', { name: 'Thank You' }).waitFor();
