@@ -48,6 +48,7 @@ export const bookingMachine = bookingSetup.createMachine({
     booking: input.stored?.booking ?? null,
     error: null,
     addressError: null,
+    urgentReason: null,
     notice: null,
   }),
   initial: 'routing',
@@ -101,7 +102,7 @@ export const bookingMachine = bookingSetup.createMachine({
         // SPEC 8: the 'Urgent Booking!' notice opens; the app moves to /quoteView after 1 s.
         urgent: {
           tags: 'busy',
-          after: { urgentRedirect: '#booking.quote.notice' },
+          after: { urgentRedirect: { target: '#booking.quote.notice', actions: 'assignUrgentReason' } },
         },
         // SPEC 8: any other price error shows an 'Error' dialog.
         failed: {
@@ -237,6 +238,8 @@ export const bookingMachine = bookingSetup.createMachine({
     // SPEC 2 '/quoteView': the Quote Now form, also where urgent bookings land.
     quote: {
       initial: 'form',
+      // Decision 22: the reason for the redirect is explained while the visitor is here, and forgotten when they leave.
+      exit: assign({ urgentReason: null }),
       states: {
         // SPEC 8: the urgent notice stays 3 s in all, 1 s of it before the move here.
         notice: {

@@ -6,7 +6,7 @@ import type {
 } from '../src/domain/schemas';
 import { allowsGuests, isEnabled, showsCard, showsPayInCar, type Settings } from '../src/domain/settings';
 import { finalPricePence } from '../src/domain/money';
-import { ACCOUNT_EXISTS, EMAIL_NOT_FOUND, isUrgentBookingError } from '../src/domain/messages';
+import { ACCOUNT_EXISTS, BANNED_ADDRESS_MESSAGE, EMAIL_NOT_FOUND, isUrgentBookingError } from '../src/domain/messages';
 import { AddressError, stopText } from '../src/domain/places';
 import { homePathFor, landingStep, type HomePath, type Step } from './bookingSteps';
 import { forgotPasswordMachine, type ForgotPasswordOutput } from './forgotPassword';
@@ -84,7 +84,14 @@ export interface BookingContext {
   /** The address a price or booking call refused, shown in the form (decision 23). */
   addressError: AddressProblem | null;
   notice: string | null;
+  /**
+   * Why the visitor was sent to /quoteView (decision 22): a pickup inside the grace period, or a banned address.
+   * Kept while they are there, for the panel that explains it; null when they came on their own.
+   */
+  urgentReason: UrgentReason | null;
 }
+
+export type UrgentReason = 'grace' | 'banned';
 
 export type BookingEvent =
   | { type: 'url.changed'; path: string; search: string }
@@ -225,6 +232,10 @@ export const bookingSetup = setup({
       homePath: ({ context, event }) => (event.type === 'url.changed' ? homePathFor(event.path) : homePathFor(context.requestedPath)),
     }),
     assignError: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error) }),
+    /** On the move to /quoteView: why the notice opened (its message is still the error on screen). */
+    assignUrgentReason: assign({
+      urgentReason: ({ context }) => (context.error === BANNED_ADDRESS_MESSAGE ? 'banned' as const : 'grace' as const),
+    }),
     /** Decision 23: the refused address, with the text it had, for the form to show under its input. */
     assignAddressError: assign({
       addressError: ({ context, event }) => {

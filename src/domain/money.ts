@@ -29,8 +29,23 @@ export function formatWholePrice(pounds: string | number, currency: string = DEF
 export function formatExactPrice(pounds: string | number, currency: string = DEFAULT_CURRENCY): string {
   const pence = poundsToPence(pounds);
   if (Number.isNaN(pence)) return `${currency}0.00`;
-  const [whole, frac] = penceToPounds(pence).split('.');
-  return `${currency}${Number(whole).toLocaleString('en-GB')}.${frac}`;
+  const [whole, frac] = penceToPounds(Math.abs(pence)).split('.');
+  return `${pence < 0 ? '-' : ''}${currency}${Number(whole).toLocaleString('en-GB')}.${frac}`;
+}
+
+/**
+ * Decision 21, one price: an amount as every page shows it. A price is whole pounds when the operator rounds
+ * (ROUND_OFF yes, the server rounds it) and then shows as £54; otherwise it keeps its pence, £54.37, so the
+ * vehicle card, the payment step, the charge, the confirmation and the e-mail all show the same amount.
+ */
+export function formatAmount(pounds: string | number, currency: string = DEFAULT_CURRENCY): string {
+  const pence = poundsToPence(pounds);
+  return !Number.isNaN(pence) && pence % 100 === 0 ? formatWholePrice(pounds, currency) : formatExactPrice(pounds, currency);
+}
+
+/** Decision 21: a total rounded to whole pounds, half a pound up (£54.50 -> £55, £54.49 -> £54). */
+export function roundToPoundsPence(pence: number): number {
+  return Math.floor((pence + 50) / 100) * 100;
 }
 
 /** Final price = price x quantity (SPEC 4), in pence. */

@@ -20,6 +20,16 @@ export function graceMinutes(settings: Settings): number {
   return Math.max(0, numberSetting(settings, 'GRACE_TIME'));
 }
 
+/** GRACE_TIME as a person says it (SPEC 8's GRACE_TIME/60 hours): '2 hours', '1 hour', '1 hour 30 minutes', '45 minutes'. */
+export function graceText(settings: Settings): string {
+  const minutes = graceMinutes(settings);
+  const h = Math.floor(minutes / 60);
+  const m = Math.round(minutes % 60);
+  const hours = h > 0 ? `${h} hour${h === 1 ? '' : 's'}` : '';
+  const mins = m > 0 || h === 0 ? `${m} minute${m === 1 ? '' : 's'}` : '';
+  return [hours, mins].filter(Boolean).join(' ');
+}
+
 export function currencyOf(settings: Settings): string {
   return settings.CURRENCY?.trim() || DEFAULT_CURRENCY;
 }

@@ -6,11 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { testApp } from './setup';
+import { setSetting } from '../../src/server/operator/operator';
 import { runAdmin } from '../../src/server/operator/admin';
 import { processStartToken } from '../../src/server/dataLock';
 
 let t: Awaited<ReturnType<typeof testApp>>;
-beforeAll(async () => { t = await testApp(); });
+// The fares to the penny: ROUND_OFF off here; its whole-pound prices are test/api/one-price.test.ts's.
+beforeAll(async () => { t = await testApp(); await setSetting(t.db, 'ROUND_OFF', 'no'); });
 afterAll(async () => { await t.db.close(); });
 
 const trip = {

@@ -7,7 +7,8 @@ import { loadOffers } from '../../src/server/pricing/quote';
 import { distanceFarePence } from '../../src/server/pricing/engine';
 
 let t: Awaited<ReturnType<typeof testApp>>;
-beforeAll(async () => { t = await testApp(); });
+// The fares to the penny: ROUND_OFF off here; its whole-pound prices are test/api/one-price.test.ts's.
+beforeAll(async () => { t = await testApp(); await setSetting(t.db, 'ROUND_OFF', 'no'); });
 afterAll(async () => { await t.db.close(); });
 
 const trip = HEATHROW_TO_TRAFALGAR;
@@ -166,5 +167,20 @@ describe('the worked example of docs/pricing.md', () => {
     expect(res.body.via_miles).toBe(20.4);
     expect(saloon.breakdown.lines.map((l: any) => l.amount)).toEqual(['49.24', '15.00', '9.00', '49.24', '10.00']);
     expect(saloon.price).toBe('132.48');
+  });
+
+  it('comes out at £132 with ROUND_OFF yes, the 48p taken off in a Rounding line', async () => {
+    await setSetting(t.db, 'ROUND_OFF', 'yes');
+    try {
+      const res = await t.call('POST', '/calculate-distance-price', {
+        ...trip, meet_and_greet: 'yes', waiting_min: 15, select_option: 'return', return_date: '2030-06-05',
+        return_hour: '6pm', return_min: '30', return_baby_seats: 1,
+      });
+      const saloon = saloonOf(res.body);
+      expect(saloon.breakdown.lines.map((l: any) => [l.label, l.amount]).at(-1)).toEqual(['Rounding', '-0.48']);
+      expect(saloon.price).toBe('132.00');
+    } finally {
+      await setSetting(t.db, 'ROUND_OFF', 'no');
+    }
   });
 });

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEATHROW_TO_TRAFALGAR, testApp } from './setup';
+import { setSetting } from '../../src/server/operator/operator';
 import { distanceFarePence } from '../../src/server/pricing/engine';
 import { loadOffers } from '../../src/server/pricing/quote';
 import { penceToPounds } from '../../src/domain/money';
 
 let t: Awaited<ReturnType<typeof testApp>>;
-beforeAll(async () => { t = await testApp(); });
+// The fares to the penny: ROUND_OFF off here; its whole-pound prices are test/api/one-price.test.ts's.
+beforeAll(async () => { t = await testApp(); await setSetting(t.db, 'ROUND_OFF', 'no'); });
 afterAll(async () => { await t.db.close(); });
 
 const trip = HEATHROW_TO_TRAFALGAR;

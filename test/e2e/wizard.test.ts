@@ -154,6 +154,16 @@ describe('prices and errors', () => {
     // The quote form is prefilled from the booking form, time in 24-hour form.
     expect(await page.getByLabel('Pickup address').inputValue()).toBe('Paddington Station, Praed Street, London W2 1HQ');
     expect(await page.getByLabel('Time').inputValue()).toMatch(/^\d{2}:\d{2}$/);
+    // Decision 22: with the notice gone, the page still says why the visitor is here, with the number to call.
+    const why = page.getByRole('region', { name: 'Your pickup is too soon to book online' });
+    expect(await why.textContent()).toContain('Pickups within 2 hours are booked by phone or with this form');
+    expect(await why.getByRole('link', { name: '+44 20 7946 0321' }).getAttribute('href')).toBe('tel:+442079460321');
+    // It goes when the visitor leaves; /quoteView opened on its own has nothing to explain.
+    await page.getByRole('link', { name: '← Back' }).click();
+    await page.getByRole('button', { name: 'Get prices' }).waitFor();
+    await page.goto(`${server.url}/quoteView`);
+    await page.getByRole('heading', { name: 'Quote Now' }).waitFor();
+    expect(await page.getByRole('region', { name: /too soon|cannot take/ }).count()).toBe(0);
   });
 
   it('treats a banned address as urgent too', async () => {
@@ -164,6 +174,7 @@ describe('prices and errors', () => {
       await page.getByRole('button', { name: 'Get prices' }).click();
       await page.getByRole('alertdialog', { name: 'Urgent Booking!' }).waitFor();
       await page.waitForURL('**/quoteView');
+      await page.getByRole('region', { name: 'We cannot take this address online' }).waitFor();
     } finally {
       await server.admin('unban-address', 'Canary Wharf');
     }
@@ -176,6 +187,52 @@ describe('prices and errors', () => {
     await getPrices(page);
     const companies = new Set(await page.locator('.vehicle-card:not(.lowest) .vehicle-company').allTextContents());
     expect(companies.size).toBe(1);
+  });
+});
+
+describe('one price (decision 21)', () => {
+  /** '£1,234.50' -> 123450 pence. */
+  const pence = (text: string | null) => Math.round(Number((text ?? '').replace(/[^\d.]/g, '')) * 100);
+
+  it.each([['yes', true], ['no', false]])('shows the same amount from the vehicle card to the confirmation with ROUND_OFF %s', async (roundOff, whole) => {
+    await setting('ROUND_OFF', roundOff);
+    await setting('MULTIPLE_OPERATORS', 'disable');
+    await setting('MEET_AND_GREET', '12.45');
+    const page = await open();
+    await quote(page, { from: 'Heathrow', to: 'Canary Wharf' });
+    await page.getByLabel(/Meet and Greet/).check();
+    await getPrices(page);
+
+    // Cheapest first, the vehicles without a price last.
+    const shown = await page.locator('.vehicle-card .vehicle-price').allTextContents();
+    const firstOnRequest = shown.indexOf('Price on request');
+    const amounts = shown.slice(0, firstOnRequest === -1 ? undefined : firstOnRequest).map(pence);
+    expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
+    if (firstOnRequest !== -1) expect(shown.slice(firstOnRequest).every((t) => t === 'Price on request')).toBe(true);
+    // Meet and Greet at £12.45 puts pence into every fare: only the server's rounding takes them out.
+    if (whole) expect(amounts.every((a) => a % 100 === 0)).toBe(true);
+    else expect(amounts.some((a) => a % 100 !== 0)).toBe(true);
+
+    const card = page.locator('.vehicle-card').first();
+    const cardPrice = pence(await card.locator('.vehicle-price').textContent());
+    // The breakdown adds up to the card's price, a Rounding line included when the operator rounds.
+    await card.getByRole('button', { name: 'See Details' }).click();
+    const rows = await card.locator('.vehicle-more tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td')?.textContent ?? '']));
+    const lines = rows.filter(([label]) => label !== 'Price per vehicle');
+    const signed = (t: string) => (t.trim().startsWith('-') ? -1 : 1) * pence(t);
+    expect(lines.reduce((sum, [, amount]) => sum + signed(amount), 0)).toBe(cardPrice);
+    expect(lines.some(([label]) => label === 'Rounding')).toBe(whole ? lines.some(([, a]) => pence(a) % 100 !== 0) : false);
+    await card.getByRole('button', { name: 'Book Now' }).click();
+    await page.getByLabel('First Name').fill('Olive');
+    await page.getByLabel('Last Name').fill('Penn');
+    await page.getByLabel('Email').fill(`olive.${roundOff}@example.com`);
+    await page.getByLabel('Phone Number').fill('07700 900123');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Payment' }).waitFor();
+    expect(pence(await page.locator('.vehicle-summary-price').textContent())).toBe(cardPrice);
+    await page.getByRole('button', { name: 'Pay In Car' }).click();
+    await page.getByRole('heading', { name: 'Thank You' }).waitFor();
+    expect(pence(await page.getByRole('row', { name: /Total amount/ }).getByRole('cell').textContent())).toBe(cardPrice);
   });
 });
 

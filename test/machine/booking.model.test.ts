@@ -408,6 +408,29 @@ describe('what the machine does on its way', () => {
     sut.stop();
   });
 
+  it.each([
+    ['Pickup time is within the grace period', 'grace'],
+    ['Address is banned', 'banned'],
+  ])("keeps why the visitor was sent to /quoteView ('%s') while there, past the notice, and forgets it when they leave (decision 22)", async (message, reason) => {
+    const sut = run(model, INPUTS[FIRST]);
+    sut.send({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
+    await sut.exec(price.fails(new Error(message)));
+    expect(sut.snapshot.context.urgentReason).toBeNull();
+    sut.clock.increment(1000);
+    expect(sut.snapshot.context.urgentReason).toBe(reason);
+    sut.clock.increment(2000);
+    expect(sut.snapshot.value).toEqual({ quote: 'form' });
+    expect(sut.snapshot.context.urgentReason).toBe(reason);
+    sut.send({ type: 'url.changed', path: '/', search: '' });
+    expect(pathOf(sut.snapshot)).toBe('/');
+    expect(sut.snapshot.context.urgentReason).toBeNull();
+    // Opened from the menu, /quoteView has no reason to explain.
+    sut.send({ type: 'url.changed', path: '/quoteView', search: '' });
+    expect(sut.snapshot.value).toEqual({ quote: 'form' });
+    expect(sut.snapshot.context.urgentReason).toBeNull();
+    sut.stop();
+  });
+
   it('shows an address the price call refused in the form, keeps it through a tab change only if unchanged, and clears it on the next call (decision 23)', async () => {
     const sut = run(model, INPUTS[FIRST]);
     const withStop = { ...bookingForm, stops: [{ street_name: 'Imaginary Lane', number: '12', postcode: '' }] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finalPricePence, formatExactPrice, formatWholePrice, penceToPounds, poundsToPence } from '../../src/domain/money';
+import { finalPricePence, formatAmount, formatExactPrice, formatWholePrice, penceToPounds, poundsToPence, roundToPoundsPence } from '../../src/domain/money';
 
 describe('money in integer pence', () => {
   it('turns pence into the numeric strings of the API and back', () => {
@@ -22,5 +22,21 @@ describe('money in integer pence', () => {
 
   it('makes the final price the price times the chosen quantity (SPEC 4)', () => {
     expect(finalPricePence('46.76', 3)).toBe(14028);
+  });
+});
+
+describe('one price (decision 21)', () => {
+  it('rounds to whole pounds, half a pound up', () => {
+    expect([5449, 5450, 5451, 5400, 49, 50, 0].map(roundToPoundsPence)).toEqual([5400, 5500, 5500, 5400, 0, 100, 0]);
+  });
+
+  it('shows whole pounds without pence and any other amount to the penny', () => {
+    expect(formatAmount('54.00')).toBe('£54');
+    expect(formatAmount('1234.00')).toBe('£1,234');
+    expect(formatAmount('54.37')).toBe('£54.37');
+    expect(formatAmount('54.5', '€')).toBe('€54.50');
+    // A Rounding line that takes pence off.
+    expect(formatExactPrice('-0.24')).toBe('-£0.24');
+    expect(formatExactPrice('-1234.50')).toBe('-£1,234.50');
   });
 });

@@ -7,7 +7,7 @@ import { create } from 'superstruct';
 import { HOUR_OPTIONS, newBookingForm, pickupIsPast, restoreBookingForm, returnLegFromOutbound } from '../../src/domain/forms';
 import { HOURLY_HOUR_OPTIONS, newHourlyForm, restoreHourlyForm } from '../../src/domain/hourlyForm';
 import { BookingForm, Hour12 } from '../../src/domain/schemas';
-import { graceMinutes } from '../../src/domain/settings';
+import { graceMinutes, graceText } from '../../src/domain/settings';
 import { hour12To24, ukEarliestPickup } from '../../src/domain/ukTime';
 import { checkGracePeriod, pickupInstant } from '../../src/server/pricing/rules';
 
@@ -45,6 +45,11 @@ describe('the earliest bookable pickup', () => {
   it('reads GRACE_TIME as minutes, anything unreadable or negative as 0', () => {
     expect(([{ GRACE_TIME: '90' }, { GRACE_TIME: '' }, { GRACE_TIME: 'soon' }, { GRACE_TIME: '-30' }, {}] as Record<string, string>[]).map(graceMinutes))
       .toEqual([90, 0, 0, 0, 0]);
+  });
+
+  it('says GRACE_TIME as a person would, for the urgent notice and the /quoteView panel (decision 22)', () => {
+    expect(['120', '60', '90', '45', '1', '0', '150'].map((g) => graceText({ GRACE_TIME: g })))
+      .toEqual(['2 hours', '1 hour', '1 hour 30 minutes', '45 minutes', '1 minute', '0 minutes', '2 hours 30 minutes']);
   });
 });
 

@@ -82,6 +82,10 @@ function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
     (o) => o.offer.vehicle_id === req.selectedVehicleData.vehicle_id && o.offer.company_id === req.selectedVehicleData.company_id,
   );
   if (!chosen) throw new HttpError(422, 'selectedVehicleData: this vehicle is not offered for this trip', 'selectedVehicleData');
+  // SPEC 2: a vehicle offered without a price is booked through Contact Us, never online at £0.
+  if (chosen.unitPence <= 0) {
+    throw new HttpError(422, 'This vehicle has no online price for this trip. Please ask us for a quote.', 'selectedVehicleData');
+  }
   return chosen;
 }
 

@@ -1,6 +1,6 @@
 // The pricing engine: what one operator charges for one vehicle type, in
 // pence. docs/pricing.md explains it with a worked example.
-import { poundsToPence } from '../../domain/money';
+import { poundsToPence, roundToPoundsPence } from '../../domain/money';
 import type { Settings } from '../../domain/settings';
 
 export interface DistanceRate {
@@ -72,4 +72,15 @@ export function extraLines(o: LegExtras, p: ExtraPrices, leg: Leg): PriceLine[] 
 
 export function totalPence(lines: PriceLine[]): number {
   return lines.reduce((sum, l) => sum + l.pence, 0);
+}
+
+/**
+ * Decision 21: with ROUND_OFF the offer's total is whole pounds, and the breakdown says by how much it moved, so
+ * its lines still add up to the price that is shown, booked and charged. Nothing to add when it is whole already.
+ */
+export function roundingLine(lines: PriceLine[], roundOff: boolean): PriceLine | null {
+  if (!roundOff) return null;
+  const total = totalPence(lines);
+  const change = roundToPoundsPence(total) - total;
+  return change === 0 ? null : { code: 'rounding', leg: 'outbound', label: 'Rounding', pence: change };
 }

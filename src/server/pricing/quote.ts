@@ -2,7 +2,7 @@
 // price every offer. Both price endpoints and the booking call use this.
 import type { Queryable } from '../db/index';
 import type { BookingForm, HourlyRateForm, PriceDetail } from '../../domain/schemas';
-import { currencyOf, type Settings } from '../../domain/settings';
+import { currencyOf, isEnabled, type Settings } from '../../domain/settings';
 import { penceToPounds } from '../../domain/money';
 import { SAME_PLACE } from '../../domain/messages';
 import { sameAddressText, stopText } from '../../domain/places';
@@ -11,7 +11,7 @@ import { UnroutableError, type DistanceService, type Waypoint } from '../geo/dis
 import { HttpError } from '../http/errors';
 import { reference } from '../operator/referenceData';
 import {
-  distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, totalPence, type DistanceRate, type PriceLine,
+  distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, roundingLine, totalPence, type DistanceRate, type PriceLine,
 } from './engine';
 import { checkBanned, checkGracePeriod, pickupInstant } from './rules';
 
@@ -54,6 +54,12 @@ export async function leg(ctx: QuoteContext, from: Waypoint, to: Waypoint, fromF
     console.error('Distance service failed:', err);
     throw new HttpError(503, 'We cannot measure this journey right now. Please try again in a minute, or call us to book.');
   }
+}
+
+/** Decision 21: the offers cheapest first; those without a price ('Price on request') last; ties keep the operator's order. */
+export function cheapestFirst(offers: PricedOffer[]): PricedOffer[] {
+  const key = (o: PricedOffer) => (o.unitPence > 0 ? o.unitPence : Number.POSITIVE_INFINITY);
+  return offers.map((o, i) => ({ o, i })).sort((a, b) => key(a.o) - key(b.o) || a.i - b.i).map(({ o }) => o);
 }
 
 /**
@@ -111,7 +117,11 @@ function checkLegs(form: BookingForm, ctx: QuoteContext): Date {
   return pickupAt;
 }
 
-function toDetail(offer: Offer, lines: PriceLine[], currency: string): PricedOffer {
+/** The price of one offer as the customer sees, books and pays it: its lines, rounded when the operator rounds (decision 21). */
+function toDetail(offer: Offer, priced: PriceLine[], settings: Settings): PricedOffer {
+  const currency = currencyOf(settings);
+  const rounding = roundingLine(priced, isEnabled(settings, 'ROUND_OFF'));
+  const lines = rounding ? [...priced, rounding] : priced;
   const unitPence = totalPence(lines);
   const price = penceToPounds(unitPence);
   return {
@@ -136,8 +146,9 @@ export async function quoteDistance(ctx: QuoteContext, form: BookingForm): Promi
   ]);
   const route = await measureRoute(ctx, form);
   const extras = extraPricesFrom(ctx.settings);
-  const currency = currencyOf(ctx.settings);
   const offers = (await loadOffers(ctx.db)).map((offer) => {
+    // An operator's vehicle without a rate is offered without a price (SPEC 2's Contact Us card), extras or not.
+    if (distanceFarePence(offer.rate, route.miles) <= 0) return toDetail(offer, [], ctx.settings);
     const lines: PriceLine[] = [
       { code: 'fare', leg: 'outbound', label: `Journey fare (${route.miles.toFixed(1)} miles)`, pence: distanceFarePence(offer.rate, route.miles) },
       ...extraLines(form, extras, 'outbound'),
@@ -151,9 +162,9 @@ export async function quoteDistance(ctx: QuoteContext, form: BookingForm): Promi
         }, extras, 'return'),
       );
     }
-    return toDetail(offer, lines, currency);
+    return toDetail(offer, lines, ctx.settings);
   });
-  return { route, pickupAt, offers };
+  return { route, pickupAt, offers: cheapestFirst(offers) };
 }
 
 export const hoursOf = (duration: string) => Number.parseInt(duration, 10);
@@ -164,13 +175,12 @@ export async function quoteHourly(ctx: QuoteContext, form: HourlyRateForm): Prom
   await checkBanned(ctx.db, [{ field: 'pickup', text: form.pickup }]);
   await waypoint(ctx, form.pickup, 'pickup');
   const hours = hoursOf(form.pickup_duration);
-  const currency = currencyOf(ctx.settings);
   const offers = (await loadOffers(ctx.db))
     .filter((o) => o.hourly_rate_pence > 0)
     .map((offer) => toDetail(offer, [{
       code: 'hourly', leg: 'outbound',
       label: `Hourly hire, ${hours} hours at ${penceToPounds(offer.hourly_rate_pence)} an hour`,
       pence: hourlyFarePence(offer.hourly_rate_pence, hours),
-    }], currency));
-  return { hours, pickupAt, offers };
+    }], ctx.settings));
+  return { hours, pickupAt, offers: cheapestFirst(offers) };
 }

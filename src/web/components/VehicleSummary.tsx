@@ -1,7 +1,7 @@
 // The chosen vehicle with its total price, on the details and payment steps.
 import { BookingActor, useSettings } from '../bookingActor';
 import { currencyOf } from '../../domain/settings';
-import { finalPricePence, formatExactPrice, formatWholePrice, penceToPounds } from '../../domain/money';
+import { finalPricePence, formatAmount, formatExactPrice, penceToPounds } from '../../domain/money';
 
 /** `exact`: where money is taken (the payment and card pages), the total in pence, as it is charged. */
 export function VehicleSummary({ exact = false }: { exact?: boolean }) {
@@ -17,7 +17,7 @@ export function VehicleSummary({ exact = false }: { exact?: boolean }) {
         <p className="vehicle-summary-type">{vehicle.vehicle_type}{quantity > 1 ? ` x ${quantity}` : ''}</p>
         <p className="muted">{vehicle.company_name} · up to {vehicle.max_seat} passengers</p>
       </div>
-      <p className="vehicle-summary-price"><span className="muted">Total</span> {exact ? formatExactPrice(total, currency) : formatWholePrice(total, currency)}</p>
+      <p className="vehicle-summary-price"><span className="muted">Total</span> {exact ? formatExactPrice(total, currency) : formatAmount(total, currency)}</p>
     </section>
   );
 }

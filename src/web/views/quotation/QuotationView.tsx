@@ -6,7 +6,7 @@ import { StepIndicator } from '../../components/StepIndicator';
 import { PrevNext } from '../../components/PrevNext';
 import { TripSummary } from '../../components/TripSummary';
 import { currencyOf, isEnabled } from '../../../domain/settings';
-import { finalPricePence, formatExactPrice, formatWholePrice, penceToPounds, poundsToPence } from '../../../domain/money';
+import { finalPricePence, formatAmount, formatExactPrice, penceToPounds, poundsToPence } from '../../../domain/money';
 import { lowestPrice } from '../../../domain/priceFiltering';
 import { range } from '../../../domain/forms';
 import type { PriceDetail } from '../../../domain/schemas';
@@ -36,7 +36,7 @@ function VehicleCard({ vehicle, currency, lowest = false }: { vehicle: PriceDeta
   const [open, setOpen] = useState(false);
   const priced = poundsToPence(vehicle.price) > 0;
   const id = `${lowest ? 'lowest-' : ''}${vehicle.vehicle_id}-${vehicle.company_id}`;
-  const total = formatWholePrice(penceToPounds(finalPricePence(vehicle.price, lowest ? 1 : quantity)), currency);
+  const total = formatAmount(penceToPounds(finalPricePence(vehicle.price, lowest ? 1 : quantity)), currency);
   return (
     <li className={`vehicle-card${lowest ? ' lowest' : ''}`}>
       <article aria-label={lowest ? 'Lowest Price' : `${vehicle.vehicle_type} by ${vehicle.company_name}`}>

@@ -5,7 +5,10 @@ import type { FormApi } from 'final-form';
 import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
 import { create } from 'superstruct';
-import { BookingActor } from '../../bookingActor';
+import { BookingActor, useSettings } from '../../bookingActor';
+import { telHref } from '../../components/SiteBar';
+import { graceText } from '../../../domain/settings';
+import type { UrgentReason } from '../../../../machines/bookingSetup';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { CountSelect, DateField } from '../../components/fields';
@@ -18,6 +21,28 @@ interface Values {
   passengers: number; luggages: number;
 }
 
+/**
+ * Decision 22: after the urgent notice has come and gone, why the visitor is on this page, and what to do. It stays;
+ * a visitor who opened the page themselves sees no such panel.
+ */
+function UrgentReasonPanel({ reason }: { reason: UrgentReason }) {
+  const settings = useSettings();
+  const phone = settings.Company_Contact_Info?.trim();
+  const call = phone ? <>call us on <a href={telHref(phone)}>{phone}</a></> : 'call us';
+  return (
+    <section className="banner-info urgent-reason" aria-labelledby="urgent-reason-title">
+      <h2 id="urgent-reason-title" className="urgent-reason-title">
+        {reason === 'grace' ? 'Your pickup is too soon to book online' : 'We cannot take this address online'}
+      </h2>
+      {reason === 'grace' ? (
+        <p>Pickups within {graceText(settings)} are booked by phone or with this form. For the quickest answer, {call}: we answer 24 hours a day. Or send your journey below and we will reply with a price.</p>
+      ) : (
+        <p>Bookings for this address are not taken online. Please {call}, or send your journey below and we will get back to you.</p>
+      )}
+    </section>
+  );
+}
+
 export function QuoteView() {
   const actor = BookingActor.useActorRef();
   const form = BookingActor.useSelector((s) => s.context.bookingForm);
@@ -25,6 +50,7 @@ export function QuoteView() {
   const sent = BookingActor.useSelector((s) => s.matches({ quote: 'sent' }));
   const failed = BookingActor.useSelector((s) => s.matches({ quote: 'failed' }));
   const message = BookingActor.useSelector((s) => s.context.notice ?? s.context.error);
+  const urgentReason = BookingActor.useSelector((s) => s.context.urgentReason);
   const formApi = useRef<FormApi<Values> | null>(null);
   // SPEC 4 'Quote send': once sent, e-mail, name, comments and telephone are cleared, luggage 0 and passengers 1.
   useEffect(() => {
@@ -51,6 +77,7 @@ export function QuoteView() {
         <RouteLink to="home" className="back-link">← Back</RouteLink>
         <h1>Quote Now</h1>
       </div>
+      {urgentReason && <UrgentReasonPanel reason={urgentReason} />}
       <p className="muted">Tell us about your journey and we will reply with a price, usually within the hour. For a pickup in the next few hours, please call us.</p>
       <Form<Values>
         initialValues={initial}
