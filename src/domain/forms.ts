@@ -60,6 +60,15 @@ export function returnLegFromOutbound(v: Partial<BookingFormDraft>): Partial<Boo
   return Object.fromEntries(RETURN_COPIES.map((k) => [`return_${k}`, v[k]]));
 }
 
+/**
+ * The return date to show once the pickup date has changed: the pickup date when the return has none yet or would
+ * now come before it (a moved pickup takes the return along rather than leaving it in error), else unchanged.
+ */
+export function returnDateFollowingPickup(v: Pick<Partial<BookingFormDraft>, 'pickup_date' | 'return_date' | 'select_option'>): string | undefined {
+  if (v.select_option !== 'return' || !v.pickup_date) return v.return_date;
+  return !v.return_date || v.return_date < v.pickup_date ? v.pickup_date : v.return_date;
+}
+
 /** SPEC 5: the pickup date cannot be earlier than today (UK time). */
 export function pickupDateError(date: string, now: Date = new Date()): string | undefined {
   if (!date) return 'Choose a pickup date';

@@ -86,6 +86,20 @@ describe('home: tabs and forms', () => {
     expect(await returnFlight.count()).toBe(1);
   });
 
+  it('starts the return on the pickup date, and moves it along when the pickup moves past it', async () => {
+    const page = await open();
+    await page.getByLabel('Pickup date').fill(ukDateInDays(3));
+    await page.getByText('Return', { exact: true }).click();
+    const back = page.getByLabel('Return date');
+    expect(await back.inputValue()).toBe(ukDateInDays(3));
+    await back.fill(ukDateInDays(5));
+    await page.getByLabel('Pickup date').fill(ukDateInDays(4));
+    expect(await back.inputValue()).toBe(ukDateInDays(5));
+    await page.getByLabel('Pickup date').fill(ukDateInDays(8));
+    await expect.poll(() => back.inputValue()).toBe(ukDateInDays(8));
+    expect(await page.locator('#return_date-error').count()).toBe(0);
+  });
+
   it('adds stops with the top 5 suggestions, and prices the detour', async () => {
     const page = await open();
     await quote(page);

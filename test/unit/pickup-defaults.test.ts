@@ -4,7 +4,7 @@
 // leg starts as a copy of the outbound one.
 import { describe, expect, it } from 'vitest';
 import { create } from 'superstruct';
-import { HOUR_OPTIONS, newBookingForm, pickupIsPast, restoreBookingForm, returnLegFromOutbound } from '../../src/domain/forms';
+import { HOUR_OPTIONS, newBookingForm, pickupIsPast, restoreBookingForm, returnDateFollowingPickup, returnLegFromOutbound } from '../../src/domain/forms';
 import { HOURLY_HOUR_OPTIONS, newHourlyForm, restoreHourlyForm } from '../../src/domain/hourlyForm';
 import { BookingForm, Hour12 } from '../../src/domain/schemas';
 import { graceMinutes, graceText } from '../../src/domain/settings';
@@ -113,5 +113,21 @@ describe('the return leg', () => {
       return_passengers: 3, return_luggages: 2, return_hand_luggages: 1, return_meet_and_greet: 'yes', return_baby_seats: 1,
       return_booster_seats: 2, return_wheel_chair: 'yes', return_special_luggage: 1, return_waiting_min: 15,
     });
+  });
+});
+
+describe('the return date', () => {
+  const trip = (pickup_date: string, return_date: string, select_option: 'return' | 'one_way' = 'return') => ({ pickup_date, return_date, select_option });
+
+  it('moves along when the pickup date moves past it, and starts on the pickup date when return is chosen', () => {
+    expect(returnDateFollowingPickup(trip('2030-06-05', '2030-06-03'))).toBe('2030-06-05');
+    expect(returnDateFollowingPickup(trip('2030-06-05', ''))).toBe('2030-06-05');
+  });
+
+  it('is left alone when it is still on or after the pickup, or the trip is one way', () => {
+    expect(returnDateFollowingPickup(trip('2030-06-05', '2030-06-05'))).toBe('2030-06-05');
+    expect(returnDateFollowingPickup(trip('2030-06-05', '2030-06-09'))).toBe('2030-06-09');
+    expect(returnDateFollowingPickup(trip('2030-06-05', '2030-06-03', 'one_way'))).toBe('2030-06-03');
+    expect(returnDateFollowingPickup(trip('', '2030-06-03'))).toBe('2030-06-03');
   });
 });

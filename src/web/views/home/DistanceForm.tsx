@@ -5,7 +5,8 @@ import type { FormApi } from 'final-form';
 import { create } from 'superstruct';
 import { BookingForm } from '../../../domain/schemas';
 import {
-  HOUR_OPTIONS, MINUTE_OPTIONS, extraOffered, needsTravelReference, restoreBookingForm, returnLegFromOutbound, validateBookingForm,
+  HOUR_OPTIONS, MINUTE_OPTIONS, extraOffered, needsTravelReference, restoreBookingForm, returnDateFollowingPickup, returnLegFromOutbound,
+  validateBookingForm,
   type BookingFormDraft,
 } from '../../../domain/forms';
 import { graceMinutes } from '../../../domain/settings';
@@ -88,6 +89,17 @@ function StartAsOutbound({ chosen }: { chosen: RefObject<boolean> }) {
   return null;
 }
 
+/** Moves the return date along with the pickup date (and fills it when return is chosen), so it is never left before it. */
+function ReturnFollowsPickup({ pickupDate, isReturn }: { pickupDate: string | undefined; isReturn: boolean }) {
+  const form = useForm<BookingFormDraft>();
+  useEffect(() => {
+    const values = form.getState().values;
+    const next = returnDateFollowingPickup(values);
+    if (next !== values.return_date) form.change('return_date', next);
+  }, [pickupDate, isReturn, form]);
+  return null;
+}
+
 export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?: (form: FormApi<BookingFormDraft>) => void }) {
   const actor = BookingActor.useActorRef();
   const saved = BookingActor.useSelector((s) => s.context.bookingForm);
@@ -152,6 +164,8 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
             <FormSpy subscription={{ submitFailed: true, valid: true }}>
               {({ submitFailed, valid }) => submitFailed && !valid ? <p className="field-error" role="alert">Please check the fields marked above.</p> : null}
             </FormSpy>
+            {/* After the return fields: a field gives a value set before it mounts back to its initial one. */}
+            <ReturnFollowsPickup pickupDate={values.pickup_date} isReturn={isReturn} />
             <button type="submit" className="btn btn-primary btn-block" disabled={pricing}>Get prices</button>
           </form>
         );
