@@ -10,17 +10,19 @@ import { pageHeading } from './focus';
 export function StepFocus() {
   const path = useMachineLocation()?.path ?? null;
   const company = useSettings().Company_Name;
-  const first = useRef(true);
+  // The path on screen: focus moves only when it changes, not when the first page opens (or mounts again in development).
+  const shown = useRef<string | null>(null);
 
   useEffect(() => {
     if (path !== null) document.title = pageTitle(path, company);
   }, [path, company]);
 
   useEffect(() => {
-    if (path === null) return;
+    if (path === null || path === shown.current) return;
+    const first = shown.current === null;
+    shown.current = path;
     window.scrollTo({ top: 0 });
-    if (first.current) { first.current = false; return; }
-    return focusHeadingWhenShown();
+    return first ? undefined : focusHeadingWhenShown();
   }, [path]);
 
   return null;

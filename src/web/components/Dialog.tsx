@@ -40,8 +40,9 @@ export function Dialog({ title, children, onClose, closeLabel = 'OK', tone = 'er
       className={`dialog dialog-${tone}`}
       role="alertdialog"
       aria-labelledby={titleId}
-      // Escape: the browser closes the dialog itself; the owner is told so it can move on.
-      onClose={() => { if (!closing.current) latest.current.onClose(); }}
+      // Escape: the browser closes the dialog itself; the owner is told so it can move on. (Not for the close of
+      // an unmount, nor a stale one after StrictMode's second mount opened it again.)
+      onClose={() => { if (!closing.current && !dialog.current?.open) latest.current.onClose(); }}
       onClick={(e) => { if (e.target === e.currentTarget) onClose(); }}
     >
       <div className="dialog-inner">
