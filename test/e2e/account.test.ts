@@ -235,9 +235,9 @@ describe('signing in and the bookings list', () => {
     await myAccount.waitFor();
     expect(await toggle.isVisible()).toBe(false);
     await page.setViewportSize({ width: 1280, height: 900 });
-    expect(await myAccount.isVisible()).toBe(true);
-    expect(await page.getByRole('link', { name: 'Book Now', exact: true }).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+    await expect.poll(() => myAccount.isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('link', { name: 'Book Now', exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
     await page.context().close();
   });
 

@@ -88,17 +88,17 @@ describe('booking a one-way trip and paying in the car', () => {
     const alert = page.getByRole('alertdialog');
     expect(await alert.textContent()).toContain('Enter Passenger Email to receive booking details');
     await alert.getByRole('button', { name: 'OK' }).click();
-    expect(await page.getByText('First Name is required').isVisible()).toBe(true);
-    expect(await page.getByText('Last Name is required').isVisible()).toBe(true);
-    expect(await page.getByText('Phone Number is required').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('First Name is required').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Last Name is required').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Phone Number is required').isVisible()).toBe(true);
 
     await page.getByLabel('First Name').fill('Amelia');
     await page.getByLabel('Last Name').fill('Hart');
     await page.getByLabel('Email').fill('amelia.hart@');
     await page.getByLabel('Phone Number').fill('0770090012');
     await page.getByRole('button', { name: 'Next' }).click();
-    expect(await page.getByText('Please enter a valid email address').isVisible()).toBe(true);
-    expect(await page.getByText('Please enter a valid phone number (e.g., +xxx xxx xxx xxx)').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Please enter a valid email address').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Please enter a valid phone number (e.g., +xxx xxx xxx xxx)').isVisible()).toBe(true);
     await page.getByLabel('Email').fill('amelia.hart@example.co.uk');
     await page.getByLabel('Phone Number').fill('+44 770 090 012');
     await page.getByLabel('Additional information (optional)').fill('Two suit carriers');

@@ -73,7 +73,7 @@ describe('registration modes', () => {
     await page.getByLabel('Password *', { exact: true }).fill('abc');
     await page.getByRole('button', { name: 'Next' }).click();
     expect(await alertText(page)).toContain('Please Accept Our Privacy Policies');
-    expect(await page.getByText('Password must be at least 6 characters long').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Password must be at least 6 characters long').isVisible()).toBe(true);
     await page.getByLabel('I accept the Privacy Policy').check();
     await page.getByRole('button', { name: 'Next' }).click();
     expect(await alertText(page)).toContain('Please Accept Our Term and Conditions');
@@ -174,8 +174,8 @@ describe('payment', () => {
     await toggle.waitFor();
     expect(await page.getByRole('region', { name: 'Personal details' }).count()).toBe(0);
     await toggle.click();
-    expect(await page.getByRole('region', { name: 'Personal details' }).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Hide booking details' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('region', { name: 'Personal details' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Hide booking details' }).isVisible()).toBe(true);
   });
 });
 
@@ -239,8 +239,8 @@ describe('Quote Now', () => {
     expect(await page.getByLabel('Drop-off address').inputValue()).toBe('Bristol Airport, Lulsgate Bottom, Bristol BS48 3DY');
     expect(await page.getByLabel('Passengers').inputValue()).toBe('3');
     await page.getByRole('button', { name: 'Send' }).click();
-    expect(await page.getByText('Email is required').isVisible()).toBe(true);
-    expect(await page.getByText('Telephone is required').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Email is required').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Telephone is required').isVisible()).toBe(true);
     await page.getByLabel('Email').fill('quote@example.com');
     await page.getByLabel('Telephone').fill('447700900999');
     await page.getByLabel('Name').fill('Quinn');

@@ -80,7 +80,7 @@ describe('phone numbers', () => {
     await phone.fill('0770 900');
     await phone.blur();
     const refused = page.getByText(PHONE_MESSAGE);
-    expect(await refused.isVisible()).toBe(true);
+    await expect.poll(() => refused.isVisible()).toBe(true);
     await phone.fill('07700 900123');
     expect(await refused.count()).toBe(0);
     await page.getByRole('button', { name: 'Next' }).click();
@@ -114,7 +114,7 @@ describe('phone numbers', () => {
     expect(await telephone.getAttribute('type')).toBe('tel');
     await telephone.fill('12345');
     await page.getByRole('button', { name: 'Send' }).click();
-    expect(await page.getByText(PHONE_MESSAGE).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(PHONE_MESSAGE).isVisible()).toBe(true);
     await telephone.fill('+44 20 7946 0321');
     await page.getByRole('button', { name: 'Send' }).click();
     expect(await alertText(page)).toContain('Your booking has been sent!');
@@ -157,7 +157,7 @@ describe('phone numbers', () => {
     expect(await phone.inputValue()).toBe('+44 7700 900456');
     await phone.fill('0770 nine');
     await page.getByRole('button', { name: 'Save' }).click();
-    expect(await page.getByText(PHONE_MESSAGE).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(PHONE_MESSAGE).isVisible()).toBe(true);
     await phone.fill('020 7946 0999');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Passenger Details Updated').waitFor();
