@@ -1,0 +1,183 @@
+// The model of machines/app.ts that paths are generated from (test/machine/modelPaths.ts): the events a
+// test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
+// ../app.model.test.ts, and in Chromium against the real server by test/paths.
+import { expect, it } from 'vitest';
+import { appMachine, areaOf, locationOf, type AppEvent, type AppInput, type AppSnapshot } from '../../../machines/app';
+import { bookingMachine } from '../../../machines/booking';
+import { accountMachine, type Session } from '../../../machines/account';
+import { contactMachine } from '../../../machines/contact';
+import type { Location } from '../../../machines/routes';
+import { isBusy } from '../../../machines/shared';
+import type { Settings } from '../../../src/domain/settings';
+import type { PassengerLoginResponse } from '../../../src/domain/schemas';
+import type { AnyEventObject } from 'xstate';
+import { answers, toChild, type Answered, type Model, type ModelEvent, type Trail } from '../modelPaths';
+import { bookingForm, passenger, prices, session, settings } from '../fixtures';
+
+export const loadSettings = answers(appMachine, 'loadSettings');
+export const calculatePrice = answers(bookingMachine, 'calculatePrice');
+export const login = answers(accountMachine, 'login');
+export const validateToken = answers(accountMachine, 'validateToken');
+export const logout = answers(accountMachine, 'logout');
+
+export const url = (href: string): AppEvent => {
+  const at = href.indexOf('?');
+  return { type: 'url.changed', path: at < 0 ? href : href.slice(0, at), search: at < 0 ? '' : href.slice(at) };
+};
+/** The operator's settings as the server has them now (the stored ones are older). */
+export const loaded: Settings = { ...settings, CORPORATE_LOGIN: 'enable', Company_Name: 'Test Cars Ltd' };
+export const loginOk: PassengerLoginResponse = { success: true, message: 'Signed in', access_token: 'token-new', passenger };
+
+export const EVENTS: ModelEvent<AppEvent>[] = [
+  loadSettings.done(loaded),
+  loadSettings.fails(new Error('offline')),
+  url('/bookings'),
+  url('/my-account'),
+  url('/login'),
+  url('/login?redirect=%2Fquotationview'),
+  url('/'),
+  url('/no-such-page'),
+  url('/quotationview'),
+  url('/contactus'),
+  url('/OurFleet'),
+  toChild('booking', { type: 'home.submit', bookingType: 'milleage', form: bookingForm }),
+  calculatePrice.done({ prices, trip: null }),
+  toChild('account', { type: 'login.submit', email: 'amelia@example.com', password: 'secret-1' }),
+  login.done(loginOk),
+  validateToken.done(true),
+  toChild('account', { type: 'logout' }),
+  logout.fails(new Error('Network down')),
+];
+
+export const INPUTS: Record<string, AppInput> = {
+  'a first visit to /': { location: { path: '/', search: '' }, stored: {}, session: null },
+  'a signed-in passenger opening /bookings, settings stored': {
+    location: { path: '/bookings', search: '' }, stored: { settings }, session,
+  },
+};
+
+export const services = (answered: Answered) => ({
+  ...answered('loadSettings'),
+  booking: bookingMachine.provide({ actors: answered('calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword') as never }),
+  account: accountMachine.provide({ actors: answered('login', 'validateToken', 'fetchBookings', 'updateProfile', 'logout') as never }),
+  contact: contactMachine.provide({ actors: answered('sendContact') as never }),
+});
+
+/** What a step shows, read when it happens (the app's snapshot only references its children). */
+export interface Seen {
+  area: 'booking' | 'account' | 'site' | null;
+  location: Location | null;
+  busy: boolean;
+  wizard: { session: Session | null; settings: Settings } | null;
+}
+export const view = (s: AppSnapshot): Seen => {
+  const booking = s.context.booking?.getSnapshot();
+  return {
+    area: areaOf(s),
+    location: locationOf(s, booking, s.context.account?.getSnapshot()),
+    busy: isBusy(s.context.booking) || isBusy(s.context.account),
+    wizard: booking ? { session: booking.context.session, settings: booking.context.settings } : null,
+  };
+};
+
+// --- SPEC facts, from the events of the path -------------------------------------------------------------------
+
+/** SPEC 2 'Screens and routes': the corporate screens; every other path belongs to the wizard. */
+export const ACCOUNT_PATHS = ['/login', '/bookings', '/my-account'];
+export const WIZARD_PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/checkout',
+  '/stripecheckout', '/paymentSuccessView', '/quoteView', '/forgot_password'];
+/** The pages around the wizard (SPEC 2 /contactus, /ourfleet; the terms, privacy and accessibility pages). */
+export const SITE_PATHS = ['/contactus', '/ourfleet', '/terms-and-conditions', '/privacy-policy', '/accessibility'];
+export const areaFor = (path: string) => {
+  const p = path.toLowerCase();
+  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : 'booking';
+};
+export type Answer = { type: string; output?: unknown; error?: Error };
+
+/** Where the visitor is: the last location asked for while nothing was waiting, or where the account sent them. */
+export function expectedLocation(trail: Trail<AppSnapshot>, input: AppInput): Location {
+  let at = input.location;
+  trail.forEach((step, i) => {
+    const before = trail[i - 1]?.view as Seen | undefined;
+    const e = step.event as AnyEventObject;
+    if (e.type === 'url.changed' && !before?.busy) at = { path: e.path, search: e.search };
+    for (const told of step.effects.fromChildren) if (told.type === 'navigate') at = { path: told.path, search: told.search };
+  });
+  return at;
+}
+
+export function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput) {
+  const seen = view(s);
+  const last = trail.at(-1);
+  const settingsAnswer = trail.find((x) => x.event.type === loadSettings.done().type || x.event.type === loadSettings.fails(null).type);
+
+  // SPEC 4 'Settings': the loading overlay (no screen, no address to show) until the settings arrive.
+  if (!settingsAnswer) {
+    expect([s.value, seen.area, seen.location]).toEqual(['loading', null, null]);
+    return;
+  }
+  expect(seen.area).not.toBeNull();
+  const answer = settingsAnswer.event as Answer;
+  if ('output' in answer) {
+    // The wizard works with the settings just loaded, and they are stored (SPEC 7 'setting').
+    expect(seen.wizard!.settings).toEqual(loaded);
+    expect(settingsAnswer.effects.actions).toContainEqual({ type: 'storeSettings', params: { settings: loaded } });
+  } else {
+    // SPEC 8: a failed fetch is kept, the stored settings stay in use, and the app still starts.
+    expect(s.context.settingsError).toBe(answer.error!.message);
+    expect(seen.wizard!.settings).toEqual(input.stored.settings ?? {});
+    expect(settingsAnswer.effects.actions.filter((a) => a.type === 'storeSettings')).toEqual([]);
+  }
+
+  // SPEC 2: each location goes to the area that owns it; a change while a child waits for an answer is ignored.
+  const at = expectedLocation(trail, input);
+  expect(s.context.location).toEqual(at);
+  expect(seen.area).toBe(areaFor(at.path));
+  if (seen.area === 'account') expect(ACCOUNT_PATHS).toContain(seen.location?.path);
+  if (seen.area === 'booking') expect(WIZARD_PATHS).toContain(seen.location?.path);
+  // A page of the site shows under its own spelling, and its contact form is running (only there).
+  if (seen.area === 'site') expect(seen.location).toEqual({ path: at.path.toLowerCase(), search: '' });
+  expect(s.children.contact !== undefined).toBe(seen.area === 'site');
+  const before = trail.at(-2)?.view as Seen | undefined;
+  if (last?.event.type === 'url.changed') {
+    if (before?.busy) expect([seen.area, seen.location]).toEqual([before.area, before.location]);
+    // Any other path redirects to /, and / is home.
+    else if (areaFor(at.path) === 'booking' && !WIZARD_PATHS.includes(at.path) || at.path === '/') {
+      expect(seen.location).toEqual({ path: '/', search: '' });
+    }
+  }
+
+  // The session the account reports is stored (passenger_token, passenger_corporate_details) and reaches the wizard.
+  const told = trail.flatMap((x) => x.effects.fromChildren).filter((e) => e.type === 'session.changed');
+  const stored = trail.flatMap((x) => x.effects.actions).filter((a) => a.type === 'storeSession');
+  expect(stored).toEqual(told.map((e) => ({ type: 'storeSession', params: { session: e.session } })));
+  const now: Session | null = told.length ? told.at(-1)!.session : input.session;
+  expect([s.context.session, seen.wizard!.session]).toEqual([now, now]);
+}
+
+export const model: Model<typeof appMachine> = {
+  name: 'app machine',
+  machine: appMachine,
+  events: EVENTS,
+  inputs: INPUTS,
+  serialize: (s) => {
+    const { booking, account } = s.context;
+    return JSON.stringify([
+      s.value, view(s), s.context.location, s.context.session?.token ?? null, s.context.settingsError,
+      booking?.getSnapshot().value ?? null, account?.getSnapshot().value ?? null,
+    ]);
+  },
+  view,
+  facts: spec,
+  factsTitle: "SPEC 2's routes and the shared session",
+  services,
+  actions: ['storeSettings', 'storeSession'],
+  describeState: (s) => {
+    const v = s.value as string | Record<string, string>;
+    const { location: where, busy } = view(s);
+    return (typeof v === 'string' ? v : Object.entries(v).map(([k, x]) => `${k}.${x}`).join(', '))
+      + (where ? ` at ${where.path}${where.search}` : '') + (busy ? ' (busy)' : '');
+  },
+  walk: 'system',
+  depth: () => 4,
+};

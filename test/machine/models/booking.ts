@@ -1,0 +1,342 @@
+// The model of machines/booking.ts that paths are generated from (test/machine/modelPaths.ts): the events a
+// test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
+// ../booking.model.test.ts, and in Chromium against the real server by test/paths.
+import { expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { attemptFingerprint, bookingInput, bookingLocation, bookingMachine, pathOf, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
+import { hasRegistration } from '../../../machines/bookingSteps';
+import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
+import type { Session } from '../../../machines/account';
+import { decode } from '../../../src/domain/encoding';
+import { allowsGuests, showsCard, showsPayInCar } from '../../../src/domain/settings';
+import { PASSWORD_RESET_DONE, SAME_PLACE, unknownPlaceMessage } from '../../../src/domain/messages';
+import { AddressError } from '../../../src/domain/places';
+import { answers, timePasses, type Model, type ModelEvent, type Step, type Trail } from '../modelPaths';
+import { bookingForm, bookingOk, bookingRefused, cardBookingOk, cardKey, client, hourlyForm, prices, quoteRequest, registration, session, settings } from '../fixtures';
+
+export const PATHS = ['/', '/home', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/checkout', '/stripecheckout', '/paymentSuccessView', '/forgot_password', '/no-such-page'];
+export const url = (path: string, search = ''): BookingEvent => ({ type: 'url.changed', path, search });
+
+export const price = answers(bookingMachine, 'calculatePrice');
+export const emailCheck = answers(bookingMachine, 'checkEmail');
+export const create = answers(bookingMachine, 'createBooking');
+export const quote = answers(bookingMachine, 'sendQuote');
+export const forgot = answers(bookingMachine, 'forgotPassword');
+export const card = answers(bookingMachine, 'cardPayment');
+export const SERVICES = ['calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword', 'cardPayment'] as const;
+export const INTENT_ID = 'pi_3TestIntent';
+
+export const EVENTS: ModelEvent<BookingEvent>[] = [
+  ...PATHS.map((path) => url(path)),
+  // The Contact Us button of a price card: the query does not change the step.
+  url('/quoteView', '?from=contact'),
+  { type: 'session.changed', session },
+  { type: 'session.changed', session: null },
+  { type: 'home.typeChanged', bookingType: 'hourly' },
+  { type: 'home.typeChanged', bookingType: 'milleage' },
+  { type: 'home.hourlyChanged', form: hourlyForm },
+  { type: 'home.submit', bookingType: 'milleage', form: bookingForm },
+  { type: 'home.submit', bookingType: 'hourly', form: hourlyForm },
+  { type: 'error.dismissed' },
+  { type: 'quotation.select', vehicle: prices[1], quantity: 2, selectionType: 'selection' },
+  { type: 'quotation.select', vehicle: prices[1], quantity: 3, selectionType: 'lowest' },
+  { type: 'details.changed', mode: 'new_client', registration },
+  { type: 'details.submit', mode: 'guest_login', registration },
+  { type: 'details.submit', mode: 'new_client', registration: client },
+  { type: 'details.submit', mode: 'existing_client', registration: client },
+  { type: 'payment.payInCar' },
+  { type: 'payment.payByCard' },
+  // What the card page's child machine tells the wizard: the provider's key, the intent it made, the booking.
+  { type: 'card.keyLoaded', publishableKey: cardKey.publishableKey },
+  { type: 'card.intentCreated', intentId: INTENT_ID },
+  card.done({ booking: cardBookingOk.data! } satisfies CardPaymentOutput),
+  { type: 'quote.submit', request: quoteRequest },
+  price.done({ prices, trip: { via_miles: 20.4, time_duration: 3000 } }),
+  price.fails(new Error('Pickup time is within the grace period')),
+  price.fails(new Error('Sorry we don\'t have any vehicle with requested options')),
+  // Decision 23: the server refused an address of the form (its 422 names the field).
+  price.fails(new AddressError(SAME_PLACE, 'dropoff')),
+  emailCheck.done({ success: true, found: true, message: 'Email found. Proceeding to payment.' }),
+  emailCheck.done({ success: false, found: false, message: 'Email not found' }),
+  emailCheck.done({ success: false, found: true, message: 'The password is not correct' }),
+  emailCheck.fails(new Error('Network down')),
+  create.done(bookingOk),
+  create.done(bookingRefused),
+  create.fails(new Error('Network down')),
+  create.fails(new AddressError(unknownPlaceMessage(bookingForm.pickup), 'pickup')),
+  quote.done({ success: true }),
+  quote.done({ success: false }),
+  quote.fails(new Error('Network down')),
+  // The forgot-password child finishes (its own steps: ./forgotPassword.model.test.ts).
+  forgot.done({ email: 'amelia@example.com', message: PASSWORD_RESET_DONE }),
+  timePasses(bookingMachine, 'home.urgent'),
+  timePasses(bookingMachine, 'quote.notice'),
+];
+
+export const guestsOff = { ...settings, GUEST_LOGIN: 'disable' };
+/** SPEC 9: SHOWCARD yes shows Pay By Card (the other inputs' settings leave it out: no card payments). */
+export const cardOn = { ...settings, SHOWCARD: 'yes' };
+export const vehicleChosen = { bookingForm, priceDetails: prices, selectedVehicle: prices[0] };
+export const everyStep = { bookingType: 'milleage' as const, ...vehicleChosen, quantity: 1, registration };
+
+/**
+ * The card page's child, as the wizard sees it: started with the booking, the amount and the intent of a reload.
+ * (The test runs answer it as they answer a service; the walk only reads what it was started with.)
+ */
+export const cardStandIn = fromPromise<CardPaymentOutput, CardPaymentInput>(() => new Promise(() => {}));
+export const machine = bookingMachine.provide({ actors: { cardPayment: cardStandIn as never } });
+
+/** What the server is asked to book and how it is paid, but the key (and never the password). */
+export function requestOf(c: BookingContext, paymentMethod: 'car' | 'card'): string {
+  const { idempotencyKey: _key, registration: r, ...rest } = bookingInput(c, paymentMethod);
+  const { password: _password, ...shown } = r ?? {};
+  return JSON.stringify({ ...rest, registration: shown });
+}
+
+/** A reload of the card page: the attempt the earlier visit stored, with the intent it made (SPEC 4 'Card payment'). */
+export const reloadBase: BookingInput = { path: '/stripecheckout', settings: cardOn, stored: everyStep };
+export const reloadContext = createActor(machine, { input: reloadBase }).getSnapshot().context;
+export const storedAttempt: Attempt = {
+  key: '0a1b2c3d4e5f60718293a4b5c6d7e8f9', fingerprint: attemptFingerprint(reloadContext, 'card'), intentId: 'pi_2EarlierIntent',
+};
+export const reload: BookingInput = { ...reloadBase, stored: { ...everyStep, attempt: storedAttempt } };
+/** The requests the inputs' stored attempts were made for. */
+export const storedRequests = new Map<BookingInput, string>([[reload, `card ${requestOf(reloadContext, 'card')}`]]);
+
+export const INPUTS: Record<string, BookingInput> = {
+  'a first visit (card payments on: SHOWCARD yes)': { path: '/', settings: cardOn, stored: {} },
+  'a return visit with every step stored': { path: '/paymentview', settings, stored: everyStep },
+  'prices stored, the details page asked for': { path: '/personalDetailView', settings, stored: { bookingForm, priceDetails: prices } },
+  'a vehicle stored, the payment page asked for': { path: '/paymentview', settings, stored: { ...vehicleChosen, quantity: 2 } },
+  'a client whose password was not stored, the payment page asked for': {
+    path: '/paymentview', settings, stored: { ...vehicleChosen, registrationMode: 'existing_client', registration },
+  },
+  'a reload of the confirmation': { path: '/paymentSuccessView', settings, stored: { booking: bookingOk.data } },
+  'the forgot-password page asked for, with a vehicle chosen': {
+    path: '/forgot_password', settings, stored: { ...vehicleChosen, registrationMode: 'existing_client' },
+  },
+  'the quote page asked for': { path: '/quoteView', settings, stored: { bookingForm } },
+  'guests turned off (GUEST_LOGIN disable), a vehicle chosen': { path: '/personalDetailView', settings: guestsOff, stored: vehicleChosen },
+  'Pay In Car turned off (SHOWPAYINCAR no), every step stored': {
+    path: '/paymentview', settings: { ...settings, SHOWPAYINCAR: 'no' }, stored: everyStep,
+  },
+  'a signed-in passenger, guests turned off, a vehicle chosen': {
+    path: '/personalDetailView', settings: guestsOff, stored: vehicleChosen, session,
+  },
+  'card payments on, every step stored, the payment page asked for': { path: '/paymentview', settings: cardOn, stored: everyStep },
+  'a reload of the card page after an intent was made': reload,
+  'a return visit to the review (/checkout) with every step stored': { path: '/checkout', settings, stored: everyStep },
+};
+export const FIRST = 'a first visit (card payments on: SHOWCARD yes)';
+
+/** The passenger signed in now: the last session the app shared, or the one the wizard started with. */
+export function sessionNow(trail: Trail<BookingSnapshot>, input: BookingInput): Session | null {
+  const last = [...trail].reverse().find((s) => s.event.type === 'session.changed');
+  return last ? (last.event as Extract<BookingEvent, { type: 'session.changed' }>).session : input.session ?? null;
+}
+
+/** SPEC 2: each step needs the earlier steps' data, and has its own route; SPEC 4, 9 and the settings' rules on the way. */
+export function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnapshot>, input: BookingInput) {
+  const c = s.context;
+  const path = pathOf(s);
+  if (s.matches('quotation')) expect([path, c.priceDetails !== null]).toEqual(['/quotationview', true]);
+  if (s.matches('details')) expect([path, c.priceDetails !== null, c.selectedVehicle !== null]).toEqual(['/personalDetailView', true, true]);
+  if (s.matches('payment')) {
+    expect([path, c.priceDetails !== null, c.selectedVehicle !== null, c.registration !== null])
+      .toEqual(['/paymentview', true, true, true]);
+    // A client can only pay with the password typed in this visit.
+    if (c.registrationMode !== 'guest_login') expect(c.registration!.password).toBeTruthy();
+  }
+  // SPEC 2 '/stripecheckout': the card page needs what the payment step needs, and SHOWCARD (SPEC 9).
+  if (s.matches('card')) {
+    expect([path, c.priceDetails !== null, c.selectedVehicle !== null, c.registration !== null])
+      .toEqual(['/stripecheckout', true, true, true]);
+    if (c.registrationMode !== 'guest_login') expect(c.registration!.password).toBeTruthy();
+    expect(showsCard(input.settings)).toBe(true);
+  }
+  if (s.matches('success')) expect([path, c.booking !== null]).toEqual(['/paymentSuccessView', true]);
+  if (s.matches('quote')) expect(path).toBe('/quoteView');
+  if (s.matches('forgotPassword')) expect(path).toBe('/forgot_password');
+  if (s.matches('home')) expect(['/', '/home', '/booktripview']).toContain(path);
+  if (s.matches('quotation') && c.selectionType === 'lowest') expect(c.quantity).toBe(1);
+
+  const last = trail.at(-1)?.event;
+  // GUEST_LOGIN: a guest reaches the payment step (by Next, or by opening /paymentview with saved details) only
+  // when guests may book, or as a signed-in passenger.
+  const arrives = !last || last.type === 'url.changed' || last.type === 'details.submit';
+  if (arrives && (s.matches('payment') || s.matches('checkout') || s.matches('card')) && c.registrationMode === 'guest_login') {
+    expect(allowsGuests(input.settings) || sessionNow(trail, input) !== null).toBe(true);
+  }
+  // SPEC 9: Pay In Car books only where SHOWPAYINCAR offers it.
+  if (s.matches({ payment: 'booking' })) expect(showsPayInCar(input.settings)).toBe(true);
+  // The booking is made for the passenger signed in now (with their token), or for nobody.
+  expect(c.session).toBe(sessionNow(trail, input));
+  // A signed-in passenger's own details fill what they have not typed.
+  if (last?.type === 'session.changed' && last.session) {
+    expect(c.registration).toMatchObject({ email: expect.stringMatching(/./), firstName: expect.stringMatching(/./) });
+  }
+  // SPEC 4 'Forgot password': step 3's success returns to the personal details as an existing client with that e-mail.
+  if (last?.type === 'xstate.done.actor.forgotPassword') {
+    const out = (last as { output: { email: string; message: string } }).output;
+    expect([c.registrationMode, c.registration?.email, c.notice]).toEqual(['existing_client', out.email, out.message]);
+    if (c.selectedVehicle) expect(path).toBe('/personalDetailView');
+  }
+
+  // SPEC 2: /stripecheckout is the card page with complete details and SHOWCARD; with complete details but no
+  // SHOWCARD it is the payment step; else it falls back like /paymentview: details, then quotation, then /home.
+  const asked = last?.type === 'url.changed' ? last.path : trail.length === 0 ? input.path : null;
+  if (asked === '/stripecheckout') {
+    expect(path).toBe(hasRegistration(c) ? (showsCard(input.settings) ? '/stripecheckout' : '/paymentview')
+      : c.priceDetails && c.selectedVehicle ? '/personalDetailView' : c.priceDetails ? '/quotationview' : '/home');
+  }
+  // SPEC 2 '/checkout' (the payment step's review) needs what the payment step needs, and falls back as it does.
+  if (asked === '/checkout') {
+    expect(path).toBe(hasRegistration(c) ? '/checkout'
+      : c.priceDetails && c.selectedVehicle ? '/personalDetailView' : c.priceDetails ? '/quotationview' : '/home');
+  }
+  // SPEC 2: the card page's URL carries the provider's key and the amount (pounds, as "93.52"), both encoded, once
+  // this visit to the card page has told the wizard the key; no query before, nor on any other page.
+  const location = bookingLocation(s)!;
+  expect(location.path).toBe(path);
+  const keyAt = trail.findLastIndex((step) => step.event.type === 'card.keyLoaded');
+  const visitAt = trail.findLastIndex((step) => step.state.matches('card') && ['url.changed', 'payment.payByCard'].includes(step.event.type));
+  if (s.matches('card') && keyAt > visitAt) {
+    const query = new URLSearchParams(location.search);
+    expect([...query.keys()]).toEqual(['stripeKey', 'amount']);
+    const told = trail[keyAt].event as Extract<BookingEvent, { type: 'card.keyLoaded' }>;
+    expect([decode(query.get('stripeKey')), decode(query.get('amount'))]).toEqual([told.publishableKey, pounds(c)]);
+    expect(c.cardKey).toBe(told.publishableKey);
+  } else {
+    expect(location.search).toBe('');
+  }
+  // SPEC 4 'Payment method': Pay By Card goes to the card page; the card page's booking is the confirmation.
+  if (last?.type === 'payment.payByCard') expect(path).toBe('/stripecheckout');
+  if (last?.type === card.done().type) {
+    const out = (last as { output: CardPaymentOutput }).output;
+    expect([path, c.booking]).toEqual(['/paymentSuccessView', out.booking]);
+    expect(trail.at(-1)!.effects.actions.map((a) => a.type)).toContain('clearStoredBooking');
+  }
+  showsRefusedAddressesInTheForm(s, trail);
+  keepsOneKeyPerRequest(s, trail, input);
+}
+
+/**
+ * Decision 23: an address a price or booking call refused is shown in the form, under the input it is about, with
+ * the text it refused, never in the Error dialog; nothing typed is lost. Refused by the booking call, the trip's
+ * prices and vehicle no longer stand.
+ */
+export function showsRefusedAddressesInTheForm(s: BookingSnapshot, trail: Trail<BookingSnapshot>) {
+  const last = trail.at(-1);
+  const error = (last?.event as { error?: unknown } | undefined)?.error;
+  if (!(error instanceof AddressError)) return;
+  const c = s.context;
+  const before = trail.at(-2)!.state;
+  expect(s.matches({ home: 'editing' })).toBe(true);
+  expect(c.error).toBeNull();
+  const form = c.bookingType === 'milleage' ? c.bookingForm! : c.hourlyForm!;
+  expect(c.addressError).toEqual({ field: error.field, message: error.message, text: error.field === 'dropoff' ? c.bookingForm!.dropoff : form.pickup });
+  expect([c.bookingType, c.bookingForm, c.hourlyForm, c.registration, c.registrationMode])
+    .toEqual([before.context.bookingType, before.context.bookingForm, before.context.hourlyForm, before.context.registration, before.context.registrationMode]);
+  if (before.matches('payment')) {
+    expect([c.priceDetails, c.selectedVehicle]).toEqual([null, null]);
+    expect(last!.effects.actions.map((a) => a.type)).toContain('persist');
+  }
+}
+
+/** SPEC 4 and 9: the chosen vehicle's price times the quantity, in pounds with pence ("93.52"). */
+export const pounds = (c: BookingContext) => ((Math.round(Number(c.selectedVehicle!.price) * 100) * c.quantity) / 100).toFixed(2);
+
+/** The way of paying of an attempt the step started: Pay In Car books, and the card page starts (again) on entry. */
+export function attemptStarted(event: ModelEvent | null, state: BookingSnapshot): 'car' | 'card' | null {
+  if (event?.type === 'payment.payInCar' && state.matches({ payment: 'booking' })) return 'car';
+  if (state.matches('card') && (event === null || event.type === 'payment.payByCard' || event.type === 'url.changed')) return 'card';
+  return null;
+}
+
+/**
+ * One Idempotency-Key per request and way of paying: an attempt for the same request as the last one (since the
+ * last confirmation, or the one stored) keeps its key (and its intent); any other gets a new key and no intent. The
+ * card page's intent is kept on the attempt (and stored) when the child makes it.
+ */
+export function keepsOneKeyPerRequest(s: BookingSnapshot, trail: Trail<BookingSnapshot>, input: BookingInput) {
+  const stored = input.stored?.attempt ?? null;
+  let current: { key: string | null; request: string | null; intentId: string | null } | null = stored
+    ? { key: stored.key, request: storedRequests.get(input) ?? null, intentId: stored.intentId } : null;
+  const seen = new Set(stored ? [stored.key] : []);
+  const steps: (Step<BookingSnapshot> | { event: null; state: BookingSnapshot; effects: null })[] = trail.length
+    ? [...trail] : [{ event: null, state: s, effects: null }];
+  steps.forEach((step, i) => {
+    const c = step.state.context;
+    const checking = i === steps.length - 1;
+    const method = attemptStarted(step.event, step.state);
+    if (method) {
+      const request = `${method} ${requestOf(c, method)}`;
+      const same = current !== null && current.request === request;
+      const key = c.attempt!.key;
+      if (checking) {
+        if (same && current!.key !== null) expect(key, 'the same request keeps its key').toBe(current!.key);
+        if (!same) {
+          expect(key).toMatch(/^[0-9a-f]{32}$/);
+          expect(seen.has(key), 'a changed request gets a new key').toBe(false);
+        }
+        expect(c.attempt!.intentId).toBe(same ? current!.intentId : null);
+        if (method === 'card') {
+          // The card page is started with the booking under this key, the amount in pence and the intent to resume.
+          const child = step.state.children.cardPayment?.getSnapshot() as { input: CardPaymentInput } | undefined;
+          expect(child?.input).toEqual({
+            booking: {
+              idempotencyKey: key, bookingType: c.bookingType, bookingForm: c.bookingForm, hourlyForm: c.hourlyForm,
+              vehicle: c.selectedVehicle, quantity: c.quantity, mode: c.registrationMode, registration: c.registration,
+              paymentMethod: 'card', token: c.session?.token ?? null,
+            },
+            amountPence: Math.round(Number(pounds(c)) * 100),
+            intentId: c.attempt!.intentId,
+          });
+          if (step.effects) expect(step.effects.actions.map((a) => a.type)).toContain('persist');
+        }
+      }
+      current = { key, request, intentId: same ? current!.intentId : null };
+      seen.add(key);
+    } else if (step.event?.type === 'card.intentCreated') {
+      if (checking) {
+        expect(c.attempt).toEqual({ ...trail[i - 1]?.state.context.attempt ?? c.attempt, intentId: step.event.intentId });
+        if (current?.key) expect(c.attempt!.key).toBe(current.key);
+        expect(step.effects!.actions.map((a) => a.type)).toContain('persist');
+      }
+      if (current) current = { ...current, intentId: (step.event as unknown as { intentId: string }).intentId };
+    } else if (step.state.matches('success')) {
+      // The confirmation ends the attempt.
+      if (checking) expect(c.attempt).toBeNull();
+      current = null;
+    } else if (checking && i > 0) {
+      expect(c.attempt?.key, 'the key changes only when an attempt starts').toBe(trail[i - 1].state.context.attempt?.key);
+    }
+  });
+}
+
+// States are told apart by what the guards read, not by every field of context (the session only matters to
+// the guest rule when the settings turn guests off).
+export const serialize = (s: BookingSnapshot) => JSON.stringify([
+  s.value, pathOf(s), s.context.priceDetails !== null, s.context.selectedVehicle !== null,
+  hasRegistration(s.context), s.context.registrationMode, s.context.booking !== null,
+  allowsGuests(s.context.settings) || s.context.session !== null,
+  // On the card and payment pages: the card page's URL, and the intent a new card page resumes. (Elsewhere they
+  // would only multiply the states the walk meets.)
+  ...(s.matches('card') || s.matches('payment') ? [s.context.cardKey !== null, s.context.attempt?.intentId != null] : []),
+]);
+
+export const model: Model<typeof bookingMachine> = {
+  name: 'booking machine',
+  machine,
+  events: EVENTS,
+  inputs: INPUTS,
+  serialize,
+  facts: holdsSpecInvariants,
+  factsTitle: "SPEC 2's step rules",
+  services: SERVICES,
+  actions: ['persist', 'clearStoredBooking'],
+  describeState: (s) => {
+    const v = s.value;
+    return (typeof v === 'string' ? v : Object.entries(v).map(([k, x]) => `${k}.${x}`).join(', ')) + (s.matches('home') ? ` at ${pathOf(s)}` : '');
+  },
+};
