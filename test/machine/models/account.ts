@@ -1,7 +1,7 @@
 // The model of machines/account.ts that paths are generated from (test/machine/modelPaths.ts): the events a
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../account.model.test.ts, and in Chromium against the real server by test/paths.
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { accountLocation, accountMachine, type AccountEvent, type AccountInput, type AccountSnapshot, type Session } from '../../../machines/account';
 import { routeOfPath } from '../../../machines/routes';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED, SIGN_IN_FAILED } from '../../../src/domain/messages';

@@ -1,7 +1,7 @@
 // The model of machines/app.ts that paths are generated from (test/machine/modelPaths.ts): the events a
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../app.model.test.ts, and in Chromium against the real server by test/paths.
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { appMachine, areaOf, locationOf, type AppEvent, type AppInput, type AppSnapshot } from '../../../machines/app';
 import { bookingMachine } from '../../../machines/booking';
 import { accountMachine, type Session } from '../../../machines/account';

@@ -1,7 +1,7 @@
 // The model of machines/booking.ts that paths are generated from (test/machine/modelPaths.ts): the events a
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../booking.model.test.ts, and in Chromium against the real server by test/paths.
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { attemptFingerprint, bookingInput, bookingLocation, bookingMachine, pathOf, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
 import { hasRegistration } from '../../../machines/bookingSteps';

@@ -1,7 +1,7 @@
 // The model of machines/cardPayment.ts that paths are generated from (test/machine/modelPaths.ts): the events a
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../cardPayment.model.test.ts, and in Chromium against the real server by test/paths.
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { cardPaymentMachine, type AuthenticationResult, type CardPaymentEvent, type CardPaymentInput, type PaymentMethodResult } from '../../../machines/cardPayment';
 import type { CreateBookingInput } from '../../../machines/bookingSetup';

@@ -1,7 +1,7 @@
 // The model of machines/contact.ts that paths are generated from (test/machine/modelPaths.ts): the events a
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../contact.model.test.ts, and in Chromium against the real server by test/paths.
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { contactMachine, type ContactEvent } from '../../../machines/contact';
 import type { ContactForm } from '../../../src/domain/schemas';

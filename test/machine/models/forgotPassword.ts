@@ -1,7 +1,7 @@
 // The model of machines/forgotPassword.ts that paths are generated from (test/machine/modelPaths.ts): the events a
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../forgotPassword.model.test.ts, and in Chromium against the real server by test/paths.
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { forgotPasswordMachine, type ForgotPasswordEvent, type ForgotPasswordInput } from '../../../machines/forgotPassword';
 import type { SnapshotFrom } from 'xstate';
 import { PASSWORD_RESET_DONE, PASSWORDS_DO_NOT_MATCH, RESET_CODE_EXPIRED, RESET_CODE_INVALID, RESET_CODE_SENT, RESET_CODE_VERIFIED, RESET_EMAIL_NOT_FOUND, RESET_FAILED } from '../../../src/domain/messages';
