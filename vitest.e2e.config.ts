@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Browser tests: Chromium (see test/e2e/chromium.ts) driven by playwright-core against the real server.
 export default defineConfig({
   test: {
-    include: ['test/e2e/**/*.test.ts'],
+    include: ['test/e2e/**/*.test.ts', 'test/paths/**/*.paths.test.ts'],
     globalSetup: ['test/e2e/globalSetup.ts'],
     environment: 'node',
     fileParallelism: false,

@@ -1,10 +1,13 @@
 import { StrictMode } from 'react';
+import type { InspectionEvent } from 'xstate';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { AppActor } from './appActor';
 import { liveApp } from './liveApp';
 import { installFocusHelpers } from './focus';
 import { readSession, readStoredBooking } from './storage';
+
+type InspectionHook = (event: InspectionEvent) => void;
 
 const input = {
   location: { path: window.location.pathname, search: window.location.search },
@@ -14,9 +17,13 @@ const input = {
 
 installFocusHelpers();
 
+// QA's generated paths (test/paths) watch the machines run in the page through XState's inspection API; a page
+// without the hook (every real visit) passes nothing.
+const inspect = (window as { __xstateInspect?: InspectionHook }).__xstateInspect;
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <AppActor.Provider logic={liveApp} options={{ input }}>
+    <AppActor.Provider logic={liveApp} options={{ input, inspect }}>
       <App />
     </AppActor.Provider>
   </StrictMode>,

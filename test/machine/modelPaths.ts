@@ -103,6 +103,8 @@ export interface Step<S> {
   effects: Effects;
   /** The model's `view` of the state, read when the step happened (a snapshot only references its children's live actors). */
   view?: unknown;
+  /** The transitions the step took, in order (the browser paths wait for the page's machine to take them). */
+  taken?: readonly string[];
 }
 /** The steps that led to a state, from the start. */
 export type Trail<S> = readonly Step<S>[];
@@ -386,11 +388,13 @@ function systemStepper<S>(model: Model<AnyStateMachine>, input: unknown): Steppe
   };
 }
 
-interface ModelNode<S> { snapshot: S; depth: number; parent: ModelNode<S> | null; event: ModelEvent | null; effects: Effects | null }
+interface ModelNode<S> { snapshot: S; depth: number; parent: ModelNode<S> | null; event: ModelEvent | null; effects: Effects | null; taken: string[] }
 /** A step of the walk: from a model state (reached by its first, shortest path), by an event, to the state it leads to. */
-interface Edge<S> { from: ModelNode<S>; event: ModelEvent; to: S; effects: Effects }
-interface Walk<S> {
+interface Edge<S> { from: ModelNode<S>; event: ModelEvent; to: S; effects: Effects; taken: string[] }
+export interface Walk<S> {
   start: S;
+  /** The transitions taken on opening (before any event). */
+  startTaken: string[];
   /** The model states, each with the first (a shortest) path that reached it. */
   nodes: ModelNode<S>[];
   /** Every step the walk took: the facts are checked after each, not only on the first way to each state. */
@@ -440,21 +444,21 @@ function walk<S extends AnyMachineSnapshot>(model: Model<AnyStateMachine>, name:
   }
   // The map lists states in the order the walk met them, so the first parent found is on a shortest path.
   const start = entries[0][1].state;
-  const nodes = new Map<string, ModelNode<S>>([[entries[0][0], { snapshot: start, depth: 0, parent: null, event: null, effects: null }]]);
+  const nodes = new Map<string, ModelNode<S>>([[entries[0][0], { snapshot: start, depth: 0, parent: null, event: null, effects: null, taken: [] }]]);
   const shortest: Walk<S>['shortest'] = new Map(startTaken.map((t) => [t, { edge: null, length: 0 }]));
   const edges: Edge<S>[] = [];
   for (const [key, { transitions }] of entries) {
     const from = nodes.get(key)!;
     for (const { event, state: to } of Object.values(transitions)) {
       const { taken, effects } = steps.get(edgeKey(from.snapshot, event))!;
-      const edge = { from, event, to, effects };
+      const edge = { from, event, to, effects, taken };
       edges.push(edge);
       for (const t of taken) if (!shortest.has(t)) shortest.set(t, { edge, length: from.depth + 1 });
       const toKey = serialize(to);
-      if (!nodes.has(toKey)) nodes.set(toKey, { snapshot: to, depth: from.depth + 1, parent: from, event, effects });
+      if (!nodes.has(toKey)) nodes.set(toKey, { snapshot: to, depth: from.depth + 1, parent: from, event, effects, taken });
     }
   }
-  return { start, nodes: [...nodes.values()], edges, shortest };
+  return { start, startTaken, nodes: [...nodes.values()], edges, shortest };
 }
 
 type View<S> = ((s: S) => unknown) | undefined;
@@ -462,14 +466,14 @@ type View<S> = ((s: S) => unknown) | undefined;
 function trailOf<S>(node: ModelNode<S>, view: View<S>): Step<S>[] {
   const steps: Step<S>[] = [];
   for (let n: ModelNode<S> | null = node; n?.event; n = n.parent) {
-    steps.unshift({ event: n.event, state: n.snapshot, effects: n.effects!, view: view?.(n.snapshot) });
+    steps.unshift({ event: n.event, state: n.snapshot, effects: n.effects!, view: view?.(n.snapshot), taken: n.taken });
   }
   return steps;
 }
 
 function pathTo<S>(edge: Edge<S> | null, view: View<S>): Step<S>[] {
   if (!edge) return [];
-  return [...trailOf(edge.from, view), { event: edge.event, state: edge.to, effects: edge.effects, view: view?.(edge.to) }];
+  return [...trailOf(edge.from, view), { event: edge.event, state: edge.to, effects: edge.effects, view: view?.(edge.to), taken: edge.taken }];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,22 +1,56 @@
 // Browser tests switch the operator's settings on a running server through the
 // same admin module as `npm run admin` (PGlite allows only one process, so the
-// command itself cannot run beside the server). Mounted only when the server
-// is started with E2E_ADMIN_TOKEN, and every call must carry that token.
-import { Hono } from 'hono';
+// command itself cannot run beside the server), and ask the server to fail a
+// call for real (the generated paths' provider failures, test/paths): the next
+// matching request has its connection dropped, or gets the given status and
+// message. Mounted only when the server is started with E2E_ADMIN_TOKEN, and
+// every call must carry that token.
+import { Hono, type Context } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Db } from '../db/index';
 import { runAdmin } from './admin';
 
+/** One request to fail: by method and API path (e.g. POST /api/v1/check-email). */
+export interface Fault {
+  method: string;
+  path: string;
+  /** 'drop': the connection closes with no answer (the browser's fetch fails); 'status': an error answer. */
+  kind: 'drop' | 'status';
+  status?: number;
+  message?: string;
+}
+
 export function e2eAdminApp(db: Db, token: string) {
   const expected = Buffer.from(token);
-  return new Hono().post('/__e2e__/admin', async (c) => {
+  const allowed = (c: Context) => {
     const given = Buffer.from(c.req.header('x-e2e-admin-token') ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ message: 'Forbidden' }, 403);
-    const { args } = await c.req.json<{ args: string[] }>();
-    try {
-      return c.json({ output: await runAdmin(db, args) });
-    } catch (err) {
-      return c.json({ message: (err as Error).message }, 422);
-    }
-  });
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const faults: Fault[] = [];
+  return new Hono()
+    .use('*', async (c, next) => {
+      const at = faults.findIndex((f) => f.method === c.req.method && f.path.toLowerCase() === c.req.path.toLowerCase());
+      if (at < 0) return next();
+      const [fault] = faults.splice(at, 1);
+      if (fault.kind === 'status') return c.json({ success: false, message: fault.message ?? 'Internal error' }, (fault.status ?? 500) as 500);
+      (c.env as { incoming?: IncomingMessage }).incoming?.socket.destroy();
+      return new Response(null, { status: 444 });
+    })
+    .post('/__e2e__/admin', async (c) => {
+      if (!allowed(c)) return c.json({ message: 'Forbidden' }, 403);
+      const { args } = await c.req.json<{ args: string[] }>();
+      try {
+        return c.json({ output: await runAdmin(db, args) });
+      } catch (err) {
+        return c.json({ message: (err as Error).message }, 422);
+      }
+    })
+    .post('/__e2e__/fault', async (c) => {
+      if (!allowed(c)) return c.json({ message: 'Forbidden' }, 403);
+      const body = await c.req.json<Fault | { clear: true }>();
+      if ('clear' in body) faults.length = 0;
+      else faults.push(body);
+      return c.json({ pending: faults.length });
+    });
 }

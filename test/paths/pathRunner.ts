@@ -1,0 +1,280 @@
+// QA's generated paths in Chromium. The paths come from the same models as the Node replays
+// (test/machine/models, walked by test/machine/modelPaths.ts); here each runs on the real page against the real
+// server, and the coverage is what the page's own machines did.
+//
+// - Selection: for each transition of the machine, shortest first, the shortest generated path taking it, unless
+//   a path already chosen takes it on the way (so every transition is on at least one path).
+// - A model input is a way to open the page (settings switched through the admin route, storage written under
+//   SPEC 3's keys from real server data, a session from a real sign-in, the URL typed); a model event is what a
+//   person does (typing, choosing, clicking by role and label, Back/Forward); a service's answer is the real
+//   server's, and a failure is one the server is asked to produce (./faults.ts).
+// - After each step the runner waits until the page's machine has taken the step's transitions (XState's
+//   inspection API, installed by an init script; src/web/main.tsx passes it on) and is in the step's state, then
+//   checks what SPEC says a person sees in that state (the model's `sees`, never the machine's context).
+// - It prints each path as a sentence, its time, and per machine the transitions the page took (must be 100%).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { AnyMachineSnapshot, AnyStateMachine, InputFrom, SnapshotFrom } from 'xstate';
+import {
+  allTransitions, describeEvent, describePath, generate, serializeEvent, type Model, type ModelEvent, type Step, type Trail,
+} from '../machine/modelPaths';
+import { launchBrowser } from '../e2e/harness';
+import { pathServer, type PathServer } from './server';
+
+/** What a step of a path knows when it acts. */
+export interface ActContext<S> {
+  /** The event after this one: a service's answer that this step's action must arrange (a failure, a found e-mail...). */
+  next: ModelEvent | undefined;
+  trail: Trail<S>;
+}
+export type Act<S> = (p: PathPage, ctx: ActContext<S>) => Promise<void>;
+
+export interface BrowserModel<M extends AnyStateMachine> {
+  model: Model<M>;
+  /** Opens the page as the input says: settings, storage, session, then the URL typed. */
+  open: (p: PathPage, inputName: string, input: InputFrom<M>) => Promise<void>;
+  /** What a person does for each model event, by the event's description (`describeEvent`). Answers default to waiting. */
+  acts: Record<string, Act<SnapshotFrom<M>>>;
+  /** SPEC's view of a state: what the page shows (URL, heading, dialogs, messages), given the steps that led there. */
+  sees: (p: PathPage, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) => Promise<void>;
+  /** The settings each path starts from (put back after it); by default the demo operator's. */
+  width?: number;
+}
+
+/** Records what the page's machines do: each transition taken, and each snapshot's state value, by machine id. */
+function installRecorder() {
+  type Entry = { m: string; t?: string; v?: string };
+  const log: Entry[] = [];
+  (window as unknown as { __qa: Entry[] }).__qa = log;
+  (window as unknown as { __xstateInspect: (ev: Record<string, any>) => void }).__xstateInspect = (ev) => {
+    const logic = ev.actorRef?.logic;
+    if (!logic?.root) return;
+    const m = logic.id as string;
+    if (ev.type === '@xstate.microstep') {
+      for (const t of ev._transitions) {
+        const list = t.eventType === '' ? t.source.always ?? [] : t.source.transitions.get(t.eventType) ?? [];
+        log.push({ m, t: `${t.source.id} ${t.eventType || '(always)'} #${list.indexOf(t)}` });
+      }
+    } else if (ev.type === '@xstate.snapshot' && ev.snapshot?.value !== undefined) {
+      log.push({ m, v: JSON.stringify(ev.snapshot.value) });
+    }
+  };
+}
+
+type Entry = { m: string; t?: string; v?: string };
+
+/** The page a path runs on, with the person's actions and SPEC's checks the models share. */
+export class PathPage {
+  private cursor = 0;
+  /** Every transition the page's machines took since the path opened the page, by machine id. */
+  readonly taken = new Map<string, Set<string>>();
+
+  constructor(readonly page: Page, readonly server: PathServer, readonly machineId: string) {}
+
+  get url() { return new URL(this.page.url()); }
+
+  /** Types a URL into the address bar: a new page load (the log starts again). */
+  async typeUrl(pathAndQuery: string) {
+    await this.page.goto(this.server.url + pathAndQuery);
+    this.cursor = 0;
+  }
+
+  /**
+   * Goes to a page the visitor has in the tab's history with Back: the entry is put behind the current one, and
+   * Back is pressed (the app sees a popstate, as with a real Back).
+   */
+  async back(pathAndQuery: string) {
+    await this.page.evaluate((to) => {
+      const here = window.location.pathname + window.location.search;
+      const state = window.history.state;
+      window.history.replaceState(state, '', to);
+      window.history.pushState(state, '', here);
+    }, pathAndQuery);
+    await this.page.goBack();
+  }
+
+  private async log(): Promise<Entry[]> {
+    return this.page.evaluate(() => (window as unknown as { __qa?: Entry[] }).__qa ?? []);
+  }
+
+  private record(entries: Entry[]) {
+    for (const e of entries) {
+      if (!e.t) continue;
+      if (!this.taken.has(e.m)) this.taken.set(e.m, new Set());
+      this.taken.get(e.m)!.add(e.t);
+    }
+  }
+
+  /** Waits until the page's machine has taken these transitions in this order and shows `value`. */
+  async reaches(transitions: readonly string[], value: unknown, timeout = 15_000) {
+    const want = JSON.stringify(value);
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const log = await this.log();
+      this.record(log);
+      let at = this.cursor;
+      let matched = 0;
+      let lastMatch = -1;
+      for (; at < log.length && matched < transitions.length; at++) {
+        if (log[at].m === this.machineId && log[at].t === transitions[matched]) {
+          matched++;
+          lastMatch = at;
+        }
+      }
+      if (matched === transitions.length) {
+        const from = lastMatch + 1;
+        const snapshot = log.slice(Math.max(from, this.cursor)).find((e) => e.m === this.machineId && e.v !== undefined);
+        const current = transitions.length ? snapshot?.v : [...log].reverse().find((e) => e.m === this.machineId && e.v !== undefined)?.v;
+        if (current === want) {
+          this.cursor = transitions.length ? from : this.cursor;
+          return;
+        }
+      }
+      if (Date.now() > deadline) {
+        const since = log.slice(this.cursor).filter((e) => e.m === this.machineId).map((e) => e.t ?? `= ${e.v}`);
+        throw new Error(`the page's ${this.machineId} machine did not take ${JSON.stringify(transitions)} into ${want}; it did:\n  ${since.join('\n  ')}`);
+      }
+      await this.page.waitForTimeout(25);
+    }
+  }
+
+  // --- What a person sees (auto-waiting checks) ----------------------------------------------------------------
+
+  /** The address bar shows this path (and query, when given). */
+  async at(path: string, search?: string | RegExp) {
+    await expect.poll(() => this.url.pathname, { timeout: 10_000 }).toBe(path);
+    if (search instanceof RegExp) expect(this.url.search).toMatch(search);
+    else if (search !== undefined) expect(this.url.search).toBe(search);
+  }
+
+  async heading(name: string | RegExp) {
+    await this.page.getByRole('heading', { name, exact: typeof name === 'string' ? true : undefined }).first().waitFor({ timeout: 10_000 });
+  }
+
+  /** A dialog (alertdialog) with this title is open, and shows each text. */
+  async dialog(title: string, ...texts: (string | RegExp)[]) {
+    const dialog = this.page.getByRole('alertdialog', { name: title });
+    await dialog.waitFor({ timeout: 10_000 });
+    for (const text of texts) {
+      await expect.poll(async () => (await dialog.textContent()) ?? '', { timeout: 10_000 })[typeof text === 'string' ? 'toContain' : 'toMatch'](text as never);
+    }
+  }
+
+  /** No dialog is open. */
+  async noDialog() {
+    await expect.poll(() => this.page.getByRole('alertdialog').count(), { timeout: 10_000 }).toBe(0);
+  }
+
+  /** The text is on the page and visible. */
+  async sees(text: string | RegExp) {
+    await this.page.getByText(text, { exact: typeof text === 'string' ? false : undefined }).first().waitFor({ timeout: 10_000 });
+  }
+
+  /** Closes the open dialog with its button, as a person would. */
+  async closeDialog(button = 'OK') {
+    await this.page.getByRole('alertdialog').getByRole('button', { name: button }).click();
+  }
+}
+
+/** A path chosen to run, with the transitions it takes on the way. */
+interface Chosen<S> { inputName: string; start: S; startTaken: string[]; steps: Step<S>[]; targets: string[] }
+
+/** Per transition, shortest first, the shortest generated path for it unless a chosen path takes it on the way. */
+export function choosePaths<M extends AnyStateMachine>(model: Model<M>): Chosen<SnapshotFrom<M>>[] {
+  const generated = generate(model);
+  const candidates = [...generated.plans].flatMap(([inputName, plans]) => [...plans.values()].map((path) => ({
+    inputName,
+    start: generated.walks.get(inputName)!.start,
+    startTaken: generated.walks.get(inputName)!.startTaken,
+    steps: path.steps,
+    targets: path.transitions,
+  })));
+  candidates.sort((a, b) => a.steps.length - b.steps.length);
+  const covered = new Set<string>();
+  const chosen: Chosen<SnapshotFrom<M>>[] = [];
+  for (const c of candidates) {
+    if (c.targets.every((t) => covered.has(t))) continue;
+    chosen.push(c);
+    for (const t of [...c.startTaken, ...c.steps.flatMap((s) => s.taken ?? [])]) covered.add(t);
+  }
+  const missing = allTransitions(model.machine.root).filter((t) => !covered.has(t));
+  if (missing.length) throw new Error(`no generated path takes ${missing.join(', ')}`);
+  // A path that another chosen path starts with (from the same input) adds nothing: it goes, the longer one stays.
+  const key = (c: Chosen<unknown>) => [c.inputName, ...c.steps.map((s) => serializeEvent(s.event))];
+  const startsWith = (long: string[], short: string[]) => long.length > short.length && short.every((k, i) => long[i] === k);
+  return chosen.filter((c) => !chosen.some((other) => startsWith(key(other), key(c))));
+}
+
+const isAnswer = (e: ModelEvent | undefined) => !!e && /^xstate\.(done|error)\.actor\./.test(e.type);
+
+/**
+ * Registers one test per chosen path of the model, run in Chromium on the shared test server; after them, prints
+ * the transitions of the machine the page took on those paths, which must be all of them.
+ */
+export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
+  type S = SnapshotFrom<M>;
+  const { model } = bm;
+  const machineId = model.machine.id;
+  const chosen = choosePaths(model);
+  const defined = allTransitions(model.machine.root);
+  const taken = new Set<string>();
+  const server = pathServer();
+  let browser: Browser;
+  let ran = 0;
+  let ms = 0;
+  beforeAll(async () => { browser = await launchBrowser(); });
+
+  describe(`${model.name} in Chromium`, () => {
+    for (const path of chosen) {
+      const input = model.inputs[path.inputName] as InputFrom<M>;
+      const name = `${path.inputName}: ${describePath(path.start as never, path.steps as never, model.describeState as never)}`;
+      it(name, async () => {
+        const began = performance.now();
+        let context: BrowserContext | undefined;
+        try {
+          context = await browser.newContext({ viewport: { width: bm.width ?? 1280, height: 900 } });
+          await context.addInitScript(installRecorder);
+          const page = await context.newPage();
+          const p = new PathPage(page, server, machineId);
+          await bm.open(p, path.inputName, input);
+          const opening = path.start as AnyMachineSnapshot;
+          await p.reaches(path.startTaken, opening.value);
+          if (!opening.hasTag('busy')) await bm.sees(p, opening as S, [], input);
+          const trail: Step<S>[] = [];
+          for (const [i, step] of path.steps.entries()) {
+            const event = describeEvent(step.event);
+            const act = bm.acts[event] ?? (isAnswer(step.event) ? async () => {} : undefined);
+            if (!act) throw new Error(`no browser act for the model event "${event}"`);
+            try {
+              await act(p, { next: path.steps[i + 1]?.event, trail });
+              trail.push(step);
+              await p.reaches(step.taken ?? [], (step.state as AnyMachineSnapshot).value);
+              if (!(step.state as AnyMachineSnapshot).hasTag('busy')) await bm.sees(p, step.state, trail, input);
+            } catch (e) {
+              if (e instanceof Error) e.message = `at step ${i + 1} (${event}): ${e.message}`;
+              throw e;
+            }
+          }
+          for (const t of p.taken.get(machineId) ?? []) taken.add(t);
+        } finally {
+          await context?.close();
+          await server.reset();
+          ran++;
+          ms += performance.now() - began;
+        }
+      }, 60_000);
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    const Name = model.name[0].toUpperCase() + model.name.slice(1);
+    console.log(`${Name} in Chromium: ${ran} of ${chosen.length} paths in ${(ms / 1000).toFixed(1)} s`);
+    const missing = defined.filter((t) => !taken.has(t));
+    const pct = ((defined.length - missing.length) / defined.length) * 100;
+    console.log(`${Name} transition coverage in Chromium: ${defined.length - missing.length}/${defined.length} (${pct.toFixed(1)}%)`);
+    if (missing.length) console.log(`Not taken in the page:\n  ${missing.join('\n  ')}`);
+    // A subset run (--grep) reports its coverage; the full run must take every transition.
+    if (ran === chosen.length) expect(missing).toEqual([]);
+  });
+}

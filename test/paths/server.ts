@@ -1,0 +1,55 @@
+// The shared test server (test/e2e/globalSetup.ts) as the paths use it: the operator's settings switched through
+// the admin route and put back after each path, calls failed on request (src/server/operator/e2eAdmin.ts), and
+// the API called as the site calls it, to open a page with real data.
+import { inject } from 'vitest';
+import { connect } from '../e2e/harness';
+import { DEMO_SETTINGS } from '../../src/server/operator/seed';
+import type { Fault } from '../../src/server/operator/e2eAdmin';
+
+export const API_HEADERS = { 'content-type': 'application/json', 'API-PUBLIC-KEY': 'local-public-key', 'API-SECRET-KEY': 'local-secret-key' };
+
+export interface PathServer {
+  url: string;
+  dataDir: string;
+  admin(...args: string[]): Promise<string>;
+  /** Switches an operator setting for this path. */
+  setting(name: string, value: string): Promise<void>;
+  /** Asks the server to fail the next matching call. */
+  fault(fault: Fault): Promise<void>;
+  /** Calls the API as the site does; the parsed body, or throws with the server's message. */
+  call<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
+  /** Puts the settings back and forgets unused faults. */
+  reset(): Promise<void>;
+}
+
+export function pathServer(): PathServer {
+  const info = inject('e2eServer');
+  const server = connect(info);
+  const changed = new Set<string>();
+  const post = (path: string, body: unknown) => fetch(`${info.url}${path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-e2e-admin-token': info.token }, body: JSON.stringify(body),
+  }).then(async (res) => { if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`); });
+  return {
+    url: info.url,
+    dataDir: info.dataDir,
+    admin: server.admin,
+    async setting(name, value) {
+      changed.add(name);
+      await server.admin('set-setting', name, value);
+    },
+    fault: (fault) => post('/__e2e__/fault', fault),
+    async call(method, path, body, headers = {}) {
+      const res = await fetch(`${info.url}/api/v1${path}`, {
+        method, headers: { ...API_HEADERS, ...headers }, body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const data = (await res.json()) as { message?: string };
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.message ?? ''}`);
+      return data as never;
+    },
+    async reset() {
+      await post('/__e2e__/fault', { clear: true });
+      for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
+      changed.clear();
+    },
+  };
+}
