@@ -238,8 +238,9 @@ export const bookingMachine = bookingSetup.createMachine({
     // SPEC 2 '/quoteView': the Quote Now form, also where urgent bookings land.
     quote: {
       initial: 'form',
-      // Decision 22: the reason for the redirect is explained while the visitor is here, and forgotten when they leave.
-      exit: assign({ urgentReason: null }),
+      // Decision 22: the reason for the redirect is explained while the visitor is here, and forgotten when they
+      // leave; so is 'quote sent'.
+      exit: assign({ urgentReason: null, notice: null }),
       states: {
         // SPEC 8: the urgent notice stays 3 s in all, 1 s of it before the move here.
         notice: {

@@ -68,6 +68,8 @@ export class PathPage {
   private cursor = 0;
   /** Every transition the page's machines took since the path opened the page, by machine id. */
   readonly taken = new Map<string, Set<string>>();
+  /** What the path made on the way (an account, a code read from the mail), for its later steps. */
+  readonly data: Record<string, any> = {};
 
   constructor(readonly page: Page, readonly server: PathServer, readonly machineId: string) {}
 
@@ -249,6 +251,8 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
               await act(p, { next: path.steps[i + 1]?.event, trail });
               trail.push(step);
               await p.reaches(step.taken ?? [], (step.state as AnyMachineSnapshot).value);
+              // A failure asked for is for this step only.
+              if (isAnswer(step.event)) await server.clearFaults();
               if (!(step.state as AnyMachineSnapshot).hasTag('busy')) await bm.sees(p, step.state, trail, input);
             } catch (e) {
               if (e instanceof Error) e.message = `at step ${i + 1} (${event}): ${e.message}`;

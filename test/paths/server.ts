@@ -14,8 +14,10 @@ export interface PathServer {
   admin(...args: string[]): Promise<string>;
   /** Switches an operator setting for this path. */
   setting(name: string, value: string): Promise<void>;
-  /** Asks the server to fail the next matching call. */
+  /** Asks the server to fail the next matching call (a dropped call: every try of it, as Chromium tries again). */
   fault(fault: Fault): Promise<void>;
+  /** Forgets the failures asked for that no call has met. */
+  clearFaults(): Promise<void>;
   /** Calls the API as the site does; the parsed body, or throws with the server's message. */
   call<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
   /** Puts the settings back and forgets unused faults. */
@@ -37,7 +39,8 @@ export function pathServer(): PathServer {
       changed.add(name);
       await server.admin('set-setting', name, value);
     },
-    fault: (fault) => post('/__e2e__/fault', fault),
+    fault: (fault) => post('/__e2e__/fault', { times: fault.kind === 'drop' ? 10 : 1, ...fault }),
+    clearFaults: () => post('/__e2e__/fault', { clear: true }),
     async call(method, path, body, headers = {}) {
       const res = await fetch(`${info.url}/api/v1${path}`, {
         method, headers: { ...API_HEADERS, ...headers }, body: body === undefined ? undefined : JSON.stringify(body),
@@ -47,7 +50,7 @@ export function pathServer(): PathServer {
       return data as never;
     },
     async reset() {
-      await post('/__e2e__/fault', { clear: true });
+      await this.clearFaults();
       for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
       changed.clear();
     },

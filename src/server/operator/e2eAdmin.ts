@@ -19,6 +19,9 @@ export interface Fault {
   kind: 'drop' | 'status';
   status?: number;
   message?: string;
+  /** How many matching requests fail (default 1). Chromium sends a request again, on another open connection, when
+   * a reused connection closes with no answer, so a dropped call needs several to reach the page as a failure. */
+  times?: number;
 }
 
 export function e2eAdminApp(db: Db, token: string) {
@@ -32,7 +35,9 @@ export function e2eAdminApp(db: Db, token: string) {
     .use('*', async (c, next) => {
       const at = faults.findIndex((f) => f.method === c.req.method && f.path.toLowerCase() === c.req.path.toLowerCase());
       if (at < 0) return next();
-      const [fault] = faults.splice(at, 1);
+      const fault = faults[at];
+      fault.times = (fault.times ?? 1) - 1;
+      if (fault.times <= 0) faults.splice(at, 1);
       if (fault.kind === 'status') return c.json({ success: false, message: fault.message ?? 'Internal error' }, (fault.status ?? 500) as 500);
       (c.env as { incoming?: IncomingMessage }).incoming?.socket.destroy();
       return new Response(null, { status: 444 });

@@ -5,6 +5,7 @@ import { RouteLink } from '../../components/RouteLink';
 import { BookingActor } from '../../bookingActor';
 import { Dialog } from '../../components/Dialog';
 import { firstInvalidField } from '../../focus';
+import { StepNotice } from '../../components/StepNotice';
 import { StepIndicator } from '../../components/StepIndicator';
 import { TextField } from '../../components/TextField';
 import { RequiredMark } from '../../components/fields';
@@ -83,7 +84,6 @@ export function DetailsView() {
   const checking = BookingActor.useSelector((s) => s.matches({ details: 'checkingEmail' }));
   const rejected = BookingActor.useSelector((s) => s.matches({ details: 'rejected' }));
   const error = BookingActor.useSelector((s) => s.context.error);
-  const notice = BookingActor.useSelector((s) => s.context.notice);
   const [alert, setAlert] = useState<string | null>(null);
   const formEl = useRef<HTMLFormElement>(null);
   const session = BookingActor.useSelector((s) => s.context.session);
@@ -109,7 +109,7 @@ export function DetailsView() {
         <RouteLink to="quotation" className="back-link">← Back</RouteLink>
         <h1>Personal details</h1>
       </div>
-      {notice && <p className="banner-ok" role="status">{notice}</p>}
+      <StepNotice />
       <div className="two-col">
         <VehicleSummary />
         <Form<Values>

@@ -4,6 +4,7 @@ import { availableBookingTypes } from '../../../../machines/booking';
 import type { BookingFormDraft } from '../../../domain/forms';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
+import { StepNotice } from '../../components/StepNotice';
 import { usePreloaded } from '../../hooks';
 import { DistanceForm } from './DistanceForm';
 // The hourly form is a lazy chunk, fetched as soon as the operator offers it.
@@ -42,6 +43,7 @@ export function HomeView() {
             </ul>
           </div>
           <div className="booking-card" id="booking-form">
+            <StepNotice />
             <div className="tabs" role="tablist" aria-label="Booking type">
               {tabs.map((t) => (
                 <button key={t} type="button" role="tab" id={`tab-${t}`} aria-selected={t === active} aria-controls="booking-panel"

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
 import { BookingActor, useSettings } from '../../bookingActor';
+import { StepNotice } from '../../components/StepNotice';
 import { StepIndicator } from '../../components/StepIndicator';
 import { PrevNext } from '../../components/PrevNext';
 import { TripSummary } from '../../components/TripSummary';
@@ -96,6 +97,7 @@ export function QuotationView() {
           <button type="button" aria-pressed={layout === 'grid'} onClick={() => setLayout('grid')}>Grid</button>
         </div>
       </div>
+      <StepNotice />
       <div className="two-col results">
         <TripSummary />
         <section aria-label="Vehicles">
