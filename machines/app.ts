@@ -86,9 +86,9 @@ export const appMachine = setup({
   }),
   initial: 'loading',
   states: {
-    // SPEC 1: 'Please wait while loading content' until the settings arrive.
+    // SPEC 1: 'Please wait while loading content' until the settings arrive. Nothing is on screen, so the web
+    // layer sends no location yet: a Back or a link followed meanwhile reaches the machine once it is ready.
     loading: {
-      on: { 'url.changed': { actions: 'assignLocation' } },
       invoke: {
         src: 'loadSettings',
         onDone: {

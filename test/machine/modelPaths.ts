@@ -141,6 +141,11 @@ export interface Model<M extends AnyStateMachine> {
   depth?: (inputName: string, index: number) => number;
   /** Fails the walk when it meets more states than this (serialize then tells apart something that grows). */
   maxStates?: number;
+  /**
+   * Which of the events the state handles a test may send there (all, by default). The browser paths leave out what
+   * a person cannot do on the page, e.g. go to the address the page is already at.
+   */
+  allows?: (s: SnapshotFrom<M>, e: ModelEvent<EventFromLogic<M>>) => boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -427,7 +432,7 @@ function walk<S extends AnyMachineSnapshot>(model: Model<AnyStateMachine>, name:
   };
   const depthOf = new Map<string, number>();
   const adjacency = getAdjacencyMap(labelling as never, {
-    events: ((s: S) => model.events.filter((e) => stepper.handles(s, e))) as never,
+    events: ((s: S) => model.events.filter((e) => stepper.handles(s, e) && (model.allows?.(s as never, e as never) ?? true))) as never,
     // Breadth-first: the first time a state is serialised, its depth is one more than the state it came from.
     serializeState: ((s: S, _e: unknown, prev?: S) => {
       const key = serialize(s);

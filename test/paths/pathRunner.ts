@@ -31,13 +31,15 @@ export type Act<S> = (p: PathPage, ctx: ActContext<S>) => Promise<void>;
 
 export interface BrowserModel<M extends AnyStateMachine> {
   model: Model<M>;
-  /** Opens the page as the input says: settings, storage, session, then the URL typed. */
-  open: (p: PathPage, inputName: string, input: InputFrom<M>) => Promise<void>;
+  /** Opens the page as the input says: settings, storage, session, then the URL typed (`next`: the path's first event). */
+  open: (p: PathPage, inputName: string, input: InputFrom<M>, ctx: { next: ModelEvent | undefined }) => Promise<void>;
+  /** What a person can do in a state, of the events it handles (see `Model.allows`). */
+  allows?: Model<M>['allows'];
   /** What a person does for each model event, by the event's description (`describeEvent`). Answers default to waiting. */
   acts: Record<string, Act<SnapshotFrom<M>>>;
   /** SPEC's view of a state: what the page shows (URL, heading, dialogs, messages), given the steps that led there. */
   sees: (p: PathPage, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) => Promise<void>;
-  /** The settings each path starts from (put back after it); by default the demo operator's. */
+  /** The window's width in px (1280 by default). */
   width?: number;
 }
 
@@ -217,7 +219,7 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
   type S = SnapshotFrom<M>;
   const { model } = bm;
   const machineId = model.machine.id;
-  const chosen = choosePaths(model);
+  const chosen = choosePaths(bm.allows ? { ...model, allows: bm.allows } : model);
   const defined = allTransitions(model.machine.root);
   const taken = new Set<string>();
   const server = pathServer();
@@ -238,10 +240,12 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
           await context.addInitScript(installRecorder);
           const page = await context.newPage();
           const p = new PathPage(page, server, machineId);
-          await bm.open(p, path.inputName, input);
+          await bm.open(p, path.inputName, input, { next: path.steps[0]?.event });
           const opening = path.start as AnyMachineSnapshot;
           await p.reaches(path.startTaken, opening.value);
-          if (!opening.hasTag('busy')) await bm.sees(p, opening as S, [], input);
+          // A state that waits for an answer may be gone by the time the page is read: it is seen when it stays.
+          const stays = (state: AnyMachineSnapshot, next: ModelEvent | undefined) => !state.hasTag('busy') && !isAnswer(next);
+          if (stays(opening, path.steps[0]?.event)) await bm.sees(p, opening as S, [], input);
           const trail: Step<S>[] = [];
           for (const [i, step] of path.steps.entries()) {
             const event = describeEvent(step.event);
@@ -253,7 +257,7 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
               await p.reaches(step.taken ?? [], (step.state as AnyMachineSnapshot).value);
               // A failure asked for is for this step only.
               if (isAnswer(step.event)) await server.clearFaults();
-              if (!(step.state as AnyMachineSnapshot).hasTag('busy')) await bm.sees(p, step.state, trail, input);
+              if (stays(step.state as AnyMachineSnapshot, path.steps[i + 1]?.event)) await bm.sees(p, step.state, trail, input);
             } catch (e) {
               if (e instanceof Error) e.message = `at step ${i + 1} (${event}): ${e.message}`;
               throw e;

@@ -2,8 +2,8 @@
 // same admin module as `npm run admin` (PGlite allows only one process, so the
 // command itself cannot run beside the server), and ask the server to fail a
 // call for real (the generated paths' provider failures, test/paths): the next
-// matching request has its connection dropped, or gets the given status and
-// message. Mounted only when the server is started with E2E_ADMIN_TOKEN, and
+// matching request has its connection dropped, gets the given status and
+// message, or is answered late. Mounted only when the server is started with E2E_ADMIN_TOKEN, and
 // every call must carry that token.
 import { Hono, type Context } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
@@ -15,8 +15,13 @@ import { runAdmin } from './admin';
 export interface Fault {
   method: string;
   path: string;
-  /** 'drop': the connection closes with no answer (the browser's fetch fails); 'status': an error answer. */
-  kind: 'drop' | 'status';
+  /**
+   * 'drop': the connection closes with no answer (the browser's fetch fails); 'status': an error answer (with
+   * `field`, the field it names); 'delay': the call is answered as usual, `ms` later.
+   */
+  kind: 'drop' | 'status' | 'delay';
+  field?: string;
+  ms?: number;
   status?: number;
   message?: string;
   /** How many matching requests fail (default 1). Chromium sends a request again, on another open connection, when
@@ -38,7 +43,13 @@ export function e2eAdminApp(db: Db, token: string) {
       const fault = faults[at];
       fault.times = (fault.times ?? 1) - 1;
       if (fault.times <= 0) faults.splice(at, 1);
-      if (fault.kind === 'status') return c.json({ success: false, message: fault.message ?? 'Internal error' }, (fault.status ?? 500) as 500);
+      if (fault.kind === 'delay') {
+        await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 1000));
+        return next();
+      }
+      if (fault.kind === 'status') {
+        return c.json({ success: false, message: fault.message ?? 'Internal error', ...(fault.field ? { field: fault.field } : {}) }, (fault.status ?? 500) as 500);
+      }
       (c.env as { incoming?: IncomingMessage }).incoming?.socket.destroy();
       return new Response(null, { status: 444 });
     })

@@ -1,0 +1,68 @@
+// The app machine's generated paths in Chromium (./pathRunner.ts): SPEC 1 and 4 'Settings' (the loading overlay
+// until the settings arrive; a failed settings call leaves the site working), SPEC 2 'Screens and routes' (each
+// path shows the area that owns it; the corporate screens ask for sign-in first) and the session shared between
+// the areas.
+import type { AnyEventObject } from 'xstate';
+import { areaOf, type AppSnapshot } from '../../machines/app';
+import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
+import { ACCOUNT_PATHS, expectedLocation, INPUTS, model } from '../machine/models/app';
+import type { ModelEvent, Trail } from '../machine/modelPaths';
+import { browserPaths, type PathPage } from './pathRunner';
+import { openAsReturningVisitor } from './storage';
+import { signIn } from './data';
+
+type S = AppSnapshot;
+const failed = (e: ModelEvent | undefined) => !!e && e.type.startsWith('xstate.error.actor.');
+
+/** The address SPEC 2 sends a visitor to when a corporate screen is asked for before signing in. */
+const loginFor = (path: string, search: string) => `?redirect=${encodeURIComponent(path + search)}`;
+
+browserPaths({
+  model,
+  allows: (s, e) => !(e.type === 'url.changed' && (e as AnyEventObject).path === s.context.location.path && (e as AnyEventObject).search === s.context.location.search),
+  async open(p, inputName, _input, { next }) {
+    // The settings call fails, as the server is asked, before the page asks for it.
+    if (failed(next)) await p.server.fault({ method: 'GET', path: '/api/v1/setting', kind: 'drop' });
+    if (inputName === 'a first visit to /') return p.typeUrl('/');
+    const session = await signIn(p.server, DEMO_CORPORATE.email, DEMO_CORPORATE.password);
+    // The token is checked on opening a corporate screen: answered late, so the path can act while it waits.
+    await p.server.fault({ method: 'POST', path: '/api/v1/passenger/validate-token', kind: 'delay', ms: 3000 });
+    await openAsReturningVisitor(p, '/bookings', { session, settings: INPUTS[inputName].stored.settings });
+  },
+  acts: {
+    ...Object.fromEntries(['/bookings', '/my-account', '/login', '/login?redirect=%2Fquotationview', '/', '/no-such-page', '/quotationview', '/contactus', '/OurFleet']
+      .map((href) => [`url.changed ${href}`, (p: PathPage) => p.back(href)])),
+    'account: login.submit amelia@example.com secret-1': async (p) => {
+      const form = p.page.getByRole('form', { name: 'Sign in' });
+      await form.getByLabel('Email').fill(DEMO_CORPORATE.email);
+      await form.getByLabel('Password *', { exact: true }).fill(DEMO_CORPORATE.password);
+      await form.getByRole('button', { name: 'Sign In' }).click();
+    },
+  },
+  async sees(p, s: S, trail: Trail<S>, input) {
+    if (s.matches('loading')) {
+      await p.sees('Please wait while loading content');
+      return;
+    }
+    const asked = expectedLocation(trail, input);
+    const signedIn = input.session !== null || trail.some((step) => step.event.type.startsWith('xstate.done.actor.') && (step.event as { output?: { access_token?: string } }).output?.access_token);
+    switch (areaOf(s)) {
+      case 'site':
+        await p.at(asked.path.toLowerCase());
+        await p.heading(asked.path.toLowerCase() === '/contactus' ? 'Contact Us' : 'Our Fleet');
+        break;
+      case 'account':
+        if (ACCOUNT_PATHS.includes(asked.path) && asked.path !== '/login' && !signedIn) {
+          await p.at('/login', loginFor(asked.path, asked.search));
+          await p.heading('Sign In to Corporate Account');
+        } else {
+          await p.at(asked.path);
+        }
+        break;
+      default:
+        // The wizard: a step the visitor has the data for, else the start (SPEC 2's guards).
+        await p.page.getByRole('tab', { name: 'GET A QUOTE' }).waitFor();
+        await p.at(['/', '/home'].includes(asked.path) ? asked.path : '/home');
+    }
+  },
+});
