@@ -8,8 +8,8 @@ import {
 } from '../../src/domain/messages';
 import { model } from '../machine/models/forgotPassword';
 import type { ModelEvent, Trail } from '../machine/modelPaths';
-import { outboxMails } from '../e2e/outbox';
-import { browserPaths, type PathPage } from './pathRunner';
+import { mailedCode, requestCode, setPassword, stepForm, verifyCode } from './forgotSteps';
+import { browserPaths } from './pathRunner';
 import { openAsReturningVisitor } from './storage';
 import { newAccount, uniqueEmail } from './data';
 
@@ -20,22 +20,6 @@ const answer = (e: ModelEvent | undefined) => {
   return m ? { ok: m[1] === 'done', message: m[1] === 'done' ? (e as { output: { message: string } }).output.message : ((e as { error: Error }).error.message) } : null;
 };
 
-const resetMails = (p: PathPage, email: string) =>
-  outboxMails(p.server.dataDir).filter((m) => m.headers.to?.includes(email) && /reset code is \d{6}/.test(m.texts.join(' ')));
-
-/** The code of the reset mail the last request sent (the server's queue sends it, so it may take a moment). */
-async function mailedCode(p: PathPage, email: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const mails = resetMails(p, email);
-    const code = mails.length > p.data.mailsBefore ? /reset code is (\d{6})/.exec(mails.at(-1)!.texts.join(' '))![1] : null;
-    if (code) return code;
-    if (Date.now() > deadline) throw new Error(`no reset code mailed to ${email}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const form = (p: PathPage, name: string) => p.page.getByRole('form', { name });
 
 browserPaths({
   model,
@@ -49,9 +33,7 @@ browserPaths({
   acts: {
     'reset.requestCode amelia@example.com': async (p, { next }) => {
       const known = answer(next)?.ok !== false;
-      p.data.mailsBefore = resetMails(p, p.data.account.email).length;
-      await form(p, 'Step 1: your email').getByLabel('Email').fill(known ? p.data.account.email : uniqueEmail('nobody'));
-      await p.page.getByRole('button', { name: 'Send code' }).click();
+      await requestCode(p, known ? p.data.account.email : uniqueEmail('nobody'));
     },
     'reset.verifyCode 123456': async (p, { next }) => {
       const outcome = answer(next)!;
@@ -61,21 +43,14 @@ browserPaths({
       if (outcome.message === RESET_CODE_EXPIRED) {
         await p.server.fault({ method: 'POST', path: '/api/v1/auth/verify-code', kind: 'status', status: 422, message: RESET_CODE_EXPIRED });
       }
-      await form(p, 'Step 2: the code').getByLabel('Code').fill(typed);
-      await p.page.getByRole('button', { name: 'Verify code' }).click();
+      await verifyCode(p, typed);
     },
     'reset.back': (p) => p.page.getByRole('button', { name: 'Back', exact: true }).click(),
     'reset.setPassword secret-2 secret-2': async (p, { next }) => {
       if (answer(next)?.ok === false) await p.server.fault({ method: 'POST', path: '/api/v1/auth/reset-password', kind: 'drop' });
-      await p.page.getByLabel('New password *', { exact: true }).fill('secret-2');
-      await p.page.getByLabel('Confirm new password *', { exact: true }).fill('secret-2');
-      await p.page.getByRole('button', { name: 'Reset password' }).click();
+      await setPassword(p, 'secret-2');
     },
-    'reset.setPassword secret-2 secret-3': async (p) => {
-      await p.page.getByLabel('New password *', { exact: true }).fill('secret-2');
-      await p.page.getByLabel('Confirm new password *', { exact: true }).fill('secret-3');
-      await p.page.getByRole('button', { name: 'Reset password' }).click();
-    },
+    'reset.setPassword secret-2 secret-3': (p) => setPassword(p, 'secret-2', 'secret-3'),
   },
   async sees(p, s: S, trail: Trail<S>) {
     const last = trail.at(-1)?.event;
@@ -88,7 +63,7 @@ browserPaths({
     await p.at('/forgot_password');
     await p.heading('Reset your password');
     const step = { email: 'Step 1: your email', code: 'Step 2: the code', password: 'Step 3: a new password' }[s.value as string];
-    if (step) await form(p, step).waitFor();
+    if (step) await stepForm(p, step as never).waitFor();
     // SPEC 8: each answer's text, word for word.
     if (told) await p.sees(told.message);
     if (last?.type === 'reset.setPassword' && s.matches('password')) await p.sees(PASSWORDS_DO_NOT_MATCH);
