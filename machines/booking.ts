@@ -265,7 +265,8 @@ export const bookingMachine = bookingSetup.createMachine({
             onError: { target: 'failed', actions: assign({ error: QUOTE_FAILED }) },
           },
         },
-        sent: { on: { 'error.dismissed': { target: 'form' }, 'quote.submit': 'sending' } },
+        // The 'Thank you' dialog is modal: the form is sent again only after it closes.
+        sent: { on: { 'error.dismissed': { target: 'form' } } },
         failed: { on: { 'error.dismissed': { target: 'form' } } },
       },
     },

@@ -35,7 +35,7 @@ describe('what the machine does on its way', () => {
     const sut = run(model, INPUTS[FIRST]);
     await sut.exec({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
     expect(sut.actionsCalled.map((a) => a.type)).toEqual(['persist']);
-    expect(sut.calls).toEqual([{ service: 'calculatePrice', input: { bookingType: 'milleage', form: bookingForm, settings: cardOn } }]);
+    expect(sut.calls).toEqual([{ service: 'calculatePrice', input: { bookingType: 'milleage', form: bookingForm, settings: INPUTS[FIRST].settings } }]);
     await sut.exec(price.done({ prices, trip: null }));
     sut.send({ type: 'quotation.select', vehicle: prices[1], quantity: 3, selectionType: 'selection' });
     expect(sut.snapshot.context).toMatchObject({ selectedVehicle: prices[1], quantity: 3 });

@@ -12,6 +12,8 @@
 //   inspection API, installed by an init script; src/web/main.tsx passes it on) and is in the step's state, then
 //   checks what SPEC says a person sees in that state (the model's `sees`, never the machine's context).
 // - It prints each path as a sentence, its time, and per machine the transitions the page took (must be 100%).
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AnyMachineSnapshot, AnyStateMachine, InputFrom, SnapshotFrom } from 'xstate';
@@ -25,6 +27,8 @@ import { pathServer, type PathServer } from './server';
 export interface ActContext<S> {
   /** The event after this one: a service's answer that this step's action must arrange (a failure, a found e-mail...). */
   next: ModelEvent | undefined;
+  /** The answers that follow this step before the person acts again (`next` is the first), to arrange together. */
+  then: ModelEvent[];
   trail: Trail<S>;
 }
 export type Act<S> = (p: PathPage, ctx: ActContext<S>) => Promise<void>;
@@ -32,7 +36,7 @@ export type Act<S> = (p: PathPage, ctx: ActContext<S>) => Promise<void>;
 export interface BrowserModel<M extends AnyStateMachine> {
   model: Model<M>;
   /** Opens the page as the input says: settings, storage, session, then the URL typed (`next`: the path's first event). */
-  open: (p: PathPage, inputName: string, input: InputFrom<M>, ctx: { next: ModelEvent | undefined }) => Promise<void>;
+  open: (p: PathPage, inputName: string, input: InputFrom<M>, ctx: { next: ModelEvent | undefined; then: ModelEvent[] }) => Promise<void>;
   /** What a person can do in a state, of the events it handles (see `Model.allows`). */
   allows?: Model<M>['allows'];
   /** What `allows` reads that the model's serialize does not tell apart. */
@@ -215,6 +219,11 @@ export function choosePaths<M extends AnyStateMachine>(model: Model<M>): Chosen<
 }
 
 const isAnswer = (e: ModelEvent | undefined) => !!e && /^xstate\.(done|error)\.actor\./.test(e.type);
+/** The answers at the start of these events, before the person acts again. */
+const answersFirst = (events: ModelEvent[]) => {
+  const acts = events.findIndex((e) => !isAnswer(e));
+  return acts < 0 ? events : events.slice(0, acts);
+};
 
 /**
  * Registers one test per chosen path of the model, run in Chromium on the shared test server; after them, prints
@@ -250,7 +259,7 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
           await context.addInitScript(installRecorder);
           const page = await context.newPage();
           const p = new PathPage(page, server, machineId);
-          await bm.open(p, path.inputName, input, { next: path.steps[0]?.event });
+          await bm.open(p, path.inputName, input, { next: path.steps[0]?.event, then: answersFirst(path.steps.map((x) => x.event)) });
           const opening = path.start as AnyMachineSnapshot;
           await p.reaches(path.startTaken, opening.value);
           // A state that waits for an answer may be gone by the time the page is read: it is seen when it stays.
@@ -261,15 +270,18 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
             const event = describeEvent(step.event);
             const act = bm.acts[event] ?? (isAnswer(step.event) ? async () => {} : undefined);
             if (!act) throw new Error(`no browser act for the model event "${event}"`);
+            const then = answersFirst(path.steps.slice(i + 1).map((x) => x.event));
             try {
-              await act(p, { next: path.steps[i + 1]?.event, trail });
+              // A failure asked for lasts until the person acts again.
+              if (!isAnswer(step.event)) await server.clearFaults();
+              await act(p, { next: path.steps[i + 1]?.event, then, trail });
               trail.push(step);
               await p.reaches(step.taken ?? [], (step.state as AnyMachineSnapshot).value);
-              // A failure asked for is for this step only.
-              if (isAnswer(step.event)) await server.clearFaults();
               if (stays(step.state as AnyMachineSnapshot, path.steps[i + 1]?.event)) await bm.sees(p, step.state, trail, input);
             } catch (e) {
-              if (e instanceof Error) e.message = `at step ${i + 1} (${event}): ${e.message}`;
+              const shot = join(tmpdir(), `path-failed-${machineId}-${chosen.indexOf(path) + 1}.png`);
+              await p.page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+              if (e instanceof Error) e.message = `at step ${i + 1} (${event}), page in ${shot}: ${e.message}`;
               throw e;
             }
           }

@@ -3,7 +3,7 @@
 // command itself cannot run beside the server), and ask the server to fail a
 // call for real (the generated paths' provider failures, test/paths): the next
 // matching request has its connection dropped, gets the given status and
-// message, or is answered late. Mounted only when the server is started with E2E_ADMIN_TOKEN, and
+// message or answer, or is answered late. Mounted only when the server is started with E2E_ADMIN_TOKEN, and
 // every call must carry that token.
 import { Hono, type Context } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
@@ -17,9 +17,11 @@ export interface Fault {
   path: string;
   /**
    * 'drop': the connection closes with no answer (the browser's fetch fails); 'status': an error answer (with
-   * `field`, the field it names); 'delay': the call is answered as usual, `ms` later.
+   * `field`, the field it names); 'delay': the call is answered as usual, `ms` later; 'answer': `body` is the
+   * answer, with `status` (200 by default), as a provider's answer the demo data never gives (an empty list).
    */
-  kind: 'drop' | 'status' | 'delay';
+  kind: 'drop' | 'status' | 'delay' | 'answer';
+  body?: unknown;
   field?: string;
   ms?: number;
   status?: number;
@@ -47,6 +49,7 @@ export function e2eAdminApp(db: Db, token: string) {
         await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 1000));
         return next();
       }
+      if (fault.kind === 'answer') return c.json(fault.body as object, (fault.status ?? 200) as 200);
       if (fault.kind === 'status') {
         return c.json({ success: false, message: fault.message ?? 'Internal error', ...(fault.field ? { field: fault.field } : {}) }, (fault.status ?? 500) as 500);
       }

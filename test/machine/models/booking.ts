@@ -104,7 +104,7 @@ export const reload: BookingInput = { ...reloadBase, stored: { ...everyStep, att
 export const storedRequests = new Map<BookingInput, string>([[reload, `card ${requestOf(reloadContext, 'card')}`]]);
 
 export const INPUTS: Record<string, BookingInput> = {
-  'a first visit (card payments on: SHOWCARD yes)': { path: '/', settings: cardOn, stored: {} },
+  'a first visit (card payments and hourly hire on)': { path: '/', settings: { ...cardOn, HOURLY_RATE_STATUS: 'enable' }, stored: {} },
   'a return visit with every step stored': { path: '/paymentview', settings, stored: everyStep },
   'prices stored, the details page asked for': { path: '/personalDetailView', settings, stored: { bookingForm, priceDetails: prices } },
   'a vehicle stored, the payment page asked for': { path: '/paymentview', settings, stored: { ...vehicleChosen, quantity: 2 } },
@@ -127,7 +127,7 @@ export const INPUTS: Record<string, BookingInput> = {
   'a reload of the card page after an intent was made': reload,
   'a return visit to the review (/checkout) with every step stored': { path: '/checkout', settings, stored: everyStep },
 };
-export const FIRST = 'a first visit (card payments on: SHOWCARD yes)';
+export const FIRST = 'a first visit (card payments and hourly hire on)';
 
 /** The passenger signed in now: the last session the app shared, or the one the wizard started with. */
 export function sessionNow(trail: Trail<BookingSnapshot>, input: BookingInput): Session | null {

@@ -1,0 +1,67 @@
+// The browser tests' fault route (src/server/operator/e2eAdmin.ts): only with the token, and each kind of failure
+// reaches the next matching call only, as many times as asked.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/server/app';
+import { e2eAdminApp } from '../../src/server/operator/e2eAdmin';
+import type { Db } from '../../src/server/db/index';
+import { migrate } from '../../src/server/db/migrate';
+import { seedIfEmpty } from '../../src/server/operator/seed';
+import { estimateDistance } from '../../src/server/geo/distance';
+import { KEYS, TEST_SECURITY, localCards, openTestDb } from './setup';
+
+let db: Db;
+let app: ReturnType<typeof createApp>;
+const TOKEN = 'fault-token';
+
+beforeAll(async () => {
+  db = await openTestDb();
+  await migrate(db);
+  await seedIfEmpty(db, TEST_SECURITY.passwordHashCost);
+  app = createApp({
+    db, distance: estimateDistance, mail: { kick: () => {} }, cards: localCards(db),
+    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => new Date(), security: TEST_SECURITY,
+  }, undefined, e2eAdminApp(db, TOKEN));
+});
+afterAll(() => db.close());
+
+const ask = (body: unknown, token = TOKEN) => app.request('/__e2e__/fault', {
+  method: 'POST', headers: { 'content-type': 'application/json', 'x-e2e-admin-token': token }, body: JSON.stringify(body),
+});
+const settings = () => app.request('/api/v1/setting', { headers: KEYS });
+
+describe('the fault route', () => {
+  it('refuses a call without the token, and fails nothing then', async () => {
+    expect((await ask({ method: 'GET', path: '/api/v1/setting', kind: 'status', status: 503 }, 'wrong-token!')).status).toBe(403);
+    expect((await settings()).status).toBe(200);
+  });
+
+  it('answers the next matching call with the status and message asked for, once by default', async () => {
+    await ask({ method: 'GET', path: '/api/v1/setting', kind: 'status', status: 422, message: 'Nope', field: 'email' });
+    const failed = await settings();
+    expect([failed.status, await failed.json()]).toEqual([422, { success: false, message: 'Nope', field: 'email' }]);
+    expect((await settings()).status).toBe(200);
+  });
+
+  it('gives a whole answer when asked, and only to the method and path asked for (in any case)', async () => {
+    await ask({ method: 'GET', path: '/API/v1/Setting', kind: 'answer', body: [], times: 2 });
+    expect((await app.request('/api/v1/setting', { method: 'POST', headers: KEYS })).status).not.toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const res = await settings();
+      expect([res.status, await res.json()]).toEqual([200, []]);
+    }
+    expect(((await (await settings()).json()) as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('answers late when asked', async () => {
+    await ask({ method: 'GET', path: '/api/v1/setting', kind: 'delay', ms: 300 });
+    const began = Date.now();
+    expect((await settings()).status).toBe(200);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(290);
+  });
+
+  it('forgets what no call has met when told to clear', async () => {
+    await ask({ method: 'GET', path: '/api/v1/setting', kind: 'status', status: 500 });
+    expect(await (await ask({ clear: true })).json()).toEqual({ pending: 0 });
+    expect((await settings()).status).toBe(200);
+  });
+});

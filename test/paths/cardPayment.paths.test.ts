@@ -1,0 +1,200 @@
+// The card payment machine's generated paths in Chromium (./pathRunner.ts): SPEC 4 'Card payment' and SPEC 8's
+// payment messages on the real card page, against the local test gateway (its Stripe.js stand-in, its API and
+// Stripe's documented test cards: a declined card is declined by the gateway, a 3-D Secure card opens the bank's
+// check). What the demo cannot give is asked of the server (a dropped call, an intent refused, a payment still
+// processing) or of the card script (a Stripe.js call that throws: the page's copy of the script is wrapped).
+import type { Page } from 'playwright-core';
+import {
+  CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, PAYMENT_FAILED,
+} from '../../src/domain/messages';
+import {
+  authenticate, bookedNot, complete, confirm, DECLINED, declined, failedSilently, intent, key, model, needsAction,
+  NOT_AUTHENTICATED, paymentMethod, pmError, pmFieldError, processing, type Answer, type Snapshot, type succeeded,
+} from '../machine/models/cardPayment';
+import type { ModelEvent, Trail } from '../machine/modelPaths';
+import { browserPaths, type PathPage } from './pathRunner';
+import { openAsReturningVisitor } from './storage';
+import { realStorage } from './visit';
+import { everyStep } from '../machine/models/booking';
+import { CARDS, pay, typeCard } from './cardSteps';
+
+type S = Snapshot;
+const API = '/api/v1';
+const CONNECTION = 'We could not reach the payment service. Please check your connection and try again.';
+const BOOKING_SERVER = 'We could not reach the booking server. Please check your connection and try again.';
+
+const same = (e: ModelEvent | undefined, answer: { type: string; output?: unknown; error?: unknown }) =>
+  !!e && e.type === answer.type && JSON.stringify((e as Answer).output) === JSON.stringify(answer.output)
+  && ((e as Answer).error as Error | undefined)?.message === (answer.error as Error | undefined)?.message;
+const isDone = (e: ModelEvent | undefined, service: { done: (o?: unknown) => { type: string } }) => e?.type === service.done().type;
+const isFail = (e: ModelEvent | undefined, service: { fails: (x: unknown) => { type: string } }) => e?.type === service.fails(null).type;
+
+/**
+ * The page's card script, with a switch to make a Stripe.js call throw (window.__cardScriptFails names the call and
+ * the message): Stripe.js can reject on its own (a script that failed to load, a closed window).
+ */
+async function wrapCardScript(page: Page) {
+  await page.route('**/test-gateway/stripe.js', async (route) => {
+    const response = await route.fetch();
+    const wrap = `;(() => {
+      const made = window.Stripe;
+      window.Stripe = function (...args) {
+        const stripe = made(...args);
+        for (const name of ['createPaymentMethod', 'handleCardAction']) {
+          const real = stripe[name].bind(stripe);
+          stripe[name] = (...a) => {
+            const fail = (window.__cardScriptFails || {})[name];
+            return fail ? Promise.reject(new Error(fail)) : real(...a);
+          };
+        }
+        return stripe;
+      };
+      Object.assign(window.Stripe, made);
+    })();`;
+    await route.fulfill({ response, body: (await response.text()) + wrap });
+  });
+}
+
+/** Makes the card script's call throw, on this page and on the page loaded next. */
+async function scriptFails(p: PathPage, name: string, message: string) {
+  const set = ([n, m]: string[]) => {
+    const w = window as unknown as { __cardScriptFails?: Record<string, string> };
+    w.__cardScriptFails = { ...w.__cardScriptFails, [n]: m };
+  };
+  await p.page.addInitScript(set, [name, message]);
+  await p.page.evaluate(set, [name, message]);
+}
+
+/** What the confirm call must answer that the gateway's cards do not give by themselves: asked of the server. */
+async function confirmAnswered(p: PathPage, e: ModelEvent) {
+  const path = `${API}/confirm-payment-intent`;
+  if (isFail(e, confirm)) return p.server.fault({ method: 'POST', path, kind: 'drop' });
+  const r = (e as Answer).output as typeof succeeded;
+  if (r.status === 'succeeded') return undefined;
+  return p.server.fault({ method: 'POST', path, kind: 'answer', body: { ...r, message: undefined, sessionId: 'pi_fromTheServer' } });
+}
+
+/**
+ * Arranges the answers that follow a person's act, up to the bank's check (its buttons arrange what follows them);
+ * returns the card to pay with.
+ */
+async function arrange(p: PathPage, then: ModelEvent[]): Promise<{ number: string; expiry?: string }> {
+  let number: string = CARDS.approved;
+  let expiry: string | undefined;
+  let confirms = 0;
+  for (const e of then) {
+    if (isFail(e, key)) await p.server.fault({ method: 'GET', path: `${API}/secret_key`, kind: 'drop' });
+    if (same(e, paymentMethod.done(pmFieldError))) expiry = '1220';
+    if (same(e, paymentMethod.done(pmError))) await p.server.fault({ method: 'POST', path: '/test-gateway/v1/payment_methods', kind: 'drop' });
+    if (isFail(e, paymentMethod)) await scriptFails(p, 'createPaymentMethod', ((e as Answer).error as Error).message);
+    if (isFail(e, intent)) {
+      await p.server.fault({ method: 'POST', path: `${API}/create-payment-intent`, kind: 'status', status: 422, message: ((e as Answer).error as Error).message });
+    }
+    if (isDone(e, confirm) || isFail(e, confirm)) {
+      confirms++;
+      // The first answer after paying is the card's own: approved, declined, or the bank's check asked for.
+      if (confirms === 1 && same(e, confirm.done(needsAction))) number = CARDS.authenticates;
+      else if (confirms === 1 && same(e, confirm.done(declined))) number = CARDS.declined;
+      else await confirmAnswered(p, e);
+    }
+    if (isFail(e, authenticate)) await scriptFails(p, 'handleCardAction', ((e as Answer).error as Error).message);
+    if (isDone(e, authenticate) || isFail(e, authenticate)) break;
+    if (same(e, complete.done(bookedNot))) {
+      await p.server.fault({ method: 'POST', path: `${API}/booking`, kind: 'status', status: 200, message: bookedNot.message });
+    }
+    if (isFail(e, complete)) await p.server.fault({ method: 'POST', path: `${API}/booking`, kind: 'drop' });
+  }
+  return { number, expiry };
+}
+
+/** The bank's check (the gateway's 3-D Secure window): approved or refused, then what follows is arranged. */
+async function bankCheck(p: PathPage, then: ModelEvent[], button: 'Complete authentication' | 'Fail authentication') {
+  const check = p.page.getByRole('dialog', { name: '3D Secure authentication' });
+  await check.waitFor();
+  for (const e of then) {
+    if (isDone(e, confirm) || isFail(e, confirm)) await confirmAnswered(p, e);
+    if (same(e, complete.done(bookedNot))) {
+      await p.server.fault({ method: 'POST', path: `${API}/booking`, kind: 'status', status: 200, message: bookedNot.message });
+    }
+    if (isFail(e, complete)) await p.server.fault({ method: 'POST', path: `${API}/booking`, kind: 'drop' });
+  }
+  await check.getByRole('button', { name: button }).click();
+}
+
+/** The card page opened from a stored booking; on a reload, after an earlier visit made an intent. */
+async function openCardPage(p: PathPage, reload: boolean, then: ModelEvent[]) {
+  await wrapCardScript(p.page);
+  await p.server.setting('SHOWCARD', 'yes');
+  const stored = await realStorage(p, everyStep);
+  if (!reload) await arrange(p, then);
+  await openAsReturningVisitor(p, '/stripecheckout', { stored });
+  if (reload) {
+    // The earlier visit: the card was sent and the intent made, then the page was left before the answer came
+    // (the confirm call dropped); a declined card was declined there and then.
+    const resumed = then.find((e) => isDone(e, confirm) || isFail(e, confirm));
+    const number = same(resumed, confirm.done(needsAction)) ? CARDS.authenticates : same(resumed, confirm.done(declined)) ? CARDS.declined : CARDS.approved;
+    if (number !== CARDS.declined) await p.server.fault({ method: 'POST', path: `${API}/confirm-payment-intent`, kind: 'drop' });
+    await typeCard(p, number);
+    await pay(p);
+    await p.dialog(PAYMENT_FAILED);
+    await p.server.clearFaults();
+    await arrange(p, then);
+    await p.typeUrl('/stripecheckout');
+  }
+}
+
+/** What the 'Payment failed' dialog says after this answer, where the page's words differ from the model's. */
+function failureText(e: ModelEvent | undefined, s: S): string | null {
+  if (same(e, paymentMethod.done(pmError))) return CONNECTION;
+  if (isFail(e, confirm)) return BOOKING_SERVER;
+  if (same(e, confirm.done(failedSilently))) return INTENT_FAILED;
+  if (same(e, confirm.done(declined))) return DECLINED;
+  if (same(e, confirm.done(processing))) return (processing as { error: string }).error;
+  if (isFail(e, intent)) return INTENT_FAILED;
+  return s.context.error;
+}
+
+const wait = async () => {};
+
+browserPaths({
+  model,
+  open: (p, inputName, _input, { then }) => openCardPage(p, inputName === 'a reload after an intent was made', then),
+  acts: {
+    'card.submitted': async (p, { then }) => {
+      const { number, expiry } = await arrange(p, then);
+      await typeCard(p, number, expiry);
+      await pay(p);
+    },
+    'card.retry': async (p, { then }) => {
+      await arrange(p, then);
+      await p.page.getByRole('button', { name: 'Try again' }).click();
+    },
+    'error.dismissed': (p) => p.closeDialog('Try again'),
+    'authenticate done (authenticated)': (p, { then }) => bankCheck(p, then, 'Complete authentication'),
+    [`authenticate done (not authenticated: ${NOT_AUTHENTICATED})`]: (p, { then }) => bankCheck(p, then, 'Fail authentication'),
+    '1500 ms later': wait,
+  },
+  async sees(p, s: S, trail: Trail<S>) {
+    const last = trail.at(-1)?.event;
+    if (s.status === 'done') {
+      await p.at('/paymentSuccessView');
+      await p.sees('Your Booking is Confirmed!');
+      return;
+    }
+    await p.at('/stripecheckout');
+    await p.heading('Card payment');
+    if (s.matches('unavailable')) {
+      await p.sees(CARD_SERVICE_UNAVAILABLE);
+      await p.page.getByRole('link', { name: 'Choose another way to pay' }).waitFor();
+    }
+    if (s.matches('paidNotConfirmed')) await p.sees(PAID_NOT_CONFIRMED);
+    if (s.matches('failed')) await p.dialog(PAYMENT_FAILED, failureText(last, s) ?? '');
+    if (s.matches('entering')) {
+      await p.noDialog();
+      await p.page.getByRole('button', { name: /^Pay £/ }).waitFor();
+      // The provider's refusal stays under the input it is about.
+      if (s.context.fieldError) await p.page.locator('#card-expiry-error').filter({ hasText: /expiration/ }).waitFor();
+    }
+  },
+});
+
