@@ -3,7 +3,7 @@
 // Stripe's documented test cards: a declined card is declined by the gateway, a 3-D Secure card opens the bank's
 // check). What the demo cannot give is asked of the server (a dropped call, an intent refused, a payment still
 // processing) or of the card script (a Stripe.js call that throws: the page's copy of the script is wrapped).
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import {
   CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, PAYMENT_FAILED,
 } from '../../src/domain/messages';
@@ -35,24 +35,31 @@ const isFail = (e: ModelEvent | undefined, service: { fails: (x: unknown) => { t
  */
 async function wrapCardScript(page: Page) {
   await page.route('**/test-gateway/stripe.js', async (route) => {
-    const response = await route.fetch();
-    const wrap = `;(() => {
-      const made = window.Stripe;
-      window.Stripe = function (...args) {
-        const stripe = made(...args);
-        for (const name of ['createPaymentMethod', 'handleCardAction']) {
-          const real = stripe[name].bind(stripe);
-          stripe[name] = (...a) => {
-            const fail = (window.__cardScriptFails || {})[name];
-            return fail ? Promise.reject(new Error(fail)) : real(...a);
-          };
-        }
-        return stripe;
-      };
-      Object.assign(window.Stripe, made);
-    })();`;
-    await route.fulfill({ response, body: (await response.text()) + wrap });
+    // A path can end while the script is on its way (the page is closed): nothing is left to answer then.
+    await wrapped(route).catch(() => route.abort().catch(() => {}));
   });
+}
+
+/** The gateway's script, with every Stripe it makes wrapped. */
+const WRAP = `;(() => {
+  const made = window.Stripe;
+  window.Stripe = function (...args) {
+    const stripe = made(...args);
+    for (const name of ['createPaymentMethod', 'handleCardAction']) {
+      const real = stripe[name].bind(stripe);
+      stripe[name] = (...a) => {
+        const fail = (window.__cardScriptFails || {})[name];
+        return fail ? Promise.reject(new Error(fail)) : real(...a);
+      };
+    }
+    return stripe;
+  };
+  Object.assign(window.Stripe, made);
+})();`;
+
+async function wrapped(route: Route) {
+  const response = await route.fetch();
+  await route.fulfill({ response, body: (await response.text()) + WRAP });
 }
 
 /** Makes the card script's call throw, on this page and on the page loaded next. */
