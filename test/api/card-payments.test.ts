@@ -3,8 +3,6 @@
 import { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { migrate } from '../../src/server/db/migrate';
-import { seedIfEmpty } from '../../src/server/operator/seed';
 import type { Db } from '../../src/server/db/index';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
 import { testGateway, type TestGateway, AUTHENTICATION_FAILED } from '../../src/server/payments/testGateway/gateway';
@@ -13,7 +11,7 @@ import { PROVIDER_UNAVAILABLE, reconcileCardBookings } from '../../src/server/pa
 import { stripeClient } from '../../src/server/payments/provider';
 import { KEY_REUSED } from '../../src/server/bookings/bookings';
 import { setSetting } from '../../src/server/operator/operator';
-import { TEST_SECURITY, openTestDb, testApp } from './setup';
+import { TEST_SECURITY, seededTestDb, testApp } from './setup';
 
 const KEYS = { publishableKey: 'pk_test_gateway', secretKey: 'sk_test_gateway', webhookSecret: 'whsec_test_gateway' };
 
@@ -27,9 +25,7 @@ let t: Awaited<ReturnType<typeof testApp>>;
 let webhookTarget: WebhookDelivery | null = null;
 
 beforeAll(async () => {
-  db = await openTestDb();
-  await migrate(db);
-  await seedIfEmpty(db, TEST_SECURITY.passwordHashCost);
+  db = await seededTestDb();
   gateway = testGateway({ ...KEYS, db, deliverWebhook: (payload, sig) => (webhookTarget ? webhookTarget(payload, sig) : Promise.resolve(false)) });
   server = serve({ fetch: gateway.app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((r) => server.once('listening', r));

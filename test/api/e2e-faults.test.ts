@@ -4,19 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { e2eAdminApp } from '../../src/server/operator/e2eAdmin';
 import type { Db } from '../../src/server/db/index';
-import { migrate } from '../../src/server/db/migrate';
-import { seedIfEmpty } from '../../src/server/operator/seed';
 import { estimateDistance } from '../../src/server/geo/distance';
-import { KEYS, TEST_SECURITY, localCards, openTestDb } from './setup';
+import { KEYS, TEST_SECURITY, localCards, seededTestDb } from './setup';
 
 let db: Db;
 let app: ReturnType<typeof createApp>;
 const TOKEN = 'fault-token';
 
 beforeAll(async () => {
-  db = await openTestDb();
-  await migrate(db);
-  await seedIfEmpty(db, TEST_SECURITY.passwordHashCost);
+  db = await seededTestDb();
   app = createApp({
     db, distance: estimateDistance, mail: { kick: () => {} }, cards: localCards(db),
     apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => new Date(), security: TEST_SECURITY,

@@ -9,13 +9,11 @@ import path from 'node:path';
 import { createApp } from '../../src/server/app';
 import { webApp } from '../../src/server/http/web';
 import { e2eAdminApp } from '../../src/server/operator/e2eAdmin';
-import { migrate } from '../../src/server/db/migrate';
-import { seedIfEmpty } from '../../src/server/operator/seed';
 import { setSetting } from '../../src/server/operator/operator';
 import type { Db } from '../../src/server/db/index';
 import { estimateDistance } from '../../src/server/geo/distance';
 import { NON_PAGE_POLICY, pagePolicy } from '../../src/server/http/securityHeaders';
-import { KEYS, TEST_SECURITY, localCards, openTestDb } from './setup';
+import { KEYS, TEST_SECURITY, localCards, seededTestDb } from './setup';
 import { cardProviderFromConfig } from '../../src/server/payments/provider';
 
 let db: Db;
@@ -50,9 +48,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'public.1234.js'), 'console.log(1)');
   writeFileSync(path.join(dist, 'public.1234.css'), 'body{margin:0}');
   writeFileSync(path.join(dist, 'public.1234.js.map'), '{"version":3,"sourcesContent":["secret source"]}');
-  db = await openTestDb();
-  await migrate(db);
-  await seedIfEmpty(db, 10);
+  db = await seededTestDb();
 });
 afterAll(async () => {
   await setSetting(db, 'GOOGLE_API_KEY', '');

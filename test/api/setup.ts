@@ -1,6 +1,11 @@
-// One database per test file (in-memory PGlite, or the PostgreSQL server named by
-// API_TEST_DATABASE_URL, set by scripts/test-pg.mjs), migrated and seeded as `npm start` does; mail captured in memory.
+// One database per test file (in-memory PGlite started from the run's seeded image, or the PostgreSQL server named
+// by API_TEST_DATABASE_URL, set by scripts/test-pg.mjs), migrated and seeded as `npm start` does; mail captured in
+// memory.
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { openDb, type Db } from '../../src/server/db/index';
+import { openPglite } from '../../src/server/db/pglite';
+import { loadConfig } from '../../src/server/config';
 import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/operator/seed';
 import { createApp } from '../../src/server/app';
@@ -47,13 +52,19 @@ export async function openTestDb(): Promise<Db> {
   return openDb({ databaseUrl: `${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
 }
 
-/** An app on a fresh database, or on `db` (already migrated and seeded) to share one between apps of a file. */
+/** A database migrated and seeded as `npm start` leaves it: from the run's image (./globalSetup.ts), else made here. */
+export async function seededTestDb(): Promise<Db> {
+  const image = inject('seededPglite');
+  if (image) return openPglite(undefined, { image: new Blob([readFileSync(image)]), queueLimit: loadConfig().dbQueueLimit });
+  const db = await openTestDb();
+  await migrate(db);
+  await seedIfEmpty(db, TEST_SECURITY.passwordHashCost);
+  return db;
+}
+
+/** An app on a fresh seeded database, or on `db` (already migrated and seeded) to share one between apps of a file. */
 export async function testApp(opts: { distance?: DistanceService; db?: Db; cards?: (db: Db) => CardProvider } = {}) {
-  const db = opts.db ?? await openTestDb();
-  if (!opts.db) {
-    await migrate(db);
-    await seedIfEmpty(db, TEST_SECURITY.passwordHashCost);
-  }
+  const db = opts.db ?? await seededTestDb();
   const mailbox = memoryTransport();
   const mail = new MailQueue(db, mailbox.transport, async () => 'bookings@albion-executive.co.uk', () => {});
   const clock = { now: new Date() };

@@ -5,16 +5,18 @@ import { AdmissionQueue } from './admission';
 export interface PgliteOptions {
   /** Operations that may wait for the database before new requests get 503 (see admission.ts). */
   queueLimit?: number;
+  /** A data directory dumped by `dumpPglite` to start from (an in-memory database only): skips initdb. */
+  image?: Blob;
 }
 
 export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Promise<Db> {
-  const pg = await PGlite.create(dataDir);
+  const pg = await PGlite.create(dataDir, opts.image ? { loadDataDir: opts.image } : {});
   // Every statement, exec and transaction takes its turn, in the order asked; a
   // transaction's own statements run inside its turn, straight on PGlite.
   const queue = new AdmissionQueue(opts.queueLimit);
   const rows = async (q: Pick<PGlite, 'query'>, sql: string, params: unknown[]) => (await q.query(sql, params)).rows as never[];
   const inTransaction = (tx: Pick<PGlite, 'query'>): Queryable => ({ query: (sql, params = []) => rows(tx, sql, params) });
-  return {
+  const db: Db = {
     kind: 'pglite',
     query: (sql, params = []) => queue.run(() => rows(pg, sql, params)),
     exec: (sql) => queue.run(async () => { await pg.exec(sql); }),
@@ -22,4 +24,15 @@ export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Pr
     admit: () => queue.admit(),
     close: () => queue.run(() => pg.close()),
   };
+  images.set(db, () => queue.run(() => pg.dumpDataDir('none')));
+  return db;
+}
+
+const images = new WeakMap<Db, () => Promise<Blob>>();
+
+/** The whole data directory of a PGlite database, for `openPglite`'s `image`. */
+export function dumpPglite(db: Db): Promise<Blob> {
+  const dump = images.get(db);
+  if (!dump) throw new Error('not a PGlite database');
+  return dump();
 }
