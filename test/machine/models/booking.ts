@@ -3,13 +3,15 @@
 // ../booking.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { attemptFingerprint, bookingInput, bookingLocation, bookingMachine, pathOf, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
+import { amountPence, attemptFingerprint, bookingInput, bookingLocation, bookingMachine, pathOf, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
 import { hasRegistration } from '../../../machines/bookingSteps';
 import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
 import type { Session } from '../../../machines/account';
 import { decode } from '../../../src/domain/encoding';
 import { allowsGuests, showsCard, showsPayInCar } from '../../../src/domain/settings';
-import { PASSWORD_RESET_DONE, SAME_PLACE, unknownPlaceMessage } from '../../../src/domain/messages';
+import {
+  ACCOUNT_EXISTS, EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, EMAIL_NOT_FOUND, PASSWORD_RESET_DONE, SAME_PLACE, unknownPlaceMessage,
+} from '../../../src/domain/messages';
 import { AddressError } from '../../../src/domain/places';
 import { answers, timePasses, type Model, type ModelEvent, type Step, type Trail } from '../modelPaths';
 import { bookingForm, bookingOk, bookingRefused, cardBookingOk, cardKey, client, hourlyForm, prices, quoteRequest, registration, session, settings } from '../fixtures';
@@ -158,7 +160,12 @@ export function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnap
   if (s.matches('quote')) expect(path).toBe('/quoteView');
   if (s.matches('forgotPassword')) expect(path).toBe('/forgot_password');
   if (s.matches('home')) expect(['/', '/home', '/booktripview']).toContain(path);
-  if (s.matches('quotation') && c.selectionType === 'lowest') expect(c.quantity).toBe(1);
+  // SPEC 4 'Quotation': the vehicle chosen, and its quantity (the Lowest Price card books one vehicle).
+  const chose = trail.at(-1)?.event;
+  if (chose?.type === 'quotation.select') {
+    const e = chose as Extract<BookingEvent, { type: 'quotation.select' }>;
+    expect([c.selectedVehicle, c.selectionType, c.quantity]).toEqual([e.vehicle, e.selectionType, e.selectionType === 'lowest' ? 1 : e.quantity]);
+  }
 
   const last = trail.at(-1)?.event;
   // GUEST_LOGIN: a guest reaches the payment step (by Next, or by opening /paymentview with saved details) only
@@ -218,6 +225,66 @@ export function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnap
   }
   showsRefusedAddressesInTheForm(s, trail);
   keepsOneKeyPerRequest(s, trail, input);
+  checksTheEmail(s, trail);
+  asksTheServices(s, trail, input);
+}
+
+type Answer = { type: string; output?: unknown; error?: unknown };
+
+/** SPEC 4 'Personal details' and SPEC 8: what the e-mail check's answer does, word for word. */
+export function checksTheEmail(s: BookingSnapshot, trail: Trail<BookingSnapshot>) {
+  const last = trail.at(-1)?.event as Answer | undefined;
+  const c = s.context;
+  const mode = trail.at(-2)?.state.context.registrationMode;
+  if (last?.type === emailCheck.fails(null).type) {
+    expect([s.value, c.error]).toEqual([{ details: 'rejected' }, EMAIL_CHECK_FAILED_PREFIX + (last.error as Error).message]);
+  }
+  if (last?.type !== emailCheck.done().type) return;
+  const r = last.output as { success: boolean; found: boolean; message: string };
+  // A new client needs an e-mail no account has; an existing client needs the right password.
+  const accepted = mode === 'existing_client' ? r.success === true : r.found === false;
+  if (accepted) {
+    expect([s.matches('payment'), c.notice]).toEqual([true, mode === 'existing_client' ? EMAIL_FOUND : null]);
+  } else {
+    expect([s.value, c.error]).toEqual([{ details: 'rejected' }, mode === 'new_client' ? ACCOUNT_EXISTS : r.found ? r.message : EMAIL_NOT_FOUND]);
+  }
+}
+
+const openings = new Map<BookingInput, BookingSnapshot>();
+/** The state an input opens the wizard in. */
+function openingOf(input: BookingInput): BookingSnapshot {
+  if (!openings.has(input)) openings.set(input, createActor(machine, { input }).getSnapshot());
+  return openings.get(input)!;
+}
+
+/** What a service is started with (its invoke input), while its state is on. */
+const inputOf = (s: BookingSnapshot, id: string) =>
+  (s.children as Record<string, { getSnapshot(): { input?: unknown } } | undefined>)[id]?.getSnapshot().input;
+
+/** Each call is made with what the visitor gave: the form of the tab on screen, the e-mail and password typed, the booking. */
+export function asksTheServices(s: BookingSnapshot, trail: Trail<BookingSnapshot>, input: BookingInput) {
+  const c = s.context;
+  if (s.matches({ home: 'pricing' })) {
+    expect(inputOf(s, 'calculatePrice')).toEqual({
+      bookingType: c.bookingType, form: c.bookingType === 'milleage' ? c.bookingForm : c.hourlyForm, settings: c.settings,
+    });
+  }
+  if (s.matches({ details: 'checkingEmail' })) {
+    expect(inputOf(s, 'checkEmail')).toEqual({ email: c.registration!.email, password: c.registration!.password ?? '' });
+  }
+  const before = trail.length >= 2 ? trail.at(-2)!.state : trail.length === 1 ? openingOf(input) : null;
+  const entered = (state: Parameters<BookingSnapshot['matches']>[0]) => s.matches(state) && !before?.matches(state);
+  if (entered({ payment: 'booking' })) expect(inputOf(s, 'createBooking')).toEqual(bookingInput(c, 'car'));
+  // The reset form starts with the e-mail of the details (as its input, or in its context for the real machine).
+  if (entered('forgotPassword')) {
+    const child = (s.children as Record<string, { getSnapshot(): { input?: { email: string }; context?: { email: string } } } | undefined>).forgotPassword;
+    const started = child?.getSnapshot();
+    expect((started?.input ?? started?.context)?.email).toBe(c.registration?.email ?? '');
+  }
+  // The card page starts with the intent a reload kept (the intent made later is the child's own).
+  if (entered('card')) {
+    expect(inputOf(s, 'cardPayment')).toEqual({ booking: bookingInput(c, 'card'), amountPence: amountPence(c), intentId: c.attempt?.intentId ?? null });
+  }
 }
 
 /**
