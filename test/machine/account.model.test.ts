@@ -4,7 +4,7 @@
 // step. The facts below are worked out from the events of the path, not from the machine's own bookkeeping.
 import { describe, expect, it } from 'vitest';
 import { accountLocation } from '../../machines/account';
-import { LOGIN_OK, PROFILE_UPDATED } from '../../src/domain/messages';
+import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED } from '../../src/domain/messages';
 import { run, testModel } from './modelPaths';
 import { passenger, session } from './fixtures';
 import { login, validateToken, fetchBookings, updateProfile, logout, url, credentials, loginOk, updated, profile, INPUTS, is, model } from './models/account';
@@ -78,6 +78,41 @@ describe('what the machine does on its way', () => {
     await sut.exec(login.done(loginOk));
     expect(sut.received.filter((e) => e.type === 'navigate')).toEqual([]);
     expect(accountLocation(sut.snapshot)).toEqual({ path: '/bookings', search: '' });
+    sut.stop();
+  });
+
+  it('refuses a sign-in answer that says success but carries no token or no passenger (SPEC 8)', async () => {
+    for (const answer of [{ ...loginOk, access_token: undefined }, { ...loginOk, passenger: undefined }, { ...loginOk, success: false }]) {
+      const sut = run(model, INPUTS['a visitor with no stored token']);
+      await sut.exec(url('/login'));
+      await sut.exec({ type: 'login.submit', ...credentials });
+      await sut.exec(login.done(answer as never));
+      expect([sut.snapshot.value, sut.snapshot.context.error, sut.snapshot.context.session]).toEqual([{ login: 'editing' }, INVALID_CREDENTIALS, null]);
+      expect(sut.received).toEqual([]);
+      sut.stop();
+    }
+  });
+
+  it('keeps the asked-for page and query in the address bar while the token is checked, and while logging out', async () => {
+    const sut = run(model, INPUTS['a passenger with a stored token']);
+    await sut.exec(url('/bookings?page=2'));
+    expect(accountLocation(sut.snapshot)).toEqual({ path: '/bookings', search: '?page=2' });
+    await sut.exec(validateToken.done(true));
+    expect(accountLocation(sut.snapshot)).toEqual({ path: '/bookings', search: '' });
+    await sut.exec(url('/my-account'));
+    expect(accountLocation(sut.snapshot)).toEqual({ path: '/my-account', search: '' });
+    await sut.exec(validateToken.done(true));
+    await sut.exec({ type: 'logout' });
+    expect([sut.snapshot.value, accountLocation(sut.snapshot)]).toEqual(['loggingOut', { path: '/my-account', search: '' }]);
+    sut.stop();
+  });
+
+  it('shows the profile, not the bookings, after signing in on the way to /my-account', async () => {
+    const sut = run(model, INPUTS['a visitor with no stored token']);
+    await sut.exec(url('/my-account'));
+    await sut.exec({ type: 'login.submit', ...credentials });
+    await sut.exec(login.done(loginOk));
+    expect([sut.snapshot.value, accountLocation(sut.snapshot)]).toEqual([{ myAccount: 'editing' }, { path: '/my-account', search: '' }]);
     sut.stop();
   });
 
