@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatDateUK, formatTime12, hour12To24, hour24To12, isCalendarDate, toTime24, ukLocalToInstant, ukEarliestPickup, ukToday,
+  formatDateLong, formatDateUK, formatTime12, hour12To24, hour24To12, isCalendarDate, toTime24, ukLocalToInstant, ukEarliestPickup, ukToday,
 } from '../../src/domain/ukTime';
 
 describe('UK dates and times', () => {
@@ -42,5 +42,42 @@ describe('UK dates and times', () => {
     expect(formatTime12('15:05')).toBe('3:05 PM');
     expect(formatTime12('00:30')).toBe('12:30 AM');
     expect(formatTime12('12:00')).toBe('12:00 PM');
+  });
+});
+
+describe('UK dates and times as the site shows them', () => {
+  it('takes only real calendar dates written YYYY-MM-DD', () => {
+    for (const ok of ['2026-01-31', '2028-02-29', '2026-12-01']) expect(isCalendarDate(ok), ok).toBe(true);
+    for (const bad of ['2026-02-30', '2027-02-29', '2026-13-01', '2026-00-10', '2026-04-31', 'x2026-01-01', '2026-01-01x', '26-01-01', '']) {
+      expect(isCalendarDate(bad), bad).toBe(false);
+    }
+  });
+
+  it("writes a date day first for the confirmation, and leaves what is not a date as it is", () => {
+    expect(formatDateUK('2026-11-21')).toBe('21-11-2026');
+    expect(formatDateUK('2026-02-30')).toBe('2026-02-30');
+    expect(formatDateUK('')).toBe('');
+    expect(formatDateUK(null)).toBe('');
+    expect(formatDateUK(undefined)).toBe('');
+  });
+
+  it('writes a time on the 12-hour clock, and leaves what is not a time as it is', () => {
+    expect(['00:05', '09:30', '12:00', '13:45', '23:59', '7:05'].map(formatTime12)).toEqual(['12:05 AM', '9:30 AM', '12:00 PM', '1:45 PM', '11:59 PM', '7:05 AM']);
+    expect(formatTime12('15:05:00')).toBe('3:05 PM');
+    expect(formatTime12('soon')).toBe('soon');
+    expect(formatTime12('')).toBe('');
+    expect(formatTime12(null)).toBe('');
+    expect(formatTime12('at 15:05')).toBe('at 15:05');
+  });
+
+  it('stores a 12-hour choice as a 24-hour time, and refuses an hour that is not one', () => {
+    expect([toTime24('12am', '05'), toTime24('3pm', '05'), toTime24('12pm', '30'), toTime24('9am', '00')]).toEqual(['00:05', '15:05', '12:30', '09:00']);
+    for (const bad of ['13pm', '0am', '3', '3pm ', ' 3pm', '3PM']) expect(() => hour12To24(bad), bad).toThrow(`Not a 12-hour clock hour: ${bad}`);
+  });
+
+  it('writes a long date with the weekday for the e-mail and calendar', () => {
+    expect(formatDateLong('2026-11-21')).toBe('Sat, 21 Nov 2026');
+    expect(formatDateLong('2026-01-01')).toBe('Thu, 1 Jan 2026');
+    expect(formatDateLong('not a date')).toBe('not a date');
   });
 });
