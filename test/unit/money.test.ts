@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finalPricePence, formatAmount, formatExactPrice, formatWholePrice, penceToPounds, poundsToPence, roundToPoundsPence } from '../../src/domain/money';
+import { DEFAULT_CURRENCY, finalPricePence, formatAmount, formatExactPrice, formatWholePrice, penceToPounds, poundsToPence, roundToPoundsPence } from '../../src/domain/money';
 
 describe('money in integer pence', () => {
   it('turns pence into the numeric strings of the API and back', () => {
@@ -38,5 +38,32 @@ describe('one price (decision 21)', () => {
     // A Rounding line that takes pence off.
     expect(formatExactPrice('-0.24')).toBe('-£0.24');
     expect(formatExactPrice('-1234.50')).toBe('-£1,234.50');
+  });
+});
+
+describe('amounts at their edges', () => {
+  it('writes pence as pounds, with the sign for a negative amount and none for zero, and refuses part of a penny', () => {
+    expect([penceToPounds(0), penceToPounds(5), penceToPounds(-5), penceToPounds(-12345), penceToPounds(100)]).toEqual(['0.00', '0.05', '-0.05', '-123.45', '1.00']);
+    expect(() => penceToPounds(1.5)).toThrow('Pence must be an integer: 1.5');
+  });
+
+  it('reads pounds as people and the API write them, and nothing else', () => {
+    expect([poundsToPence('45.5'), poundsToPence(' 45.50 '), poundsToPence('45'), poundsToPence('-0.05'), poundsToPence(45.5), poundsToPence(0.1 + 0.2)])
+      .toEqual([4550, 4550, 4500, -5, 4550, 30]);
+    for (const bad of ['£45', '45.505', 'x45', '45x', '', '.5', '4 5']) expect(poundsToPence(bad), bad).toBeNaN();
+  });
+
+  it('shows £0 or £0.00 for what is not an amount, in the currency given', () => {
+    expect(formatWholePrice('n/a')).toBe('£0');
+    expect(formatExactPrice('n/a')).toBe('£0.00');
+    expect(formatWholePrice('n/a', '€')).toBe('€0');
+    expect(formatExactPrice('n/a', '€')).toBe('€0.00');
+    expect(DEFAULT_CURRENCY).toBe('£');
+  });
+
+  it('puts the minus before the currency, and none on zero', () => {
+    expect(formatExactPrice('-1234.5')).toBe('-£1,234.50');
+    expect(formatExactPrice('0')).toBe('£0.00');
+    expect(formatExactPrice('1234567.89')).toBe('£1,234,567.89');
   });
 });
