@@ -75,3 +75,47 @@ describe('the Add to calendar file', () => {
     expect(calendarFileName(result())).toBe('booking-BK-7KQ2M9A4.ics');
   });
 });
+
+describe('the whole Add to calendar file', () => {
+  const stop = { stop_street_number: '1', stop_address: 'Brunel Way, Slough', stop_post_code: 'SL1 1XW' } as BookingResult['bookingStops'][number];
+
+  it('writes a return trip with a stop as two events, word for word, lines folded at 75 octets', () => {
+    const ics = bookingCalendar(result({ return_date: '2026-12-05', return_time: '18:00', return_flight_no: 'BA 118' }, [stop]), ctx);
+    const route = 'Heathrow Terminal 5\\, Longford TW6 2GA → 1 Brunel Way\\, Slough SL1 1XW → 10 Downing Street\\, London SW1A 2AA';
+    const back = '10 Downing Street\\, London SW1A 2AA → 1 Brunel Way\\, Slough SL1 1XW → Heathrow Terminal 5\\, Longford TW6 2GA';
+    const about = (flight: string) => `\\nBooking reference: BK-7KQ2M9A4\\nVehicle: Saloon (Albion Executive Cars)\\nTotal: £45 (Pay in car)\\nFlight / train: ${flight}\\nQuestions or changes: Albion Executive Cars\\, 0118 496 0000`;
+    expect(unfold(ics).split('\r\n')).toEqual([
+      'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Albion Executive Cars//Taxi booking//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH',
+      'BEGIN:VEVENT', 'UID:BK-7KQ2M9A4-pickup@taxi-booking', 'DTSTAMP:20261122T100000Z', 'DTSTART:20261203T093000Z', 'DTEND:20261203T103000Z',
+      'SUMMARY:Taxi pickup: BK-7KQ2M9A4', 'LOCATION:Heathrow Terminal 5\\, Longford TW6 2GA', `DESCRIPTION:Route: ${route}${about('BA 117')}`,
+      'BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Taxi pickup: BK-7KQ2M9A4', 'TRIGGER:-PT1H', 'END:VALARM', 'END:VEVENT',
+      'BEGIN:VEVENT', 'UID:BK-7KQ2M9A4-return@taxi-booking', 'DTSTAMP:20261122T100000Z', 'DTSTART:20261205T180000Z', 'DTEND:20261205T190000Z',
+      'SUMMARY:Taxi return pickup: BK-7KQ2M9A4', 'LOCATION:10 Downing Street\\, London SW1A 2AA', `DESCRIPTION:Route: ${back}${about('BA 118')}`,
+      'BEGIN:VALARM', 'ACTION:DISPLAY', 'DESCRIPTION:Taxi return pickup: BK-7KQ2M9A4', 'TRIGGER:-PT1H', 'END:VALARM', 'END:VEVENT',
+      'END:VCALENDAR', '',
+    ]);
+    // Folded: no line over 75 octets, continuation lines start with a space.
+    for (const line of ics.split('\r\n')) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
+    expect(ics).toContain('\r\n ');
+  });
+
+  it('keeps the outbound flight on the return when no return flight is given, and needs both a return date and time', () => {
+    const ics = bookingCalendar(result({ return_date: '2026-12-05', return_time: '18:00' }), ctx);
+    expect(descriptions(ics).map((d) => /Flight \/ train: ([^\\]+)/.exec(d)?.[1])).toEqual(['BA 117', 'BA 117']);
+    expect(field(bookingCalendar(result({ return_date: '2026-12-05', return_time: null }), ctx), 'UID')).toHaveLength(1);
+    expect(field(bookingCalendar(result({ return_date: null, return_time: '18:00' }), ctx), 'UID')).toHaveLength(1);
+  });
+
+  it('calls an hourly booking a chauffeur pickup lasting its hours, and a booking without a phone booked with the operator', () => {
+    const ics = bookingCalendar(result({ ride_type: 'H', drop_off_address: null, hourly_duration: '4hour', flight_no: null }), { ...ctx, phone: undefined });
+    expect(field(ics, 'SUMMARY')).toEqual(['Chauffeur pickup: BK-7KQ2M9A4']);
+    expect(field(ics, 'DTEND')).toEqual(['20261203T133000Z']);
+    expect(descriptions(ics)[0]).toBe('Route: Heathrow Terminal 5\\, Longford TW6 2GA\\nBooking reference: BK-7KQ2M9A4\\nVehicle: Saloon (Albion Executive Cars)\\nTotal: £45 (Pay in car)\\nBooked with Albion Executive Cars');
+    expect(field(bookingCalendar(result({ hourly_duration: '0hour' }), ctx), 'SUMMARY')).toEqual(['Taxi pickup: BK-7KQ2M9A4']);
+  });
+
+  it('names the file after the booking, without characters a file name cannot hold', () => {
+    expect(calendarFileName(result())).toBe('booking-BK-7KQ2M9A4.ics');
+    expect(calendarFileName(result({ booking_number: 'BK/7K Q2' }))).toBe('booking-BK7KQ2.ics');
+  });
+});
