@@ -6,6 +6,7 @@ import { create, StructError } from 'superstruct';
 import { getCountries, getExampleNumber } from 'libphonenumber-js/min';
 import examples from 'libphonenumber-js/mobile/examples';
 import { formatPhone, isPhone, normalisePhone, Phone, PhoneOrEmpty } from '../../src/domain/phone';
+import { currencyOf, isEnabled, settingsFromList } from '../../src/domain/settings';
 import { isStoredPhone, PHONE_MESSAGE } from '../../src/domain/detailsValidation';
 import { BookingReferenceOrEmpty, normaliseBookingReference } from '../../src/domain/bookingReference';
 import { newBookingNumber } from '../../src/server/bookings/bookings';
@@ -112,5 +113,55 @@ describe('booking references', () => {
     expect(create(' bk-7q2m9xkd', BookingReferenceOrEmpty)).toBe('BK-7Q2M9XKD');
     expect(create('', BookingReferenceOrEmpty)).toBe('');
     expect(() => create(12345, BookingReferenceOrEmpty)).toThrow(/booking reference/);
+  });
+});
+
+describe('the phone rule at its edges', () => {
+  it('reads nothing from nothing, spaces around a number aside', () => {
+    for (const empty of ['', '   ', null, undefined]) expect(normalisePhone(empty as never), String(empty)).toBeNull();
+    expect(normalisePhone('  07700 900123  ')).toBe('+447700900123');
+    expect(normalisePhone(' +44 20 7946 0321')).toBe('+442079460321');
+  });
+
+  it('refuses a number with an extension, and anything over 30 characters even when it is a number', () => {
+    expect(normalisePhone('020 7946 0321 ext. 12')).toBeNull();
+    expect(normalisePhone('+44 20 7946 0321'.padEnd(31, ' ') + '1')).toBeNull();
+    expect(normalisePhone('0 2 0 7 9 4 6 0 3 2 1')).toBe('+442079460321');
+    // 30 characters are taken, 31 are not.
+    expect(normalisePhone(`020${' '.repeat(18)}7946 0321`)).toBe('+442079460321');
+    expect(normalisePhone(`020${' '.repeat(19)}7946 0321`)).toBeNull();
+  });
+
+  it('takes a number from a number input, and leaves an empty one empty', () => {
+    expect(create('  ', PhoneOrEmpty)).toBe('');
+    expect(create(' 07700 900123 ', PhoneOrEmpty)).toBe('+447700900123');
+    expect(() => create('call me', PhoneOrEmpty)).toThrow(PHONE_MESSAGE);
+  });
+
+  it('shows an empty or older record as it was written', () => {
+    expect(formatPhone(null)).toBe('');
+    expect(formatPhone('  ')).toBe('');
+    expect(formatPhone(' ring the office ')).toBe('ring the office');
+  });
+});
+
+describe('reading the settings', () => {
+  it('takes enable and yes, in any case and with spaces, as on; anything else or nothing as off', () => {
+    expect(isEnabled({ A: ' Enable ' }, 'A')).toBe(true);
+    expect(isEnabled({ A: 'YES' }, 'A')).toBe(true);
+    expect(isEnabled({ A: 'enabled' }, 'A')).toBe(false);
+    expect(isEnabled({}, 'A')).toBe(false);
+  });
+
+  it("uses the operator's currency, else the pound", () => {
+    expect(currencyOf({ CURRENCY: ' € ' })).toBe('€');
+    expect(currencyOf({ CURRENCY: '  ' })).toBe('£');
+    expect(currencyOf({})).toBe('£');
+  });
+
+  it('turns the settings list of GET /setting into a map', () => {
+    expect(settingsFromList([{ setting_name: 'CURRENCY', setting_value: '£' }, { setting_name: 'GRACE_TIME', setting_value: '120' }]))
+      .toEqual({ CURRENCY: '£', GRACE_TIME: '120' });
+    expect(settingsFromList([])).toEqual({});
   });
 });
