@@ -99,7 +99,7 @@ describe('signing in and the bookings list', () => {
     // Client-side checks first, then the server's answer.
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByText('Email is required').waitFor();
-    expect(await page.getByText('Password is required').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Password is required').isVisible()).toBe(true);
     await page.getByLabel('Email').fill('charlotte@');
     await page.getByLabel('Email').blur();
     await page.getByText('Please enter a valid email address').waitFor();
@@ -380,7 +380,7 @@ describe('the profile, on a server of its own', () => {
     await email.fill('');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Name is required').waitFor();
-    expect(await page.getByText('Email is required').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Email is required').isVisible()).toBe(true);
     await email.fill('charlotte@northbridge');
     await email.blur();
     await page.getByText('Please enter a valid email address').waitFor();

@@ -277,7 +277,7 @@ describe('the return leg', () => {
     await page.getByLabel(/^Meet and Greet/).check();
     await page.getByText('Return', { exact: true }).click();
     const leg = page.getByRole('region', { name: 'Return journey' });
-    expect(await leg.isVisible()).toBe(true);
+    await expect.poll(() => leg.isVisible()).toBe(true);
     const value = (label: string) => leg.getByLabel(label, { exact: true }).inputValue();
     expect([await value('Return passengers'), await value('Return luggage'), await value('Return hand luggage'),
       await value('Return baby seats'), await value('Return waiting minutes')]).toEqual(['3', '2', '1', '1', '15']);
