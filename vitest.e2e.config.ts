@@ -6,7 +6,8 @@ export default defineConfig({
     include: ['test/e2e/**/*.test.ts', 'test/paths/**/*.paths.test.ts'],
     globalSetup: ['test/e2e/globalSetup.ts'],
     environment: 'node',
-    fileParallelism: false,
+    // Two files at a time, each on its own server (test/e2e/globalSetup.ts): a browser test mostly waits.
+    maxWorkers: 2,
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },

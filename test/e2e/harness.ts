@@ -107,12 +107,19 @@ export function ukDateInDays(n: number): string {
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
+/** The server test/e2e/globalSetup.ts started for this worker: files running side by side never share one. */
+export function sharedServerInfo(): ServerInfo {
+  const servers = inject('e2eServers');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+  return servers[(worker - 1) % servers.length];
+}
+
 /**
- * A browser-test file on the run's shared server: a browser for the file, and
+ * A browser-test file on its worker's shared server: a browser for the file, and
  * settings changed through the admin module that are put back after each test.
  */
 export function onSharedServer() {
-  const server = connect(inject('e2eServer'));
+  const server = connect(sharedServerInfo());
   const changed = new Set<string>();
   const suite = { server, browser: undefined as unknown as Browser };
   beforeAll(async () => { suite.browser = await launchBrowser(); });

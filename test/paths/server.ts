@@ -1,8 +1,7 @@
-// The shared test server (test/e2e/globalSetup.ts) as the paths use it: the operator's settings switched through
+// The worker's shared test server (test/e2e/globalSetup.ts) as the paths use it: the operator's settings switched through
 // the admin route and put back after each path, calls failed on request (src/server/operator/e2eAdmin.ts), and
 // the API called as the site calls it, to open a page with real data.
-import { inject } from 'vitest';
-import { connect } from '../e2e/harness';
+import { connect, sharedServerInfo } from '../e2e/harness';
 import { DEMO_SETTINGS } from '../../src/server/operator/seed';
 import type { Fault } from '../../src/server/operator/e2eAdmin';
 
@@ -25,7 +24,7 @@ export interface PathServer {
 }
 
 export function pathServer(): PathServer {
-  const info = inject('e2eServer');
+  const info = sharedServerInfo();
   const server = connect(info);
   const changed = new Set<string>();
   const post = (path: string, body: unknown) => fetch(`${info.url}${path}`, {
