@@ -8,6 +8,9 @@ export default defineConfig({
     environment: 'node',
     // Two files at a time, each on its own server (test/e2e/globalSetup.ts): a browser test mostly waits.
     maxWorkers: 2,
+    // A worker keeps playwright, axe and the models it has loaded from one file to the next; each file still gets its
+    // own browser, pages and hooks (harness.ts), and no file replaces a module.
+    isolate: false,
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },

@@ -1,17 +1,12 @@
 // Every screen of the wizard passes axe's WCAG 2.2 AA checks, at phone and desktop widths.
 import { describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
+import { violations } from './axe';
 
 const suite = onSharedServer();
 const { server } = suite;
 
-async function violations(page: Page) {
-  const result = await new AxeBuilder({ page: page as never }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(result.passes.length, 'axe ran its checks').toBeGreaterThan(10);
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-}
 
 describe.each([375, 1280])('accessibility at %i px', (width) => {
   it('finds no WCAG 2.2 AA violations from the home page to the confirmation', async () => {

@@ -4,8 +4,8 @@
 // seed. Tests that change the passenger's profile run on a server of their own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
 import { onSharedServer, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
+import { violations } from './axe';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SIGN_IN_FAILED } from '../../src/domain/messages';
 import { formatDateUK } from '../../src/domain/ukTime';
@@ -262,12 +262,6 @@ describe('signing in and the bookings list', () => {
 });
 
 describe.each([375, 1280])('accessibility of the account area at %i px', (width) => {
-  const violations = async (page: Page) => {
-    const result = await new AxeBuilder({ page: page as never }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
-    expect(result.passes.length, 'axe ran its checks').toBeGreaterThan(10);
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  };
-
   it('finds no WCAG 2.2 AA violations on sign-in and the bookings list', async () => {
     const page = await newPage(width);
     await page.goto(`${shared.url}/login`);

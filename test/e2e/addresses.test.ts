@@ -4,8 +4,8 @@
 // call; a capped suggestion list says how many more match; a stop's suggestions close on a pick or when focus leaves.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
 import { onSharedServer, ukDateInDays } from './harness';
+import { violations } from './axe';
 import { encode } from '../../src/domain/encoding';
 
 const suite = onSharedServer();
@@ -157,8 +157,7 @@ describe.each([375, 1280])('addresses at %i px', (width) => {
     await messageUnder(page, 'Pickup address');
     await page.getByRole('combobox', { name: 'Drop-off address' }).fill('London');
     await page.getByRole('status').filter({ hasText: 'keep typing' }).waitFor();
-    const result = await new AxeBuilder({ page: page as never }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
-    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await violations(page)).toEqual([]);
     await page.context().close();
   });
 

@@ -3,9 +3,9 @@
 // test cards' outcomes, inline errors, 3-D Secure, a reload in the middle,
 // accessibility, and SHOWCARD. Every paid booking is written exactly once.
 import { afterEach, describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
+import { violations } from './axe';
 import { outboxMails } from './outbox';
 
 const suite = onSharedServer();
@@ -131,11 +131,6 @@ async function expectOnePaidBooking(email: string, reference: string) {
   expect(await bookingLines(reference), `bookings numbered ${reference}`).toHaveLength(1);
 }
 
-async function violations(page: Page) {
-  const result = await new AxeBuilder({ page: page as never }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(result.passes.length, 'axe ran its checks').toBeGreaterThan(10);
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-}
 
 /** Asserts the text is shown just under the input (the inline error of that input). */
 async function expectErrorUnder(page: Page, input: Locator, message: string) {

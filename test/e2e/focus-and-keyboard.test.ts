@@ -80,7 +80,7 @@ describe.each([375, 1280])('keyboard and focus at %i px', (width) => {
     await page.keyboard.press('Enter');
     const alert = page.getByRole('alertdialog', { name: 'Check your details' });
     await alert.waitFor();
-    expect(await focusedName(page)).toBe('button: OK');
+    await expect.poll(() => focusedName(page)).toBe('button: OK');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null || document.activeElement === document.body)).toBe(true);
@@ -115,12 +115,12 @@ describe.each([375, 1280])('keyboard and focus at %i px', (width) => {
     await page.keyboard.press('Enter');
     const done = page.getByRole('alertdialog', { name: 'Form Submitted' });
     await done.waitFor();
-    expect(await focusedName(page)).toBe('button: OK');
+    await expect.poll(() => focusedName(page)).toBe('button: OK');
     // The page behind is inert while the dialog is open.
     expect(await page.evaluate(() => document.querySelector('dialog[open]')?.matches(':modal'))).toBe(true);
     await page.keyboard.press('Escape');
     await done.waitFor({ state: 'detached' });
-    expect(await focusedName(page)).toMatch(/^button: Send/);
+    await expect.poll(() => focusedName(page)).toMatch(/^button: Send/);
     await page.context().close();
   });
 
@@ -138,7 +138,7 @@ describe.each([375, 1280])('keyboard and focus at %i px', (width) => {
     // Leaving an empty e-mail field for the phone field below it: the error appears, the press still lands.
     await page.getByLabel('Email').click();
     await page.getByLabel('Phone Number').click();
-    expect(await focusedName(page)).toBe('input: Phone Number');
+    await expect.poll(() => focusedName(page)).toBe('input: Phone Number');
     await page.locator('#email-error').waitFor();
 
     // The privacy tick box ticked and unticked, then the terms box pressed: both presses land.

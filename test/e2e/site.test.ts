@@ -1,9 +1,9 @@
 // The site around the wizard (issue 10; SPEC 1, 2 'Layout', /contactus, /ourfleet, /checkout, SPEC 8 'Contact'):
 // the header menu and its side menu on a phone, the footer, the contact form, the fleet and the text pages.
 import { describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { onSharedServer } from './harness';
+import { violations } from './axe';
 import { outboxMails } from './outbox';
 
 const suite = onSharedServer();
@@ -15,11 +15,6 @@ async function open(path = '/', width = 1280): Promise<Page> {
   return page;
 }
 
-async function violations(page: Page) {
-  const result = await new AxeBuilder({ page: page as never }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(result.passes.length, 'axe ran its checks').toBeGreaterThan(10);
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-}
 
 const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
 

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { claimDataDir, dataDirOwner, processStartToken } from '../../src/server/dataLock';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -107,10 +108,17 @@ describe('a stale server.pid', () => {
   });
 });
 
+// The contenders run the module compiled to JavaScript once, so each starts as plain node (tsx would compile it
+// again in every one of them).
+const compiledLock = path.join(tmp, 'dataLock.mjs');
+writeFileSync(compiledLock, ts.transpileModule(readFileSync(path.join(root, 'src/server/dataLock.ts'), 'utf8'), {
+  compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+}).outputText);
+
 // Real processes claiming at once: each prints "ready", waits for "go <time>",
 // spins until that moment, claims, prints the outcome, and holds on until killed.
 const CHILD = `
-import { claimDataDir } from ${JSON.stringify(path.join(root, 'src/server/dataLock.ts'))};
+import { claimDataDir } from ${JSON.stringify(compiledLock)};
 process.stdout.write('ready\\n');
 process.stdin.once('data', (d) => {
   const at = Number(String(d).split(' ')[1]);
@@ -122,10 +130,10 @@ setInterval(() => {}, 1000);
 `;
 
 async function race(dir: string, contenders: number, code = CHILD, args: string[] = []): Promise<string[]> {
-  const script = path.join(tmp, `child-${++n}.mts`);
+  const script = path.join(tmp, `child-${++n}.mjs`);
   writeFileSync(script, code);
   const procs = Array.from({ length: contenders }, () => {
-    const c = spawn(process.execPath, ['--import', 'tsx', script, dir, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+    const c = spawn(process.execPath, [script, dir, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
     children.push(c);
     let out = '';
     const lines: string[] = [];
@@ -157,7 +165,7 @@ async function race(dir: string, contenders: number, code = CHILD, args: string[
 // pid in the file.
 const HAMMER = `
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { claimDataDir } from ${JSON.stringify(path.join(root, 'src/server/dataLock.ts'))};
+import { claimDataDir } from ${JSON.stringify(compiledLock)};
 const [dir, rounds, ending] = [process.argv[2], Number(process.argv[3]), process.argv[4]];
 process.stdout.write('ready\\n');
 process.stdin.once('data', (d) => {
