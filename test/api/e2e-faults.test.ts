@@ -57,7 +57,40 @@ describe('the fault route', () => {
 
   it('forgets what no call has met when told to clear', async () => {
     await ask({ method: 'GET', path: '/api/v1/setting', kind: 'status', status: 500 });
-    expect(await (await ask({ clear: true })).json()).toEqual({ pending: 0 });
+    expect(await (await ask({ clear: true })).json()).toEqual({ pending: 0, held: 0 });
     expect((await settings()).status).toBe(200);
+  });
+
+  it('holds a late call until it is released for its method and path, and no longer', async () => {
+    await ask({ method: 'GET', path: '/api/v1/setting', kind: 'delay', ms: 20_000 });
+    const began = Date.now();
+    let answered = false;
+    const late = Promise.resolve(settings()).then((res) => { answered = true; return res; });
+    await expect.poll(async () => (await (await ask({ clear: true })).json() as { held: number }).held).toBe(1);
+    // Another call's release, or another method's, leaves it waiting.
+    await ask({ release: { method: 'GET', path: '/api/v1/fetch_vehicles' } });
+    await ask({ release: { method: 'POST', path: '/api/v1/setting' } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    await ask({ release: { method: 'GET', path: '/API/v1/Setting' } });
+    expect((await late).status).toBe(200);
+    expect(Date.now() - began).toBeLessThan(10_000);
+  });
+
+  it('lets a late call released before it arrived go at once, and releases every held call when told to', async () => {
+    await ask({ method: 'GET', path: '/api/v1/setting', kind: 'delay', ms: 20_000 });
+    expect(await (await ask({ release: { method: 'GET', path: '/api/v1/setting' } })).json()).toEqual({ pending: 0, held: 0 });
+    let began = Date.now();
+    expect((await settings()).status).toBe(200);
+    expect(Date.now() - began).toBeLessThan(10_000);
+
+    await ask({ method: 'GET', path: '/api/v1/setting', kind: 'delay', ms: 20_000 });
+    await ask({ method: 'GET', path: '/api/v1/fetch_vehicles', kind: 'delay', ms: 20_000 });
+    began = Date.now();
+    const both = Promise.all([settings(), Promise.resolve(app.request('/api/v1/fetch_vehicles', { headers: KEYS }))]);
+    await expect.poll(async () => (await (await ask({ clear: true })).json() as { held: number }).held).toBe(2);
+    await ask({ release: 'all' });
+    expect((await both).map((r) => r.status)).toEqual([200, 200]);
+    expect(Date.now() - began).toBeLessThan(10_000);
   });
 });

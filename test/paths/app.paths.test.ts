@@ -25,8 +25,9 @@ browserPaths({
     if (failed(next)) await p.server.fault({ method: 'GET', path: '/api/v1/setting', kind: 'drop' });
     if (inputName === 'a first visit to /') return p.typeUrl('/');
     const session = await signIn(p.server, DEMO_CORPORATE.email, DEMO_CORPORATE.password);
-    // The token is checked on opening a corporate screen: answered late, so the path can act while it waits.
-    await p.server.fault({ method: 'POST', path: '/api/v1/passenger/validate-token', kind: 'delay', ms: 3000 });
+    // The token is checked on opening a corporate screen: held until the path ends, so the path can act while it
+    // waits (no app path takes the answer; the account machine's paths do).
+    await p.server.fault({ method: 'POST', path: '/api/v1/passenger/validate-token', kind: 'delay', ms: 30_000 });
     await openAsReturningVisitor(p, '/bookings', { session, settings: INPUTS[inputName].stored.settings });
   },
   acts: {

@@ -76,6 +76,12 @@ function ukSoon(minutes: number) {
   };
 }
 
+/** The price calls, distance and hourly, that a path holds while the person acts (`heldCalls` below). */
+const PRICE_CALLS = [
+  { method: 'POST', path: '/api/v1/calculate-distance-price' },
+  { method: 'POST', path: '/api/v1/calculate-hourly-price' },
+];
+
 /** The quote form, filled for the answer the path needs next (SPEC 4 'Price calculation'). */
 async function submitDistanceForm(p: PathPage, next: ModelEvent | undefined) {
   const { page } = p;
@@ -92,8 +98,8 @@ async function submitDistanceForm(p: PathPage, next: ModelEvent | undefined) {
   }
   await pickupWhen(p, message);
   if (message.startsWith("Sorry we don't have any vehicle")) await page.getByLabel('Passengers', { exact: true }).selectOption('20');
-  // The person acts while the prices are on their way: the server answers late.
-  if (next && !answer) await p.server.fault({ method: 'POST', path: '/api/v1/calculate-distance-price', kind: 'delay', ms: 2500 });
+  // The person acts while the prices are on their way: the server holds the call until the path's answer step.
+  if (next && !answer) await p.server.fault({ ...PRICE_CALLS[0], kind: 'delay', ms: 30_000 });
   await page.getByRole('button', { name: 'Get prices' }).click();
 }
 
@@ -113,7 +119,7 @@ async function pickupWhen(p: PathPage, message: string) {
 async function submitHourlyForm(p: PathPage, next: ModelEvent | undefined) {
   await chooseAddress(p, 'Pickup address', 'Paddington');
   await pickupWhen(p, answerOf(next)?.error?.message ?? '');
-  if (next && !answerOf(next)) await p.server.fault({ method: 'POST', path: '/api/v1/calculate-hourly-price', kind: 'delay', ms: 2500 });
+  if (next && !answerOf(next)) await p.server.fault({ ...PRICE_CALLS[1], kind: 'delay', ms: 30_000 });
   await p.page.getByRole('button', { name: 'Get prices' }).click();
 }
 
@@ -237,6 +243,7 @@ async function expectOneOf(p: PathPage, paths: string[]) {
 
 browserPaths({
   model,
+  heldCalls: { calculatePrice: PRICE_CALLS },
   // A person cannot go to the address the page is already at, use a form that is not shown, or sign in or out
   // twice.
   allows: (s, e) => {

@@ -45,6 +45,11 @@ export interface BrowserModel<M extends AnyStateMachine> {
   acts: Record<string, Act<SnapshotFrom<M>>>;
   /** SPEC's view of a state: what the page shows (URL, heading, dialogs, messages), given the steps that led there. */
   sees: (p: PathPage, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) => Promise<void>;
+  /**
+   * The calls a path holds with a 'delay' fault, by the name of the service that makes them: the path acts while
+   * one is on its way, and the service's answer step releases it, so no step depends on how fast the machine is.
+   */
+  heldCalls?: Record<string, { method: string; path: string }[]>;
   /** The window's width in px (1280 by default). */
   width?: number;
 }
@@ -274,6 +279,7 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
             try {
               // A failure asked for lasts until the person acts again.
               if (!isAnswer(step.event)) await server.clearFaults();
+              else for (const call of bm.heldCalls?.[event.split(' ')[0]] ?? []) await server.release(call);
               await act(p, { next: path.steps[i + 1]?.event, then, trail });
               trail.push(step);
               await p.reaches(step.taken ?? [], (step.state as AnyMachineSnapshot).value);

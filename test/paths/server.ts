@@ -17,9 +17,11 @@ export interface PathServer {
   fault(fault: Fault): Promise<void>;
   /** Forgets the failures asked for that no call has met. */
   clearFaults(): Promise<void>;
+  /** Lets calls held by a 'delay' fault go on now: those for this method and path, or all of them. */
+  release(call: { method: string; path: string } | 'all'): Promise<void>;
   /** Calls the API as the site does; the parsed body, or throws with the server's message. */
   call<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
-  /** Puts the settings back and forgets unused faults. */
+  /** Puts the settings back, forgets unused faults and lets held calls go. */
   reset(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export function pathServer(): PathServer {
     },
     fault: (fault) => post('/__e2e__/fault', { times: fault.kind === 'drop' ? 10 : 1, ...fault }),
     clearFaults: () => post('/__e2e__/fault', { clear: true }),
+    release: (call) => post('/__e2e__/fault', { release: call }),
     async call(method, path, body, headers = {}) {
       const res = await fetch(`${info.url}/api/v1${path}`, {
         method, headers: { ...API_HEADERS, ...headers }, body: body === undefined ? undefined : JSON.stringify(body),
@@ -50,6 +53,7 @@ export function pathServer(): PathServer {
     },
     async reset() {
       await this.clearFaults();
+      await this.release('all');
       for (const name of changed) await server.admin('set-setting', name, DEMO_SETTINGS[name]);
       changed.clear();
     },

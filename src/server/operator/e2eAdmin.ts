@@ -3,8 +3,8 @@
 // command itself cannot run beside the server), and ask the server to fail a
 // call for real (the generated paths' provider failures, test/paths): the next
 // matching request has its connection dropped, gets the given status and
-// message or answer, or is answered late. Mounted only when the server is started with E2E_ADMIN_TOKEN, and
-// every call must carry that token.
+// message or answer, or is answered late (when the test releases it). Mounted only when the server is started with
+// E2E_ADMIN_TOKEN, and every call must carry that token.
 import { Hono, type Context } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -17,8 +17,9 @@ export interface Fault {
   path: string;
   /**
    * 'drop': the connection closes with no answer (the browser's fetch fails); 'status': an error answer (with
-   * `field`, the field it names); 'delay': the call is answered as usual, `ms` later; 'answer': `body` is the
-   * answer, with `status` (200 by default), as a provider's answer the demo data never gives (an empty list).
+   * `field`, the field it names); 'delay': the call is answered as usual when the test releases it (`{ release }`)
+   * or at the latest `ms` later, so a person can act while it is on its way however slow the machine is; 'answer':
+   * `body` is the answer, with `status` (200 by default), as a provider's answer the demo data never gives.
    */
   kind: 'drop' | 'status' | 'delay' | 'answer';
   body?: unknown;
@@ -38,15 +39,24 @@ export function e2eAdminApp(db: Db, token: string) {
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
   const faults: Fault[] = [];
+  /** Calls answered late, waiting for their release. */
+  const held = new Set<{ method: string; path: string; go: () => void }>();
+  const same = (a: { method: string; path: string }, b: { method: string; path: string }) =>
+    a.method === b.method && a.path.toLowerCase() === b.path.toLowerCase();
   return new Hono()
     .use('*', async (c, next) => {
-      const at = faults.findIndex((f) => f.method === c.req.method && f.path.toLowerCase() === c.req.path.toLowerCase());
+      const call = { method: c.req.method, path: c.req.path };
+      const at = faults.findIndex((f) => same(f, call));
       if (at < 0) return next();
       const fault = faults[at];
       fault.times = (fault.times ?? 1) - 1;
       if (fault.times <= 0) faults.splice(at, 1);
       if (fault.kind === 'delay') {
-        await new Promise((resolve) => setTimeout(resolve, fault.ms ?? 1000));
+        await new Promise<void>((resolve) => {
+          const wait = { ...call, go: () => { clearTimeout(timer); held.delete(wait); resolve(); } };
+          const timer = setTimeout(wait.go, fault.ms ?? 1000);
+          held.add(wait);
+        });
         return next();
       }
       if (fault.kind === 'answer') return c.json(fault.body as object, (fault.status ?? 200) as 200);
@@ -67,9 +77,14 @@ export function e2eAdminApp(db: Db, token: string) {
     })
     .post('/__e2e__/fault', async (c) => {
       if (!allowed(c)) return c.json({ message: 'Forbidden' }, 403);
-      const body = await c.req.json<Fault | { clear: true }>();
+      const body = await c.req.json<Fault | { clear: true } | { release: { method: string; path: string } | 'all' }>();
       if ('clear' in body) faults.length = 0;
-      else faults.push(body);
-      return c.json({ pending: faults.length });
+      else if ('release' in body) {
+        // The calls held for this method and path go on now, and one that has not arrived yet will not wait.
+        const matches = (x: { method: string; path: string }) => body.release === 'all' || same(x, body.release);
+        for (const wait of [...held]) if (matches(wait)) wait.go();
+        for (let i = faults.length - 1; i >= 0; i--) if (faults[i].kind === 'delay' && matches(faults[i])) faults.splice(i, 1);
+      } else faults.push(body);
+      return c.json({ pending: faults.length, held: held.size });
     });
 }
