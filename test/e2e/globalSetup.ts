@@ -2,7 +2,10 @@
 // a time (vitest.e2e.config.ts); a file uses its worker's server (sharedServerInfo in harness.ts), so a setting
 // switched or a failure asked for by one file never reaches the file running beside it.
 // (The persistence test in book-and-pay-in-car.test.ts stops and restarts a server, so it has its own.)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { buildSpa, spaIsStale } from '../../src/server/spaBuild';
 import { resolveChromium } from './chromium';
 import { E2E_TOKEN, removeDir, startServer, type ServerInfo } from './harness';
 
@@ -12,6 +15,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
+  // The website is built here, once, when it is stale: servers starting together would each build it into one folder.
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  if (spaIsStale(root, path.join(root, 'dist'))) buildSpa(root, path.join(root, 'dist'));
   // Finds Chromium, unpacking the npm package's once when the machine has none,
   // before any test file launches it; meanwhile the servers start.
   const [browser, ...servers] = await Promise.all([
