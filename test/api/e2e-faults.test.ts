@@ -79,6 +79,8 @@ describe('the fault route', () => {
 
   it('lets a late call released before it arrived go at once, and releases every held call when told to', async () => {
     await ask({ method: 'GET', path: '/api/v1/setting', kind: 'delay', ms: 20_000 });
+    // Clearing the failures keeps a hold whose call has not arrived yet.
+    expect(await (await ask({ clear: true })).json()).toEqual({ pending: 1, held: 0 });
     expect(await (await ask({ release: { method: 'GET', path: '/api/v1/setting' } })).json()).toEqual({ pending: 0, held: 0 });
     let began = Date.now();
     expect((await settings()).status).toBe(200);

@@ -15,7 +15,7 @@ export interface PathServer {
   setting(name: string, value: string): Promise<void>;
   /** Asks the server to fail the next matching call (a dropped call: every try of it, as Chromium tries again). */
   fault(fault: Fault): Promise<void>;
-  /** Forgets the failures asked for that no call has met. */
+  /** Forgets the failures asked for that no call has met (a hold stays until it is released). */
   clearFaults(): Promise<void>;
   /** Lets calls held by a 'delay' fault go on now: those for this method and path, or all of them. */
   release(call: { method: string; path: string } | 'all'): Promise<void>;

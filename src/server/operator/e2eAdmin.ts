@@ -78,7 +78,8 @@ export function e2eAdminApp(db: Db, token: string) {
     .post('/__e2e__/fault', async (c) => {
       if (!allowed(c)) return c.json({ message: 'Forbidden' }, 403);
       const body = await c.req.json<Fault | { clear: true } | { release: { method: string; path: string } | 'all' }>();
-      if ('clear' in body) faults.length = 0;
+      // A hold is not a failure: it waits for its call, which may still be on its way, until released.
+      if ('clear' in body) faults.splice(0, faults.length, ...faults.filter((f) => f.kind === 'delay'));
       else if ('release' in body) {
         // The calls held for this method and path go on now, and one that has not arrived yet will not wait.
         const matches = (x: { method: string; path: string }) => body.release === 'all' || same(x, body.release);
