@@ -147,10 +147,10 @@ describe.each([375, 1280])('keyboard and focus at %i px', (width) => {
     await privacy.click();
     await privacy.click();
     await terms.click();
-    expect(await terms.isChecked()).toBe(true);
-    // The privacy error is tied to its tick box, which is marked required.
+    await expect.poll(() => terms.isChecked()).toBe(true);
+    // The privacy error (shown once the box is left) is tied to its tick box, which is marked required.
+    await expect.poll(() => privacy.getAttribute('aria-describedby')).toBeTruthy();
     const describedBy = await privacy.getAttribute('aria-describedby');
-    expect(describedBy).toBeTruthy();
     expect(await page.locator(`#${describedBy}`).textContent()).toMatch(/Privacy/i);
     expect(await privacy.getAttribute('aria-required')).toBe('true');
     expect(await page.getByLabel('First Name').getAttribute('aria-required')).toBe('true');
