@@ -279,6 +279,7 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
             try {
               // A failure asked for lasts until the person acts again.
               if (!isAnswer(step.event)) await server.clearFaults();
+              // An answer ("calculatePrice done ...") lets the calls its service made that the path held go on.
               else for (const call of bm.heldCalls?.[event.split(' ')[0]] ?? []) await server.release(call);
               await act(p, { next: path.steps[i + 1]?.event, then, trail });
               trail.push(step);
