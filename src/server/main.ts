@@ -36,7 +36,16 @@ const cards = cardProviderFromConfig(config, {
 });
 const app = createApp(
   { db, distance, mail, apiKeys: keys, now: () => new Date(), security, cards },
-  webApp({ distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret } }),
+  webApp({
+    // WEB_DIST_DIR: another build to serve (npm run bench:web builds into its own folder, never into dist).
+    distDir: process.env.WEB_DIST_DIR || distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret },
+    // The public settings go with every page, read through GET /setting itself so the route stays their one source.
+    settings: async () => {
+      const res = await app.request('/api/v1/setting', { headers: { 'API-PUBLIC-KEY': keys.public, 'API-SECRET-KEY': keys.secret } });
+      if (!res.ok) throw new Error(`GET /setting answered ${res.status}`);
+      return res.json();
+    },
+  }),
   // Loaded only for browser tests: the production entry point never loads the admin command.
   e2eToken ? (await import('./operator/e2eAdmin')).e2eAdminApp(db, e2eToken) : undefined,
 );
