@@ -32,9 +32,11 @@ export const BookingForm = type({
   pickup_hour: Hour12,
   pickup_min: Minute,
   select_option: defaulted(enums(['one_way', 'return']), 'one_way'),
-  return_date: defaulted(union([CalendarDate, literal('')]), ''),
-  return_hour: defaulted(union([Hour12, literal('')]), ''),
-  return_min: defaulted(union([Minute, literal('')]), ''),
+  // The empty value first: superstruct's union builds an error object for every member a value fails, and most
+  // forms leave the return fields empty (a price call's validation cost a fifth of its CPU).
+  return_date: defaulted(union([literal(''), CalendarDate]), ''),
+  return_hour: defaulted(union([literal(''), Hour12]), ''),
+  return_min: defaulted(union([literal(''), Minute]), ''),
   stops: defaulted(size(array(Stop), 0, 10), []),
   passengers: count(50),
   luggages: count(20),

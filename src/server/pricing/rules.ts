@@ -11,8 +11,19 @@ export { BANNED_ADDRESS_MESSAGE, GRACE_PERIOD_MESSAGE };
 
 /** The instant of a UK pickup given as the booking form stores it. */
 export function pickupInstant(date: string, hour12: string, min: string): Date {
-  return ukLocalToInstant(date, hour12To24(hour12), Number(min));
+  // A pure function of its text, but each call formats two dates in the UK time zone: remembered (a few thousand).
+  const key = `${date} ${hour12} ${min}`;
+  let ms = instants.get(key);
+  if (ms === undefined) {
+    ms = ukLocalToInstant(date, hour12To24(hour12), Number(min)).getTime();
+    if (instants.size >= MAX_INSTANTS) instants.delete(instants.keys().next().value!);
+    instants.set(key, ms);
+  }
+  return new Date(ms);
 }
+
+const MAX_INSTANTS = 4096;
+const instants = new Map<string, number>();
 
 /** A pickup sooner than GRACE_TIME minutes from now (or in the past) must be booked by phone. */
 export function checkGracePeriod(at: Date, settings: Settings, now: Date, field = 'pickup_date'): void {
