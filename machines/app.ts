@@ -21,11 +21,18 @@ export interface AppInput {
   /** Browser storage, each value already checked against its schema. */
   stored: StoredBooking;
   session: Session | null;
+  /**
+   * The operator's settings as the server sent them with the page (decision 30), when it did: the app starts at
+   * once with them instead of fetching GET /setting first.
+   */
+  settings?: Settings | null;
 }
 
 export interface AppContext {
   location: Location;
   settings: Settings;
+  /** The settings came with the page (AppInput.settings). */
+  settingsInPage: boolean;
   /** SPEC 8: a failed settings fetch is kept (and logged); the stored settings stay in use. */
   settingsError: string | null;
   stored: StoredBooking;
@@ -77,15 +84,27 @@ export const appMachine = setup({
     busy: ({ context }) => isBusy(context.booking) || isBusy(context.account),
     onAccountRoute: ({ context }) => areaOfPath(context.location.path) === 'account',
     onSiteRoute: ({ context }) => areaOfPath(context.location.path) === 'site',
+    settingsInPage: ({ context }) => context.settingsInPage,
   },
 }).createMachine({
   id: 'app',
   context: ({ input }) => ({
-    location: input.location, settings: input.stored.settings ?? {}, settingsError: null,
+    location: input.location, settings: input.settings ?? input.stored.settings ?? {}, settingsInPage: Boolean(input.settings), settingsError: null,
     stored: input.stored, session: input.session, booking: null, account: null,
   }),
-  initial: 'loading',
+  initial: 'start',
   states: {
+    // Settings that came with the page are the loaded ones (and stored, as loaded ones are); else they are fetched.
+    start: {
+      always: [
+        {
+          guard: 'settingsInPage',
+          target: 'ready',
+          actions: { type: 'storeSettings', params: ({ context }) => ({ settings: context.settings }) },
+        },
+        { target: 'loading' },
+      ],
+    },
     // SPEC 1: 'Please wait while loading content' until the settings arrive. Nothing is on screen, so the web
     // layer sends no location yet: a Back or a link followed meanwhile reaches the machine once it is ready.
     loading: {

@@ -21,8 +21,10 @@ export function StepFocus() {
     if (path === null || path === shown.current) return;
     const first = shown.current === null;
     shown.current = path;
+    // The first page opens where the browser put it: a scroll now would force a layout before the first paint.
+    if (first) return undefined;
     window.scrollTo({ top: 0 });
-    return first ? undefined : focusHeadingWhenShown();
+    return focusHeadingWhenShown();
   }, [path]);
 
   return null;

@@ -2,7 +2,7 @@
 // it reads back. ./liveApp.ts hands them to the machines; the corporate and
 // password-reset calls are in ./accountApi.ts, a lazy chunk.
 import { ofetch, FetchError } from 'ofetch';
-import { array, assert } from 'superstruct';
+import { array, assert, is } from 'superstruct';
 import {
   AddressItem, BookingResponse, CheckEmailResponse, FleetVehicle, PriceResponse, Setting, type BookingForm, type QuoteRequest,
 } from '../domain/schemas';
@@ -12,7 +12,11 @@ import { isUrgentBookingError } from '../domain/messages';
 import type { CheckEmailInput, CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
 
 declare global {
-  interface Window { __APP_CONFIG__?: { apiPublicKey: string; apiSecretKey: string } }
+  interface Window {
+    __APP_CONFIG__?: { apiPublicKey: string; apiSecretKey: string };
+    /** GET /setting's answer, sent with the page by the server (src/server/http/web.ts); null when it could not read it. */
+    __APP_SETTINGS__?: unknown;
+  }
 }
 
 const config = window.__APP_CONFIG__ ?? { apiPublicKey: '', apiSecretKey: '' };
@@ -44,6 +48,11 @@ function callError(err: unknown): Error {
   const field = err instanceof FetchError && !isUrgentBookingError(message)
     ? addressField((err.data as { field?: string } | undefined)?.field) : null;
   return field ? new AddressError(message, field) : new Error(message);
+}
+
+/** The settings the server sent with the page, checked as GET /setting's answer is; null when absent or unsound. */
+export function settingsInPage(value: unknown = window.__APP_SETTINGS__): Settings | null {
+  return is(value, array(Setting)) ? settingsFromList(value) : null;
 }
 
 export async function fetchSettings(): Promise<Settings> {

@@ -1,5 +1,5 @@
 // Small browser helpers shared by the views.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 export interface LatLon { lat: number; lon: number }
 /** SPEC 5: central London when the browser will not say where the visitor is. */
@@ -24,14 +24,20 @@ export function browserLocation(): Promise<LatLon> {
   return located;
 }
 
-export function useBrowserLocation(): LatLon | null {
+/**
+ * The browser location for a form, asked for on the visitor's first gesture in it (`ask`, from its focus or pointer
+ * events), not when the page loads: browsers and Lighthouse count a permission prompt nobody asked for against the
+ * page (decision 30). Null until the browser (or the fallback) answers.
+ */
+export function useBrowserLocation(): [LatLon | null, () => void] {
   const [where, setWhere] = useState<LatLon | null>(null);
+  const live = useRef(false);
   useEffect(() => {
-    let live = true;
-    browserLocation().then((l) => { if (live) setWhere(l); });
-    return () => { live = false; };
+    live.current = true;
+    return () => { live.current = false; };
   }, []);
-  return where;
+  const ask = useCallback(() => { browserLocation().then((l) => { if (live.current) setWhere(l); }); }, []);
+  return [where, ask];
 }
 
 /** Mobile breakpoint of SPEC 9. */

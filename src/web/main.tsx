@@ -6,6 +6,7 @@ import { AppActor } from './appActor';
 import { liveApp } from './liveApp';
 import { installFocusHelpers } from './focus';
 import { readSession, readStoredBooking } from './storage';
+import { settingsInPage } from './api';
 
 type InspectionHook = (event: InspectionEvent) => void;
 
@@ -13,6 +14,8 @@ const input = {
   location: { path: window.location.pathname, search: window.location.search },
   stored: readStoredBooking(),
   session: readSession(),
+  // Sent with the page (decision 30): the first render does not wait for GET /setting.
+  settings: settingsInPage(),
 };
 
 installFocusHelpers();

@@ -23,10 +23,35 @@ async function toQuotation(page: Page) {
 }
 
 describe('navigation through the booking machine', () => {
-  it('shows the loading overlay until the settings arrive', async () => {
+  it('renders the first page with the settings sent in it, never waiting for GET /setting (decision 30)', async () => {
+    const page = await suite.browser.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => { if (new URL(r.url()).pathname === '/api/v1/setting') asked.push(r.url()); });
+    await page.addInitScript(() => {
+      const w = window as unknown as { sawLoading: boolean };
+      w.sawLoading = false;
+      new MutationObserver(() => { if (document.body?.textContent?.includes('Please wait while loading content')) w.sawLoading = true; })
+        .observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    await page.goto(server.url);
+    await expect.poll(() => page.getByRole('button', { name: 'Get prices' }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => Array.isArray((window as unknown as { __APP_SETTINGS__: unknown }).__APP_SETTINGS__))).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { sawLoading: boolean }).sawLoading)).toBe(false);
+    expect(asked).toEqual([]);
+    // And stored as fetched ones are (SPEC 7 'setting').
+    expect(await page.evaluate(() => localStorage.getItem('appSettings'))).toContain('SHOW_NAVBAR_PAGE');
+    await page.close();
+  });
+
+  it('shows the loading overlay until the settings arrive, when the page came without them', async () => {
     const page = await suite.browser.newPage();
     let release!: () => void;
     const held = new Promise<void>((r) => { release = r; });
+    // As the server sends the page when it could not read the settings.
+    await page.route((url) => url.origin === server.url && !/\.[a-z0-9]+$/i.test(url.pathname) && !url.pathname.startsWith('/api/'), async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, body: (await res.text()).replace(/window\.__APP_SETTINGS__=.*?<\/script>/, 'window.__APP_SETTINGS__=null</script>') });
+    });
     await page.route('**/api/v1/setting', async (route) => { await held; await route.continue(); });
     await page.goto(server.url);
     await expect.poll(() => page.getByText('Please wait while loading content').isVisible()).toBe(true);

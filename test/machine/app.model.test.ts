@@ -47,6 +47,14 @@ describe('what the machine does on its way', () => {
     sut.stop();
   });
 
+  it('starts at once with settings sent with the page (decision 30): no fetch, no loading screen, and they are stored', () => {
+    const sut = run(model, { ...INPUTS['a visit to / with the settings in the page'], location: { path: '/quotationview', search: '' }, stored: { priceDetails: prices } });
+    expect(sut.calls.map((c) => c.service)).not.toContain('loadSettings');
+    expect(view(sut.snapshot)).toMatchObject({ area: 'booking', location: { path: '/quotationview', search: '' }, wizard: { settings: loaded } });
+    expect(sut.actionsCalled).toContainEqual({ type: 'storeSettings', params: { settings: loaded } });
+    sut.stop();
+  });
+
   it('holds the address while the wizard prices, and moves on with it afterwards', async () => {
     const sut = run(model, INPUTS['a first visit to /']);
     await sut.exec(loadSettings.done(loaded));

@@ -21,6 +21,10 @@ browserPaths({
   model,
   allows: (s, e) => !(e.type === 'url.changed' && (e as AnyEventObject).path === s.context.location.path && (e as AnyEventObject).search === s.context.location.search),
   async open(p, inputName, _input, { next }) {
+    // Decision 30: the server sends the settings with the page, read through GET /setting; for the inputs without
+    // them, that read fails (the page then comes without them and asks for them itself, as the model says).
+    if (inputName === 'a visit to / with the settings in the page') return p.typeUrl('/');
+    await p.server.fault({ method: 'GET', path: '/api/v1/setting', kind: 'status', status: 503, message: 'Not with the page', times: 1 });
     // The settings call fails, as the server is asked, before the page asks for it.
     if (failed(next)) await p.server.fault({ method: 'GET', path: '/api/v1/setting', kind: 'drop' });
     if (inputName === 'a first visit to /') return p.typeUrl('/');

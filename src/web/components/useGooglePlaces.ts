@@ -27,7 +27,8 @@ export function useGooglePlaces(text: string, active: boolean) {
     initOnMount: false, debounce: 250, cache: 300,
     requestOptions: ready && at ? placesRequest(at) : undefined,
   });
-  useEffect(() => { if (ready) browserLocation().then(setAt); }, [ready]);
+  // Asked once the visitor is in an address field (a gesture), never on load (decision 30).
+  useEffect(() => { if (ready && active) browserLocation().then(setAt); }, [ready, active]);
   useEffect(() => { if (ready && at) init(); }, [ready, at, init]);
   useEffect(() => {
     if (!ready || !at) return;

@@ -54,6 +54,10 @@ export const INPUTS: Record<string, AppInput> = {
   'a signed-in passenger opening /bookings, settings stored': {
     location: { path: '/bookings', search: '' }, stored: { settings }, session,
   },
+  // Decision 30: the server sends the settings with the page; nothing is fetched before the first screen.
+  'a visit to / with the settings in the page': {
+    location: { path: '/', search: '' }, stored: {}, session: null, settings: loaded,
+  },
 };
 
 export const services = (answered: Answered) => ({
@@ -112,21 +116,25 @@ export function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput)
   const settingsAnswer = trail.find((x) => x.event.type === loadSettings.done().type || x.event.type === loadSettings.fails(null).type);
 
   // SPEC 4 'Settings': the loading overlay (no screen, no address to show) until the settings arrive.
-  if (!settingsAnswer) {
+  if (!settingsAnswer && !input.settings) {
     expect([s.value, seen.area, seen.location]).toEqual(['loading', null, null]);
     return;
   }
   expect(seen.area).not.toBeNull();
-  const answer = settingsAnswer.event as Answer;
-  if ('output' in answer) {
+  const answer = settingsAnswer?.event as Answer | undefined;
+  if (!answer) {
+    // Decision 30: settings sent with the page are used at once; none is fetched.
+    expect(seen.wizard!.settings).toEqual(input.settings);
+    expect(s.context.settingsError).toBeNull();
+  } else if ('output' in answer) {
     // The wizard works with the settings just loaded, and they are stored (SPEC 7 'setting').
     expect(seen.wizard!.settings).toEqual(loaded);
-    expect(settingsAnswer.effects.actions).toContainEqual({ type: 'storeSettings', params: { settings: loaded } });
+    expect(settingsAnswer!.effects.actions).toContainEqual({ type: 'storeSettings', params: { settings: loaded } });
   } else {
     // SPEC 8: a failed fetch is kept, the stored settings stay in use, and the app still starts.
     expect(s.context.settingsError).toBe(answer.error!.message);
     expect(seen.wizard!.settings).toEqual(input.stored.settings ?? {});
-    expect(settingsAnswer.effects.actions.filter((a) => a.type === 'storeSettings')).toEqual([]);
+    expect(settingsAnswer!.effects.actions.filter((a) => a.type === 'storeSettings')).toEqual([]);
   }
 
   // SPEC 2: each location goes to the area that owns it; a change while a child waits for an answer is ignored.

@@ -104,8 +104,8 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
   const actor = BookingActor.useActorRef();
   const saved = BookingActor.useSelector((s) => s.context.bookingForm);
   const settings = useSettings();
-  // SPEC 7: the browser location is asked for when the home form loads; it biases maps suggestions.
-  useBrowserLocation();
+  // SPEC 7: the browser location biases maps suggestions; asked for on the first gesture in the form (decision 30).
+  const [, askLocation] = useBrowserLocation();
   // Read once: the form keeps its own state while the visitor types.
   const [initial] = useState<BookingFormDraft>(() => restoreBookingForm(saved, graceMinutes(settings)));
   // Set when the visitor chooses return (a saved return trip opens with its own return values).
@@ -122,7 +122,7 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
         formRef?.(form);
         const isReturn = values.select_option === 'return';
         return (
-          <form className="quote-form" onSubmit={handleSubmit} noValidate aria-label="Get a quote">
+          <form className="quote-form" onSubmit={handleSubmit} noValidate aria-label="Get a quote" onFocus={askLocation} onPointerDown={askLocation}>
             <fieldset className="segmented">
               <legend className="sr-only">Journey</legend>
               <Field name="select_option" type="radio" value="one_way">

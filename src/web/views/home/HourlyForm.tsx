@@ -18,7 +18,8 @@ export function HourlyForm({ pricing }: { pricing: boolean }) {
   const saved = BookingActor.useSelector((s) => s.context.hourlyForm);
   // Decision 23: the server's refusal of the pickup, while the field holds the text it refused.
   const refusal = BookingActor.useSelector((s) => s.context.addressError);
-  const location = useBrowserLocation();
+  // SPEC 7's userLocation, asked for on the first gesture in the form (decision 30).
+  const [location, askLocation] = useBrowserLocation();
   const settings = useSettings();
   const [initial] = useState<HourlyRateForm>(() => restoreHourlyForm(saved, graceMinutes(settings)));
 
@@ -30,7 +31,7 @@ export function HourlyForm({ pricing }: { pricing: boolean }) {
         actor.send({ type: 'home.submit', bookingType: 'hourly', form: create({ ...values, userLocation: location }, HourlyRateForm) });
       }}
       render={({ handleSubmit }) => (
-        <form className="quote-form" onSubmit={handleSubmit} noValidate aria-label="Hourly hire">
+        <form className="quote-form" onSubmit={handleSubmit} noValidate aria-label="Hourly hire" onFocus={askLocation} onPointerDown={askLocation}>
           <FormSpy subscription={{ values: true }} onChange={({ values }) => {
             actor.send({ type: 'home.hourlyChanged', form: { ...(values as HourlyRateForm), userLocation: location } });
           }} />
