@@ -11,11 +11,17 @@ export function isCalendarDate(value: string): boolean {
 
 interface UkParts { date: string; hour: number; minute: number }
 
-/** The calendar date and clock time in the UK at an instant. */
-let ukFormat: Intl.DateTimeFormat | null = null;
+/** UK summer time (BST, UTC+1) since 1996: from 01:00 UTC on the last Sunday of March to 01:00 UTC on the last Sunday of October. */
+const SUMMER_TIME_RULE_SINCE = 1996;
+/** 01:00 UTC on the last Sunday of a month (0-based) of a year. */
+function lastSundayAtOneUtc(year: number, month: number): number {
+  const lastDay = new Date(Date.UTC(year, month + 1, 0));
+  return Date.UTC(year, month, lastDay.getUTCDate() - lastDay.getUTCDay(), 1);
+}
 
-export function ukPartsAt(instant: Date): UkParts {
-  // Building a formatter is costly; one is reused for every call.
+let ukFormat: Intl.DateTimeFormat | null = null;
+/** Earlier years, by the time-zone database (a formatter is costly to build: made once, and only when needed). */
+function ukPartsByIntl(instant: Date): UkParts {
   ukFormat ??= new Intl.DateTimeFormat('en-GB', {
     timeZone: UK_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit',
     hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
@@ -23,6 +29,26 @@ export function ukPartsAt(instant: Date): UkParts {
   const parts = ukFormat.formatToParts(instant);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return { date: `${get('year')}-${get('month')}-${get('day')}`, hour: Number(get('hour')), minute: Number(get('minute')) };
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The calendar date and clock time in the UK at an instant. From 1996 by the summer-time rule itself (plain date
+ * arithmetic: the first page needs today's UK date, and building a time-zone formatter cost 25-47 ms of its first
+ * render, decision 30); tests check it against the time-zone database hour by hour.
+ */
+export function ukPartsAt(instant: Date): UkParts {
+  const t = instant.getTime();
+  const year = instant.getUTCFullYear();
+  if (!Number.isFinite(t) || year < SUMMER_TIME_RULE_SINCE) return ukPartsByIntl(instant);
+  const summer = t >= lastSundayAtOneUtc(year, 2) && t < lastSundayAtOneUtc(year, 9);
+  const local = new Date(t + (summer ? 3_600_000 : 0));
+  return {
+    date: `${local.getUTCFullYear()}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())}`,
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+  };
 }
 
 export function ukToday(now: Date = new Date()): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
-  formatDateLong, formatDateUK, formatTime12, hour12To24, hour24To12, isCalendarDate, toTime24, ukLocalToInstant, ukEarliestPickup, ukToday,
+  formatDateLong, formatDateUK, formatTime12, hour12To24, hour24To12, isCalendarDate, toTime24, ukLocalToInstant, ukEarliestPickup, ukPartsAt, ukToday,
 } from '../../src/domain/ukTime';
 
 describe('UK dates and times', () => {
@@ -79,5 +80,36 @@ describe('UK dates and times as the site shows them', () => {
     expect(formatDateLong('2026-11-21')).toBe('Sat, 21 Nov 2026');
     expect(formatDateLong('2026-01-01')).toBe('Thu, 1 Jan 2026');
     expect(formatDateLong('not a date')).toBe('not a date');
+  });
+});
+
+describe('UK parts by the summer-time rule (decision 30: no time-zone formatter on the first render)', () => {
+  const byDatabase = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  });
+  const expected = (t: number) => {
+    const parts = byDatabase.formatToParts(new Date(t));
+    const get = (k: string) => parts.find((p) => p.type === k)!.value;
+    return { date: `${get('year')}-${get('month')}-${get('day')}`, hour: Number(get('hour')), minute: Number(get('minute')) };
+  };
+
+  it('agrees with the time-zone database every hour from 2024 to 2035', () => {
+    for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2035, 0, 1); t += 3_600_000) {
+      const got = ukPartsAt(new Date(t));
+      if (got.date !== expected(t).date || got.hour !== expected(t).hour) expect([new Date(t).toISOString(), got]).toEqual([new Date(t).toISOString(), expected(t)]);
+    }
+  });
+
+  it('agrees every minute around each clock change from 1996 to 2100, and at any instant from 1990 to 2200', () => {
+    for (let year = 1996; year <= 2100; year++) {
+      for (const month of [2, 9]) {
+        const last = new Date(Date.UTC(year, month + 1, 0));
+        const change = Date.UTC(year, month, last.getUTCDate() - last.getUTCDay(), 1);
+        for (let t = change - 7_200_000; t <= change + 7_200_000; t += 60_000) expect(ukPartsAt(new Date(t))).toEqual(expected(t));
+      }
+    }
+    fc.assert(fc.property(fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2200, 0, 1) }), (t) => {
+      expect(ukPartsAt(new Date(t))).toEqual(expected(t));
+    }), { numRuns: 5000 });
   });
 });
