@@ -147,6 +147,36 @@ describe('a sender that dies while sending', () => {
   });
 });
 
+describe('a batch of messages claimed at once (decision 29)', () => {
+  const FROM = async () => 'bookings@albion-executive.co.uk';
+
+  it('starts every send with at least a send timeout of its lease left, giving back what cannot be sent in time unspent', async () => {
+    await t.mail.deliverDue();
+    const ids = [];
+    for (const to of ['one@example.com', 'two@example.com', 'three@example.com']) {
+      ids.push(await enqueueEmail(t.db, { kind: 'booking_confirmation', to, subject: `Batch for ${to}`, text: 'x', html: '<p>x</p>' }));
+    }
+    const timing = { leaseSeconds: 1, sendTimeoutMs: 600 };
+    const leftAtStart: number[] = [];
+    const slow = {
+      description: 'slow',
+      async send(m: { to: string }) {
+        const [row] = await t.db.query<{ left_ms: number }>(
+          "SELECT extract(epoch FROM lease_until - now()) * 1000 AS left_ms FROM outbound_emails WHERE to_address = $1 AND status = 'sending'", [m.to]);
+        leftAtStart.push(Number(row.left_ms));
+        await new Promise((r) => setTimeout(r, 450)); // after one of these, a second send could outlive the lease
+      },
+    };
+    const queue = new MailQueue(t.db, slow, FROM, () => {}, timing);
+    expect(await queue.deliverDue()).toBe(3);
+    expect(leftAtStart).toHaveLength(3);
+    for (const left of leftAtStart) expect(left).toBeGreaterThanOrEqual(timing.sendTimeoutMs);
+    const rows = await t.db.query<any>('SELECT status, attempts, lease_until FROM outbound_emails WHERE id = ANY($1::int[]) ORDER BY id', [ids]);
+    // Given back, a message was not charged an attempt.
+    expect(rows).toEqual(ids.map(() => ({ status: 'sent', attempts: 1, lease_until: null })));
+  });
+});
+
 describe('mail transports', () => {
   it('delivers through a real SMTP server', async () => {
     const received: string[] = [];

@@ -15,10 +15,10 @@ import { isPhone, normalisePhone, PHONE_MESSAGE } from '../../domain/phone';
 import { HttpError, validate } from '../http/errors';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
 import { UnknownPlaceError } from '../geo/places';
-import { createPassenger, signIn } from '../auth/passengers';
+import { signIn } from '../auth/passengers';
+import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../auth/account';
-import { enqueueEmail } from '../mail/queue';
 import { bookingConfirmation } from '../mail/templates';
 
 /** A reference a person can read over the phone: no 0/O or 1/I (src/domain/bookingReference.ts, which the contact form checks too). */
@@ -197,30 +197,42 @@ export const totalPence = (p: PreparedBooking) => p.trip.chosen.unitPence * p.re
 
 export async function createBooking(deps: BookingDeps, req: BookingRequest, idempotencyKey: string | null): Promise<BookingResult> {
   const hash = idempotencyKey ? requestHash(req, deps.secret) : '';
-  if (idempotencyKey) {
+  // A guest's booking is prepared without side effects (pricing only), so its key is looked up only if the write finds
+  // it used; a passenger's preparation checks a password (counted) or hashes a new one (slow): a replay skips it.
+  if (idempotencyKey && (req.selected_passenger !== 'guest_login' || deps.signedIn !== null)) {
     const existing = await findByIdempotencyKey(deps.db, idempotencyKey, hash);
     if (existing) return existing;
   }
-  if (req.payment_method !== 'car') {
-    throw new HttpError(422, 'payment_method: a card booking is made by paying on the card page', 'payment_method');
-  }
-  // The settings the wizard shows by are rules here too: a hidden choice cannot be posted.
-  if (!showsPayInCar(deps.ctx.settings)) {
-    throw new HttpError(422, 'Paying in the car is not offered at the moment. Please choose another way to pay.', 'payment_method');
-  }
-  const prepared = await prepareBooking(deps, req);
+  let prepared: PreparedBooking;
   try {
-    const id = await deps.db.transaction((tx) => writeBooking(tx, deps, prepared, {
-      idempotencyKey, hash, status: 'confirmed', paymentMethod: 'car', paymentStatus: 'due_in_car',
-    }));
-    return (await loadBooking(deps.db, id))!;
-  } catch (err) {
-    if (err instanceof KeyAlreadyUsed) {
-      const first = await findByIdempotencyKey(deps.db, idempotencyKey!, hash);
-      if (first) return first;
-      throw new HttpError(409, 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
+    if (req.payment_method !== 'car') {
+      throw new HttpError(422, 'payment_method: a card booking is made by paying on the card page', 'payment_method');
     }
+    // The settings the wizard shows by are rules here too: a hidden choice cannot be posted.
+    if (!showsPayInCar(deps.ctx.settings)) {
+      throw new HttpError(422, 'Paying in the car is not offered at the moment. Please choose another way to pay.', 'payment_method');
+    }
+    prepared = await prepareBooking(deps, req);
+  } catch (err) {
+    // A replay of a booking made earlier answers that booking, even if it could not be made now (settings, time).
+    const first = idempotencyKey && err instanceof HttpError ? await findByIdempotencyKey(deps.db, idempotencyKey, hash) : null;
+    if (first) return first;
     throw err;
+  }
+  const options: WriteOptions = { idempotencyKey, hash, status: 'confirmed', paymentMethod: 'car', paymentStatus: 'due_in_car' };
+  // One statement, on its own: it writes everything or nothing (writeAll). A booking number drawn twice (1 in 10^11)
+  // fails the statement, which is then sent again with another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeAll(deps.db, deps, prepared, options);
+    } catch (err) {
+      if (err instanceof KeyAlreadyUsed) {
+        const first = await findByIdempotencyKey(deps.db, idempotencyKey!, hash);
+        if (first) return first;
+        throw new HttpError(409, 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
+      }
+      if (!(err instanceof BookingNumberTaken) || attempt >= 5) throw err;
+    }
   }
 }
 
@@ -232,89 +244,137 @@ export interface WriteOptions {
 }
 
 /**
- * Writes the booking with its details, stops, passenger and confirmation e-mail, inside the caller's transaction.
- * The key is claimed first, so a repeated request never reaches the account or the booking. (On PostgreSQL a
- * concurrent claim of the same key waits here until the first one commits; then KeyAlreadyUsed rolls this one back.)
+ * Writes the booking with its details, stops, passenger and confirmation e-mail, inside the caller's transaction
+ * (the card payment's); returns the booking's id. See writeAll.
  */
 export async function writeBooking(tx: Queryable, deps: BookingDeps, p: PreparedBooking, o: WriteOptions): Promise<number> {
-  const { req, trip, contact } = p;
-  const quantity = req.selectedVehicle;
-  const reg = req.registrationData;
-  if (o.idempotencyKey) await claimKey(tx, o.idempotencyKey, o.hash);
-  const passengerId = contact.passengerId ?? await createPassenger(tx, contact);
-  const row = await insertBooking(tx, {
-    idempotencyKey: o.idempotencyKey, trip, passengerId, mode: req.selected_passenger, bookingType: req.bookingType, quantity,
-    paymentMethod: o.paymentMethod, paymentStatus: o.paymentStatus, status: o.status,
-  });
-  const d = trip.details;
-  await tx.query(
-    `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
-       waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [row, d.meet_and_greet, d.baby_seat, d.booster_seat, d.wheel_chair, d.special_luggages, d.waiting_minutes,
-      d.luggages, d.hand_luggages, quantity, d.return_options ? JSON.stringify(d.return_options) : null],
-  );
-  for (const [i, s] of trip.stops.entries()) {
-    await tx.query(
-      `INSERT INTO booking_stops (booking_id, leg, position, stop_address, stop_post_code, stop_street_number)
-       VALUES ($1, 'outbound', $2, $3, $4, $5)`,
-      [row, i, s.street_name, s.postcode, s.number],
-    );
+  try {
+    return (await writeAll(tx, deps, p, o)).booking.id;
+  } catch (err) {
+    // The caller's transaction is spoilt by the failed statement: the caller is asked to try again (1 in 10^11).
+    if (err instanceof BookingNumberTaken) throw new HttpError(409, 'This conflicts with a request made at the same moment. Please try again.');
+    throw err;
   }
-  const forSomeoneElse = reg.passengerDetails === 'yes' && Boolean(reg.passengerName?.trim());
-  await tx.query(
-    `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
-       total_passengers, additional_info) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [row, passengerId,
-      forSomeoneElse ? `${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim() : contact.name,
-      forSomeoneElse ? reg.passengerEmail || contact.email : contact.email,
-      forSomeoneElse ? contact.passengerPhone || contact.phone : contact.phone,
-      d.passengers, reg.additionalInfo],
-  );
-  // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.
-  const result = (await loadBooking(tx, row))!;
-  const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
-  const recipients = new Set([contact.email, result.passengerDetails.passenger_email].filter(Boolean));
-  for (const to of recipients) {
-    await enqueueEmail(tx, { kind: 'booking_confirmation', to, bookingId: row, held: o.status === 'pending', ...mail });
-  }
-  return row;
 }
 
 export class KeyAlreadyUsed extends Error {}
+class BookingNumberTaken extends Error {}
 
-async function claimKey(tx: Queryable, key: string, hash: string): Promise<void> {
-  const claimed = await tx.query(
-    'INSERT INTO idempotency_keys (key, request_hash) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING key', [key, hash]);
-  if (!claimed.length) throw new KeyAlreadyUsed(); // another request with this key committed first: roll this one back
+/** PostgreSQL's (and PGlite's) error for a unique index, with the index it is about. */
+function uniqueViolationOf(err: unknown): string | null {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  if (e?.code !== '23505') return null;
+  return e.constraint ?? /"([^"]+)"/.exec(e.message ?? '')?.[1] ?? '';
 }
 
-interface NewBooking {
-  idempotencyKey: string | null; trip: Trip; passengerId: number; mode: string; bookingType: string; quantity: number;
-  paymentMethod: 'car' | 'card'; paymentStatus: string; status: 'confirmed' | 'pending';
-}
+/**
+ * The whole booking in one statement (decision 29): the key is claimed first and everything else is written only
+ * from the claim's row, so a key another request used (ON CONFLICT DO NOTHING: on PostgreSQL this waits for that
+ * request's transaction) writes nothing at all and answers KeyAlreadyUsed. A new account whose e-mail has one, or a
+ * booking number already drawn, fails the statement, which is atomic: nothing stays behind. The answer is built here
+ * from what is written (the same values loadBooking reads back, as test/api/booking-statements.test.ts checks), and
+ * the confirmation rendered from it goes in with the booking.
+ */
+async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: WriteOptions): Promise<BookingResult> {
+  const { req, trip, contact } = p;
+  const quantity = req.selectedVehicle;
+  const reg = req.registrationData;
+  const d = trip.details;
+  const forSomeoneElse = reg.passengerDetails === 'yes' && Boolean(reg.passengerName?.trim());
+  const bookingNumber = newBookingNumber();
+  const offer = trip.chosen.offer;
+  const total = trip.chosen.unitPence * quantity;
+  const result: BookingResult = {
+    booking: {
+      id: 0, booking_number: bookingNumber, ride_type: trip.rideType, pick_up_address: trip.pickup, drop_off_address: trip.dropoff,
+      pick_up_date: trip.date, pick_up_time: trip.time, return_date: trip.returnDate, return_time: trip.returnTime,
+      hourly_duration: trip.hourlyDuration, payment_method: o.paymentMethod, total_booking_amount: penceToPounds(total),
+      flight_no: trip.flightNo, return_flight_no: trip.returnFlightNo, company_name: offer.company_name,
+      fleet_category: { category_name: offer.vehicle_type },
+    },
+    bookingDetail: {
+      meet_and_greet: d.meet_and_greet, baby_seat: d.baby_seat, booster_seat: d.booster_seat, wheel_chair: d.wheel_chair,
+      special_luggages: d.special_luggages, waiting_minutes: d.waiting_minutes, luggages: d.luggages, hand_luggages: d.hand_luggages,
+      vehicle_qty: quantity,
+    },
+    bookingStops: trip.stops.map((s) => ({ id: 0, stop_address: s.street_name, stop_post_code: s.postcode, stop_street_number: s.number })),
+    passengerDetails: {
+      passenger_id: contact.passengerId ?? 0,
+      passenger_name: forSomeoneElse ? `${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim() : contact.name,
+      passenger_email: forSomeoneElse ? reg.passengerEmail || contact.email : contact.email,
+      passenger_contact_no: forSomeoneElse ? contact.passengerPhone || contact.phone : contact.phone,
+      total_passengers: d.passengers, additional_info: reg.additionalInfo,
+    },
+  };
+  // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.
+  const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
+  const recipients = [...new Set([contact.email, result.passengerDetails.passenger_email].filter(Boolean))];
 
-/** Inserts the booking row under a fresh booking number (drawn again in the unlikely case it is taken). */
-async function insertBooking(tx: Queryable, b: NewBooking): Promise<number> {
-  const t = b.trip;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const rows = await tx.query<{ id: number }>(
-      `INSERT INTO bookings (booking_number, idempotency_key, ride_type, booking_type, company_id, vehicle_type_id,
+  const params: unknown[] = [];
+  const $ = (value: unknown, type: string) => { params.push(value); return `$${params.length}::${type}`; };
+  const claim = o.idempotencyKey
+    ? `INSERT INTO idempotency_keys (key, request_hash) VALUES (${$(o.idempotencyKey, 'text')}, ${$(o.hash, 'text')})
+         ON CONFLICT (key) DO NOTHING RETURNING key`
+    : 'SELECT NULL::text AS key';
+  const passenger = contact.passengerId !== null
+    ? `SELECT ${$(contact.passengerId, 'int')} AS id FROM claim`
+    : `INSERT INTO passengers (name, email, phone, password_hash)
+         SELECT ${$(contact.name, 'text')}, ${$(contact.email.trim(), 'text')}, ${$(contact.phone.trim(), 'text')},
+                ${$(contact.passwordHash, 'text')} FROM claim RETURNING id`;
+  const booking = `INSERT INTO bookings (booking_number, idempotency_key, ride_type, booking_type, company_id, vehicle_type_id,
          passenger_id, registration_mode, pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date,
          return_time, hourly_duration, flight_no, return_flight_no, via_miles, return_via_miles, time_duration,
          vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)
-       ON CONFLICT (booking_number) DO NOTHING
-       RETURNING id`,
-      [newBookingNumber(), b.idempotencyKey, t.rideType, b.bookingType, t.chosen.offer.company_id, t.chosen.offer.vehicle_id,
-        b.passengerId, b.mode, t.pickup, t.dropoff, t.date, t.time, t.returnDate, t.returnTime, t.hourlyDuration,
-        t.flightNo, t.returnFlightNo, t.miles, t.returnMiles, t.seconds, b.quantity, t.chosen.unitPence,
-        t.chosen.unitPence * b.quantity, JSON.stringify(t.chosen.detail.breakdown), b.paymentMethod, b.paymentStatus,
-        t.pickupAt.toISOString(), b.status],
-    );
-    if (rows.length) return rows[0].id;
+       SELECT ${$(bookingNumber, 'text')}, ${$(o.idempotencyKey, 'text')}, ${$(trip.rideType, 'text')}, ${$(req.bookingType, 'text')},
+         ${$(offer.company_id, 'int')}, ${$(offer.vehicle_id, 'int')}, passenger.id, ${$(req.selected_passenger, 'text')},
+         ${$(trip.pickup, 'text')}, ${$(trip.dropoff, 'text')}, ${$(trip.date, 'date')}, ${$(trip.time, 'text')},
+         ${$(trip.returnDate, 'date')}, ${$(trip.returnTime, 'text')}, ${$(trip.hourlyDuration, 'text')}, ${$(trip.flightNo, 'text')},
+         ${$(trip.returnFlightNo, 'text')}, ${$(trip.miles, 'float8')}, ${$(trip.returnMiles, 'float8')}, ${$(trip.seconds, 'int')},
+         ${$(quantity, 'int')}, ${$(trip.chosen.unitPence, 'int')}, ${$(total, 'int')},
+         ${$(JSON.stringify(trip.chosen.detail.breakdown), 'jsonb')}, ${$(o.paymentMethod, 'text')}, ${$(o.paymentStatus, 'text')},
+         ${$(trip.pickupAt.toISOString(), 'timestamptz')}, ${$(o.status, 'text')}
+       FROM passenger RETURNING id, passenger_id`;
+  const details = `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
+         waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options)
+       SELECT booking.id, ${$(d.meet_and_greet, 'text')}, ${$(d.baby_seat, 'int')}, ${$(d.booster_seat, 'int')},
+         ${$(d.wheel_chair, 'text')}, ${$(d.special_luggages, 'int')}, ${$(d.waiting_minutes, 'int')}, ${$(d.luggages, 'int')},
+         ${$(d.hand_luggages, 'int')}, ${$(quantity, 'int')}, ${$(d.return_options ? JSON.stringify(d.return_options) : null, 'jsonb')}
+       FROM booking`;
+  const pd = result.passengerDetails;
+  const passengers = `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
+         total_passengers, additional_info)
+       SELECT booking.id, booking.passenger_id, ${$(pd.passenger_name, 'text')}, ${$(pd.passenger_email, 'text')},
+         ${$(pd.passenger_contact_no, 'text')}, ${$(pd.total_passengers, 'int')}, ${$(pd.additional_info, 'text')} FROM booking`;
+  const stops = trip.stops.length
+    ? `INSERT INTO booking_stops (booking_id, leg, position, stop_address, stop_post_code, stop_street_number)
+         SELECT booking.id, 'outbound', s.position, s.stop_address, s.stop_post_code, s.stop_street_number
+           FROM booking, json_to_recordset(${$(JSON.stringify(trip.stops.map((st, position) => ({
+             position, stop_address: st.street_name, stop_post_code: st.postcode, stop_street_number: st.number,
+           }))), 'json')}) AS s(position int, stop_address text, stop_post_code text, stop_street_number text)
+         RETURNING id, position`
+    : 'SELECT NULL::int AS id, NULL::int AS position WHERE false';
+  const emails = `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, booking_id, status)
+       SELECT 'booking_confirmation', r.to_address, ${$(mail.subject, 'text')}, ${$(mail.text, 'text')}, ${$(mail.html, 'text')},
+         booking.id, ${$(o.status === 'pending' ? 'held' : 'pending', 'text')}
+         FROM booking, json_array_elements_text(${$(JSON.stringify(recipients), 'json')}) AS r(to_address)`;
+  const sql = `WITH claim AS (${claim}), passenger AS (${passenger}), booking AS (${booking}), details AS (${details}),
+    passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails})
+    SELECT booking.id, booking.passenger_id, (SELECT json_agg(stops.id ORDER BY stops.position) FROM stops) AS stop_ids FROM booking`;
+  let rows: { id: number; passenger_id: number; stop_ids: number[] | null }[];
+  try {
+    rows = await q.query(sql, params);
+  } catch (err) {
+    const index = uniqueViolationOf(err);
+    if (index === 'passengers_email_account') throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
+    if (index === 'bookings_booking_number_key') throw new BookingNumberTaken();
+    throw err;
   }
-  throw new Error('Could not allocate a booking number');
+  if (!rows.length) throw new KeyAlreadyUsed(); // another request with this key committed first: nothing was written
+  const [row] = rows;
+  result.booking.id = row.id;
+  result.passengerDetails.passenger_id = row.passenger_id;
+  (row.stop_ids ?? []).forEach((id, i) => { result.bookingStops[i].id = id; });
+  return result;
 }
 
 /** The booking a key was used for; 422 when the key came with another request. */

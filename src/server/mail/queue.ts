@@ -38,6 +38,8 @@ export const RETRY_MINUTES = [1, 5, 30, 120, 720];
 export const LEASE_SECONDS = 60;
 /** A send that takes longer counts as failed (and is retried), so it always ends inside its lease. */
 export const SEND_TIMEOUT_MS = 30_000;
+/** Messages claimed by one statement. */
+export const CLAIM_BATCH = 20;
 
 interface Row { id: number; to_address: string; reply_to: string | null; subject: string; body_text: string; body_html: string; attempts: number }
 
@@ -59,46 +61,78 @@ export class MailQueue {
     return this.running;
   }
 
-  private claimNext(): Promise<Row[]> {
-    return this.db.query<Row>(
+  /**
+   * Claims up to CLAIM_BATCH due messages in one statement, each with its own lease (decision 29; one at a time was
+   * decision 11): under load a run of confirmations costs three statements (claim, mark sent, an empty claim) instead
+   * of two per message.
+   */
+  private async claimBatch(): Promise<Row[]> {
+    const rows = await this.db.query<Row>(
       `UPDATE outbound_emails SET status = 'sending', attempts = attempts + 1, next_attempt_at = now(),
               lease_until = now() + make_interval(secs => $1)
-        WHERE id = (SELECT id FROM outbound_emails
-                     WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
-                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds]);
+        WHERE id IN (SELECT id FROM outbound_emails
+                      WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
+                      ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds, CLAIM_BATCH]);
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** Claims as (id, attempts) pairs, as one JSON parameter. */
+  private static claims(rows: Row[]): string {
+    return JSON.stringify(rows.map((m) => ({ id: m.id, attempts: m.attempts })));
   }
 
   private async run(): Promise<number> {
     let sent = 0;
     let from: string | null = null;
     for (;;) {
-      const [m] = await this.claimNext();
-      if (!m) return sent;
+      const batch = await this.claimBatch();
+      if (!batch.length) return sent;
+      const claimedAt = performance.now();
       from ??= await this.from();
-      try {
-        await withTimeout(this.transport.send({
-          from, to: m.to_address, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
-        }), this.timing.sendTimeoutMs);
-        await this.db.query(
-          `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
-            WHERE ${STILL_OURS}`, [m.id, m.attempts]);
-        sent++;
-      } catch (err) {
-        const wait = RETRY_MINUTES[m.attempts - 1];
-        const reason = (err as Error).message;
-        if (wait === undefined) {
+      const done: Row[] = [];
+      for (const [i, m] of batch.entries()) {
+        // A live sender never outlives its lease: what could not be sent before the lease ends is given back, unspent.
+        if (i > 0 && performance.now() - claimedAt + this.timing.sendTimeoutMs >= this.timing.leaseSeconds * 1000) {
           await this.db.query(
-            `UPDATE outbound_emails SET status = 'failed', last_error = $3, lease_until = NULL, ${ERASE_IF_SECRET} WHERE ${STILL_OURS}`,
-            [m.id, m.attempts, reason]);
-          this.log(`MAIL FAILED for good: #${m.id} to ${m.to_address} "${m.subject}" after ${m.attempts} attempts: ${reason}`);
-        } else {
-          await this.db.query(
-            `UPDATE outbound_emails SET status = 'pending', last_error = $3, lease_until = NULL,
-               next_attempt_at = now() + make_interval(mins => $4) WHERE ${STILL_OURS}`, [m.id, m.attempts, reason, wait]);
-          this.log(`Mail #${m.id} to ${m.to_address} not sent (${reason}); retrying in ${wait} min`);
+            `UPDATE outbound_emails SET status = 'pending', attempts = attempts - 1, lease_until = NULL
+              WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
+            [MailQueue.claims(batch.slice(i))]);
+          break;
+        }
+        try {
+          await withTimeout(this.transport.send({
+            from, to: m.to_address, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
+          }), this.timing.sendTimeoutMs);
+          done.push(m);
+        } catch (err) {
+          await this.failed(m, (err as Error).message);
         }
       }
+      if (done.length) {
+        // Each claim raises `attempts`, so (id, attempts) names one claim: a sender whose lease ran out and whose
+        // messages were claimed again changes nothing.
+        await this.db.query(
+          `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
+            WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
+          [MailQueue.claims(done)]);
+        sent += done.length;
+      }
+    }
+  }
+
+  private async failed(m: Row, reason: string): Promise<void> {
+    const wait = RETRY_MINUTES[m.attempts - 1];
+    if (wait === undefined) {
+      await this.db.query(
+        `UPDATE outbound_emails SET status = 'failed', last_error = $3, lease_until = NULL, ${ERASE_IF_SECRET} WHERE ${STILL_OURS}`,
+        [m.id, m.attempts, reason]);
+      this.log(`MAIL FAILED for good: #${m.id} to ${m.to_address} "${m.subject}" after ${m.attempts} attempts: ${reason}`);
+    } else {
+      await this.db.query(
+        `UPDATE outbound_emails SET status = 'pending', last_error = $3, lease_until = NULL,
+           next_attempt_at = now() + make_interval(mins => $4) WHERE ${STILL_OURS}`, [m.id, m.attempts, reason, wait]);
+      this.log(`Mail #${m.id} to ${m.to_address} not sent (${reason}); retrying in ${wait} min`);
     }
   }
 

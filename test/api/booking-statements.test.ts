@@ -1,0 +1,129 @@
+// Issue 12: how many statements a booking costs the database, counted by a wrapper around the Db (BEGIN and COMMIT
+// of a transaction count too), and that the answer built while writing is exactly what the database holds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '../../src/server/db/index';
+import { loadBooking } from '../../src/server/bookings/bookings';
+import { MailQueue } from '../../src/server/mail/queue';
+import { memoryTransport, seededTestDb, testApp } from './setup';
+
+/** The statements per booking this test allows: raise it only with a reason (docs/decisions/0029). */
+export const MAX_STATEMENTS_PER_GUEST_BOOKING = 1;
+
+interface Counter { db: Db; statements: string[] }
+
+/** The same database, every statement it is sent written down. */
+function counting(inner: Db): Counter {
+  const statements: string[] = [];
+  const wrap = (q: Queryable): Queryable => ({
+    query: (sql, params) => { statements.push(sql.replace(/\s+/g, ' ').trim()); return q.query(sql, params); },
+  });
+  const db: Db = {
+    kind: inner.kind,
+    ...wrap(inner),
+    exec: (sql) => { statements.push(sql); return inner.exec(sql); },
+    transaction: (fn) => {
+      statements.push('BEGIN');
+      return inner.transaction((tx) => fn(wrap(tx))).finally(() => statements.push('COMMIT'));
+    },
+    admit: () => inner.admit(),
+    close: () => inner.close(),
+  };
+  return { db, statements };
+}
+
+let inner: Db;
+let counter: Counter;
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeAll(async () => {
+  inner = await seededTestDb();
+  counter = counting(inner);
+  t = await testApp({ db: counter.db });
+});
+afterAll(async () => { await inner.close(); });
+
+const form = {
+  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
+  pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', passengers: 2, luggages: 1, meet_and_greet: 'yes',
+};
+
+async function bookingRequest(extra: { bookingForm?: Record<string, unknown>; registrationData?: Record<string, unknown> } = {}) {
+  const bookingForm = { ...form, ...extra.bookingForm };
+  const { body } = await t.call('POST', '/calculate-distance-price', bookingForm);
+  return {
+    selectedVehicleData: body.price_details[0], selectedVehicle: 1, bookingType: 'milleage', bookingForm, payment_method: 'car',
+    selected_passenger: 'guest_login',
+    registrationData: { firstName: 'Count', surname: 'Statements', number: '+44 770 090 012', email: 'count@example.com', ...extra.registrationData },
+  };
+}
+
+/** Statements sent to the database while `work` runs (the reference data is loaded before, as a running server has it). */
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  const from = counter.statements.length;
+  await work();
+  return counter.statements.slice(from);
+}
+
+describe('statements per booking', () => {
+  it(`a guest booking paid in the car with an Idempotency-Key is at most ${MAX_STATEMENTS_PER_GUEST_BOOKING} statement(s)`, async () => {
+    const body = await bookingRequest();
+    let answer: Awaited<ReturnType<typeof t.call>> | undefined;
+    const sent = await statementsOf(async () => { answer = await t.call('POST', '/booking', body, { 'Idempotency-Key': 'count-1' }); });
+    expect(answer!.status).toBe(200);
+    console.log(`Statements for one guest booking: ${sent.length}\n  ${sent.map((s) => s.slice(0, 90)).join('\n  ')}`);
+    expect(sent.length).toBeLessThanOrEqual(MAX_STATEMENTS_PER_GUEST_BOOKING);
+  });
+
+  it('sends a run of confirmations with a claim, a mark and an empty claim, whatever the number of messages', async () => {
+    await statementsOf(() => new MailQueue(counter.db, memoryTransport().transport, async () => 'from@example.com', () => {}).deliverDue());
+    for (let i = 0; i < 5; i++) expect((await t.call('POST', '/booking', await bookingRequest(), { 'Idempotency-Key': `count-mail-${i}` })).status).toBe(200);
+    const mailbox = memoryTransport();
+    let sentMessages = 0;
+    const sent = await statementsOf(async () => {
+      sentMessages = await new MailQueue(counter.db, mailbox.transport, async () => 'from@example.com', () => {}).deliverDue();
+    });
+    expect(sentMessages).toBe(5);
+    console.log(`Statements to send 5 confirmations: ${sent.length}`);
+    expect(sent.length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('the answer is what was written', () => {
+  const cases: [string, Parameters<typeof bookingRequest>[0]][] = [
+    ['a one-way trip', {}],
+    ['a return trip with stops and flights', {
+      bookingForm: {
+        select_option: 'return', return_date: '2030-06-08', return_hour: '11am', return_min: '30', pickup_fight_number: 'BA 117',
+        return_fight_number: 'BA 118', stops: [
+          { street_name: 'Euston Station, Euston Road, London', number: '', postcode: 'NW1 2RT' },
+          { street_name: 'Kings Cross Station, London', number: '1', postcode: 'N1C 4AP' },
+        ], baby_seats: 1, waiting_min: 15, return_passengers: 3,
+      },
+    }],
+    ['a booking for someone else', {
+      registrationData: {
+        passengerDetails: 'yes', passengerName: 'Ada', passengerLastname: 'Lovelace', passengerEmail: 'ada@example.com',
+        passengerPhone: '07700 900123', additionalInfo: 'Two cases\nand a dog',
+      },
+    }],
+  ];
+  for (const [what, extra] of cases) {
+    it(`answers ${what} as loadBooking reads it back`, async () => {
+      const { status, body } = await t.call('POST', '/booking', await bookingRequest(extra), { 'Idempotency-Key': `same-${what}` });
+      expect(status).toBe(200);
+      expect(body.data).toEqual(await loadBooking(inner, body.data.booking.id));
+      // A replay reads it back, and answers the same.
+      const again = await t.call('POST', '/booking', await bookingRequest(extra), { 'Idempotency-Key': `same-${what}` });
+      expect(again.body.data).toEqual(body.data);
+    });
+  }
+
+  it('writes a confirmation to each recipient, once', async () => {
+    const { body } = await t.call('POST', '/booking', await bookingRequest(cases[2][1]), { 'Idempotency-Key': 'mail-recipients' });
+    const rows = await inner.query<{ to_address: string; status: string; subject: string }>(
+      'SELECT to_address, status, subject FROM outbound_emails WHERE booking_id = $1 ORDER BY to_address', [body.data.booking.id]);
+    expect(rows).toEqual([
+      { to_address: 'ada@example.com', status: 'pending', subject: `Booking confirmed: ${body.data.booking.booking_number}` },
+      { to_address: 'count@example.com', status: 'pending', subject: `Booking confirmed: ${body.data.booking.booking_number}` },
+    ]);
+  });
+});
