@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { currentStep, type Step } from '../../machines/booking';
-import { hidesNavbar } from '../../machines/routes';
+import { hidesNavbar, routeOfPath, type RouteName } from '../../machines/routes';
 import { BookingActor, useArea, useMachineLocation, useSettings } from './appActor';
 import { UrlSync } from './UrlSync';
 import { StepFocus } from './StepFocus';
@@ -37,6 +37,19 @@ const NEXT_STEPS: Partial<Record<Step, { preload: () => Promise<unknown> }[]>> =
   card: [SuccessView],
   quote: [QuotationView, DetailsView],
 };
+/**
+ * The view a typed or reloaded address opens, fetched as the app starts (main.tsx), beside its first render rather
+ * than after it: /quotationview's chunk no longer waits for the main script to run first (decision 30).
+ */
+const FIRST_VIEW: Partial<Record<RouteName, { preload: () => Promise<unknown> }>> = {
+  quotation: QuotationView, details: DetailsView, payment: PaymentView, card: CardView, checkout: CheckoutView,
+  success: SuccessView, quote: QuoteView, forgotPassword: ForgotPasswordView,
+};
+export function preloadFirstView(path: string): void {
+  const route = routeOfPath(path);
+  if (route) void FIRST_VIEW[route]?.preload();
+}
+
 // Below the fold on every page.
 const SiteFooter = lazy(() => import('./components/SiteFooter').then((m) => ({ default: m.SiteFooter })));
 const AccountArea = lazy(() => import('./views/account/AccountArea').then((m) => ({ default: m.AccountArea })));

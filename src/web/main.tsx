@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import type { InspectionEvent } from 'xstate';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
+import { App, preloadFirstView } from './App';
 import { AppActor } from './appActor';
 import { liveApp } from './liveApp';
 import { installFocusHelpers } from './focus';
@@ -19,6 +19,7 @@ const input = {
 };
 
 installFocusHelpers();
+preloadFirstView(window.location.pathname);
 
 // QA's generated paths (test/paths) watch the machines run in the page through XState's inspection API; a page
 // without the hook (every real visit) passes nothing.

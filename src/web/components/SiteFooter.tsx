@@ -7,6 +7,7 @@ import { useSettings } from '../appActor';
 import { fetchCompanyNames } from '../siteApi';
 import { RouteLink } from './RouteLink';
 import { telHref } from './SiteBar';
+import './footer.css';
 
 /** SPEC 1: the copyright line carries the year 2024. */
 export const COPYRIGHT_YEAR = 2024;

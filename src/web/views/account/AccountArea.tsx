@@ -13,6 +13,7 @@ import { BrandMark } from './BrandMark';
 import { LoginView } from './LoginView';
 import { BookingsView } from './BookingsView';
 import { MyAccountView } from './MyAccountView';
+import './account.css';
 
 export function AccountArea() {
   const screen = AccountActor.useSelector(accountScreen);

@@ -16,6 +16,7 @@ import { TripSummary } from '../../components/TripSummary';
 import { CardLogos } from '../../components/CardLogos';
 import { Dialog } from '../../components/Dialog';
 import { CardForm } from './CardForm';
+import './card.css';
 
 type CardRef = ActorRefFrom<typeof cardPaymentMachine>;
 

@@ -4,6 +4,7 @@ import { useMachineLocation } from '../../appActor';
 import { ContactView } from './ContactView';
 import { FleetView } from './FleetView';
 import { TextPage } from './TextPage';
+import './site.css';
 
 export function SiteArea() {
   const location = useMachineLocation();
