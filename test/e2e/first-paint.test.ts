@@ -1,0 +1,75 @@
+// Issue 12, decision 30: what the first page does and does not do before the visitor acts. It loads only its own
+// code (later steps, the account area, the site pages, Google Places are lazy chunks, each with its styles), the
+// server sends it brotli, and it asks for the browser location only on a gesture in the form.
+import { describe, expect, it } from 'vitest';
+import { onSharedServer } from './harness';
+
+const suite = onSharedServer();
+const { server } = suite;
+
+describe('the first page', () => {
+  it('asks for the browser location on the first gesture in the form, never on load', async () => {
+    const context = await suite.browser.newContext({ geolocation: { latitude: 51.5, longitude: -0.12 }, permissions: ['geolocation'] });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { asked: number };
+      w.asked = 0;
+      const real = navigator.geolocation.getCurrentPosition.bind(navigator.geolocation);
+      navigator.geolocation.getCurrentPosition = (...args: Parameters<Geolocation['getCurrentPosition']>) => { w.asked++; return real(...args); };
+    });
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Get prices' }).waitFor();
+    await page.waitForTimeout(500);
+    const asked = () => page.evaluate(() => (window as unknown as { asked: number }).asked);
+    expect(await asked()).toBe(0);
+    await page.getByRole('combobox', { name: 'Pickup address' }).click();
+    await expect.poll(asked).toBe(1);
+    // Asked once per page.
+    await page.getByRole('combobox', { name: 'Drop-off address' }).focus();
+    await page.waitForTimeout(200);
+    expect(await asked()).toBe(1);
+    await context.close();
+  });
+
+  it('loads its own script and styles, brotli, and none of the later steps, the account area, the site pages or Places', async () => {
+    const page = await suite.browser.newPage();
+    const loaded: { path: string; encoding: string | undefined }[] = [];
+    page.on('response', (r) => {
+      const url = new URL(r.url());
+      if (url.origin === server.url && /\.(js|css)$/.test(url.pathname)) loaded.push({ path: url.pathname, encoding: r.headers()['content-encoding'] });
+    });
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Get prices' }).waitFor();
+    const html = await (await page.request.get(server.url, { headers: { 'Accept-Encoding': 'br' } })).text();
+    const first = [...html.matchAll(/(?:src|href)=["']?(\/[^"'\s>]+\.(?:js|css))/g)].map((m) => m[1]);
+    expect(first.filter((f) => f.endsWith('.js'))).toHaveLength(1);
+    expect(first.filter((f) => f.endsWith('.css'))).toHaveLength(1);
+    for (const f of first) expect(loaded.find((l) => l.path === f)?.encoding, f).toBe('br');
+    // The next steps are fetched once the form is on screen, before they are needed (App.tsx, NEXT_STEPS).
+    const names = () => loaded.map((l) => l.path.slice(1).split('.')[0]);
+    await expect.poll(names).toContain('QuotationView');
+    await page.waitForTimeout(300);
+    for (const lazy of first) expect(names()).toContain(lazy.slice(1).split('.')[0]);
+    // Never on the home page (the demo offers no hourly hire and has no maps key).
+    for (const lazy of ['AccountArea', 'CardView', 'SiteArea', 'PaymentView', 'SuccessView', 'useGooglePlaces', 'HourlyForm']) {
+      expect(names(), `${lazy} is not part of the home page`).not.toContain(lazy);
+    }
+    // The main script holds no Places or account code (they are chunks of their own, fetched when needed).
+    const main = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.js'))}`)).text();
+    expect(main).not.toContain('AutocompleteService');
+    expect(main).not.toContain('login-wrap');
+    await page.close();
+  });
+
+  it('opens a step typed into the address bar with its chunk fetched as the app starts', async () => {
+    const page = await suite.browser.newPage();
+    const order: string[] = [];
+    page.on('request', (r) => { const p = new URL(r.url()).pathname; if (p.endsWith('.js')) order.push(p.slice(1).split('.')[0]); });
+    await page.goto(`${server.url}/quotationview`);
+    // No prices stored: the guard sends the visitor home, but the quotation's chunk was already on its way.
+    await page.getByRole('button', { name: 'Get prices' }).waitFor();
+    expect(order[0]).toBe('public');
+    expect(order).toContain('QuotationView');
+    await page.close();
+  });
+});
