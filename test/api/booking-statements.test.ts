@@ -15,7 +15,7 @@ interface Counter { db: Db; statements: string[] }
 function counting(inner: Db): Counter {
   const statements: string[] = [];
   const wrap = (q: Queryable): Queryable => ({
-    query: (sql, params) => { statements.push(sql.replace(/\s+/g, ' ').trim()); return q.query(sql, params); },
+    query: (sql, params, opts) => { statements.push(sql.replace(/\s+/g, ' ').trim()); return q.query(sql, params, opts); },
   });
   const db: Db = {
     kind: inner.kind,

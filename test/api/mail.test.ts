@@ -9,7 +9,8 @@ import { SMTPServer } from 'smtp-server';
 import { testApp } from './setup';
 import { LEASE_SECONDS, MailQueue, RETRY_MINUTES, SEND_TIMEOUT_MS, enqueueEmail } from '../../src/server/mail/queue';
 import { memoryTransport } from './setup';
-import { outboxTransport, smtpTransport } from '../../src/server/mail/transport';
+import { headerValue, outboxMessage, outboxTransport, smtpTransport } from '../../src/server/mail/transport';
+import { outboxMails } from '../e2e/outbox';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
@@ -202,6 +203,41 @@ describe('mail transports', () => {
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
+  });
+
+  it('writes outbox messages a mail reader decodes: text and HTML in UTF-8, headers on their own lines', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outbox-'));
+    try {
+      const text = 'Total  £62.00\nPassenger  Zoë Brontë, +44 7700 900123\n'.repeat(20);
+      await outboxTransport(path.join(dir, 'outbox'), () => {}).send({
+        from: 'bookings@example.com', to: 'zoe@example.com', replyTo: 'desk@example.com', subject: 'Booking confirmed: BK-ABCDEFGH',
+        text, html: '<p>Total <b>£62.00</b></p>',
+      });
+      const [mail] = outboxMails(dir);
+      expect(mail.headers).toMatchObject({ from: 'bookings@example.com', to: 'zoe@example.com', 'reply-to': 'desk@example.com', subject: 'Booking confirmed: BK-ABCDEFGH', 'mime-version': '1.0' });
+      expect(mail.texts[0]).toBe(text);
+      expect(mail.texts[1]).toContain('£62.00');
+      const raw = readFileSync(path.join(dir, 'outbox', mail.file), 'utf8');
+      for (const line of raw.split('\n')) expect(line.length).toBeLessThanOrEqual(900);
+      // A header cannot be injected through the subject.
+      expect(outboxMessage({ from: 'a@example.com', to: 'b@example.com', subject: 'Hi\r\nBcc: x@example.com', text: '', html: '' }, 'id'))
+        .not.toMatch(/^Bcc:/m);
+      expect(() => outboxMessage({ from: 'a@example.com', to: 'b@example.com, c@example.com', subject: 's', text: '', html: '' }, 'id'))
+        .toThrow(/not one valid e-mail address/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('encodes a subject that is not plain ASCII, or too long for a line, as UTF-8 words folded onto lines', () => {
+    const decode = (v: string) => v.split(/\n /).map((w) => Buffer.from(/^=\?UTF-8\?B\?(.*)\?=$/.exec(w)![1], 'base64').toString('utf8')).join('');
+    expect(headerValue('Quote request #7: Heathrow to Zoë’s café')).toMatch(/^=\?UTF-8\?B\?/);
+    expect(decode(headerValue('Quote request #7: Heathrow to Zoë’s café'))).toBe('Quote request #7: Heathrow to Zoë’s café');
+    const long = `Quote request #8: ${'Terminal 5, '.repeat(120)}`;
+    const encoded = headerValue(long);
+    for (const line of encoded.split('\n')) expect(line.length).toBeLessThanOrEqual(78);
+    expect(decode(encoded)).toBe(long);
+    expect(headerValue('Booking confirmed: BK-ABCDEFGH')).toBe('Booking confirmed: BK-ABCDEFGH');
   });
 
   it('writes .eml files to the outbox folder and logs each subject when there is no SMTP server', async () => {

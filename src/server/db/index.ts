@@ -1,6 +1,14 @@
 // The tiny query interface both databases implement: plain SQL with $1 parameters.
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
+}
+
+export interface QueryOptions {
+  /**
+   * PostgreSQL: parse and plan this text once per connection (a named prepared statement), for hot statements whose
+   * text is one of a few fixed variants (the booking's, the mail queue's). Ignored by PGlite.
+   */
+  prepare?: boolean;
 }
 
 export interface Db extends Queryable {

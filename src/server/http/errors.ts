@@ -4,6 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Context } from 'hono';
 import { StructError, create, type Struct } from 'superstruct';
+import { BookingForm } from '../../domain/schemas';
+import { fastBookingForm } from './fastForms';
 
 export class HttpError extends Error {
   constructor(
@@ -77,6 +79,11 @@ export async function readJson(c: Context): Promise<unknown> {
 
 /** Checks and fills defaults; a failure names the field, e.g. "bookingForm.pickup". */
 export function validate<T, S>(value: unknown, struct: Struct<T, S>, prefix = ''): T {
+  // The booking form's common case is checked without superstruct (fastForms.ts); anything else goes through it.
+  if (struct === (BookingForm as unknown)) {
+    const quick = fastBookingForm(value);
+    if (quick) return quick as T;
+  }
   try {
     return create(value, struct);
   } catch (err) {

@@ -73,7 +73,7 @@ export class MailQueue {
         WHERE id IN (SELECT id FROM outbound_emails
                       WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds, CLAIM_BATCH]);
+        RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds, CLAIM_BATCH], { prepare: true });
     return rows.sort((a, b) => a.id - b.id);
   }
 
@@ -115,7 +115,7 @@ export class MailQueue {
         await this.db.query(
           `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
             WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
-          [MailQueue.claims(done)]);
+          [MailQueue.claims(done)], { prepare: true });
         sent += done.length;
       }
     }

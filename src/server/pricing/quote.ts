@@ -98,11 +98,27 @@ export async function measureRoute(ctx: QuoteContext, form: BookingForm): Promis
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
+/** The offers of one load of the reference data, shaped once (they are read on every price call). */
+const shaped = new WeakMap<object, Offer[]>();
+
 export async function loadOffers(db: Queryable): Promise<Offer[]> {
-  return (await reference(db)).offers.map(({ base_fare_pence, minimum_fare_pence, bands, ...o }) => ({
-    ...o, rate: { base_fare_pence, minimum_fare_pence, bands },
-  }));
+  const ref = await reference(db);
+  let offers = shaped.get(ref);
+  if (!offers) {
+    offers = ref.offers.map(({ base_fare_pence, minimum_fare_pence, bands, ...o }) => ({
+      ...o, rate: { base_fare_pence, minimum_fare_pence, bands },
+    }));
+    shaped.set(ref, offers);
+  }
+  return offers;
 }
+
+/** A booking prices only the vehicle it books; the price calls price them all. */
+export interface OnlyOffer { vehicle_id: number; company_id: number }
+const offersFor = async (db: Queryable, only?: OnlyOffer) => {
+  const offers = await loadOffers(db);
+  return only ? offers.filter((o) => o.vehicle_id === only.vehicle_id && o.company_id === only.company_id) : offers;
+};
 
 function checkLegs(form: BookingForm, ctx: QuoteContext): Date {
   const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
@@ -138,7 +154,7 @@ function toDetail(offer: Offer, priced: PriceLine[], settings: Settings): Priced
   };
 }
 
-export async function quoteDistance(ctx: QuoteContext, form: BookingForm): Promise<DistanceQuote> {
+export async function quoteDistance(ctx: QuoteContext, form: BookingForm, only?: OnlyOffer): Promise<DistanceQuote> {
   const pickupAt = checkLegs(form, ctx);
   await checkBanned(ctx.db, [
     { field: 'pickup', text: form.pickup }, { field: 'dropoff', text: form.dropoff },
@@ -146,7 +162,7 @@ export async function quoteDistance(ctx: QuoteContext, form: BookingForm): Promi
   ]);
   const route = await measureRoute(ctx, form);
   const extras = extraPricesFrom(ctx.settings);
-  const offers = (await loadOffers(ctx.db)).map((offer) => {
+  const offers = (await offersFor(ctx.db, only)).map((offer) => {
     // An operator's vehicle without a rate is offered without a price (SPEC 2's Contact Us card), extras or not.
     if (distanceFarePence(offer.rate, route.miles) <= 0) return toDetail(offer, [], ctx.settings);
     const lines: PriceLine[] = [
@@ -169,13 +185,13 @@ export async function quoteDistance(ctx: QuoteContext, form: BookingForm): Promi
 
 export const hoursOf = (duration: string) => Number.parseInt(duration, 10);
 
-export async function quoteHourly(ctx: QuoteContext, form: HourlyRateForm): Promise<HourlyQuote> {
+export async function quoteHourly(ctx: QuoteContext, form: HourlyRateForm, only?: OnlyOffer): Promise<HourlyQuote> {
   const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
   checkGracePeriod(pickupAt, ctx.settings, ctx.now);
   await checkBanned(ctx.db, [{ field: 'pickup', text: form.pickup }]);
   await waypoint(ctx, form.pickup, 'pickup');
   const hours = hoursOf(form.pickup_duration);
-  const offers = (await loadOffers(ctx.db))
+  const offers = (await offersFor(ctx.db, only))
     .filter((o) => o.hourly_rate_pence > 0)
     .map((offer) => toDetail(offer, [{
       code: 'hourly', leg: 'outbound',
