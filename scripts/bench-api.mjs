@@ -1,109 +1,404 @@
-// `npm run bench:api`: load on the price and booking calls with autocannon, at
-// 20 and then 50 concurrent connections (BENCH_CONNECTIONS, e.g. "20,50"),
-// BENCH_SECONDS each (default 10), against a server started as `npm start`
-// starts it (or BENCH_URL). Prints requests per second and p50/p90/p99/max
-// latency and writes bench/results/api.json. A benchmark, not a test: nothing
-// fails on a number.
+// `npm run bench:api`: the API under load next to its floors, all measured in this one run, on this machine.
+//
+//  1. Floor of HTTP: a Hono hello-world POST (@hono/node-server, its own process), same autocannon settings and body
+//     as the price call.
+//  2. PGlite: a server started as `npm start` starts it (package.json), in a new data folder. Its memory (RSS) after
+//     start, the price call at BENCH_PRICE_CONNECTIONS (20), a pay-in-car guest booking with a fresh
+//     Idempotency-Key per request at each of BENCH_CONNECTIONS (20,50), its memory after the run.
+//  3. Floor of the booking's writes on PGlite: scripts/bench-floor-db.mjs, the same rows in one transaction, no HTTP.
+//  4. PostgreSQL (a throwaway server, scripts/pg-throwaway.mjs; BENCH_PG=0 skips it): the floor of the same writes
+//     (BENCH_PG_FLOOR_CONCURRENCY connections, 10 as the server's pool), the booking with one server process, then
+//     with two processes on the same database sharing the load (two autocannon instances, half the connections
+//     each). Then what two processes must share: the bookings against the successful answers (each key used once),
+//     duplicate keys sent to both processes at once (one booking each, the same answer), every confirmation sent
+//     once (the outbox files of both), and the sign-in limit counted in the database, not per process.
+//
+// Writes bench/results/api.json (each measure with now / floor / ratio / target / met) and prints the table. Env:
+// BENCH_SECONDS (6) per load, BENCH_CONNECTIONS (20,50), BENCH_PRICE_CONNECTIONS (20), BENCH_PG (1),
+// BENCH_DUPLICATE_KEYS (40), BENCH_URL (only the PGlite part, against a server already running).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import pg from 'pg';
+import { startThrowawayPostgres } from './pg-throwaway.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const seconds = Number(process.env.BENCH_SECONDS) || 10;
+const seconds = Number(process.env.BENCH_SECONDS) || 6;
 const levels = (process.env.BENCH_CONNECTIONS || '20,50').split(',').map(Number).filter((n) => n > 0);
+const priceConnections = Number(process.env.BENCH_PRICE_CONNECTIONS) || 20;
+const withPostgres = process.env.BENCH_PG !== '0';
+const duplicateKeys = Number(process.env.BENCH_DUPLICATE_KEYS) || 40;
+const pgFloorConcurrency = Number(process.env.BENCH_PG_FLOOR_CONCURRENCY) || 10;
+const runId = randomUUID().slice(0, 8);
 const headers = {
   'content-type': 'application/json',
   'api-public-key': process.env.API_PUBLIC_KEY || 'local-public-key',
   'api-secret-key': process.env.API_SECRET_KEY || 'local-secret-key',
 };
+const log = (line) => process.stdout.write(`${line}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function startServer() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: root, env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => { if (String(d).includes('Booking site ready')) resolve(); });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited; // the server closes the database before its folder goes
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { url: `http://127.0.0.1:${port}`, stop };
+const freePort = () => new Promise((resolve, reject) => {
+  const srv = createServer();
+  srv.on('error', reject);
+  srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+});
+
+/** Resident memory of a process, MiB (Linux /proc). */
+function rssMiB(pid) {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+    return Math.round(kb / 1024);
+  } catch {
+    return null;
+  }
 }
 
-const year = new Date().getUTCFullYear() + 1;
-const form = {
-  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
-  pickup_date: `${year}-06-01`, pickup_hour: '3pm', pickup_min: '05', passengers: 2, luggages: 1, meet_and_greet: 'yes',
-};
+/** The command `npm start` runs, as node arguments (package.json; `node --import tsx src/server/main.ts` today). */
+function startArguments() {
+  const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  const words = start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.some((w) => /[&|;<>$`]/.test(w))) throw new Error(`bench:api starts the server with node; package.json's start is "${start}"`);
+  return words.slice(1);
+}
 
-function run(title, connections, opts) {
+async function waitForApi(url, child, what) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/v1/setting`, { headers });
+      if (res.ok) { await res.arrayBuffer(); return; }
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) throw new Error(`${what} did not answer within 120 s`);
+    await sleep(50);
+  }
+}
+
+/** A server as `npm start` starts it, on a free port, in a new data folder (its outbox is there too). */
+async function startServer(env = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, startArguments(), {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', SKIP_SPA_BUILD: '1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  await waitForApi(url, child, 'The server');
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited; // the server closes the database before its folder goes
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { url, pid: child.pid, dataDir, startMs: Date.now() - started, stop };
+}
+
+/** The Hono hello-world floor: its own process, answering a POST after reading its body. */
+async function startHello() {
+  const port = await freePort();
+  const code = `import { Hono } from 'hono'; import { serve } from '@hono/node-server';
+    const app = new Hono(); app.post('/hello', async (c) => { await c.req.text(); return c.json({ hello: 'world' }); });
+    app.get('/api/v1/setting', (c) => c.json([]));
+    serve({ fetch: app.fetch, port: ${port}, hostname: '127.0.0.1' });`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForApi(url, child, 'The hello-world floor');
+  return { url, stop: async () => { const exited = new Promise((r) => child.once('exit', r)); child.kill('SIGTERM'); await exited; } };
+}
+
+function load(title, connections, opts) {
   return new Promise((resolve, reject) => {
     // A long timeout: a slow answer is measured, not counted as a timeout (autocannon's default is 10 s).
     const instance = autocannon({ connections, duration: seconds, timeout: 60, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-    process.stdout.write(`${title}: ${seconds} s at ${connections} connections...\n`);
+    log(`${title}: ${seconds} s at ${connections} connections...`);
   });
 }
 
 const summarise = (r) => ({
   requests_per_second: Math.round(r.requests.average), p50_ms: r.latency.p50, p90_ms: r.latency.p90, p99_ms: r.latency.p99,
   max_ms: r.latency.max, p99_over_p50: r.latency.p50 ? Math.round((r.latency.p99 / r.latency.p50) * 10) / 10 : null,
-  non_2xx: r.non2xx, status_codes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])),
-  errors: r.errors, timeouts: r.timeouts,
+  ok: r['2xx'], non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
 });
 
-const loadBefore = os.loadavg().map((n) => Math.round(n * 100) / 100);
-const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, async stop() {} } : await startServer();
-try {
-  const price = await fetch(`${server.url}/api/v1/calculate-distance-price`, { method: 'POST', headers, body: JSON.stringify(form) }).then((r) => r.json());
-  const vehicle = price.price_details[0];
-  const booking = {
-    selectedVehicleData: vehicle, selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car',
-    selected_passenger: 'guest_login',
-    registrationData: { firstName: 'Load', surname: 'Test', number: '+44 770 090 012', email: 'load.test@example.com' },
-  };
-  const calls = {
-    'calculate-distance-price': (connections) => run('POST /calculate-distance-price', connections, {
-      url: `${server.url}/api/v1/calculate-distance-price`, method: 'POST', headers, body: JSON.stringify(form),
-    }),
-    booking: (connections) => run('POST /booking', connections, {
-      url: `${server.url}/api/v1/booking`, method: 'POST', headers, body: JSON.stringify(booking),
-      // Every booking is a new one: a fresh Idempotency-Key per request.
-      setupClient: (client) => {
-        client.setHeaders({ ...headers, 'idempotency-key': randomUUID() });
-        client.on('response', () => client.setHeaders({ ...headers, 'idempotency-key': randomUUID() }));
-      },
-    }),
-  };
-  const results = {};
-  const rows = [];
-  for (const [name, call] of Object.entries(calls)) {
-    results[name] = {};
-    for (const connections of levels) {
-      const s = summarise(await call(connections));
-      results[name][connections] = s;
-      rows.push({ call: name, connections, rps: s.requests_per_second, p50_ms: s.p50_ms, p90_ms: s.p90_ms, p99_ms: s.p99_ms,
-        max_ms: s.max_ms, 'p99/p50': s.p99_over_p50, non_2xx: s.non_2xx, errors: s.errors, timeouts: s.timeouts });
-    }
-  }
-  const report = {
-    date: new Date().toISOString(), machine: `${os.cpus().length} cores, node ${process.version}`,
-    load_average_at_start: loadBefore, connections: levels, seconds,
-    database: process.env.DATABASE_URL ? 'postgresql' : 'pglite', results,
-  };
-  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  writeFileSync(path.join(root, 'bench/results/api.json'), JSON.stringify(report, null, 2) + '\n');
-  console.table(rows);
-  console.log(`Load average at start: ${loadBefore.join(', ')}. Written to bench/results/api.json`);
-} finally {
-  await server.stop();
+const year = new Date().getUTCFullYear() + 1;
+const form = {
+  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
+  pickup_date: `${year}-06-01`, pickup_hour: '3pm', pickup_min: '05', passengers: 2, luggages: 1, meet_and_greet: 'yes',
+};
+const priceBody = JSON.stringify(form);
+
+async function post(url, pathName, body, extra = {}) {
+  const res = await fetch(`${url}/api/v1${pathName}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json().catch(() => null) };
 }
+
+/** A guest booking paid in the car, for the vehicle the price call offers first. */
+async function bookingRequest(url) {
+  const price = await post(url, '/calculate-distance-price', form);
+  if (price.status !== 200) throw new Error(`The price call answered ${price.status}: ${JSON.stringify(price.body)}`);
+  const vehicle = price.body.price_details[0];
+  return {
+    vehicle,
+    body: {
+      selectedVehicleData: vehicle, selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car',
+      selected_passenger: 'guest_login',
+      registrationData: { firstName: 'Load', surname: 'Test', number: '+44 770 090 012', email: 'load.test@example.com' },
+    },
+  };
+}
+
+/**
+ * Autocannon options for bookings, each with a new key `bench-<run>-<label>-<n>`; `okKeys` collects the keys whose
+ * answer was a 2xx (one request at a time per connection, so an answer belongs to the key last set).
+ */
+function bookingLoad(url, body, label, okKeys = []) {
+  let n = 0;
+  const next = (client) => {
+    client.key = `bench-${runId}-${label}-${++n}`;
+    client.setHeaders({ ...headers, 'idempotency-key': client.key });
+  };
+  return {
+    url: `${url}/api/v1/booking`, method: 'POST', headers, body: JSON.stringify(body),
+    setupClient: (client) => {
+      next(client);
+      client.on('response', (status) => {
+        if (status >= 200 && status < 300) okKeys.push(client.key);
+        next(client);
+      });
+    },
+  };
+}
+
+function floorRun(kind, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-floor-db.mjs', JSON.stringify({ kind, seconds, ...options })],
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`The ${kind} floor failed (${code})`));
+      resolve(JSON.parse(out.trim().split('\n').at(-1)));
+    });
+  });
+}
+
+const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const measures = [];
+/** One row of the table: higher is better unless `lowerIsBetter`. */
+function measure(name, now, floor, target, met, unit = '') {
+  const ratio = floor ? round(now / floor) : null;
+  measures.push({ measure: name, now: `${now}${unit}`, floor: floor === null ? '' : `${floor}${unit}`, ratio: ratio ?? '', target, met: met === null ? '' : met ? 'yes' : 'NO' });
+  return ratio;
+}
+
+const report = {
+  date: new Date().toISOString(), machine: `${os.cpus().length} cores, node ${process.version}`,
+  load_average_at_start: os.loadavg().map((n) => round(n)), seconds, connections: levels, price_connections: priceConnections,
+};
+
+// 1. The HTTP floor.
+const hello = await startHello();
+try {
+  const r = summarise(await load('Floor: Hono hello-world POST', priceConnections, {
+    url: `${hello.url}/hello`, method: 'POST', headers, body: priceBody,
+  }));
+  report.floor_hello = r;
+} finally {
+  await hello.stop();
+}
+
+// 2. PGlite.
+let sample;
+{
+  const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, pid: null, stop: async () => {} } : await startServer();
+  try {
+    await sleep(1000); // the start's own work settles
+    const memory = { rss_after_start_mib: server.pid ? rssMiB(server.pid) : null, start_ms: server.startMs ?? null };
+    const { vehicle, body } = await bookingRequest(server.url);
+    const first = await post(server.url, '/booking', body, { 'idempotency-key': `bench-${runId}-sample` });
+    if (first.status !== 200) throw new Error(`A booking answered ${first.status}: ${JSON.stringify(first.body)}`);
+    sample = { data: first.body.data, vehicle };
+    const price = summarise(await load('PGlite: POST /calculate-distance-price', priceConnections, {
+      url: `${server.url}/api/v1/calculate-distance-price`, method: 'POST', headers, body: priceBody,
+    }));
+    const booking = {};
+    for (const connections of levels) {
+      booking[connections] = summarise(await load('PGlite: POST /booking', connections, bookingLoad(server.url, body, `pglite${connections}`)));
+    }
+    await sleep(3000); // the mail queue drains, the server is idle again
+    memory.rss_after_run_mib = server.pid ? rssMiB(server.pid) : null;
+    report.pglite = { price, booking, memory };
+  } finally {
+    await server.stop();
+  }
+}
+
+// 3. The floor of the booking's writes on PGlite.
+log(`Floor: the booking's rows in one transaction straight on PGlite, ${seconds} s...`);
+report.pglite.floor_booking_writes = await floorRun('pglite', { sample });
+
+// 4. PostgreSQL.
+if (withPostgres) {
+  const postgres = await startThrowawayPostgres();
+  log(`PostgreSQL ${postgres.version}`);
+  const servers = [];
+  try {
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE floor');
+    await admin.query('CREATE DATABASE site');
+    await admin.end();
+    const baseUrl = postgres.url.replace(/\/postgres$/, '');
+    log(`Floor: the booking's rows in one transaction straight on PostgreSQL, ${pgFloorConcurrency} connections, ${seconds} s...`);
+    const floor = await floorRun('postgres', { url: `${baseUrl}/floor`, concurrency: pgFloorConcurrency, sample });
+    const siteUrl = `${baseUrl}/site`;
+    // Cheap password hashes: the sign-in limit check below hashes once per attempt.
+    // One SERVER_SECRET for both, as README asks of servers sharing a database (request hashes, reset codes).
+    const env = { DATABASE_URL: siteUrl, PASSWORD_HASH_COST: '10', SERVER_SECRET: `bench-secret-${runId}` };
+    servers.push(await startServer(env));
+    servers.push(await startServer(env));
+    const [one, two] = servers;
+    const { body } = await bookingRequest(one.url);
+    const connections = levels[0];
+    const okKeys = [];
+    const single = summarise(await load('PostgreSQL, 1 process: POST /booking', connections, bookingLoad(one.url, body, 'pg1', okKeys)));
+    log(`PostgreSQL, 2 processes: POST /booking: ${seconds} s at ${connections} connections, half on each...`);
+    const [a, b] = await Promise.all([
+      new Promise((resolve, reject) => autocannon({ connections: Math.ceil(connections / 2), duration: seconds, timeout: 60, ...bookingLoad(one.url, body, 'pg2a', okKeys) }, (e, r) => (e ? reject(e) : resolve(r)))),
+      new Promise((resolve, reject) => autocannon({ connections: Math.floor(connections / 2), duration: seconds, timeout: 60, ...bookingLoad(two.url, body, 'pg2b', okKeys) }, (e, r) => (e ? reject(e) : resolve(r)))),
+    ]);
+    const both = { process_1: summarise(a), process_2: summarise(b) };
+    both.requests_per_second = both.process_1.requests_per_second + both.process_2.requests_per_second;
+    both.max_ms = Math.max(a.latency.max, b.latency.max);
+
+    // What two processes share, checked in the database.
+    const db = new pg.Client({ connectionString: siteUrl });
+    await db.connect();
+    const count = async (sql, params) => Number((await db.query(sql, params)).rows[0].n);
+    // Each key was sent once: every key answered 2xx has exactly one booking, and the only other bookings are the
+    // requests still on their way when a load ended (autocannon stops without reading their answers).
+    const okAnswers = single.ok + both.process_1.ok + both.process_2.ok;
+    const loadBookings = await count("SELECT count(*) AS n FROM bookings WHERE idempotency_key LIKE $1 AND idempotency_key NOT LIKE '%-dup-%'", [`bench-${runId}-pg%`]);
+    const okKeysBooked = await count('SELECT count(*) AS n FROM bookings WHERE idempotency_key = ANY($1::text[])', [okKeys]);
+    const keysWithMore = await count('SELECT count(*) AS n FROM (SELECT idempotency_key FROM bookings WHERE idempotency_key LIKE $1 GROUP BY 1 HAVING count(*) > 1) x', [`bench-${runId}-%`]);
+    // Duplicate keys: each sent four times at once, twice to each process.
+    const dupResults = await Promise.all(Array.from({ length: duplicateKeys }, async (_, i) => {
+      const key = `bench-${runId}-dup-${i}`;
+      const answers = await Promise.all([one, two, one, two].map((s) => post(s.url, '/booking', body, { 'idempotency-key': key })));
+      return { key, statuses: answers.map((r) => r.status), numbers: new Set(answers.map((r) => r.body?.data?.booking?.booking_number)) };
+    }));
+    const perKey = await db.query('SELECT idempotency_key, count(*)::int AS n FROM bookings WHERE idempotency_key LIKE $1 GROUP BY 1', [`bench-${runId}-dup-%`]);
+    const duplicates = {
+      keys: duplicateKeys, requests: duplicateKeys * 4,
+      all_200: dupResults.every((r) => r.statuses.every((s) => s === 200)),
+      one_answer_per_key: dupResults.every((r) => r.numbers.size === 1),
+      keys_with_one_booking: perKey.rows.filter((r) => r.n === 1).length,
+      keys_with_more: perKey.rows.filter((r) => r.n > 1).length,
+      statuses: dupResults.flatMap((r) => r.statuses).reduce((m, s) => ({ ...m, [s]: (m[s] ?? 0) + 1 }), {}),
+    };
+    // Every confirmation sent once: both queues drain, each message to one outbox.
+    const deadline = Date.now() + 60_000;
+    while (await count("SELECT count(*) AS n FROM outbound_emails WHERE status <> 'sent'") > 0 && Date.now() < deadline) await sleep(500);
+    const subjects = servers.flatMap((s) => (existsSync(path.join(s.dataDir, 'outbox')) ? readdirSync(path.join(s.dataDir, 'outbox')) : [])
+      .map((f) => /^Subject: (.*)$/m.exec(readFileSync(path.join(s.dataDir, 'outbox', f), 'utf8'))?.[1] ?? f));
+    const prefix = [`bench-${runId}-%`];
+    const bookingsTotal = await count('SELECT count(*) AS n FROM bookings WHERE idempotency_key LIKE $1', prefix);
+    const mail = {
+      bookings: bookingsTotal,
+      emails_rows: await count('SELECT count(*) AS n FROM outbound_emails e JOIN bookings b ON b.id = e.booking_id WHERE b.idempotency_key LIKE $1', prefix),
+      emails_not_sent: await count("SELECT count(*) AS n FROM outbound_emails WHERE status <> 'sent'"),
+      emails_claimed_twice: await count('SELECT count(*) AS n FROM outbound_emails WHERE attempts <> 1'),
+      outbox_files: subjects.length, outbox_files_by_process: servers.map((s) => (existsSync(path.join(s.dataDir, 'outbox')) ? readdirSync(path.join(s.dataDir, 'outbox')).length : 0)),
+      distinct_subjects: new Set(subjects).size,
+    };
+    // The sign-in limit (10 wrong passwords per e-mail and address in 15 minutes) is counted in the database: the
+    // attempts go to the two processes in turn, and the 11th is refused by whichever process gets it.
+    const throttleStatuses = [];
+    for (let i = 0; i < 14; i++) {
+      const s = servers[i % 2];
+      throttleStatuses.push((await post(s.url, '/check-passenger-email', { email: `limit-${runId}@example.com`, password: 'wrong-password' })).status);
+    }
+    const signInLimit = {
+      attempts: throttleStatuses.length, statuses_in_turn: throttleStatuses,
+      first_refused_attempt: throttleStatuses.indexOf(429) + 1,
+      counted_in_database: await count("SELECT max(attempts) AS n FROM auth_throttle WHERE scope = 'pair' AND email = $1", [`limit-${runId}@example.com`]),
+    };
+    await db.end();
+    report.postgres = {
+      version: postgres.version, connections, floor_booking_writes: floor, booking_1_process: single, booking_2_processes: both,
+      two_process_ratio: round(both.requests_per_second / single.requests_per_second),
+      no_duplicates: {
+        ok_answers_under_load: okAnswers, ok_keys_recorded: okKeys.length, ok_keys_with_their_booking: okKeysBooked,
+        bookings_under_load: loadBookings, cut_off_at_the_end: loadBookings - okKeysBooked, connections_at_the_end: connections * 2,
+        keys_with_more_than_one_booking: keysWithMore,
+        equal: okKeys.length === okAnswers && okKeysBooked === okAnswers && loadBookings - okKeysBooked <= connections * 2 && keysWithMore === 0,
+        duplicate_keys: duplicates,
+      },
+      mail_once: mail, shared_sign_in_limit: signInLimit,
+      other_limits: 'DB_QUEUE_LIMIT (503 when the embedded database is busy) is per process by design and applies to PGlite only; on PostgreSQL admit() does nothing and the pool queues.',
+    };
+  } finally {
+    for (const s of servers) await s.stop();
+    await postgres.stop();
+  }
+}
+
+// The table.
+const hp = report.floor_hello.requests_per_second;
+const pr = report.pglite.price;
+measure(`price call, ${priceConnections} connections (req/s)`, pr.requests_per_second, hp, '>= 0.15', pr.requests_per_second / hp >= 0.15);
+measure(`price call p99 (ms)`, pr.p99_ms, null, '< 20', pr.p99_ms < 20);
+const pf = report.pglite.floor_booking_writes.tx_per_second;
+for (const c of levels) {
+  const b = report.pglite.booking[c];
+  measure(`booking PGlite, ${c} connections (req/s)`, b.requests_per_second, pf, '>= 0.6', b.requests_per_second / pf >= 0.6);
+}
+const at50 = report.pglite.booking[levels.at(-1)];
+measure(`booking PGlite p99/p50, ${levels.at(-1)} connections`, at50.p99_over_p50, null, '<= 5', at50.p99_over_p50 <= 5);
+const maxMs = Math.max(...levels.map((c) => report.pglite.booking[c].max_ms));
+measure('booking PGlite slowest request (ms)', maxMs, null, '<= 2000', maxMs <= 2000);
+if (report.postgres) {
+  const p = report.postgres;
+  const f = p.floor_booking_writes.tx_per_second;
+  measure(`booking PostgreSQL, 1 process, ${p.connections} connections (req/s)`, p.booking_1_process.requests_per_second, f, '>= 0.6', p.booking_1_process.requests_per_second / f >= 0.6);
+  measure(`booking PostgreSQL, 2 processes (req/s)`, p.booking_2_processes.requests_per_second, p.booking_1_process.requests_per_second, 'reported', null);
+  const d = p.no_duplicates;
+  measure('2 processes: each 2xx key has 1 booking', `${d.ok_keys_with_their_booking} of ${d.ok_answers_under_load} (+${d.cut_off_at_the_end} cut off at the end), ${d.keys_with_more_than_one_booking} with more`, null, 'all, none', d.equal);
+  const k = d.duplicate_keys;
+  measure(`2 processes: ${k.keys} keys sent 4 times each`, `${k.keys_with_one_booking} with 1 booking, ${k.keys_with_more} with more`, null, 'one each',
+    k.keys_with_one_booking === k.keys && k.keys_with_more === 0 && k.one_answer_per_key && k.all_200);
+  const m = p.mail_once;
+  measure('2 processes: confirmations sent once', `${m.outbox_files} files, ${m.distinct_subjects} distinct, ${m.bookings} bookings`, null, 'once each',
+    m.outbox_files === m.bookings && m.distinct_subjects === m.bookings && m.emails_not_sent === 0 && m.emails_claimed_twice === 0);
+  const s = p.shared_sign_in_limit;
+  measure('2 processes: sign-in limit shared', `429 from attempt ${s.first_refused_attempt}`, null, 'attempt 11', s.first_refused_attempt === 11);
+}
+const mem = report.pglite.memory;
+measure('server RSS PGlite after start / after run (MiB)', `${mem.rss_after_start_mib} / ${mem.rss_after_run_mib}`, null, 'reported', null);
+report.measures = measures;
+
+mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+writeFileSync(path.join(root, 'bench/results/api.json'), `${JSON.stringify(report, null, 2)}\n`);
+console.table(measures);
+const detail = [];
+detail.push({ run: 'hello floor', ...report.floor_hello });
+detail.push({ run: 'price PGlite', ...report.pglite.price });
+for (const c of levels) detail.push({ run: `booking PGlite ${c}`, ...report.pglite.booking[c] });
+if (report.postgres) {
+  detail.push({ run: 'booking PG 1 process', ...report.postgres.booking_1_process });
+  detail.push({ run: 'booking PG 2 processes (a)', ...report.postgres.booking_2_processes.process_1 });
+  detail.push({ run: 'booking PG 2 processes (b)', ...report.postgres.booking_2_processes.process_2 });
+}
+console.table(detail.map(({ run, requests_per_second, p50_ms, p99_ms, max_ms, ok, non_2xx, errors }) => ({ run, rps: requests_per_second, p50_ms, p99_ms, max_ms, ok, non_2xx, errors })));
+log(`Floors: PGlite writes ${pf} tx/s${report.postgres ? `, PostgreSQL writes ${report.postgres.floor_booking_writes.tx_per_second} tx/s` : ''}. `
+  + `Load average at start: ${report.load_average_at_start.join(', ')}. Written to bench/results/api.json`);
