@@ -8,7 +8,7 @@ import { LoadingOverlay } from './components/LoadingOverlay';
 import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
 import { loadGoogleMaps } from './maps';
-import { usePreloaded } from './hooks';
+import { useAfterFirstPaint, usePreloaded } from './hooks';
 import { preloadable } from './preloadable';
 import { isEnabled } from '../domain/settings';
 
@@ -63,6 +63,8 @@ export function App() {
 
   // SPEC 4: the maps script is added once the settings have arrived, and only with a key.
   const mapsKey = settings.GOOGLE_API_KEY?.trim();
+  // The footer is below the fold: fetched after the first paint.
+  const belowFold = useAfterFirstPaint();
   useEffect(() => {
     if (area !== null && mapsKey) loadGoogleMaps(mapsKey);
   }, [area !== null, mapsKey]);
@@ -77,7 +79,7 @@ export function App() {
       <Suspense fallback={loading}>
         {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : <Wizard />}
       </Suspense>
-      {isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && <Suspense fallback={null}><SiteFooter /></Suspense>}
+      {belowFold && isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && <Suspense fallback={null}><SiteFooter /></Suspense>}
     </>
   );
 }

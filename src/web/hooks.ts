@@ -1,5 +1,5 @@
 // Small browser helpers shared by the views.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 
 export interface LatLon { lat: number; lon: number }
 /** SPEC 5: central London when the browser will not say where the visitor is. */
@@ -67,4 +67,19 @@ export function usePreloaded<T>(load: () => Promise<T>, wanted = true): T | null
     // `load` is a constant import() of the caller's: only `wanted` starts it.
   }, [wanted]);
   return mod;
+}
+
+let firstPaintDone = false;
+/**
+ * False on the page's very first render, true from the next one on (and at once on every later mount): a part
+ * rendered only when true is left out of the first paint, so the headline shows without waiting for it (decision 30).
+ */
+export function useAfterFirstPaint(): boolean {
+  const [ready, setReady] = useState(firstPaintDone);
+  useEffect(() => {
+    if (ready) return;
+    firstPaintDone = true;
+    startTransition(() => setReady(true));
+  }, [ready]);
+  return ready;
 }

@@ -54,6 +54,10 @@ describe('the first page', () => {
     for (const lazy of ['AccountArea', 'CardView', 'SiteArea', 'PaymentView', 'SuccessView', 'useGooglePlaces', 'HourlyForm']) {
       expect(names(), `${lazy} is not part of the home page`).not.toContain(lazy);
     }
+    // Below the fold, after the first paint: the sections and the footer still come.
+    await page.getByRole('contentinfo').waitFor();
+    expect(names()).toContain('SiteFooter');
+    expect(names()).toContain('HomeSections');
     // The main script holds no Places or account code (they are chunks of their own, fetched when needed).
     const main = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.js'))}`)).text();
     expect(main).not.toContain('AutocompleteService');

@@ -5,7 +5,7 @@ import type { BookingFormDraft } from '../../../domain/forms';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { StepNotice } from '../../components/StepNotice';
-import { usePreloaded } from '../../hooks';
+import { useAfterFirstPaint, usePreloaded } from '../../hooks';
 import { DistanceForm } from './DistanceForm';
 // The hourly form is a lazy chunk, fetched as soon as the operator offers it.
 const loadHourlyForm = () => import('./HourlyForm');
@@ -28,6 +28,8 @@ export function HomeView() {
   const distanceForm = useRef<FormApi<BookingFormDraft> | null>(null);
   const offersHourly = tabs.includes('hourly');
   const HourlyForm = usePreloaded(loadHourlyForm, offersHourly)?.HourlyForm;
+  // Below the fold: fetched and rendered after the first paint, which then waits for nothing but the form.
+  const belowFold = useAfterFirstPaint();
 
   return (
     <>
@@ -60,7 +62,7 @@ export function HomeView() {
           </div>
         </div>
       </section>
-      <Suspense fallback={null}>
+      {belowFold && <Suspense fallback={null}>
         <HomeSections onChooseDestination={(address) => {
           if (active !== 'milleage') actor.send({ type: 'home.typeChanged', bookingType: 'milleage' });
           setTimeout(() => {
@@ -68,7 +70,7 @@ export function HomeView() {
             document.getElementById('booking-form')?.scrollIntoView({ behavior: 'smooth' });
           }, 0);
         }} />
-      </Suspense>
+      </Suspense>}
       {pricing && (
         <LoadingOverlay text="Please wait while fetching prices">
           <ul className="legend">
