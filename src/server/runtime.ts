@@ -2,10 +2,12 @@
 // distance service and the mail queue. `npm start` and `npm run admin` share it.
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import type { Config } from './config';
+import { DEFAULT_PASSWORD_HASH_COST, type Config } from './config';
 import { openDb, type Db } from './db/index';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './operator/seed';
+import { addDemoBookings } from './operator/seedCorporate';
+import { copyDemoImage } from './operator/demoImage';
 import { distanceFromConfig } from './geo/index';
 import type { DistanceService } from './geo/distance';
 import { MailQueue } from './mail/queue';
@@ -17,10 +19,16 @@ export interface Runtime { db: Db; distance: DistanceService; mail: MailQueue; l
 export async function openRuntime(config: Config): Promise<Runtime> {
   const log: string[] = [];
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), queueLimit: config.dbQueueLimit });
+  const pgliteDir = path.join(config.dataDir, 'pglite');
+  // A new embedded database is a copy of the prepared demo one (operator/demoImage.ts) when its password cost is ours.
+  const prepared = !config.databaseUrl && config.passwordHashCost === DEFAULT_PASSWORD_HASH_COST && copyDemoImage(pgliteDir);
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: pgliteDir, queueLimit: config.dbQueueLimit });
   const applied = await migrate(db);
   if (applied.length) log.push(`Database migrations applied: ${applied.join(', ')}`);
-  if (await seedIfEmpty(db, config.passwordHashCost)) log.push('Seeded the demo operator (Albion Executive Cars).');
+  if (prepared) {
+    await addDemoBookings(db);
+    log.push('Started from the prepared demo database (Albion Executive Cars).');
+  } else if (await seedIfEmpty(db, config.passwordHashCost)) log.push('Seeded the demo operator (Albion Executive Cars).');
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : outboxTransport(path.join(config.dataDir, 'outbox'));
   const from = async () => config.mailFrom ?? (await loadSettings(db)).FROM_EMAIL ?? 'bookings@localhost';
   const mail = new MailQueue(db, transport, from);

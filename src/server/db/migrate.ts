@@ -7,11 +7,15 @@ import type { Db } from './index';
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export async function migrate(db: Db): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
+  // One read on the usual start, where every file is already applied; what is missing is checked again under the lock.
+  const known = await appliedVersions(db);
+  const pending = files.filter((f) => !known.has(f.replace(/\.sql$/, '')));
+  if (!pending.length) return [];
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
   const applied: string[] = [];
-  for (const file of files) {
+  for (const file of pending) {
     const version = file.replace(/\.sql$/, '');
     const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
     // The lock makes concurrent starts against one PostgreSQL server take turns.
@@ -26,6 +30,13 @@ export async function migrate(db: Db): Promise<string[]> {
     if (done) applied.push(version);
   }
   return applied;
+}
+
+/** The versions recorded as applied; none before the first migration made the table. */
+async function appliedVersions(db: Db): Promise<Set<string>> {
+  const [{ present }] = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  if (!present) return new Set();
+  return new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
 }
 
 /** Migration files hold plain DDL: statements end with a semicolon at the end of a line. */

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { MIGRATIONS_DIR, migrate } from './migrate';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const CACHE_DIR = path.join(ROOT, 'node_modules/.cache/uk-booking');
+export const CACHE_DIR = path.join(ROOT, 'node_modules/.cache/uk-booking');
 
-function templateKey(): string {
+export function templateKey(): string {
   const hash = createHash('sha256');
   const pglite = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
   hash.update(`pglite ${pglite.version}\n`);
@@ -23,7 +23,7 @@ function templateKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-export const templateFile = () => path.join(CACHE_DIR, `pglite-${templateKey()}.tar.gz`);
+export const templateFile = (key = templateKey()) => path.join(CACHE_DIR, `pglite-${key}.tar.gz`);
 
 /** The template for the current migrations, or null when none has been built or it cannot be read. */
 export function readTemplate(): Blob | null {

@@ -82,8 +82,11 @@ const RATES: Record<string, Record<string, RateRow>> = {
   },
 };
 
-/** Seeds an empty database; `hashCost` is the scrypt cost of the demo corporate passenger's password. */
-export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST): Promise<boolean> {
+/**
+ * Seeds an empty database; `hashCost` is the scrypt cost of the demo corporate passenger's password. Without
+ * `bookings`, the demo passenger has none yet (the prepared demo database, demoImage.ts, adds them when copied).
+ */
+export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST, { bookings = true } = {}): Promise<boolean> {
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
   if (n > 0) return false;
   // Hashed before the transaction: scrypt is slow, and the embedded database waits for a transaction.
@@ -108,7 +111,7 @@ export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST)
       }
     }
     for (const a of DEMO_ADDRESSES) await addAddress(tx, a);
-    await seedCorporatePassenger(tx, corporateHash);
+    await seedCorporatePassenger(tx, corporateHash, bookings);
     return true;
   });
 }

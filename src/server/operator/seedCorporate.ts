@@ -1,7 +1,7 @@
 // The demo corporate passenger (README gives the sign-in): an account with past
 // and upcoming bookings of both types, so the account area has something to show
 // on a fresh `npm start`. Dates are relative to the day the database is seeded.
-import type { Queryable } from '../db/index';
+import type { Db, Queryable } from '../db/index';
 import { ukToday } from '../../domain/ukTime';
 import { newBookingNumber } from '../bookings/bookings';
 
@@ -28,15 +28,29 @@ const BOOKINGS: DemoBooking[] = [
     time: '13:45', hours: 4, pence: 12800, passengers: 3, luggages: 2 },
 ];
 
+/** The bookings of the demo passenger of a prepared database, added to it when it is copied into a new data folder. */
+export async function addDemoBookings(db: Pick<Db, 'transaction'>): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [passenger] = await tx.query<{ id: number }>('SELECT id FROM passengers WHERE email = $1', [DEMO_CORPORATE.email]);
+    if (passenger) await seedDemoBookings(tx, passenger.id);
+  });
+}
+
 const shiftDays = (date: string, days: number) => {
   const [y, m, d] = date.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 };
 
-export async function seedCorporatePassenger(tx: Queryable, passwordHash: string): Promise<void> {
+/** The demo passenger and, unless `bookings` is false (the prepared demo database, demoImage.ts), their bookings. */
+export async function seedCorporatePassenger(tx: Queryable, passwordHash: string, bookings = true): Promise<void> {
   const [{ id }] = await tx.query<{ id: number }>(
     'INSERT INTO passengers (name, email, phone, password_hash) VALUES ($1, $2, $3, $4) RETURNING id',
     [DEMO_CORPORATE.name, DEMO_CORPORATE.email, DEMO_CORPORATE.phone, passwordHash]);
+  if (bookings) await seedDemoBookings(tx, id);
+}
+
+/** The demo passenger's bookings, dated from today: added when a database is made, never kept in a prepared one. */
+export async function seedDemoBookings(tx: Queryable, id: number): Promise<void> {
   const today = ukToday();
   for (const b of BOOKINGS) {
     const date = shiftDays(today, b.days);
