@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { isEmail } from '../../domain/fields';
 
@@ -28,11 +28,19 @@ export function toMailOptions(msg: OutgoingMessage): Mail.Options {
 }
 
 export function smtpTransport(url: string): MailTransport {
-  // Every wait is bounded, well inside the mail queue's lease.
-  const transporter = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+  const description = `SMTP (${new URL(url).host})`;
+  // nodemailer is loaded with the first message, not at start (decision 31). Every wait is bounded, well inside the
+  // mail queue's lease.
+  let transporter: Promise<Transporter> | null = null;
+  const connect = async () => (await import('nodemailer')).default
+    .createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
   return {
-    description: `SMTP (${new URL(url).host})`,
-    async send(msg) { await transporter.sendMail(toMailOptions(msg)); },
+    description,
+    async send(msg) {
+      const options = toMailOptions(msg);
+      transporter ??= connect();
+      await (await transporter).sendMail(options);
+    },
   };
 }
 
