@@ -155,11 +155,19 @@ async function lighthouseOnce(url, storage) {
       lcp_ms: Math.round(audits['largest-contentful-paint'].numericValue),
       fcp_ms: Math.round(audits['first-contentful-paint'].numericValue),
       final_url: result.lhr.finalDisplayedUrl,
+      lcp_element: lcpElement(audits),
       failing,
     };
   } finally {
     await browser.close();
   }
+}
+
+/** What Lighthouse took as the largest contentful paint (a selector and a snippet), for the report. */
+function lcpElement(audits) {
+  const items = audits['largest-contentful-paint-element']?.details?.items ?? [];
+  const node = items.flatMap((i) => i.items ?? [i]).find((i) => i.node)?.node;
+  return node ? `${node.selector ?? ''} ${node.snippet ?? ''}`.trim() : null;
 }
 
 async function lighthouseMedian(url, storage) {

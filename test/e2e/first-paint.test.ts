@@ -2,7 +2,7 @@
 // code (later steps, the account area, the site pages, Google Places are lazy chunks, each with its styles), the
 // server sends it brotli, and it asks for the browser location only on a gesture in the form.
 import { describe, expect, it } from 'vitest';
-import { onSharedServer } from './harness';
+import { onSharedServer, ukDateInDays } from './harness';
 
 const suite = onSharedServer();
 const { server } = suite;
@@ -74,6 +74,25 @@ describe('the first page', () => {
     await page.getByRole('button', { name: 'Get prices' }).waitFor();
     expect(order[0]).toBe('public');
     expect(order).toContain('QuotationView');
+    await page.close();
+  });
+
+  it('fetches the first vehicle picture of the quotation at once (its largest paint), the others when scrolled to', async () => {
+    const page = await suite.browser.newPage();
+    await page.goto(server.url);
+    for (const [label, typed] of [['Pickup address', 'Paddington'], ['Drop-off address', 'Canary Wharf']]) {
+      await page.getByRole('combobox', { name: label }).fill(typed);
+      await page.getByRole('listbox').getByRole('option').first().click();
+    }
+    await page.getByLabel('Pickup date').fill(ukDateInDays(3));
+    await page.getByRole('button', { name: 'Get prices' }).click();
+    await page.waitForURL('**/quotationview');
+    const pictures = page.locator('img.vehicle-img');
+    await pictures.first().waitFor();
+    const attrs = await pictures.evaluateAll((imgs) => imgs.map((i) => [i.getAttribute('loading'), i.getAttribute('fetchpriority')]));
+    expect(attrs[0]).toEqual(['eager', 'high']);
+    expect(attrs.length).toBeGreaterThan(1);
+    for (const a of attrs.slice(1)) expect(a).toEqual(['lazy', 'auto']);
     await page.close();
   });
 });
