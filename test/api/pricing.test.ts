@@ -90,3 +90,25 @@ describe('POST /calculate-distance', () => {
     expect([status, body.field]).toEqual([422, 'pickup']);
   });
 });
+
+describe('the price answer as JSON text (issue 12)', () => {
+  it('is exactly JSON.stringify of the answer, for a one-way and a return trip with extras', async () => {
+    const { create } = await import('superstruct');
+    const { BookingForm } = await import('../../src/domain/schemas');
+    const { quoteDistance } = await import('../../src/server/pricing/quote');
+    const { distancePriceJson } = await import('../../src/server/routes/pricing');
+    const { estimateDistance } = await import('../../src/server/geo/distance');
+    const { loadSettings } = await import('../../src/server/deps');
+    const ctx = { db: t.db, distance: estimateDistance, settings: await loadSettings(t.db), now: new Date() };
+    for (const extra of [{}, { select_option: 'return', return_date: '2030-06-08', return_hour: '11am', return_min: '30', meet_and_greet: 'yes', baby_seats: 1, return_waiting_min: 15 }]) {
+      const quote = await quoteDistance(ctx, create({ ...HEATHROW_TO_TRAFALGAR, ...extra }, BookingForm));
+      // Twice: the second time with each vehicle's fields already serialised.
+      for (let i = 0; i < 2; i++) {
+        expect(distancePriceJson(quote)).toBe(JSON.stringify({
+          price_details: quote.offers.map((o) => o.detail), via_miles: quote.route.miles, time_duration: quote.route.seconds,
+          return_via_miles: quote.route.returnMiles, return_time_duration: quote.route.returnSeconds, estimated: quote.route.estimated,
+        }));
+      }
+    }
+  });
+});

@@ -28,52 +28,63 @@ const count = (max: number) => withDefault(integerIn(max), 0);
 const yesNo = withDefault(oneOf('yes', 'no'), 'no');
 const optionalText = (max: number) => withDefault(text(0, max), '');
 
-/** BookingForm's fields in the schema's order, each with its rule (src/domain/schemas.ts). */
-const BOOKING_FORM: [string, Rule][] = [
-  ['pickup', text(1, 300)],
-  ['dropoff', text(1, 300)],
-  ['pickup_date', calendarDate],
-  ['pickup_hour', hour12],
-  ['pickup_min', minute],
-  ['select_option', withDefault(oneOf('one_way', 'return'), 'one_way')],
-  ['return_date', emptyOr(calendarDate)],
-  ['return_hour', emptyOr(hour12)],
-  ['return_min', emptyOr(minute)],
-  // Stops are left to superstruct (each is an object of its own rules).
-  ['stops', (v) => (v === undefined || (Array.isArray(v) && v.length === 0) ? [] : UNSURE)],
-  ['passengers', count(50)],
-  ['luggages', count(20)],
-  ['hand_luggages', count(20)],
-  ['return_passengers', count(50)],
-  ['return_luggages', count(20)],
-  ['return_hand_luggages', count(20)],
-  ['meet_and_greet', yesNo],
-  ['return_meet_and_greet', yesNo],
-  ['baby_seats', count(15)],
-  ['booster_seats', count(15)],
-  ['return_baby_seats', count(15)],
-  ['return_booster_seats', count(15)],
-  ['wheel_chair', yesNo],
-  ['return_wheel_chair', yesNo],
-  ['special_luggage', count(15)],
-  ['return_special_luggage', count(15)],
-  ['waiting_min', withDefault(integerIn(100, 5), 0)],
-  ['return_waiting_min', withDefault(integerIn(100, 5), 0)],
-  ['pickup_fight_number', optionalText(40)],
-  ['return_fight_number', optionalText(40)],
-  ['modal', (v) => (v === undefined ? undefined : text(0, 100)(v))],
-];
-
 /** create(value, BookingForm) for a plainly valid form without stops; null when superstruct must decide. */
 export function fastBookingForm(value: unknown): BookingForm | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const given = value as Record<string, unknown>;
-  const form: Record<string, unknown> = { ...given };
-  for (const [key, rule] of BOOKING_FORM) {
-    const checked = rule(given[key]);
-    if (checked === UNSURE) return null;
-    // As superstruct: a field left out stays out unless a default fills it.
-    if (checked !== undefined || key in form) form[key] = checked;
+  const g = value as Record<string, unknown>;
+  // One object literal of every field (a fixed shape: adding thirty keys one by one to a copy cost 20 µs).
+  const form = {
+    pickup: text300(g.pickup),
+    dropoff: text300(g.dropoff),
+    pickup_date: calendarDate(g.pickup_date),
+    pickup_hour: hour12(g.pickup_hour),
+    pickup_min: minute(g.pickup_min),
+    select_option: selectOption(g.select_option),
+    return_date: emptyOrDate(g.return_date),
+    return_hour: emptyOrHour(g.return_hour),
+    return_min: emptyOrMinute(g.return_min),
+    // Stops are left to superstruct (each is an object of its own rules).
+    stops: g.stops === undefined || (Array.isArray(g.stops) && g.stops.length === 0) ? [] : UNSURE,
+    passengers: count50(g.passengers),
+    luggages: count20(g.luggages),
+    hand_luggages: count20(g.hand_luggages),
+    return_passengers: count50(g.return_passengers),
+    return_luggages: count20(g.return_luggages),
+    return_hand_luggages: count20(g.return_hand_luggages),
+    meet_and_greet: yesNo(g.meet_and_greet),
+    return_meet_and_greet: yesNo(g.return_meet_and_greet),
+    baby_seats: count15(g.baby_seats),
+    booster_seats: count15(g.booster_seats),
+    return_baby_seats: count15(g.return_baby_seats),
+    return_booster_seats: count15(g.return_booster_seats),
+    wheel_chair: yesNo(g.wheel_chair),
+    return_wheel_chair: yesNo(g.return_wheel_chair),
+    special_luggage: count15(g.special_luggage),
+    return_special_luggage: count15(g.return_special_luggage),
+    waiting_min: waiting(g.waiting_min),
+    return_waiting_min: waiting(g.return_waiting_min),
+    pickup_fight_number: text40(g.pickup_fight_number),
+    return_fight_number: text40(g.return_fight_number),
+  } as Record<string, unknown>;
+  for (const key in form) if (form[key] === UNSURE) return null;
+  // As superstruct: a field left out stays out unless a default fills it; fields it does not know are kept.
+  if ('modal' in g) {
+    const modal = g.modal === undefined ? undefined : text100(g.modal);
+    if (modal === UNSURE) return null;
+    form.modal = modal;
   }
+  for (const key in g) if (!(key in form)) form[key] = g[key];
   return form as BookingForm;
 }
+
+const selectOption = withDefault(oneOf('one_way', 'return'), 'one_way');
+const emptyOrDate = emptyOr(calendarDate);
+const emptyOrHour = emptyOr(hour12);
+const emptyOrMinute = emptyOr(minute);
+const count50 = count(50);
+const count20 = count(20);
+const count15 = count(15);
+const waiting = withDefault(integerIn(100, 5), 0);
+const text40 = optionalText(40);
+const text300 = text(1, 300);
+const text100 = text(0, 100);

@@ -135,10 +135,35 @@ export interface SecurityHeadersOptions {
   staticProviders: Providers;
 }
 
+/** JSON answers made by `apiJson`: their body, status and headers, until the middleware adds the fixed headers. */
+const plainAnswers = new WeakMap<Response, { body: string; status: number; headers: Record<string, string> }>();
+
+/**
+ * A JSON answer of the API whose security headers are added as one plain object (no Headers object is built and
+ * then copied for node): for the calls made most (prices, bookings), where that was a tenth of the work.
+ */
+export function apiJson(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  const body = typeof data === 'string' ? data : JSON.stringify(data);
+  const all = { 'content-type': 'application/json', ...headers };
+  const res = new Response(body, { status, headers: all });
+  plainAnswers.set(res, { body, status, headers: all });
+  return res;
+}
+
 export function securityHeaders(opts: SecurityHeadersOptions): MiddlewareHandler {
   const permissions = permissionsPolicy(opts.staticProviders);
+  const fixed = {
+    'Content-Security-Policy': NON_PAGE_POLICY, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin', 'Permissions-Policy': permissions,
+  };
   return async (c, next) => {
     await next();
+    const plain = plainAnswers.get(c.res);
+    if (plain) {
+      c.res = undefined; // replaced, not merged (merging would build the Headers object this avoids)
+      c.res = new Response(plain.body, { status: plain.status, headers: { ...plain.headers, ...fixed } });
+      return;
+    }
     const headers = c.res.headers;
     const isPage = /^text\/html\b/i.test(headers.get('content-type') ?? '');
     let policy = NON_PAGE_POLICY;

@@ -14,13 +14,16 @@ export interface PriceLine { code: string; leg: Leg; label: string; pence: numbe
 
 /** Base fare plus each band's miles at its rate, never less than the minimum fare. */
 export function distanceFarePence(rate: DistanceRate, miles: number): number {
-  const bands = [...rate.bands].sort((a, b) => a.from_miles - b.from_miles);
+  // The bands come sorted from the database; sorted again only if they are not (a hand-made rate).
+  let bands = rate.bands;
+  for (let i = 1; i < bands.length; i++) {
+    if (bands[i].from_miles < bands[i - 1].from_miles) { bands = [...bands].sort((a, b) => a.from_miles - b.from_miles); break; }
+  }
   let total = rate.base_fare_pence;
-  bands.forEach((band, i) => {
-    const end = bands[i + 1]?.from_miles ?? Infinity;
-    const inBand = Math.max(0, Math.min(miles, end) - band.from_miles);
-    total += inBand * band.per_mile_pence;
-  });
+  for (let i = 0; i < bands.length; i++) {
+    const end = i + 1 < bands.length ? bands[i + 1].from_miles : Infinity;
+    total += Math.max(0, Math.min(miles, end) - bands[i].from_miles) * bands[i].per_mile_pence;
+  }
   return Math.max(rate.minimum_fare_pence, Math.round(total));
 }
 

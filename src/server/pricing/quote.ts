@@ -113,6 +113,14 @@ export async function loadOffers(db: Queryable): Promise<Offer[]> {
   return offers;
 }
 
+/** The extra prices of one settings object (one load of the reference data), read once. */
+const extrasBySettings = new WeakMap<Settings, ReturnType<typeof extraPricesFrom>>();
+function extrasOf(settings: Settings) {
+  let extras = extrasBySettings.get(settings);
+  if (!extras) extrasBySettings.set(settings, (extras = extraPricesFrom(settings)));
+  return extras;
+}
+
 /** A booking prices only the vehicle it books; the price calls price them all. */
 export interface OnlyOffer { vehicle_id: number; company_id: number }
 const offersFor = async (db: Queryable, only?: OnlyOffer) => {
@@ -161,22 +169,23 @@ export async function quoteDistance(ctx: QuoteContext, form: BookingForm, only?:
     ...form.stops.map((s, i) => ({ field: `stops.${i}`, text: stopText(s) })),
   ]);
   const route = await measureRoute(ctx, form);
-  const extras = extraPricesFrom(ctx.settings);
+  const extras = extrasOf(ctx.settings);
+  // The extras are the same for every offer: worked out once.
+  const outboundExtras = extraLines(form, extras, 'outbound');
+  const isReturn = form.select_option === 'return';
+  const returnExtras = isReturn ? extraLines({
+    meet_and_greet: form.return_meet_and_greet, baby_seats: form.return_baby_seats, booster_seats: form.return_booster_seats,
+    wheel_chair: form.return_wheel_chair, special_luggage: form.return_special_luggage, waiting_min: form.return_waiting_min,
+  }, extras, 'return') : [];
+  const outboundLabel = `Journey fare (${route.miles.toFixed(1)} miles)`;
+  const returnLabel = `Return journey fare (${route.returnMiles.toFixed(1)} miles)`;
   const offers = (await offersFor(ctx.db, only)).map((offer) => {
+    const fare = distanceFarePence(offer.rate, route.miles);
     // An operator's vehicle without a rate is offered without a price (SPEC 2's Contact Us card), extras or not.
-    if (distanceFarePence(offer.rate, route.miles) <= 0) return toDetail(offer, [], ctx.settings);
-    const lines: PriceLine[] = [
-      { code: 'fare', leg: 'outbound', label: `Journey fare (${route.miles.toFixed(1)} miles)`, pence: distanceFarePence(offer.rate, route.miles) },
-      ...extraLines(form, extras, 'outbound'),
-    ];
-    if (form.select_option === 'return') {
-      lines.push(
-        { code: 'fare', leg: 'return', label: `Return journey fare (${route.returnMiles.toFixed(1)} miles)`, pence: distanceFarePence(offer.rate, route.returnMiles) },
-        ...extraLines({
-          meet_and_greet: form.return_meet_and_greet, baby_seats: form.return_baby_seats, booster_seats: form.return_booster_seats,
-          wheel_chair: form.return_wheel_chair, special_luggage: form.return_special_luggage, waiting_min: form.return_waiting_min,
-        }, extras, 'return'),
-      );
+    if (fare <= 0) return toDetail(offer, [], ctx.settings);
+    const lines: PriceLine[] = [{ code: 'fare', leg: 'outbound', label: outboundLabel, pence: fare }, ...outboundExtras];
+    if (isReturn) {
+      lines.push({ code: 'fare', leg: 'return', label: returnLabel, pence: distanceFarePence(offer.rate, route.returnMiles) }, ...returnExtras);
     }
     return toDetail(offer, lines, ctx.settings);
   });

@@ -5,6 +5,7 @@ import { BookingRequest } from '../../domain/schemas';
 import { createBooking, type BookingDeps } from '../bookings/bookings';
 import { finishCardBooking } from '../payments/cardBookings';
 import { HttpError, readBody } from '../http/errors';
+import { apiJson } from '../http/securityHeaders';
 import { quoteContext } from './pricing';
 import { clientAddress } from '../http/clientAddress';
 import { SESSION_ENDED, bearerToken, passengerOfToken } from '../auth/tokens';
@@ -37,6 +38,6 @@ export function bookingRoutes(deps: AppDeps) {
       ? await finishCardBooking({ ...bd, cards: deps.cards }, body, key)
       : await createBooking(bd, body, key);
     deps.mail.kick();
-    return c.json({ success: true, message: `Your booking ${data.booking.booking_number} is confirmed.`, data });
+    return apiJson({ success: true, message: `Your booking ${data.booking.booking_number} is confirmed.`, data });
   });
 }
