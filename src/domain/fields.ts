@@ -1,7 +1,7 @@
 // The field rules that every form and every API body share: one e-mail
 // address rule and one free-text rule, so the browser and the server can never
 // disagree about what a valid value is.
-import { coerce, defaulted, pattern, refine, size, string } from 'superstruct';
+import { coerce, defaulted, pattern, refine, size, string, unknown } from 'superstruct';
 import { isCalendarDate } from './ukTime';
 
 /**
@@ -27,16 +27,21 @@ export const CalendarDate = refine(pattern(string(), /^\d{4}-\d{2}-\d{2}$/), 'Ca
 
 const EMAIL_MESSAGE = 'must be one e-mail address, like name@example.com';
 
+/** Text trimmed; anything else as it is (for the schema to refuse). */
+const trimText = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
+
 /** An e-mail address in an API body: trimmed, then checked with the one rule. */
 export const Email = coerce(
   refine(string(), 'email', (v) => (isEmail(v) ? true : EMAIL_MESSAGE)),
-  string(), (v) => v.trim(),
+  // The condition is unknown() and the trim checks the type itself: with string() as the condition, superstruct built
+  // an error object for every e-mail field left out (an optional one) just to learn it was not a string.
+  unknown(), trimText,
 );
 
 /** An e-mail address, or '' where the field may be left empty. */
 export const EmailOrEmpty = coerce(
   refine(string(), 'email', (v) => (v === '' || isEmail(v) ? true : EMAIL_MESSAGE)),
-  string(), (v) => v.trim(),
+  unknown(), trimText,
 );
 
 // C0 and C1 control characters (NUL, escape, CR/LF...). Multi-line text may hold tab, LF and CR.
