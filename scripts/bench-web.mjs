@@ -26,6 +26,7 @@ register();
 const root = new URL('..', import.meta.url).pathname;
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const work = mkdtempSync(path.join(os.tmpdir(), 'bench-web-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const kib = (n) => Math.round((n / 1024) * 10) / 10;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -239,7 +240,6 @@ const report = {
 };
 mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 writeFileSync(path.join(root, 'bench/results/web.json'), JSON.stringify(report, null, 2) + '\n');
-rmSync(work, { recursive: true, force: true });
 
 const fmt = (v) => (v === null || v === undefined ? '' : String(v));
 const widths = ['measure', 'now', 'floor', 'ratio', 'target', 'met'].map((k) => Math.max(k.length, ...rows.map((r) => fmt(r[k] === null && k === 'met' ? 'n/a' : r[k]).length)));
