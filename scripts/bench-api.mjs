@@ -14,8 +14,12 @@
 //     once (the outbox files of both), and the sign-in limit counted in the database, not per process.
 //
 // Writes bench/results/api.json (each measure with now / floor / ratio / target / met) and prints the table. Env:
-// BENCH_SECONDS (6) per load, BENCH_CONNECTIONS (20,50), BENCH_PRICE_CONNECTIONS (20), BENCH_PG (1),
+// BENCH_SECONDS (6) per load, BENCH_ROUNDS (3), BENCH_CONNECTIONS (20,50), BENCH_PRICE_CONNECTIONS (20), BENCH_PG (1),
 // BENCH_DUPLICATE_KEYS (40), BENCH_URL (only the PGlite part, against a server already running).
+//
+// A measure and its floor take turns: BENCH_SECONDS of each is run as BENCH_ROUNDS slices, floor then server, so
+// load from elsewhere on the machine falls on both alike. Requests per second are the slices' total over their time;
+// p50 is the slices' mean, p99 and the slowest request their worst.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -32,6 +36,8 @@ const levels = (process.env.BENCH_CONNECTIONS || '20,50').split(',').map(Number)
 const priceConnections = Number(process.env.BENCH_PRICE_CONNECTIONS) || 20;
 const withPostgres = process.env.BENCH_PG !== '0';
 const duplicateKeys = Number(process.env.BENCH_DUPLICATE_KEYS) || 40;
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS) || 3);
+const slice = Math.max(1, seconds / rounds);
 const pgFloorConcurrency = Number(process.env.BENCH_PG_FLOOR_CONCURRENCY) || 10;
 const runId = randomUUID().slice(0, 8);
 const headers = {
@@ -115,12 +121,12 @@ async function startHello() {
   return { url, stop: async () => { const exited = new Promise((r) => child.once('exit', r)); child.kill('SIGTERM'); await exited; } };
 }
 
-function load(title, connections, opts) {
+function load(title, connections, opts, duration = seconds, quiet = false) {
   return new Promise((resolve, reject) => {
     // A long timeout: a slow answer is measured, not counted as a timeout (autocannon's default is 10 s).
-    const instance = autocannon({ connections, duration: seconds, timeout: 60, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon({ connections, duration, timeout: 60, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-    log(`${title}: ${seconds} s at ${connections} connections...`);
+    if (!quiet) log(`${title}: ${duration} s at ${connections} connections...`);
   });
 }
 
@@ -129,6 +135,35 @@ const summarise = (r) => ({
   max_ms: r.latency.max, p99_over_p50: r.latency.p50 ? Math.round((r.latency.p99 / r.latency.p50) * 10) / 10 : null,
   ok: r['2xx'], non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
 });
+
+/** Slices of one load, as one summary. */
+function merged(results) {
+  const total = results.reduce((n, r) => n + r.requests.total, 0);
+  const time = results.reduce((n, r) => n + r.duration, 0);
+  const p50 = Math.round((results.reduce((n, r) => n + r.latency.p50, 0) / results.length) * 10) / 10;
+  const p99 = Math.max(...results.map((r) => r.latency.p99));
+  const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+  return {
+    requests_per_second: Math.round(total / time), p50_ms: p50, p90_ms: Math.max(...results.map((r) => r.latency.p90)), p99_ms: p99,
+    max_ms: Math.max(...results.map((r) => r.latency.max)), p99_over_p50: p50 ? Math.round((p99 / p50) * 10) / 10 : null,
+    ok: sum('2xx'), non_2xx: sum('non2xx'), errors: sum('errors'), timeouts: sum('timeouts'), slices: results.length,
+  };
+}
+
+/**
+ * Takes turns: for each round, `floor(slice)` then `measure(slice)`; resolves with both lists of slice results.
+ * The floor's and the server's slices alternate, so the machine's other load falls on both alike.
+ */
+async function inTurns(title, floor, measure) {
+  log(`${title}: ${rounds} rounds of ${slice} s, floor then server...`);
+  const floors = [];
+  const measures = [];
+  for (let i = 0; i < rounds; i++) {
+    floors.push(await floor(slice));
+    measures.push(await measure(slice));
+  }
+  return { floors, measures };
+}
 
 const year = new Date().getUTCFullYear() + 1;
 const form = {
@@ -179,17 +214,49 @@ function bookingLoad(url, body, label, okKeys = []) {
   };
 }
 
-function floorRun(kind, options) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-floor-db.mjs', JSON.stringify({ kind, seconds, ...options })],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`The ${kind} floor failed (${code})`));
-      resolve(JSON.parse(out.trim().split('\n').at(-1)));
-    });
+/** The floor of the booking's writes as a process of its own (scripts/bench-floor-db.mjs), run in slices. */
+async function startFloor(kind, options) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-floor-db.mjs', JSON.stringify({ kind, ...options })],
+    { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = [];
+  let buffered = '';
+  child.stdout.on('data', (d) => {
+    buffered += d;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      waiting.shift()?.resolve(line);
+    }
   });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const next = () => new Promise((resolve, reject) => {
+    waiting.push({ resolve });
+    exited.then((code) => reject(new Error(`The ${kind} floor exited (${code})`)));
+  });
+  if ((await next()) !== 'ready') throw new Error(`The ${kind} floor did not start`);
+  return {
+    run: async (secs) => { const line = next(); child.stdin.write(`run ${secs}\n`); return JSON.parse(await line); },
+    stop: async () => { child.stdin.end(); await exited; },
+  };
+}
+
+/**
+ * Waits until the server has sent the confirmations of the bookings it answered (`drained()` true), so the mail
+ * queue's work after a slice does not fall into the next floor slice.
+ */
+async function settle(drained) {
+  const deadline = Date.now() + 30_000;
+  while (!(await drained()) && Date.now() < deadline) await sleep(100);
+}
+
+const outboxCount = (dataDir) => (existsSync(path.join(dataDir, 'outbox')) ? readdirSync(path.join(dataDir, 'outbox')).length : 0);
+
+/** Floor slices as one result. */
+function floorTotal(slices) {
+  const transactions = slices.reduce((n, r) => n + r.transactions, 0);
+  const time = slices.reduce((n, r) => n + r.seconds, 0);
+  return { transactions, seconds: Math.round(time * 100) / 100, tx_per_second: Math.round(transactions / time), statements_per_tx: slices[0].statements_per_tx, slices: slices.length };
 }
 
 const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -206,21 +273,12 @@ const report = {
   load_average_at_start: os.loadavg().map((n) => round(n)), seconds, connections: levels, price_connections: priceConnections,
 };
 
-// 1. The HTTP floor.
+// 1-3. PGlite: the server, with the hello-world floor and the raw floor of the writes taking turns with it.
 const hello = await startHello();
-try {
-  const r = summarise(await load('Floor: Hono hello-world POST', priceConnections, {
-    url: `${hello.url}/hello`, method: 'POST', headers, body: priceBody,
-  }));
-  report.floor_hello = r;
-} finally {
-  await hello.stop();
-}
-
-// 2. PGlite.
 let sample;
 {
   const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, pid: null, stop: async () => {} } : await startServer();
+  let floor = null;
   try {
     await sleep(1000); // the start's own work settles
     const memory = { rss_after_start_mib: server.pid ? rssMiB(server.pid) : null, start_ms: server.startMs ?? null };
@@ -228,24 +286,34 @@ let sample;
     const first = await post(server.url, '/booking', body, { 'idempotency-key': `bench-${runId}-sample` });
     if (first.status !== 200) throw new Error(`A booking answered ${first.status}: ${JSON.stringify(first.body)}`);
     sample = { data: first.body.data, vehicle };
-    const price = summarise(await load('PGlite: POST /calculate-distance-price', priceConnections, {
-      url: `${server.url}/api/v1/calculate-distance-price`, method: 'POST', headers, body: priceBody,
-    }));
+    let booked = 1;
+    const price = await inTurns(`Price call against the Hono hello-world floor, ${priceConnections} connections`,
+      (secs) => load('', priceConnections, { url: `${hello.url}/hello`, method: 'POST', headers, body: priceBody }, secs, true),
+      (secs) => load('', priceConnections, { url: `${server.url}/api/v1/calculate-distance-price`, method: 'POST', headers, body: priceBody }, secs, true));
+    report.floor_hello = merged(price.floors);
+    floor = await startFloor('pglite', { sample });
     const booking = {};
+    const floorSlices = [];
     for (const connections of levels) {
-      booking[connections] = summarise(await load('PGlite: POST /booking', connections, bookingLoad(server.url, body, `pglite${connections}`)));
+      const turns = await inTurns(`PGlite booking against its raw floor, ${connections} connections`, (secs) => floor.run(secs),
+        async (secs) => {
+          const r = await load('', connections, bookingLoad(server.url, body, `pglite${connections}-${Math.random()}`), secs, true);
+          booked += r['2xx'];
+          if (server.dataDir) await settle(() => outboxCount(server.dataDir) >= booked);
+          return r;
+        });
+      booking[connections] = merged(turns.measures);
+      floorSlices.push(...turns.floors);
     }
     await sleep(3000); // the mail queue drains, the server is idle again
     memory.rss_after_run_mib = server.pid ? rssMiB(server.pid) : null;
-    report.pglite = { price, booking, memory };
+    report.pglite = { price: merged(price.measures), booking, memory, floor_booking_writes: floorTotal(floorSlices) };
   } finally {
+    await floor?.stop();
     await server.stop();
+    await hello.stop();
   }
 }
-
-// 3. The floor of the booking's writes on PGlite.
-log(`Floor: the booking's rows in one transaction straight on PGlite, ${seconds} s...`);
-report.pglite.floor_booking_writes = await floorRun('pglite', { sample });
 
 // 4. PostgreSQL.
 if (withPostgres) {
@@ -259,8 +327,7 @@ if (withPostgres) {
     await admin.query('CREATE DATABASE site');
     await admin.end();
     const baseUrl = postgres.url.replace(/\/postgres$/, '');
-    log(`Floor: the booking's rows in one transaction straight on PostgreSQL, ${pgFloorConcurrency} connections, ${seconds} s...`);
-    const floor = await floorRun('postgres', { url: `${baseUrl}/floor`, concurrency: pgFloorConcurrency, sample });
+    const floorProcess = await startFloor('postgres', { url: `${baseUrl}/floor`, concurrency: pgFloorConcurrency, sample });
     const siteUrl = `${baseUrl}/site`;
     // Cheap password hashes: the sign-in limit check below hashes once per attempt.
     // One SERVER_SECRET for both, as README asks of servers sharing a database (request hashes, reset codes).
@@ -271,7 +338,21 @@ if (withPostgres) {
     const { body } = await bookingRequest(one.url);
     const connections = levels[0];
     const okKeys = [];
-    const single = summarise(await load('PostgreSQL, 1 process: POST /booking', connections, bookingLoad(one.url, body, 'pg1', okKeys)));
+    let n1 = 0;
+    const site = new pg.Client({ connectionString: siteUrl });
+    await site.connect();
+    const unsent = async () => Number((await site.query("SELECT count(*) AS n FROM outbound_emails WHERE status <> 'sent'")).rows[0].n);
+    const turns = await inTurns(`PostgreSQL booking, 1 process, against the raw floor (${pgFloorConcurrency} connections), ${connections} connections`,
+      (secs) => floorProcess.run(secs), async (secs) => {
+        const r = await load('', connections, bookingLoad(one.url, body, `pg1-${++n1}`, okKeys), secs, true);
+        await sleep(200); // answers cut off at the end are still being written
+        await settle(async () => (await unsent()) === 0);
+        return r;
+      });
+    await site.end();
+    await floorProcess.stop();
+    const floor = floorTotal(turns.floors);
+    const single = merged(turns.measures);
     log(`PostgreSQL, 2 processes: POST /booking: ${seconds} s at ${connections} connections, half on each...`);
     const [a, b] = await Promise.all([
       new Promise((resolve, reject) => autocannon({ connections: Math.ceil(connections / 2), duration: seconds, timeout: 60, ...bookingLoad(one.url, body, 'pg2a', okKeys) }, (e, r) => (e ? reject(e) : resolve(r)))),
@@ -339,9 +420,9 @@ if (withPostgres) {
       two_process_ratio: round(both.requests_per_second / single.requests_per_second),
       no_duplicates: {
         ok_answers_under_load: okAnswers, ok_keys_recorded: okKeys.length, ok_keys_with_their_booking: okKeysBooked,
-        bookings_under_load: loadBookings, cut_off_at_the_end: loadBookings - okKeysBooked, connections_at_the_end: connections * 2,
+        bookings_under_load: loadBookings, cut_off_at_the_end: loadBookings - okKeysBooked, connections_at_the_ends: connections * (rounds + 1),
         keys_with_more_than_one_booking: keysWithMore,
-        equal: okKeys.length === okAnswers && okKeysBooked === okAnswers && loadBookings - okKeysBooked <= connections * 2 && keysWithMore === 0,
+        equal: okKeys.length === okAnswers && okKeysBooked === okAnswers && loadBookings - okKeysBooked <= connections * (rounds + 1) && keysWithMore === 0,
         duplicate_keys: duplicates,
       },
       mail_once: mail, shared_sign_in_limit: signInLimit,

@@ -3,11 +3,13 @@
 // confirmation e-mail, and that e-mail marked sent), written in one transaction straight on the database, with no
 // HTTP, no validation and no pricing, in a loop for a number of seconds.
 //
-//   node --import tsx scripts/bench-floor-db.mjs '{"kind":"pglite","seconds":6,"sample":{...}}'
-//   node --import tsx scripts/bench-floor-db.mjs '{"kind":"postgres","url":"postgres://...","seconds":6,"concurrency":10,"sample":{...}}'
+//   node --import tsx scripts/bench-floor-db.mjs '{"kind":"pglite","sample":{...}}'
+//   node --import tsx scripts/bench-floor-db.mjs '{"kind":"postgres","url":"postgres://...","concurrency":10,"sample":{...}}'
 //
 // `sample` is a real booking answer and the price line it was booked at (bench-api.mjs makes one), so the rows are
-// the size the server writes; the confirmation is rendered by the site's own template. Prints one line of JSON.
+// the size the server writes; the confirmation is rendered by the site's own template. Once set up it prints
+// "ready", then runs the loop for each line `run <seconds>` read on stdin and prints one line of JSON for it, so
+// bench-api.mjs can take turns between the floor and the server (the machine's other load then falls on both).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +24,6 @@ import { settingsFromList } from '../src/domain/settings.ts';
 
 const args = JSON.parse(process.argv[2]);
 const { sample } = args;
-const seconds = Number(args.seconds) || 6;
 
 /** The statements of one booking, on a client that runs `query(sql, params)`. */
 function bookingWrites(settings) {
@@ -70,7 +71,7 @@ async function settingsOf(q) {
   return settingsFromList(res.rows);
 }
 
-async function loop(workers, once) {
+async function loop(seconds, workers, once) {
   let done = 0;
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -81,7 +82,22 @@ async function loop(workers, once) {
   return { transactions: done, seconds: Math.round(elapsed * 100) / 100, tx_per_second: Math.round(done / elapsed) };
 }
 
-let result;
+/** Runs `loop` for each `run <seconds>` line on stdin, until stdin ends. */
+async function serve(runFor) {
+  console.log('ready');
+  let buffered = '';
+  for await (const chunk of process.stdin) {
+    buffered += chunk;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      const m = /^run ([\d.]+)$/.exec(line);
+      if (m) console.log(JSON.stringify({ ...(await runFor(Number(m[1]))), statements_per_tx: STATEMENTS_PER_TX }));
+    }
+  }
+}
+
 if (args.kind === 'pglite') {
   // A data folder made as the server makes one (the migrated template or initdb, then the migrations and the seed).
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
@@ -92,7 +108,7 @@ if (args.kind === 'pglite') {
     await setup.close();
     const db = await PGlite.create(path.join(dir, 'pglite'));
     const write = bookingWrites(await settingsOf(db));
-    result = await loop(1, () => db.transaction((tx) => write({ query: async (sql, params) => (await tx.query(sql, params)).rows })));
+    await serve((seconds) => loop(seconds, 1, () => db.transaction((tx) => write({ query: async (sql, params) => (await tx.query(sql, params)).rows }))));
     await db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -107,12 +123,11 @@ if (args.kind === 'pglite') {
   const clients = await Promise.all(Array.from({ length: concurrency }, () => pool.connect()));
   const write = bookingWrites(await settingsOf(clients[0]));
   const on = (c) => ({ query: async (sql, params) => (await c.query(sql, params)).rows });
-  result = await loop(concurrency, async (i) => {
+  await serve((seconds) => loop(seconds, concurrency, async (i) => {
     const c = clients[i];
     await c.query('BEGIN');
     try { await write(on(c)); await c.query('COMMIT'); } catch (err) { await c.query('ROLLBACK'); throw err; }
-  });
+  }));
   clients.forEach((c) => c.release());
   await pool.end();
 }
-console.log(JSON.stringify({ ...result, statements_per_tx: STATEMENTS_PER_TX }));
