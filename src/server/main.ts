@@ -54,18 +54,20 @@ if (e2eToken) console.log('Test admin calls are enabled (E2E_ADMIN_TOKEN is set)
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
   console.log(`Mail goes to: ${mail.describe()}; distances: ${distance.name}; card payments: ${cards.describe}`);
-  console.log(`Booking site ready on http://localhost:${info.port} (database: ${where})`);
+  console.log(`Booking site ready on http://localhost:${info.port} (database: ${where}; started in ${(performance.now() / 1000).toFixed(2)} s)`);
 });
 
 // Card bookings whose payment succeeded while no one was told (a stop between the charge and the booking, a lost
-// webhook) are completed now and every 15 minutes.
+// webhook) are completed just after the start and every 15 minutes.
 const reconcile = () => reconcileCardBookings(db, cards).then((n) => {
   if (n) console.log(`Completed ${n} card booking(s) whose payment had succeeded.`);
 }, (err) => console.error('Card booking check failed:', err));
 // The privacy policy's retention times (operator/retention.ts), checked with the same timer.
 const purge = () => purgeExpiredRecords(db).catch((err) => console.error('Retention clean-up failed:', err));
 const periodic = () => { void reconcile(); void purge(); };
-periodic();
+// The first run waits a few seconds, so the first pages after a start never queue behind it for the database.
+const firstRun = setTimeout(periodic, 5_000);
+firstRun.unref();
 const reconcileTimer = setInterval(periodic, 15 * 60_000);
 reconcileTimer.unref();
 
@@ -74,6 +76,7 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   server.close();
+  clearTimeout(firstRun);
   clearInterval(reconcileTimer);
   cards.gateway?.webhooks.stop();
   await mail.stop();
