@@ -62,6 +62,9 @@ describe('the first page', () => {
     const main = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.js'))}`)).text();
     expect(main).not.toContain('AutocompleteService');
     expect(main).not.toContain('login-wrap');
+    // Nor do its styles hold the account area's, the card page's or the site pages' (they come with their chunks).
+    const css = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.css'))}`)).text();
+    for (const rule of ['.login-wrap', '.card-input', '.site-page', '.site-footer-inner']) expect(css, rule).not.toContain(rule);
     await page.close();
   });
 
@@ -79,7 +82,17 @@ describe('the first page', () => {
 
   it('fetches the first vehicle picture of the quotation at once (its largest paint), the others when scrolled to', async () => {
     const page = await suite.browser.newPage();
+    // The first page opens without a scroll (a forced layout before its first paint); a later step starts at the top.
+    await page.addInitScript(() => {
+      const w = window as unknown as { scrolls: number };
+      w.scrolls = 0;
+      const real = window.scrollTo.bind(window) as (...a: unknown[]) => void;
+      window.scrollTo = ((...args: unknown[]) => { w.scrolls++; real(...args); }) as typeof window.scrollTo;
+    });
+    const scrolls = () => page.evaluate(() => (window as unknown as { scrolls: number }).scrolls);
     await page.goto(server.url);
+    await page.getByRole('button', { name: 'Get prices' }).waitFor();
+    expect(await scrolls()).toBe(0);
     for (const [label, typed] of [['Pickup address', 'Paddington'], ['Drop-off address', 'Canary Wharf']]) {
       await page.getByRole('combobox', { name: label }).fill(typed);
       await page.getByRole('listbox').getByRole('option').first().click();
@@ -87,6 +100,7 @@ describe('the first page', () => {
     await page.getByLabel('Pickup date').fill(ukDateInDays(3));
     await page.getByRole('button', { name: 'Get prices' }).click();
     await page.waitForURL('**/quotationview');
+    await expect.poll(scrolls).toBeGreaterThan(0);
     const pictures = page.locator('img.vehicle-img');
     await pictures.first().waitFor();
     const attrs = await pictures.evaluateAll((imgs) => imgs.map((i) => [i.getAttribute('loading'), i.getAttribute('fetchpriority')]));
