@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { create } from 'superstruct';
 import { BookingForm } from '../../src/domain/schemas';
-import { fastBookingForm } from '../../src/server/http/fastForms';
+import { QUICK_FIELDS, fastBookingForm, quickCheckInStep } from '../../src/server/http/fastForms';
 import { validate } from '../../src/server/http/errors';
 
 const ABSENT = Symbol('absent');
@@ -63,6 +63,11 @@ function bySuperstruct(value: unknown): { ok: true; value: unknown } | { ok: fal
 }
 
 describe('the quick check of the booking form', () => {
+  it('checks exactly the schema\'s fields (a field added to BookingForm turns it off until it is added there too)', () => {
+    expect([...QUICK_FIELDS].sort()).toEqual(Object.keys(BookingForm.schema as Record<string, unknown>).sort());
+    expect(quickCheckInStep).toBe(true);
+  });
+
   it('answers only what superstruct accepts, with the same value and keys', () => {
     let answered = 0;
     fc.assert(fc.property(form, (value) => {

@@ -6,7 +6,7 @@
 // anything else (an error to describe, stops, a value it does not handle) it returns null and superstruct runs as
 // before, so every refusal and its message still come from the one schema in src/domain/schemas.ts.
 // test/api/fast-forms.test.ts compares the two on generated forms.
-import type { BookingForm } from '../../domain/schemas';
+import { BookingForm } from '../../domain/schemas';
 import { hasControlCharacters } from '../../domain/fields';
 import { isCalendarDate } from '../../domain/ukTime';
 
@@ -28,9 +28,20 @@ const count = (max: number) => withDefault(integerIn(max), 0);
 const yesNo = withDefault(oneOf('yes', 'no'), 'no');
 const optionalText = (max: number) => withDefault(text(0, max), '');
 
+/** The fields checked below. A schema with other fields turns the quick check off (test/api/fast-forms.test.ts fails). */
+export const QUICK_FIELDS = [
+  'pickup', 'dropoff', 'pickup_date', 'pickup_hour', 'pickup_min', 'select_option', 'return_date', 'return_hour', 'return_min',
+  'stops', 'passengers', 'luggages', 'hand_luggages', 'return_passengers', 'return_luggages', 'return_hand_luggages',
+  'meet_and_greet', 'return_meet_and_greet', 'baby_seats', 'booster_seats', 'return_baby_seats', 'return_booster_seats',
+  'wheel_chair', 'return_wheel_chair', 'special_luggage', 'return_special_luggage', 'waiting_min', 'return_waiting_min',
+  'pickup_fight_number', 'return_fight_number', 'modal',
+];
+export const quickCheckInStep = ((schema: string[]) => schema.length === QUICK_FIELDS.length && schema.every((k) => QUICK_FIELDS.includes(k)))(
+  Object.keys(BookingForm.schema as Record<string, unknown>));
+
 /** create(value, BookingForm) for a plainly valid form without stops; null when superstruct must decide. */
 export function fastBookingForm(value: unknown): BookingForm | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  if (!quickCheckInStep || typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const g = value as Record<string, unknown>;
   // One object literal of every field (a fixed shape: adding thirty keys one by one to a copy cost 20 µs).
   const form = {
