@@ -3,7 +3,6 @@
 // 0.2 s; packages stay external and load from node_modules as before. A build is reused while none of the files it
 // was compiled from has changed, and the project has not moved (each file's import.meta.url is written in as the
 // source file's own address, so paths beside a source file, such as the migrations, keep pointing at the sources).
-import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -45,6 +44,7 @@ const sourceAddresses = {
  * loads either the old build or the new one, never half of one. Chunks no build has used for a day are removed.
  */
 export async function compileServer(outDir = OUT_DIR) {
+  const { build } = await import('esbuild');
   mkdirSync(outDir, { recursive: true });
   const result = await build({
     entryPoints: { main: SERVER_ENTRY }, outdir: outDir, entryNames: '[name]', chunkNames: 'chunks/[name]-[hash]',
