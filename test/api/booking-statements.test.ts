@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../../src/server/db/index';
 import { loadBooking } from '../../src/server/bookings/bookings';
 import { MailQueue } from '../../src/server/mail/queue';
 import { memoryTransport, seededTestDb, testApp } from './setup';
+import { setSetting } from '../../src/server/operator/operator';
 
 /** The statements per booking this test allows: raise it only with a reason (docs/decisions/0029). */
 export const MAX_STATEMENTS_PER_GUEST_BOOKING = 1;
@@ -125,5 +126,45 @@ describe('the answer is what was written', () => {
       { to_address: 'ada@example.com', status: 'pending', subject: `Booking confirmed: ${body.data.booking.booking_number}` },
       { to_address: 'count@example.com', status: 'pending', subject: `Booking confirmed: ${body.data.booking.booking_number}` },
     ]);
+  });
+});
+
+describe('a guest\'s replay, no longer looked up before the write (decision 29)', () => {
+  it('answers the first booking, in a few statements, and writes nothing more', async () => {
+    const body = await bookingRequest();
+    const first = await t.call('POST', '/booking', body, { 'Idempotency-Key': 'replay-1' });
+    const before = await inner.query<{ n: number }>('SELECT count(*)::int AS n FROM bookings');
+    let again: Awaited<ReturnType<typeof t.call>> | undefined;
+    const sent = await statementsOf(async () => { again = await t.call('POST', '/booking', body, { 'Idempotency-Key': 'replay-1' }); });
+    expect(again!.body.data).toEqual(first.body.data);
+    // The write that finds the key used, the key's lookup, and loadBooking's reads.
+    expect(sent.length).toBeLessThanOrEqual(6);
+    expect(await inner.query('SELECT count(*)::int AS n FROM bookings')).toEqual(before);
+  });
+
+  it('answers the first booking even when it could not be made now (pay in car switched off since)', async () => {
+    const body = await bookingRequest();
+    const first = await t.call('POST', '/booking', body, { 'Idempotency-Key': 'replay-2' });
+    expect(first.status).toBe(200);
+    await setSetting(inner, 'SHOWPAYINCAR', 'no');
+    try {
+      const again = await t.call('POST', '/booking', body, { 'Idempotency-Key': 'replay-2' });
+      expect(again.status).toBe(200);
+      expect(again.body.data).toEqual(first.body.data);
+      // A new booking is refused as before.
+      const fresh = await t.call('POST', '/booking', body, { 'Idempotency-Key': 'replay-3' });
+      expect(fresh.status).toBe(422);
+      expect(fresh.body.field).toBe('payment_method');
+    } finally {
+      await setSetting(inner, 'SHOWPAYINCAR', 'yes');
+    }
+  });
+
+  it('refuses the same key with another trip, showing nothing of the first booking', async () => {
+    await t.call('POST', '/booking', await bookingRequest(), { 'Idempotency-Key': 'replay-4' });
+    const other = await t.call('POST', '/booking', await bookingRequest({ bookingForm: { passengers: 3 } }), { 'Idempotency-Key': 'replay-4' });
+    expect(other.status).toBe(422);
+    expect(other.body.field).toBe('Idempotency-Key');
+    expect(JSON.stringify(other.body)).not.toContain('BK-');
   });
 });
