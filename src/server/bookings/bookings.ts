@@ -409,38 +409,41 @@ async function findByIdempotencyKey(db: Queryable, key: string, hash: string): P
 }
 
 export async function loadBooking(db: Queryable, id: number): Promise<BookingResult | null> {
-  const [b] = await db.query<Record<string, unknown>>(
+  // One statement: the booking with its details, stops and passenger as JSON (four SELECTs before).
+  const [b] = await db.query<Record<string, unknown> & {
+    detail: BookingResult['bookingDetail']; stops: BookingResult['bookingStops']; passenger: BookingResult['passengerDetails'];
+  }>(
     `SELECT b.id, b.booking_number, b.ride_type, b.pick_up_address, b.drop_off_address,
             to_char(b.pick_up_date, 'YYYY-MM-DD') AS pick_up_date, b.pick_up_time,
             to_char(b.return_date, 'YYYY-MM-DD') AS return_date, b.return_time, b.hourly_duration, b.payment_method,
-            b.total_booking_amount_pence, b.flight_no, b.return_flight_no, c.company_name, v.category_name
+            b.total_booking_amount_pence, b.flight_no, b.return_flight_no, c.company_name, v.category_name,
+            (SELECT json_build_object('meet_and_greet', d.meet_and_greet, 'baby_seat', d.baby_seat, 'booster_seat', d.booster_seat,
+                      'wheel_chair', d.wheel_chair, 'special_luggages', d.special_luggages, 'waiting_minutes', d.waiting_minutes,
+                      'luggages', d.luggages, 'hand_luggages', d.hand_luggages, 'vehicle_qty', d.vehicle_qty)
+               FROM booking_details d WHERE d.booking_id = b.id) AS detail,
+            (SELECT coalesce(json_agg(json_build_object('id', s.id, 'stop_address', s.stop_address, 'stop_post_code', s.stop_post_code,
+                      'stop_street_number', s.stop_street_number) ORDER BY s.leg DESC, s.position), '[]'::json)
+               FROM booking_stops s WHERE s.booking_id = b.id) AS stops,
+            (SELECT json_build_object('passenger_id', p.passenger_id, 'passenger_name', p.passenger_name,
+                      'passenger_email', p.passenger_email, 'passenger_contact_no', p.passenger_contact_no,
+                      'total_passengers', p.total_passengers, 'additional_info', p.additional_info)
+               FROM booking_passengers p WHERE p.booking_id = b.id) AS passenger
        FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
       WHERE b.id = $1`,
     [id],
   );
   if (!b) return null;
-  const [detail] = await db.query<BookingResult['bookingDetail']>(
-    `SELECT meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages, waiting_minutes, luggages,
-            hand_luggages, vehicle_qty FROM booking_details WHERE booking_id = $1`, [id],
-  );
-  const stops = await db.query<BookingResult['bookingStops'][number]>(
-    `SELECT id, stop_address, stop_post_code, stop_street_number FROM booking_stops
-      WHERE booking_id = $1 ORDER BY leg DESC, position`, [id],
-  );
-  const [passenger] = await db.query<BookingResult['passengerDetails']>(
-    `SELECT passenger_id, passenger_name, passenger_email, passenger_contact_no, total_passengers, additional_info
-       FROM booking_passengers WHERE booking_id = $1`, [id],
-  );
-  const { total_booking_amount_pence, category_name, ...booking } = b;
+  const { total_booking_amount_pence, category_name, detail, stops, passenger, ...booking } = b;
   return {
     booking: {
       ...(booking as Omit<BookingResult['booking'], 'total_booking_amount' | 'fleet_category'>),
       total_booking_amount: penceToPounds(total_booking_amount_pence as number),
       fleet_category: { category_name: category_name as string },
     },
-    bookingDetail: detail,
+    // A missing row reads as undefined, as it did with a SELECT of its own.
+    bookingDetail: (detail ?? undefined) as BookingResult['bookingDetail'],
     bookingStops: stops,
-    passengerDetails: passenger,
+    passengerDetails: (passenger ?? undefined) as BookingResult['passengerDetails'],
   };
 }
 
