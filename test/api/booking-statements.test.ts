@@ -168,3 +168,27 @@ describe('a guest\'s replay, no longer looked up before the write (decision 29)'
     expect(JSON.stringify(other.body)).not.toContain('BK-');
   });
 });
+
+describe('prepared statements (decision 29)', () => {
+  const insert = 'INSERT INTO idempotency_keys (key, request_hash) VALUES ($1::text, $2::text) RETURNING key, request_hash';
+  it('answer rows as a plain query does, and report a unique violation with its index, then work again', async () => {
+    expect(await inner.query(insert, ['prepared-1', 'h'], { prepare: true })).toEqual([{ key: 'prepared-1', request_hash: 'h' }]);
+    const failed = await inner.query(insert, ['prepared-1', 'h'], { prepare: true }).catch((err) => err);
+    expect(failed).toMatchObject({ code: '23505', constraint: 'idempotency_keys_pkey' });
+    expect(await inner.query(insert, ['prepared-2', null], { prepare: true }).catch((err) => err)).toMatchObject({ code: '23502' });
+    expect(await inner.query(insert, ['prepared-3', 'h3'], { prepare: true })).toEqual([{ key: 'prepared-3', request_hash: 'h3' }]);
+    const typed = await inner.query<{ n: number; j: unknown; d: string }>(
+      "SELECT $1::int + 1 AS n, json_build_object('a', $2::text) AS j, $3::date AS d", [41, 'x', '2030-06-01'], { prepare: true });
+    expect(typed).toEqual(await inner.query("SELECT $1::int + 1 AS n, json_build_object('a', $2::text) AS j, $3::date AS d", [41, 'x', '2030-06-01']));
+  });
+
+  it('run inside a transaction and roll back with it', async () => {
+    await expect(inner.transaction(async (tx) => {
+      await tx.query(insert, ['prepared-tx', 'h'], { prepare: true });
+      throw new Error('changed my mind');
+    })).rejects.toThrow('changed my mind');
+    expect(await inner.query('SELECT 1 FROM idempotency_keys WHERE key = $1', ['prepared-tx'])).toEqual([]);
+    await inner.transaction((tx) => tx.query(insert, ['prepared-tx', 'h'], { prepare: true }));
+    expect(await inner.query('SELECT 1 AS one FROM idempotency_keys WHERE key = $1', ['prepared-tx'])).toEqual([{ one: 1 }]);
+  });
+});

@@ -5,8 +5,8 @@ export interface Queryable {
 
 export interface QueryOptions {
   /**
-   * PostgreSQL: parse and plan this text once per connection (a named prepared statement), for hot statements whose
-   * text is one of a few fixed variants (the booking's, the mail queue's). Ignored by PGlite.
+   * Parse and plan this text once per session (a named prepared statement), for hot statements whose text is one of
+   * a few fixed variants (the booking's, the mail queue's): per connection on PostgreSQL, once on PGlite.
    */
   prepare?: boolean;
 }
@@ -30,6 +30,14 @@ export interface DbOptions {
   dataDir?: string;
   /** Embedded database only: operations that may wait before new requests get 503 (default: DB_QUEUE_LIMIT from the configuration). */
   queueLimit?: number;
+}
+
+/** One name per statement text, for this process: a session prepares each text once, under its name. */
+const names = new Map<string, string>();
+export function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (!name) names.set(sql, (name = `s${names.size + 1}`));
+  return name;
 }
 
 /** PostgreSQL through `pg` when DATABASE_URL is set, otherwise embedded PGlite (in dataDir, or in memory). */

@@ -1,16 +1,9 @@
 import pg from 'pg';
-import type { Db, Queryable } from './index';
+import { statementName, type Db, type Queryable } from './index';
 
 // Dates stay as the 'YYYY-MM-DD' text they are on PGlite, not JS Dates at local midnight.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
 
-/** One name per statement text, for this process: a connection prepares each text once, under its name. */
-const names = new Map<string, string>();
-function statementName(sql: string): string {
-  let name = names.get(sql);
-  if (!name) names.set(sql, (name = `s${names.size + 1}`));
-  return name;
-}
 
 export async function openPostgres(connectionString: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: 10 });
