@@ -9,7 +9,8 @@
 //  4. PostgreSQL (a throwaway server, scripts/pg-throwaway.mjs; BENCH_PG=0 skips it): the floor of the same writes
 //     (BENCH_PG_FLOOR_CONCURRENCY connections, 10 as the server's pool), the booking with one server process, then
 //     with two processes on the same database sharing the load (two autocannon instances, half the connections
-//     each). Then what two processes must share: the bookings against the successful answers (each key used once),
+//     each). Each floor is also run with its statements prepared, for information (a tighter floor than the issue's).
+//     Then what two processes must share: the bookings against the successful answers (each key used once),
 //     duplicate keys sent to both processes at once (one booking each, the same answer), every confirmation sent
 //     once (the outbox files of both), and the sign-in limit counted in the database, not per process.
 //
@@ -239,8 +240,15 @@ async function startFloor(kind, options) {
     exited.then((code) => reject(new Error(`The ${kind} floor exited (${code})`)));
   });
   if ((await next()) !== 'ready') throw new Error(`The ${kind} floor did not start`);
+  const run = async (secs, prepared = false) => {
+    const line = next();
+    child.stdin.write(`run ${secs}${prepared ? ' prepared' : ''}\n`);
+    return JSON.parse(await line);
+  };
   return {
-    run: async (secs) => { const line = next(); child.stdin.write(`run ${secs}\n`); return JSON.parse(await line); },
+    run,
+    /** A slice of the floor, then one of the same writes as prepared statements (a tighter floor, for information). */
+    both: async (secs) => ({ plain: await run(secs), prepared: await run(secs, true) }),
     stop: async () => { child.stdin.end(); await exited; },
   };
 }
@@ -299,7 +307,7 @@ let sample;
     const booking = {};
     const floorSlices = [];
     for (const connections of levels) {
-      const turns = await inTurns(`PGlite booking against its raw floor, ${connections} connections`, (secs) => floor.run(secs),
+      const turns = await inTurns(`PGlite booking against its raw floor, ${connections} connections`, (secs) => floor.both(secs),
         async (secs) => {
           const r = await load('', connections, bookingLoad(server.url, body, `pglite${connections}-${Math.random()}`), secs, true);
           booked += r['2xx'];
@@ -311,7 +319,10 @@ let sample;
     }
     await sleep(3000); // the mail queue drains, the server is idle again
     memory.rss_after_run_mib = server.pid ? rssMiB(server.pid) : null;
-    report.pglite = { price: merged(price.measures), booking, memory, floor_booking_writes: floorTotal(floorSlices) };
+    report.pglite = {
+      price: merged(price.measures), booking, memory, floor_booking_writes: floorTotal(floorSlices.map((f) => f.plain)),
+      floor_booking_writes_prepared: floorTotal(floorSlices.map((f) => f.prepared)),
+    };
   } finally {
     await floor?.stop();
     await server.stop();
@@ -348,7 +359,7 @@ if (postgres) {
     await site.connect();
     const unsent = async () => Number((await site.query("SELECT count(*) AS n FROM outbound_emails WHERE status <> 'sent'")).rows[0].n);
     const turns = await inTurns(`PostgreSQL booking, 1 process, against the raw floor (${pgFloorConcurrency} connections), ${connections} connections`,
-      (secs) => floorProcess.run(secs), async (secs) => {
+      (secs) => floorProcess.both(secs), async (secs) => {
         const r = await load('', connections, bookingLoad(one.url, body, `pg1-${++n1}`, okKeys), secs, true);
         await sleep(200); // answers cut off at the end are still being written
         await settle(async () => (await unsent()) === 0);
@@ -356,7 +367,8 @@ if (postgres) {
       });
     await site.end();
     await floorProcess.stop();
-    const floor = floorTotal(turns.floors);
+    const floor = floorTotal(turns.floors.map((f) => f.plain));
+    const floorPrepared = floorTotal(turns.floors.map((f) => f.prepared));
     const single = merged(turns.measures);
     log(`PostgreSQL, 2 processes: POST /booking: ${seconds} s at ${connections} connections, half on each...`);
     const [a, b] = await Promise.all([
@@ -421,7 +433,8 @@ if (postgres) {
     };
     await db.end();
     report.postgres = {
-      version: postgres.version, connections, floor_booking_writes: floor, booking_1_process: single, booking_2_processes: both,
+      version: postgres.version, connections, floor_booking_writes: floor, floor_booking_writes_prepared: floorPrepared,
+      booking_1_process: single, booking_2_processes: both,
       two_process_ratio: round(both.requests_per_second / single.requests_per_second),
       no_duplicates: {
         ok_answers_under_load: okAnswers, ok_keys_recorded: okKeys.length, ok_keys_with_their_booking: okKeysBooked,
@@ -449,6 +462,8 @@ for (const c of levels) {
   const b = report.pglite.booking[c];
   measure(`booking PGlite, ${c} connections (req/s)`, b.requests_per_second, pf, '>= 0.6', b.requests_per_second / pf >= 0.6);
 }
+const pp = report.pglite.floor_booking_writes_prepared.tx_per_second;
+measure(`(information) booking PGlite, ${levels[0]} connections, against the same writes prepared`, report.pglite.booking[levels[0]].requests_per_second, pp, 'none', null);
 const at50 = report.pglite.booking[levels.at(-1)];
 measure(`booking PGlite p99/p50, ${levels.at(-1)} connections`, at50.p99_over_p50, null, '<= 5', at50.p99_over_p50 <= 5);
 const maxMs = Math.max(...levels.map((c) => report.pglite.booking[c].max_ms));
@@ -460,6 +475,7 @@ if (report.postgres) {
   const p = report.postgres;
   const f = p.floor_booking_writes.tx_per_second;
   measure(`booking PostgreSQL, 1 process, ${p.connections} connections (req/s)`, p.booking_1_process.requests_per_second, f, '>= 0.6', p.booking_1_process.requests_per_second / f >= 0.6);
+  measure('(information) booking PostgreSQL, 1 process, against the same writes prepared', p.booking_1_process.requests_per_second, p.floor_booking_writes_prepared.tx_per_second, 'none', null);
   measure(`booking PostgreSQL, 2 processes (req/s)`, p.booking_2_processes.requests_per_second, p.booking_1_process.requests_per_second, 'reported', null);
   const d = p.no_duplicates;
   measure('2 processes: each 2xx key has 1 booking', `${d.ok_keys_with_their_booking} of ${d.ok_answers_under_load} (+${d.cut_off_at_the_end} cut off at the end), ${d.keys_with_more_than_one_booking} with more`, null, 'all, none', d.equal);
@@ -489,5 +505,5 @@ if (report.postgres) {
   detail.push({ run: 'booking PG 2 processes (b)', ...report.postgres.booking_2_processes.process_2 });
 }
 console.table(detail.map(({ run, requests_per_second, p50_ms, p99_ms, max_ms, ok, non_2xx, errors }) => ({ run, rps: requests_per_second, p50_ms, p99_ms, max_ms, ok, non_2xx, errors })));
-log(`Floors: PGlite writes ${pf} tx/s${report.postgres ? `, PostgreSQL writes ${report.postgres.floor_booking_writes.tx_per_second} tx/s` : ''}. `
+log(`Floors: PGlite writes ${pf} tx/s (prepared ${pp})${report.postgres ? `, PostgreSQL writes ${report.postgres.floor_booking_writes.tx_per_second} tx/s (prepared ${report.postgres.floor_booking_writes_prepared.tx_per_second})` : ''}. `
   + `Load average at start: ${report.load_average_at_start.join(', ')}. Written to bench/results/api.json`);

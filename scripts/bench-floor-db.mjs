@@ -10,6 +10,7 @@
 // the size the server writes; the confirmation is rendered by the site's own template. Once set up it prints
 // "ready", then runs the loop for each line `run <seconds>` read on stdin and prints one line of JSON for it, so
 // bench-api.mjs can take turns between the floor and the server (the machine's other load then falls on both).
+// `run <seconds> prepared` runs the same statements as named prepared statements: a tighter floor, for information.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDb } from '../src/server/db/index.ts';
+import { openPgliteOn } from '../src/server/db/pglite.ts';
 import { migrate } from '../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../src/server/operator/seed.ts';
 import { bookingConfirmation } from '../src/server/mail/templates.ts';
@@ -92,8 +94,8 @@ async function serve(runFor) {
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl).trim();
       buffered = buffered.slice(nl + 1);
-      const m = /^run ([\d.]+)$/.exec(line);
-      if (m) console.log(JSON.stringify({ ...(await runFor(Number(m[1]))), statements_per_tx: STATEMENTS_PER_TX }));
+      const m = /^run ([\d.]+)( prepared)?$/.exec(line);
+      if (m) console.log(JSON.stringify({ ...(await runFor(Number(m[1]), Boolean(m[2]))), statements_per_tx: STATEMENTS_PER_TX, prepared: Boolean(m[2]) }));
     }
   }
 }
@@ -108,7 +110,12 @@ if (args.kind === 'pglite') {
     await setup.close();
     const db = await PGlite.create(path.join(dir, 'pglite'));
     const write = bookingWrites(await settingsOf(db));
-    await serve((seconds) => loop(seconds, 1, () => db.transaction((tx) => write({ query: async (sql, params) => (await tx.query(sql, params)).rows }))));
+    // `prepared`: the same statements as named prepared statements, through the site's own PGlite wrapper (no queue
+    // waits: the loop is alone), so parsing and planning are not counted: a tighter floor, for information.
+    const site = openPgliteOn(db);
+    await serve((seconds, prepared) => loop(seconds, 1, () => (prepared
+      ? site.transaction((tx) => write({ query: (sql, params) => tx.query(sql, params, { prepare: true }) }))
+      : db.transaction((tx) => write({ query: async (sql, params) => (await tx.query(sql, params)).rows })))));
     await db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -122,11 +129,15 @@ if (args.kind === 'pglite') {
   const pool = new pg.Pool({ connectionString: args.url, max: concurrency });
   const clients = await Promise.all(Array.from({ length: concurrency }, () => pool.connect()));
   const write = bookingWrites(await settingsOf(clients[0]));
-  const on = (c) => ({ query: async (sql, params) => (await c.query(sql, params)).rows });
-  await serve((seconds) => loop(seconds, concurrency, async (i) => {
+  const names = new Map();
+  const named = (sql) => names.get(sql) ?? names.set(sql, `f${names.size + 1}`).get(sql);
+  const on = (c, prepared) => ({
+    query: async (sql, params) => (await (prepared ? c.query({ name: named(sql), text: sql, values: params }) : c.query(sql, params))).rows,
+  });
+  await serve((seconds, prepared) => loop(seconds, concurrency, async (i) => {
     const c = clients[i];
     await c.query('BEGIN');
-    try { await write(on(c)); await c.query('COMMIT'); } catch (err) { await c.query('ROLLBACK'); throw err; }
+    try { await write(on(c, prepared)); await c.query('COMMIT'); } catch (err) { await c.query('ROLLBACK'); throw err; }
   }));
   clients.forEach((c) => c.release());
   await pool.end();
