@@ -6,7 +6,7 @@ import type { Db, Queryable } from './db/index';
 import type { DistanceService } from './geo/distance';
 import type { MailQueue } from './mail/queue';
 import type { Settings } from '../domain/settings';
-import { reference } from './operator/referenceData';
+import { referenceSettings } from './operator/referenceData';
 import type { CardProvider } from './payments/provider';
 
 export interface AppDeps {
@@ -31,7 +31,7 @@ export interface SecurityConfig {
 }
 
 export async function loadSettings(db: Queryable): Promise<Settings> {
-  return (await reference(db)).settings;
+  return referenceSettings(db);
 }
 
 /** Where operator mail goes: Company_Email, else FROM_EMAIL. */

@@ -6,6 +6,7 @@ import type { Queryable } from '../db/index';
 import { settingsFromList, type Settings } from '../../domain/settings';
 
 export const REFERENCE_TTL_MS = 5000;
+const SETTINGS_SQL = 'SELECT setting_name, setting_value FROM settings';
 let generation = 0;
 
 /** operator.ts calls this after every change. */
@@ -32,7 +33,7 @@ export interface Reference {
 
 async function load(db: Queryable): Promise<Reference> {
   const [settings, rows, bands, banned, places] = await Promise.all([
-    db.query<{ setting_name: string; setting_value: string }>('SELECT setting_name, setting_value FROM settings'),
+    db.query<{ setting_name: string; setting_value: string }>(SETTINGS_SQL),
     db.query<Omit<OfferRow, 'bands'>>(
       `SELECT c.id AS company_id, c.company_name, v.id AS vehicle_id, v.category_name AS vehicle_type,
               v.image AS vehicle_image, v.seats AS max_seat, v.luggage, v.hand_luggage AS small_luggage,
@@ -65,14 +66,31 @@ async function load(db: Queryable): Promise<Reference> {
   };
 }
 
-interface Entry { at: number; generation: number; value: Promise<Reference> }
-const cache = new WeakMap<object, Entry>();
+interface Entry<T> { at: number; generation: number; value: Promise<T> }
+const cache = new WeakMap<object, Entry<Reference>>();
+const settingsCache = new WeakMap<object, Entry<Settings>>();
+const isFresh = <T>(entry: Entry<T> | undefined): entry is Entry<T> =>
+  entry !== undefined && entry.generation === generation && Date.now() - entry.at < REFERENCE_TTL_MS;
+
+function remember<T>(store: WeakMap<object, Entry<T>>, db: Queryable, value: Promise<T>): Promise<T> {
+  store.set(db, { at: Date.now(), generation, value });
+  value.catch(() => store.delete(db));
+  return value;
+}
 
 export function reference(db: Queryable): Promise<Reference> {
   const hit = cache.get(db);
-  if (hit && hit.generation === generation && Date.now() - hit.at < REFERENCE_TTL_MS) return hit.value;
-  const value = load(db);
-  cache.set(db, { at: Date.now(), generation, value });
-  value.catch(() => cache.delete(db));
-  return value;
+  return isFresh(hit) ? hit.value : remember(cache, db, load(db));
+}
+
+/**
+ * The settings alone, as fresh as the reference data: taken from it when it is loaded, else one read of the settings
+ * table, so a page (its security policy, the settings it carries) never waits for the rates and places.
+ */
+export function referenceSettings(db: Queryable): Promise<Settings> {
+  const full = cache.get(db);
+  if (isFresh(full)) return full.value.then((r) => r.settings);
+  const hit = settingsCache.get(db);
+  if (isFresh(hit)) return hit.value;
+  return remember(settingsCache, db, db.query<{ setting_name: string; setting_value: string }>(SETTINGS_SQL).then(settingsFromList));
 }
