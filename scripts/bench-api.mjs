@@ -334,7 +334,7 @@ let sample;
 // No PostgreSQL to start: the PGlite results are still written, and the table says what is missing.
 const postgres = withPostgres ? await startThrowawayPostgres().catch((err) => { report.postgres_error = err.message; return null; }) : null;
 if (postgres) {
-  log(`PostgreSQL ${postgres.version}`);
+  log(`PostgreSQL ${postgres.version} (${postgres.from})`);
   const servers = [];
   try {
     const admin = new pg.Client({ connectionString: postgres.url });
@@ -433,7 +433,7 @@ if (postgres) {
     };
     await db.end();
     report.postgres = {
-      version: postgres.version, connections, floor_booking_writes: floor, floor_booking_writes_prepared: floorPrepared,
+      version: `${postgres.version} (${postgres.from})`, connections, floor_booking_writes: floor, floor_booking_writes_prepared: floorPrepared,
       booking_1_process: single, booking_2_processes: both,
       two_process_ratio: round(both.requests_per_second / single.requests_per_second),
       no_duplicates: {
