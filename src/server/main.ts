@@ -54,6 +54,8 @@ if (e2eToken) console.log('Test admin calls are enabled (E2E_ADMIN_TOKEN is set)
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
   console.log(`Mail goes to: ${mail.describe()}; distances: ${distance.name}; card payments: ${cards.describe}`);
+  // The card SDK loads a second after the site answers, beside no first page (payments/provider.ts).
+  setTimeout(() => { cards.stripe().catch((err) => console.error('Card provider failed to load:', err)); }, 1000).unref();
   console.log(`Booking site ready on http://localhost:${info.port} (database: ${where}; started in ${(performance.now() / 1000).toFixed(2)} s)`);
 });
 

@@ -136,7 +136,7 @@ describe('a card that succeeds (4242 4242 4242 4242)', () => {
     const pending = await bookingOf(key);
     expect(pending).toMatchObject({ status: 'pending', payment_method: 'card', payment_status: 'awaiting_payment', payment_intent_id: created.body.paymentIntentId });
     expect(confirmed.body).toMatchObject({ success: true, status: 'succeeded', sessionId: created.body.paymentIntentId, paymentId: expect.stringMatching(/^ch_/) });
-    const intent = await cards.stripe.paymentIntents.retrieve(created.body.paymentIntentId);
+    const intent = await (await cards.stripe()).paymentIntents.retrieve(created.body.paymentIntentId);
     expect([intent.amount, intent.currency, intent.metadata.booking_id]).toEqual([pricePence(), 'gbp', String(pending.id)]);
 
     const res = await book(key, confirmed.body);
@@ -285,7 +285,7 @@ describe('the server never trusts the browser', () => {
   });
 
   it('answers 503 when the card provider cannot be reached, keeps the booking, and goes on with the same key later', async () => {
-    const down = await testApp({ db, cards: () => ({ ...cards, stripe: stripeClient(KEYS.secretKey, 'http://127.0.0.1:9') }) });
+    const down = await testApp({ db, cards: () => ({ ...cards, stripe: () => stripeClient(KEYS.secretKey, 'http://127.0.0.1:9') }) });
     const key = newKey();
     const pm = await paymentMethod('4242424242424242');
     const body = { ...bookingRequest(), paymentMethodId: pm.id, amount: pricePence() };
@@ -377,7 +377,7 @@ describe('POST /stripe/webhook', () => {
   it('refuses a missing or wrong signature with 400 and changes nothing', async () => {
     webhookTarget = null;
     const { key, confirmed } = await pay();
-    const pi = await cards.stripe.paymentIntents.retrieve(confirmed.body.sessionId);
+    const pi = await (await cards.stripe()).paymentIntents.retrieve(confirmed.body.sessionId);
     const payload = event('evt_forged', pi);
     expect((await post(payload)).status).toBe(400);
     expect((await post(payload, signPayload(payload, 'whsec_someone_else'))).status).toBe(400);
@@ -388,7 +388,7 @@ describe('POST /stripe/webhook', () => {
   it('needs no API keys, and handles a replayed event once', async () => {
     webhookTarget = null;
     const { key, confirmed } = await pay();
-    const pi = await cards.stripe.paymentIntents.retrieve(confirmed.body.sessionId);
+    const pi = await (await cards.stripe()).paymentIntents.retrieve(confirmed.body.sessionId);
     const payload = event(`evt_replay_${key}`, pi);
     const first = await post(payload, signPayload(payload, KEYS.webhookSecret));
     expect([first.status, (await first.json()).outcome]).toEqual([200, 'handled']);
@@ -404,7 +404,7 @@ describe('POST /stripe/webhook', () => {
     webhookTarget = null;
     const key = newKey();
     const created = await createIntent(key, '4242424242424242');
-    const pi = { ...(await cards.stripe.paymentIntents.retrieve(created.body.paymentIntentId)), status: 'succeeded', amount: 50, amount_received: 50, latest_charge: 'ch_x' };
+    const pi = { ...(await (await cards.stripe()).paymentIntents.retrieve(created.body.paymentIntentId)), status: 'succeeded', amount: 50, amount_received: 50, latest_charge: 'ch_x' };
     const payload = event(`evt_small_${key}`, pi);
     expect((await post(payload, signPayload(payload, KEYS.webhookSecret))).status).toBe(200);
     expect((await bookingOf(key)).status).toBe('pending');

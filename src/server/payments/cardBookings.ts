@@ -8,7 +8,7 @@
 //    /booking, the provider's webhook, or the check at start-up, with one
 //    `UPDATE ... WHERE status = 'pending'`; the held confirmation e-mail is
 //    released in the same transaction.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Db, Queryable } from '../db/index';
 import type { BookingRequest, BookingResult } from '../../domain/schemas';
 import type { CreatePaymentIntentRequest } from '../../domain/cardSchemas';
@@ -19,7 +19,7 @@ import { releaseHeldEmails } from '../mail/queue';
 import {
   KEY_REUSED, KeyAlreadyUsed, loadBooking, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
 } from '../bookings/bookings';
-import type { CardProvider } from './provider';
+import { stripeSdk, type CardProvider } from './provider';
 
 export interface CardDeps extends BookingDeps { cards: CardProvider }
 
@@ -53,6 +53,7 @@ async function provider<T>(call: () => Promise<T>, field?: string): Promise<T> {
   try {
     return await call();
   } catch (err) {
+    const Stripe = await stripeSdk();
     if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
       throw new HttpError(422, err.message, field ?? err.param);
     }
@@ -95,7 +96,7 @@ export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntent
   checkAmount(body.amount, booking.total);
   // Paid already (a reload after the bank approved): the same intent, which the confirm call reports as succeeded.
   if (booking.status !== 'pending' && booking.intent) return { paymentIntentId: booking.intent };
-  const stripe = deps.cards.stripe;
+  const stripe = await deps.cards.stripe();
   let intent = await intentOf(deps, booking);
   if (intent.payment_method !== body.paymentMethodId && ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(intent.status)) {
     intent = await provider(() => stripe.paymentIntents.update(intent.id, { payment_method: body.paymentMethodId }), 'paymentMethodId');
@@ -105,7 +106,7 @@ export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntent
 
 /** The booking's one intent: made once (Stripe's idempotency key comes from the booking), its id kept on the booking. */
 async function intentOf(deps: CardDeps, booking: KeyedBooking): Promise<Stripe.PaymentIntent> {
-  const stripe = deps.cards.stripe;
+  const stripe = await deps.cards.stripe();
   if (booking.intent) return provider(() => stripe.paymentIntents.retrieve(booking.intent!));
   const intent = await provider(() => stripe.paymentIntents.create({
     amount: booking.total, currency: 'gbp', confirmation_method: 'manual', allowed_payment_method_types: ['card'],
@@ -128,13 +129,14 @@ const chargeOf = (pi: Stripe.PaymentIntent) => (typeof pi.latest_charge === 'str
 export async function confirmCardPayment(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
   const [booking] = await deps.db.query('SELECT id FROM bookings WHERE payment_intent_id = $1', [intentId]);
   if (!booking) throw new HttpError(404, 'There is no payment with this id for a booking here.', 'paymentIntentId');
-  const stripe = deps.cards.stripe;
+  const stripe = await deps.cards.stripe();
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
   let error: string | null = null;
   if (pi.status === 'requires_confirmation') {
     try {
       pi = await stripe.paymentIntents.confirm(intentId, { use_stripe_sdk: true });
     } catch (err) {
+      const Stripe = await stripeSdk();
       if (err instanceof Stripe.errors.StripeCardError) {
         error = err.message;
         pi = (err.payment_intent as Stripe.PaymentIntent | undefined) ?? await provider(() => stripe.paymentIntents.retrieve(intentId));
@@ -163,7 +165,7 @@ export async function finishCardBooking(deps: CardDeps, req: BookingRequest, key
   const booking = await bookingOfKey(deps.db, key, requestHash(cardRequest(req), deps.secret));
   if (!booking) throw new HttpError(422, 'No card payment was started for this booking. Please pay on the card page.', 'stripe_session_id');
   if (booking.intent !== req.stripe_session_id) throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'stripe_session_id');
-  const pi = await provider(() => deps.cards.stripe.paymentIntents.retrieve(req.stripe_session_id!), 'stripe_session_id');
+  const pi = await provider(async () => (await deps.cards.stripe()).paymentIntents.retrieve(req.stripe_session_id!), 'stripe_session_id');
   if (pi.status !== 'succeeded') throw new HttpError(422, PAYMENT_NOT_COMPLETE, 'paymentId');
   if (chargeOf(pi) !== req.paymentId) throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
   const outcome = await deps.db.transaction((tx) => completeCardBooking(tx, pi));
@@ -210,7 +212,7 @@ export async function reconcileCardBookings(db: Db, cards: CardProvider): Promis
   let completed = 0;
   for (const { payment_intent_id } of pending) {
     try {
-      const pi = await cards.stripe.paymentIntents.retrieve(payment_intent_id);
+      const pi = await (await cards.stripe()).paymentIntents.retrieve(payment_intent_id);
       if (pi.status === 'succeeded' && (await db.transaction((tx) => completeCardBooking(tx, pi))) === 'completed') completed++;
     } catch (err) {
       console.error(`Could not check payment ${payment_intent_id}: ${(err as Error).message}`);
@@ -223,7 +225,7 @@ export async function reconcileCardBookings(db: Db, cards: CardProvider): Promis
 export async function handleWebhook(db: Db, cards: CardProvider, rawBody: string, signature: string | undefined): Promise<'handled' | 'duplicate' | 'ignored'> {
   let event: Stripe.Event;
   try {
-    event = await cards.stripe.webhooks.constructEventAsync(rawBody, signature ?? '', cards.webhookSecret);
+    event = await (await cards.stripe()).webhooks.constructEventAsync(rawBody, signature ?? '', cards.webhookSecret);
   } catch (err) {
     throw new HttpError(400, `Webhook signature check failed: ${(err as Error).message}`, 'Stripe-Signature');
   }

@@ -1,16 +1,19 @@
 // The card provider, chosen once at start from the configuration: Stripe when
 // its three keys are set, otherwise the local test gateway (./testGateway),
 // reached by the same official `stripe` SDK. Everything else in the server
-// talks to `CardProvider.stripe` and never knows which one it is.
+// talks to `CardProvider.stripe()` and never knows which one it is. The SDK is
+// loaded on first use, not at start (decision 31); main.ts asks for it once the
+// site is up, so the first card payment does not wait for it either.
 import { createHmac } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Config } from '../config';
 import type { Queryable } from '../db/index';
 import { testGateway, type TestGateway } from './testGateway/gateway';
 import type { WebhookDelivery } from './testGateway/webhooks';
 
 export interface CardProvider {
-  stripe: Stripe;
+  /** The SDK's client, made on first use. */
+  stripe: () => Promise<Stripe>;
   publishableKey: string;
   webhookSecret: string;
   /** Test keys or the local gateway: the card page says that no real card is charged. */
@@ -25,9 +28,23 @@ export interface CardProvider {
 /** Where the site serves the local gateway (the stand-in Stripe.js, its API for the card page). */
 export const GATEWAY_PATH = '/test-gateway';
 
+let sdk: Promise<typeof Stripe> | null = null;
+/** The `stripe` package, loaded once. */
+export function stripeSdk(): Promise<typeof Stripe> {
+  sdk ??= import('stripe').then((m) => m.default);
+  return sdk;
+}
+
+/** Once, on first call. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => (made ??= make());
+}
+
 /** Stripe's SDK pointed at `url` (a stand-in for tests), or at Stripe. */
-export function stripeClient(secretKey: string, url?: string, httpClient?: Stripe.HttpClient): Stripe {
+export async function stripeClient(secretKey: string, url?: string, httpClient?: Stripe.HttpClient): Promise<Stripe> {
   const target = url ? new URL(url) : null;
+  const Stripe = await stripeSdk();
   return new Stripe(secretKey, {
     maxNetworkRetries: 2,
     timeout: 30_000,
@@ -48,7 +65,7 @@ export function cardProviderFromConfig(
 ): CardProvider {
   if (config.stripeSecretKey && config.stripePublishableKey && config.stripeWebhookSecret) {
     return {
-      stripe: stripeClient(config.stripeSecretKey, config.stripeApiUrl),
+      stripe: once(() => stripeClient(config.stripeSecretKey!, config.stripeApiUrl)),
       publishableKey: config.stripePublishableKey,
       webhookSecret: config.stripeWebhookSecret,
       testMode: config.stripePublishableKey.startsWith('pk_test_'),
@@ -59,10 +76,10 @@ export function cardProviderFromConfig(
   }
   const keys = localKeys(opts.secret);
   const gateway = testGateway({ ...keys, db: opts.db, deliverWebhook: opts.deliverWebhook });
-  // The SDK's requests go straight to the gateway in this process: no port, no network.
-  const inProcess = Stripe.createFetchHttpClient(async (url, init) => gateway.app.fetch(new Request(url as string, init as RequestInit)));
   return {
-    stripe: stripeClient(keys.secretKey, undefined, inProcess),
+    // The SDK's requests go straight to the gateway in this process: no port, no network.
+    stripe: once(async () => stripeClient(keys.secretKey, undefined, (await stripeSdk())
+      .createFetchHttpClient(async (url, init) => gateway.app.fetch(new Request(url as string, init as RequestInit))))),
     publishableKey: keys.publishableKey,
     webhookSecret: keys.webhookSecret,
     testMode: true,
