@@ -1,4 +1,4 @@
-// The demo's database, prepared: `npm install` (scripts/build-db-template.mjs) makes a data directory holding the
+// The demo's database, prepared: `npm install` (scripts/prepare.mjs) makes a data directory holding the
 // migrated schema and the demo operator, and `npm start` with a new data folder starts from a copy of it (about
 // 0.2 s) instead of loading the template and seeding (about 1.5 s, a third of it hashing the demo password at the
 // full cost). Only the demo passenger's bookings are added at the copy, as they are dated from the day the database
