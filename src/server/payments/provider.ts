@@ -28,18 +28,20 @@ export interface CardProvider {
 /** Where the site serves the local gateway (the stand-in Stripe.js, its API for the card page). */
 export const GATEWAY_PATH = '/test-gateway';
 
-let sdk: Promise<typeof Stripe> | null = null;
-/** The `stripe` package, loaded once. */
-export function stripeSdk(): Promise<typeof Stripe> {
-  sdk ??= import('stripe').then((m) => m.default);
-  return sdk;
-}
-
-/** Once, on first call. */
+/** Made on the first call and kept; a failure is not kept, so the next call tries again. */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | null = null;
-  return () => (made ??= make());
+  return () => {
+    if (!made) {
+      made = make();
+      made.catch(() => { made = null; });
+    }
+    return made;
+  };
 }
+
+/** The `stripe` package, loaded once. */
+export const stripeSdk = once(() => import('stripe').then((m) => m.default));
 
 /** Stripe's SDK pointed at `url` (a stand-in for tests), or at Stripe. */
 export async function stripeClient(secretKey: string, url?: string, httpClient?: Stripe.HttpClient): Promise<Stripe> {
