@@ -110,7 +110,10 @@ describe('the prepared demo database', () => {
 describe('the compiled server', () => {
   // Inside the project, where the packages it leaves out are found, as they are for build/server.
   const out = path.join(process.cwd(), 'build', `test-server-${process.pid}`);
-  beforeAll(async () => { await compileServer(out); }, 30_000);
+  beforeAll(async () => {
+    expect(await ensureDemoImage()).toBe(true);
+    await compileServer(out);
+  }, 60_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('is compiled again only when a file it was built from is newer, or it is missing', () => {
