@@ -67,7 +67,7 @@ function rssMiB(pid) {
   }
 }
 
-/** The command `npm start` runs, as node arguments (package.json; `node --import tsx src/server/main.ts` today). */
+/** The command `npm start` runs, as node arguments (package.json; `node scripts/start.mjs` today, the compiled server). */
 function startArguments() {
   const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
   const words = start.trim().split(/\s+/);

@@ -1,6 +1,6 @@
 // A new embedded database starts from a template instead of running initdb (about 5 s of the 6.6 s a first
 // `npm start` took): a gzipped image of an empty cluster with every migration applied, built once by
-// `npm install` (scripts/build-db-template.mjs) or the browser tests' setup, and kept in node_modules/.cache.
+// `npm install` (scripts/prepare.mjs) or the browser tests' setup, and kept in node_modules/.cache.
 // Its name carries a hash of the PGlite version and the migrations, so a changed migration or an upgraded PGlite
 // never starts from an old template: it is built again instead. Seeding stays at start, as the demo's dates are
 // relative to the day the database is made.
