@@ -5,7 +5,7 @@
 // is made. Its name carries the template's key and a hash of the seed's sources, so a changed seed, migration or
 // PGlite version is never copied: the folder is prepared again, or the start seeds as before.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CACHE_DIR, readTemplate, templateKey } from '../db/pgliteTemplate';
@@ -43,7 +43,8 @@ export function copyDemoImage(dataDir: string): boolean {
   const partial = `${dataDir}.${process.pid}.partial`;
   rmSync(partial, { recursive: true, force: true });
   cpSync(image, partial, { recursive: true });
-  rmSync(dataDir, { recursive: true, force: true });
+  // Only an empty folder is removed (rmdir refuses any other), so a database is never replaced.
+  if (existsSync(dataDir)) rmdirSync(dataDir);
   renameSync(partial, dataDir);
   return true;
 }
