@@ -8,7 +8,7 @@ import { LoadingOverlay } from './components/LoadingOverlay';
 import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
 import { loadGoogleMaps } from './maps';
-import { useAfterFirstPaint, usePreloaded } from './hooks';
+import { afterFirstPaint, useAfterFirstPaint, useContentShown, usePreloaded } from './hooks';
 import { preloadable } from './preloadable';
 import { isEnabled } from '../domain/settings';
 
@@ -86,6 +86,7 @@ export function App() {
       {isEnabled(settings, 'SHOW_NAVBAR_PAGE') && !hidesNavbar(location.path) && <SiteBar />}
       <Suspense fallback={loading}>
         {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : <Wizard />}
+        {area !== 'booking' && <ContentShown />}
       </Suspense>
       {belowFold && isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && <Suspense fallback={null}><SiteFooter /></Suspense>}
     </>
@@ -99,8 +100,6 @@ function Wizard() {
   const UrgentNotice = usePreloaded(loadUrgentNotice)?.UrgentNotice;
   const step = BookingActor.useSelector(currentStep);
   const actor = BookingActor.useActorRef();
-  // Once the step is on screen (effects run after paint), not on idle: a quick person would beat an idle callback.
-  useEffect(() => { if (step) NEXT_STEPS[step]?.forEach((view) => view.preload()); }, [step]);
   // SPEC 8: one notice open across the move from the form to /quoteView.
   const urgent = BookingActor.useSelector((s) => s.matches({ home: 'urgent' }) || s.matches({ quote: 'notice' }));
   return (
@@ -116,9 +115,29 @@ function Wizard() {
           {step === 'success' && <SuccessView />}
           {step === 'quote' && <QuoteView />}
           {step === 'forgotPassword' && <ForgotPasswordView />}
+          {step && <StepShown step={step} />}
         </Suspense>
       </main>
       {urgent && UrgentNotice && <UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} />}
     </>
   );
+}
+
+/** Beside the area's content, inside its Suspense: commits only once that content can show (not its loading screen). */
+function ContentShown() {
+  useContentShown();
+  return null;
+}
+
+/**
+ * Beside the step's view, inside its Suspense, so it commits with the view rather than with the loading screen:
+ * marks the page's content as shown, then fetches where the step can lead once it has been painted. Not on idle:
+ * a quick person would beat an idle callback.
+ */
+function StepShown({ step }: { step: Step }) {
+  useContentShown();
+  useEffect(() => {
+    void afterFirstPaint().then(() => NEXT_STEPS[step]?.forEach((view) => view.preload()));
+  }, [step]);
+  return null;
 }

@@ -53,16 +53,44 @@ export function useIsMobile(): boolean {
   return mobile;
 }
 
+let markShown: () => void = () => {};
+const shown = new Promise<void>((resolve) => { markShown = resolve; });
+let painted: Promise<void> | null = null;
 /**
- * A module fetched in the background once `wanted` is true (a lazy chunk): null until it has arrived. For parts
- * that must show the moment they are asked for, where React.lazy would reveal them up to 300 ms late.
+ * Resolves once the page's main content is on screen: the first view has rendered (`useContentShown`, not a loading
+ * screen) and the browser has painted it. Later calls resolve at once. Work that must not delay that paint (chunks for
+ * later steps, lists for the form, below-the-fold parts, the footer) starts here, not in an effect: React may run a
+ * render's effects before the browser has shown it, and anything fetched by then competes with it (decision 30).
+ * A page that never says its content is shown (or a hidden tab, which paints nothing) goes on after 1.5 s.
+ */
+export function afterFirstPaint(): Promise<void> {
+  painted ??= Promise.race([shown, new Promise<void>((resolve) => setTimeout(resolve, 1500))]).then(nextPaint);
+  return painted;
+}
+
+/** After the browser's next paint (a frame, then a task); at once where there are no frames (not a browser). */
+function nextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== 'function') return resolve();
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
+}
+
+/** Called by the component that renders the page's main content once it has committed (inside its Suspense). */
+export function useContentShown(): void {
+  useEffect(() => markShown(), []);
+}
+
+/**
+ * A module fetched in the background once `wanted` is true and the page has painted (a lazy chunk): null until it has
+ * arrived. For parts that must show the moment they are asked for, where React.lazy would reveal them up to 300 ms late.
  */
 export function usePreloaded<T>(load: () => Promise<T>, wanted = true): T | null {
   const [mod, setMod] = useState<T | null>(null);
   useEffect(() => {
     if (!wanted) return;
     let live = true;
-    load().then((m) => { if (live) setMod(() => m); }, (err) => console.error('A part of the page could not be loaded:', err));
+    afterFirstPaint().then(load).then((m) => { if (live) setMod(() => m); }, (err) => console.error('A part of the page could not be loaded:', err));
     return () => { live = false; };
     // `load` is a constant import() of the caller's: only `wanted` starts it.
   }, [wanted]);
@@ -71,15 +99,19 @@ export function usePreloaded<T>(load: () => Promise<T>, wanted = true): T | null
 
 let firstPaintDone = false;
 /**
- * False on the page's very first render, true from the next one on (and at once on every later mount): a part
- * rendered only when true is left out of the first paint, so the headline shows without waiting for it (decision 30).
+ * False until the page's first paint, true from then on (and at once on every later mount): a part rendered only
+ * when true is left out of the first paint, so the headline shows without waiting for it (decision 30).
  */
 export function useAfterFirstPaint(): boolean {
   const [ready, setReady] = useState(firstPaintDone);
   useEffect(() => {
     if (ready) return;
-    firstPaintDone = true;
-    startTransition(() => setReady(true));
+    let live = true;
+    afterFirstPaint().then(() => {
+      firstPaintDone = true;
+      if (live) startTransition(() => setReady(true));
+    });
+    return () => { live = false; };
   }, [ready]);
   return ready;
 }

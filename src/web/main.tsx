@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import type { InspectionEvent } from 'xstate';
 import { createRoot } from 'react-dom/client';
 import { App, preloadFirstView } from './App';
@@ -25,10 +25,11 @@ preloadFirstView(window.location.pathname, input.stored);
 // without the hook (every real visit) passes nothing.
 const inspect = (window as { __xstateInspect?: InspectionHook }).__xstateInspect;
 
-createRoot(document.getElementById('root')!).render(
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => root.render(
   <StrictMode>
     <AppActor.Provider logic={liveApp} options={{ input, inspect }}>
       <App />
     </AppActor.Provider>
   </StrictMode>,
-);
+));

@@ -9,6 +9,7 @@ import { useMapsReady } from '../maps';
 import type { PlaceSuggestion } from './useGooglePlaces';
 import { useSettledError } from './settledError';
 import { RequiredMark } from './fields';
+import { afterFirstPaint } from '../hooks';
 
 const loadPlaces = () => import('./useGooglePlaces');
 const GooglePlacesFeed = lazy(() => loadPlaces().then((m) => ({ default: m.GooglePlacesFeed })));
@@ -40,7 +41,11 @@ export function AddressInput({ id, label, value, placeholder, error: check, refu
   const listId = useId();
   const errorId = `${id}-error`;
 
-  useEffect(() => { fetchAddresses().then(setList); }, []);
+  useEffect(() => {
+    let live = true;
+    afterFirstPaint().then(fetchAddresses).then((l) => { if (live) setList(l); });
+    return () => { live = false; };
+  }, []);
   const all = useMemo(() => matchAddresses(list, value), [list, value]);
   const local = useMemo(() => all.slice(0, limit), [all, limit]);
   const more = all.length - local.length;
