@@ -18,28 +18,36 @@ export interface Route {
   area: Area;
   /** Needs a signed-in corporate passenger (SPEC 2 'Route guard'). */
   signedIn?: boolean;
+  /**
+   * The lazily loaded module that shows it (from the project root; src/web/App.tsx imports it): the page served for
+   * the path hints that module's files (dist/view-chunks.json), so they load beside the main script (decision 30).
+   */
+  view?: string;
 }
+
+const SITE_VIEW = 'src/web/views/site/SiteArea.tsx';
+const ACCOUNT_VIEW = 'src/web/views/account/AccountArea.tsx';
 
 export const ROUTES = {
   home: { path: '/', title: 'Book a taxi or chauffeur', aliases: ['/home', '/booktripview'], step: 0, area: 'booking' },
-  quotation: { path: '/quotationview', title: 'Choose a vehicle', step: 1, area: 'booking' },
-  details: { path: '/personalDetailView', title: 'Your details', step: 2, area: 'booking' },
-  payment: { path: '/paymentview', title: 'Choose how to pay', step: 3, area: 'booking' },
+  quotation: { path: '/quotationview', title: 'Choose a vehicle', step: 1, area: 'booking', view: 'src/web/views/quotation/QuotationView.tsx' },
+  details: { path: '/personalDetailView', title: 'Your details', step: 2, area: 'booking', view: 'src/web/views/details/DetailsView.tsx' },
+  payment: { path: '/paymentview', title: 'Choose how to pay', step: 3, area: 'booking', view: 'src/web/views/payment/PaymentView.tsx' },
   // SPEC 2: the card page counts as the payment step.
-  card: { path: '/stripecheckout', title: 'Pay by card', step: 3, area: 'booking' },
+  card: { path: '/stripecheckout', title: 'Pay by card', step: 3, area: 'booking', view: 'src/web/views/card/CardView.tsx' },
   // SPEC 2: /checkout exists; here it is the payment step's review, under the payment step's guards.
-  checkout: { path: '/checkout', title: 'Review your booking', step: 3, area: 'booking' },
-  success: { path: '/paymentSuccessView', title: 'Booking confirmed', hideNavbar: true, area: 'booking' },
-  quote: { path: '/quoteView', title: 'Ask for a quote', area: 'booking' },
-  forgotPassword: { path: '/forgot_password', title: 'Reset your password', area: 'booking' },
-  contact: { path: '/contactus', title: 'Contact us', area: 'site' },
-  fleet: { path: '/ourfleet', title: 'Our fleet', area: 'site' },
-  terms: { path: '/terms-and-conditions', title: 'Terms and Conditions', area: 'site' },
-  privacy: { path: '/privacy-policy', title: 'Privacy Policy', area: 'site' },
-  accessibility: { path: '/accessibility', title: 'Accessibility statement', area: 'site' },
-  login: { path: '/login', title: 'Sign in to your corporate account', hideNavbar: true, area: 'account' },
-  bookings: { path: '/bookings', title: 'Your bookings', hideNavbar: true, area: 'account', signedIn: true },
-  myAccount: { path: '/my-account', title: 'My account', hideNavbar: true, area: 'account', signedIn: true },
+  checkout: { path: '/checkout', title: 'Review your booking', step: 3, area: 'booking', view: 'src/web/views/checkout/CheckoutView.tsx' },
+  success: { path: '/paymentSuccessView', title: 'Booking confirmed', hideNavbar: true, area: 'booking', view: 'src/web/views/success/SuccessView.tsx' },
+  quote: { path: '/quoteView', title: 'Ask for a quote', area: 'booking', view: 'src/web/views/quote/QuoteView.tsx' },
+  forgotPassword: { path: '/forgot_password', title: 'Reset your password', area: 'booking', view: 'src/web/views/forgot/ForgotPasswordView.tsx' },
+  contact: { path: '/contactus', title: 'Contact us', area: 'site', view: SITE_VIEW },
+  fleet: { path: '/ourfleet', title: 'Our fleet', area: 'site', view: SITE_VIEW },
+  terms: { path: '/terms-and-conditions', title: 'Terms and Conditions', area: 'site', view: SITE_VIEW },
+  privacy: { path: '/privacy-policy', title: 'Privacy Policy', area: 'site', view: SITE_VIEW },
+  accessibility: { path: '/accessibility', title: 'Accessibility statement', area: 'site', view: SITE_VIEW },
+  login: { path: '/login', title: 'Sign in to your corporate account', hideNavbar: true, area: 'account', view: ACCOUNT_VIEW },
+  bookings: { path: '/bookings', title: 'Your bookings', hideNavbar: true, area: 'account', signedIn: true, view: ACCOUNT_VIEW },
+  myAccount: { path: '/my-account', title: 'My account', hideNavbar: true, area: 'account', signedIn: true, view: ACCOUNT_VIEW },
 } as const satisfies Record<string, Route>;
 
 export type RouteName = keyof typeof ROUTES;
@@ -62,6 +70,12 @@ export function routeOfPath(path: string): RouteName | null {
 }
 
 export const pathOfRoute = (name: RouteName): string => ROUTES[name].path;
+/** The lazily loaded module the path opens (Route.view), or null for the home page and unknown paths. */
+export function viewOfPath(path: string): string | null {
+  const name = routeOfPath(path);
+  const r: Route | null = name ? ROUTES[name] : null;
+  return r?.view ?? null;
+}
 export const areaOfPath = (path: string): Area => ROUTES[routeOfPath(path) ?? 'home'].area;
 export const needsSignIn = (name: RouteName): boolean => 'signedIn' in ROUTES[name] && ROUTES[name].signedIn === true;
 export const hidesNavbar = (path: string): boolean => {

@@ -4,7 +4,8 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 // This file too: a change to the build's flags rebuilds.
-const SOURCES = ['src/web', 'src/domain', 'machines', 'public/index.html', '.parcelrc', 'package.json', 'src/server/spaBuild.ts'];
+const SOURCES = ['src/web', 'src/domain', 'machines', 'public/index.html', '.parcelrc', 'scripts/parcel-reporter-view-chunks.cjs', 'package.json',
+  'src/server/spaBuild.ts'];
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;
@@ -15,7 +16,8 @@ function newestMtime(p: string): number {
 
 export function spaIsStale(root: string, distDir: string): boolean {
   const built = path.join(distDir, 'index.html');
-  if (!existsSync(built)) return true;
+  // A build without the list of each view's files (older than its reporter) is stale too.
+  if (!existsSync(built) || !existsSync(path.join(distDir, 'view-chunks.json'))) return true;
   const sources = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
   return sources > statSync(built).mtimeMs;
 }

@@ -76,9 +76,14 @@ function nextPaint(): Promise<void> {
   });
 }
 
+/** The page's main content has committed: `afterFirstPaint` resolves once the browser has painted it. */
+export function contentShown(): void {
+  markShown();
+}
+
 /** Called by the component that renders the page's main content once it has committed (inside its Suspense). */
 export function useContentShown(): void {
-  useEffect(() => markShown(), []);
+  useEffect(contentShown, []);
 }
 
 /**

@@ -24,6 +24,12 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'app.1234.js.br'), brotliCompressSync('console.log(1)'));
   writeFileSync(path.join(dist, 'app.1234.js.gz'), gzipSync('console.log(1)'));
   writeFileSync(path.join(dist, 'app.1234.js.map'), '{"version":3,"sourcesContent":["the full source"]}');
+  // As the build's reporter (scripts/parcel-reporter-view-chunks.cjs) writes it; the last entry is not a file name.
+  writeFileSync(path.join(dist, 'view-chunks.json'), JSON.stringify({
+    'src/web/views/quotation/QuotationView.tsx': ['/QuotationView.1.js', '/priceFiltering.2.js'],
+    'src/web/views/site/SiteArea.tsx': ['/SiteArea.3.css', '/SiteArea.3.js'],
+    'src/web/views/account/AccountArea.tsx': ['/x.js"><script>alert(1)</script>'],
+  }));
   db = await openDb({});
   await migrate(db);
   const runtime = { apiPublicKey: 'pk-<x>', apiSecretKey: 'sk' };
@@ -45,8 +51,28 @@ describe('serving the website', () => {
       expect(nonce, p).toBeTruthy();
       const html = await res.text();
       expect(html).toContain(`<script nonce="${nonce}">window.__APP_CONFIG__={"apiPublicKey":"pk-\\u003cx>","apiSecretKey":"sk"};window.__APP_SETTINGS__=`);
-      expect(html).toMatch(/window\.__APP_SETTINGS__=\[.*?\]<\/script><script nonce="[^"]+" type=module/);
+      // A later step's page names its view's files in between (the next test).
+      expect(html).toMatch(/window\.__APP_SETTINGS__=\[.*?\]<\/script>(?:<link [^>]*>)*<script nonce="[^"]+" type=module/);
     }
+  });
+
+  it("names the files of the view an address opens, so they load beside the main script (decision 30)", async () => {
+    const hints = async (p: string) => [...(await (await app.request(p)).text()).matchAll(/<link\b[^>]*rel="(?:modulepreload|preload)"[^>]*>/g)].map((m) => m[0]);
+    const quotation = await hints('/quotationview');
+    expect(quotation).toEqual([
+      expect.stringMatching(/^<link nonce="[^"]+" rel="modulepreload" href="\/QuotationView\.1\.js">$/),
+      expect.stringMatching(/^<link nonce="[^"]+" rel="modulepreload" href="\/priceFiltering\.2\.js">$/),
+    ]);
+    // Paths match without case, as the routes do.
+    expect(await hints('/QuotationView')).toHaveLength(2);
+    // A view's styles are fetched early without blocking the first paint.
+    expect(await hints('/contactus')).toEqual([
+      '<link rel="preload" as="style" href="/SiteArea.3.css">', expect.stringMatching(/rel="modulepreload" href="\/SiteArea\.3\.js">$/),
+    ]);
+    // The home page's code is the main script; an unknown path, and anything in the list that is not a file name, get none.
+    for (const p of ['/', '/anything', '/login']) expect(await hints(p), p).toEqual([]);
+    // The hints go before the app script, after the settings.
+    expect(await (await app.request('/quotationview')).text()).toMatch(/window\.__APP_SETTINGS__=\[.*?\]<\/script><link [^>]*modulepreload[^>]*><link [^>]*><script nonce="[^"]+" type=module/);
   });
 
   it('serves built assets and vehicle images, and 404s a missing file', async () => {

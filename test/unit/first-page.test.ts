@@ -63,3 +63,24 @@ describe('the first page', () => {
     expect(offenders, 'import these from src/domain/contactSchemas').toEqual([]);
   });
 });
+
+describe('the view each address opens (routes.ts `view`, hinted in the page by the server)', () => {
+  const { files } = firstPage(path.join(root, 'src/web/main.tsx'));
+  const app = readFileSync(path.join(root, 'src/web/App.tsx'), 'utf8');
+  const lazyImports = [...app.matchAll(/import\(['"](\.[^'"]+)['"]\)/g)].map(([, spec]) => resolve(path.join(root, 'src/web/App.tsx'), spec));
+
+  it('is named for every address but the home page, is a lazy import of App.tsx, and is not in the first page', async () => {
+    const { ROUTES, viewOfPath } = await import('../../machines/routes');
+    for (const [name, route] of Object.entries(ROUTES)) {
+      const view = viewOfPath(route.path);
+      if (name === 'home') { expect(view).toBeNull(); continue; }
+      expect(view, name).toBeTruthy();
+      expect(existsSync(path.join(root, view!)), `${name}: ${view}`).toBe(true);
+      expect(lazyImports.map((f) => f && path.relative(root, f)), `${name}: App.tsx loads ${view} with import()`).toContain(view);
+      expect(files, `${name}: ${view} is a chunk of its own`).not.toContain(view);
+    }
+    // Paths match without case, as the routes do; an unknown path names no view.
+    expect(viewOfPath('/QUOTATIONVIEW')).toBe(ROUTES.quotation.view);
+    expect(viewOfPath('/no-such-page')).toBeNull();
+  });
+});

@@ -6,6 +6,8 @@
 // GET /setting (decision 30). The page's <script> and stylesheet tags carry the
 // Content-Security-Policy nonce of the response (securityHeaders.ts), so the
 // inline config needs no 'unsafe-inline'. Source maps are never served.
+// A page for a later step's address (/quotationview after a reload) also names the files of that step's view
+// (dist/view-chunks.json, written by the build), so the browser fetches them beside the main script.
 import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { cspNonce } from './securityHeaders';
+import { viewOfPath } from '../../../machines/routes';
 
 export interface RuntimeConfig { apiPublicKey: string; apiSecretKey: string }
 
@@ -50,18 +53,25 @@ export function webApp(opts: WebOptions) {
   const withNonce = (html: string) => html
     .replace(/<script\b/gi, `<script nonce="${mark}"`)
     .replace(/<link\b(?=[^>]*\brel=["']?(?:stylesheet|modulepreload)\b)/gi, `<link nonce="${mark}"`);
-  let cached: { mtimeMs: number; parts: string[][] } | null = null;
-  // Read again only when a rebuild replaced the file (`npm run dev`).
-  const page = async (nonce: string, settings: string) => {
+  let cached: { version: string; html: string; chunks: ViewChunks; pages: Map<string | null, string[][]> } | null = null;
+  // Read again only when a rebuild replaced either file (`npm run dev`).
+  const page = async (requestPath: string, nonce: string, settings: string) => {
     const file = path.join(opts.distDir, 'index.html');
-    const { mtimeMs } = await stat(file);
-    if (cached?.mtimeMs !== mtimeMs) {
-      const html = await readFile(file, 'utf8');
-      // The minified page has no </head>: the config goes just before the first script.
-      const injected = /<script\b/i.test(html) ? html.replace(/<script\b/i, `${tag}<script`) : `${tag}${html}`;
-      cached = { mtimeMs, parts: withNonce(injected).split(settingsMark).map((p) => p.split(mark)) };
+    const chunksFile = path.join(opts.distDir, 'view-chunks.json');
+    const version = `${(await stat(file)).mtimeMs} ${(await stat(chunksFile).catch(() => null))?.mtimeMs}`;
+    if (cached?.version !== version) {
+      cached = { version, html: await readFile(file, 'utf8'), chunks: await readViewChunks(chunksFile), pages: new Map() };
     }
-    return cached.parts.map((p) => p.join(nonce)).join(settings);
+    const view = viewOfPath(requestPath);
+    let parts = cached.pages.get(view);
+    if (!parts) {
+      const head = `${tag}${viewHints(cached.chunks, view)}`;
+      // The minified page has no </head>: the config goes just before the first script.
+      const injected = /<script\b/i.test(cached.html) ? cached.html.replace(/<script\b/i, `${head}<script`) : `${head}${cached.html}`;
+      parts = withNonce(injected).split(settingsMark).map((p) => p.split(mark));
+      cached.pages.set(view, parts);
+    }
+    return parts.map((p) => p.join(nonce)).join(settings);
   };
   const publicSettings = async (): Promise<string> => {
     if (!opts.settings) return 'null';
@@ -93,9 +103,29 @@ export function webApp(opts: WebOptions) {
   web.get('*', async (c) => {
     if (/\.[a-z0-9]{2,5}$/i.test(c.req.path) && !c.req.path.endsWith('.html')) return c.text('Not found', 404);
     c.header('Cache-Control', 'no-cache');
-    return compressedHtml(c, await page(cspNonce(c), await publicSettings()));
+    return compressedHtml(c, await page(c.req.path, cspNonce(c), await publicSettings()));
   });
   return web;
+}
+
+/** dist/view-chunks.json: for each lazily loaded module, the files its import() loads. */
+type ViewChunks = Record<string, string[]>;
+
+/** The build's list of each view's files; none (no hints) when the build did not write one or it cannot be read. */
+async function readViewChunks(file: string): Promise<ViewChunks> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+    return parsed && typeof parsed === 'object' ? parsed as ViewChunks : {};
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') console.error('dist/view-chunks.json unreadable; pages go without view hints:', err);
+    return {};
+  }
+}
+
+/** Preload hints for a view's files: scripts as module preloads, stylesheets as preloads (not render-blocking). */
+export function viewHints(chunks: ViewChunks, view: string | null): string {
+  const files = (view && Array.isArray(chunks[view]) ? chunks[view] : []).filter((f) => typeof f === 'string' && /^\/[\w./-]+$/.test(f));
+  return files.map((f) => (f.endsWith('.css') ? `<link rel="preload" as="style" href="${f}">` : f.endsWith('.js') ? `<link rel="modulepreload" href="${f}">` : '')).join('');
 }
 
 /** The page compressed as the browser asks (brotli first): a few kB, compressed per response as it differs per nonce. */
