@@ -1,7 +1,9 @@
 // The API client (ofetch): one function per SPEC 7 call, each checking what
 // it reads back. ./liveApp.ts hands them to the machines; the corporate and
-// password-reset calls are in ./accountApi.ts, a lazy chunk.
-import { ofetch, FetchError } from 'ofetch';
+// password-reset calls are in ./accountApi.ts, a lazy chunk. ofetch itself is
+// a chunk fetched with the first call: the first page paints without it (the
+// settings come with the page, the first call is made after the paint).
+import type { $Fetch, FetchError, FetchOptions } from 'ofetch';
 import { array, assert, is } from 'superstruct';
 import {
   AddressItem, BookingResponse, CheckEmailResponse, FleetVehicle, PriceResponse, Setting, type BookingForm, type QuoteRequest,
@@ -21,16 +23,26 @@ declare global {
 
 const config = window.__APP_CONFIG__ ?? { apiPublicKey: '', apiSecretKey: '' };
 
-export const api = ofetch.create({
-  baseURL: '/api/v1',
-  headers: { 'API-PUBLIC-KEY': config.apiPublicKey, 'API-SECRET-KEY': config.apiSecretKey },
-  timeout: 0,
-  retry: 0,
-});
+let client: Promise<$Fetch> | null = null;
+/** A call to the API (ofetch's, with the site's keys): the parsed answer, or a FetchError. */
+export function api<T = any>(path: string, options?: FetchOptions<'json'>): Promise<T> {
+  client ??= import('ofetch').then(({ ofetch }) => ofetch.create({
+    baseURL: '/api/v1',
+    headers: { 'API-PUBLIC-KEY': config.apiPublicKey, 'API-SECRET-KEY': config.apiSecretKey },
+    timeout: 0,
+    retry: 0,
+  }), (err) => { client = null; throw err; });
+  return client.then((f) => f<T>(path, options));
+}
+
+/** ofetch's error for an answer that is not 2xx, or no answer (told by its name: the class is in ofetch's chunk). */
+export function isFetchError(err: unknown): err is FetchError {
+  return err instanceof Error && err.name === 'FetchError';
+}
 
 /** The server's message when it sent one, otherwise the client's error text (SPEC 8). */
 export function errorMessage(err: unknown): string {
-  if (err instanceof FetchError) {
+  if (isFetchError(err)) {
     const data = err.data as { message?: string; error?: string } | undefined;
     if (data?.message) return data.message;
     if (data?.error) return data.error;
@@ -45,7 +57,7 @@ export function errorMessage(err: unknown): string {
  */
 function callError(err: unknown): Error {
   const message = errorMessage(err);
-  const field = err instanceof FetchError && !isUrgentBookingError(message)
+  const field = isFetchError(err) && !isUrgentBookingError(message)
     ? addressField((err.data as { field?: string } | undefined)?.field) : null;
   return field ? new AddressError(message, field) : new Error(message);
 }

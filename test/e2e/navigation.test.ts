@@ -122,6 +122,8 @@ describe('navigation through the booking machine', () => {
     await page.goto(server.url);
     const input = page.getByRole('combobox', { name: 'Pickup address' });
     await input.fill('tErMiNaL');
+    // The operator's list comes from the server: the suggestions show as soon as it has arrived.
+    await page.getByRole('listbox').getByRole('option').first().waitFor();
     const options = await page.getByRole('listbox').getByRole('option').allTextContents();
     expect(options.length).toBeGreaterThan(3);
     for (const o of options) expect(o.toLowerCase()).toContain('terminal');

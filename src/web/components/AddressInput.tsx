@@ -41,11 +41,13 @@ export function AddressInput({ id, label, value, placeholder, error: check, refu
   const listId = useId();
   const errorId = `${id}-error`;
 
+  // Fetched once the page has painted, or at once when the visitor reaches the field first (one request either way).
+  const [wanted, setWanted] = useState(false);
   useEffect(() => {
     let live = true;
-    afterFirstPaint().then(fetchAddresses).then((l) => { if (live) setList(l); });
+    (wanted ? fetchAddresses() : afterFirstPaint().then(fetchAddresses)).then((l) => { if (live) setList(l); });
     return () => { live = false; };
-  }, []);
+  }, [wanted]);
   const all = useMemo(() => matchAddresses(list, value), [list, value]);
   const local = useMemo(() => all.slice(0, limit), [all, limit]);
   const more = all.length - local.length;
@@ -86,8 +88,8 @@ export function AddressInput({ id, label, value, placeholder, error: check, refu
           aria-describedby={error ? errorId : undefined}
           placeholder={placeholder}
           value={value}
-          onFocus={() => setOpen(true)}
-          onChange={(e) => { onChange(e.target.value); setOpen(true); setActive(-1); }}
+          onFocus={() => { setOpen(true); setWanted(true); }}
+          onChange={(e) => { onChange(e.target.value); setOpen(true); setActive(-1); setWanted(true); }}
           onBlur={() => { setOpen(false); setActive(-1); onBlur?.(); }}
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') { e.preventDefault(); setOpen(true); setActive((i) => Math.min(i + 1, matches.length - 1)); }
