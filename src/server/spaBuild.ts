@@ -4,7 +4,8 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 // This file too: a change to the build's flags rebuilds.
-const SOURCES = ['src/web', 'src/domain', 'machines', 'public/index.html', '.parcelrc', 'scripts/parcel-reporter-view-chunks.cjs', 'package.json',
+const SOURCES = ['src/web', 'src/domain', 'machines', 'public/index.html', '.parcelrc', 'scripts/parcel-reporter-view-chunks.cjs',
+  'scripts/parcel-optimizer-compile-hints.cjs', 'package.json',
   'src/server/spaBuild.ts'];
 
 function newestMtime(p: string): number {

@@ -63,6 +63,11 @@ describe('the first page', () => {
     // The main script holds no Places or account code (they are chunks of their own, fetched when needed).
     const main = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.js'))}`)).text();
     expect(main).not.toContain('AutocompleteService');
+    // V8 compiles the main script's functions while it streams in (scripts/parcel-optimizer-compile-hints.cjs); the
+    // chunks, most of whose functions never run, are compiled as they are called.
+    expect(main.startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
+    const chunk = loaded.find((l) => l.path.includes('QuotationView') && l.path.endsWith('.js'))!.path;
+    expect((await (await page.request.get(`${server.url}${chunk}`)).text()).startsWith('//#')).toBe(false);
     expect(main).not.toContain('login-wrap');
     // Nor do its styles hold the account area's, the card page's or the site pages' (they come with their chunks).
     const css = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.css'))}`)).text();
