@@ -69,6 +69,8 @@ describe('the first page', () => {
     const chunk = loaded.find((l) => l.path.includes('QuotationView') && l.path.endsWith('.js'))!.path;
     expect((await (await page.request.get(`${server.url}${chunk}`)).text()).startsWith('//#')).toBe(false);
     expect(main).not.toContain('login-wrap');
+    // Nor ofetch: it comes with the first API call, after the paint (src/web/api.ts).
+    expect(main).not.toContain('aborted due to timeout');
     // Nor do its styles hold the account area's, the card page's or the site pages' (they come with their chunks).
     const css = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.css'))}`)).text();
     for (const rule of ['.login-wrap', '.card-input', '.site-page', '.site-footer-inner']) expect(css, rule).not.toContain(rule);
