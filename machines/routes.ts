@@ -20,7 +20,7 @@ export interface Route {
   signedIn?: boolean;
   /**
    * The lazily loaded module that shows it (from the project root; src/web/App.tsx imports it): the page served for
-   * the path hints that module's files (dist/view-chunks.json), so they load beside the main script (decision 30).
+   * the path hints that module's files (dist/view-chunks.json), so they load beside the main script (decision 32).
    */
   view?: string;
 }

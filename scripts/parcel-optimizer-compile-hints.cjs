@@ -3,7 +3,7 @@
 // `//# allFunctionsCalledOnLoad`. Nearly every function in that bundle runs as the page starts (React, the
 // machines, the first view), so Chromium compiles them on a background thread while the file streams in, instead of
 // on the main thread when each is first called: the main script's evaluation was a 13-19 ms task, over Lighthouse's
-// long-task line at its 4x CPU slowdown (decision 30). Other browsers read it as a comment. Lazy chunks stay lazily
+// long-task line at its 4x CPU slowdown (decision 32). Other browsers read it as a comment. Lazy chunks stay lazily
 // compiled: most of their functions never run.
 const { Optimizer } = require('@parcel/plugin');
 const { blobToString } = require('@parcel/utils');

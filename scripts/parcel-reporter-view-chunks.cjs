@@ -3,7 +3,7 @@
 // module's path from the project root:
 //   { "src/web/views/quotation/QuotationView.tsx": ["/QuotationView.c0cb7471.js", "/priceFiltering.8155d72e.js"] }
 // The server (src/server/http/web.ts) adds them to the page as preload hints when that view is the one the address
-// opens, so a reloaded /quotationview fetches its view beside the main script instead of after it (decision 30).
+// opens, so a reloaded /quotationview fetches its view beside the main script instead of after it (decision 32).
 const { Reporter } = require('@parcel/plugin');
 const { mkdir, rename, writeFile } = require('node:fs/promises');
 const path = require('node:path');

@@ -5,6 +5,7 @@ import { BookingActor, useArea, useMachineLocation, useSettings } from './appAct
 import { UrlSync } from './UrlSync';
 import { StepFocus } from './StepFocus';
 import { LoadingOverlay } from './components/LoadingOverlay';
+import { LoadFailure } from './components/LoadFailure';
 import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
 import { loadGoogleMaps } from './maps';
@@ -84,11 +85,14 @@ export function App() {
       <StepFocus />
       {/* SPEC 2 'Layout': the header with SHOW_NAVBAR_PAGE, unless the route hides it; the footer with SHOW_FOOTER_PAGE. */}
       {isEnabled(settings, 'SHOW_NAVBAR_PAGE') && !hidesNavbar(location.path) && <SiteBar />}
-      <Suspense fallback={loading}>
-        {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : <Wizard />}
-        {area !== 'booking' && <ContentShown />}
-      </Suspense>
-      {belowFold && isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && <Suspense fallback={null}><SiteFooter /></Suspense>}
+      {/* Moving on (Back, a link in the site bar) tries again. */}
+      <LoadFailure retryKey={location.path}>
+        <Suspense fallback={loading}>
+          {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : <Wizard />}
+          {area !== 'booking' && <ContentShown />}
+        </Suspense>
+      </LoadFailure>
+      {belowFold && isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && <LoadFailure quiet><Suspense fallback={null}><SiteFooter /></Suspense></LoadFailure>}
     </>
   );
 }

@@ -1,10 +1,11 @@
 // The corporate and password-reset calls (SPEC 4, 6, 7), a lazy chunk: the
 // first page never needs them. ./liveApp.ts loads it on the first such call.
+import { FetchError } from 'ofetch';
 import { array, assert } from 'superstruct';
 import { AuthResponse, CorporateBooking, PassengerLoginResponse, UpdatePassengerResponse, type PassengerProfile } from '../domain/schemas';
 import { SESSION_ENDED, SIGN_IN_FAILED } from '../domain/messages';
 import type { ProfileChange, Session } from '../../machines/account';
-import { api, bearer, errorMessage, isFetchError } from './api';
+import { api, bearer, errorMessage } from './api';
 
 /** SPEC 8: the reset calls show the server's message, or this when there is none. */
 export async function authCall(path: string, body: object, fallback: string): Promise<AuthResponse> {
@@ -13,12 +14,12 @@ export async function authCall(path: string, body: object, fallback: string): Pr
     assert(res, AuthResponse);
     return res;
   } catch (err) {
-    const data = isFetchError(err) ? (err.data as { message?: string } | undefined) : undefined;
+    const data = err instanceof FetchError ? (err.data as { message?: string } | undefined) : undefined;
     throw new Error(data?.message ?? fallback);
   }
 }
 
-const status = (err: unknown) => (isFetchError(err) ? err.response?.status : undefined);
+const status = (err: unknown) => (err instanceof FetchError ? err.response?.status : undefined);
 
 /**
  * The corporate calls' failures: an ended session (401) is told apart so the machine can send the passenger to sign
@@ -68,7 +69,7 @@ export async function updateProfile({ session, profile }: { session: Session; pr
     if (!res.success || !res.passenger) throw new Error(res.message || SIGN_IN_FAILED);
     return res.passenger;
   } catch (err) {
-    if (err instanceof Error && !isFetchError(err)) throw err;
+    if (err instanceof Error && !(err instanceof FetchError)) throw err;
     throw accountError(err);
   }
 }

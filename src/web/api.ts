@@ -1,9 +1,7 @@
 // The API client (ofetch): one function per SPEC 7 call, each checking what
 // it reads back. ./liveApp.ts hands them to the machines; the corporate and
-// password-reset calls are in ./accountApi.ts, a lazy chunk. ofetch itself is
-// a chunk fetched with the first call: the first page paints without it (the
-// settings come with the page, the first call is made after the paint).
-import type { $Fetch, FetchError, FetchOptions } from 'ofetch';
+// password-reset calls are in ./accountApi.ts, a lazy chunk.
+import { ofetch, FetchError } from 'ofetch';
 import { array, assert, is } from 'superstruct';
 import {
   AddressItem, BookingResponse, CheckEmailResponse, FleetVehicle, PriceResponse, Setting, type BookingForm, type QuoteRequest,
@@ -23,26 +21,25 @@ declare global {
 
 const config = window.__APP_CONFIG__ ?? { apiPublicKey: '', apiSecretKey: '' };
 
-let client: Promise<$Fetch> | null = null;
-/** A call to the API (ofetch's, with the site's keys): the parsed answer, or a FetchError. */
-export function api<T = any>(path: string, options?: FetchOptions<'json'>): Promise<T> {
-  client ??= import('ofetch').then(({ ofetch }) => ofetch.create({
-    baseURL: '/api/v1',
-    headers: { 'API-PUBLIC-KEY': config.apiPublicKey, 'API-SECRET-KEY': config.apiSecretKey },
-    timeout: 0,
-    retry: 0,
-  }), (err) => { client = null; throw err; });
-  return client.then((f) => f<T>(path, options));
-}
+export const api = ofetch.create({
+  baseURL: '/api/v1',
+  headers: { 'API-PUBLIC-KEY': config.apiPublicKey, 'API-SECRET-KEY': config.apiSecretKey },
+  timeout: 0,
+  retry: 0,
+});
 
-/** ofetch's error for an answer that is not 2xx, or no answer (told by its name: the class is in ofetch's chunk). */
-export function isFetchError(err: unknown): err is FetchError {
-  return err instanceof Error && err.name === 'FetchError';
-}
+/**
+ * A lazy chunk the browser could not fetch (Chromium, Firefox and Safari word it so). The browser keeps that failure
+ * for the rest of the page's life, so only a reload tries again.
+ */
+const CHUNK_FAILED = /dynamically imported module|Importing a module script failed/i;
 
 /** The server's message when it sent one, otherwise the client's error text (SPEC 8). */
 export function errorMessage(err: unknown): string {
-  if (isFetchError(err)) {
+  if (err instanceof TypeError && CHUNK_FAILED.test(err.message)) {
+    return 'A part of this site could not be loaded. Please check your connection and reload the page; your booking so far is kept.';
+  }
+  if (err instanceof FetchError) {
     const data = err.data as { message?: string; error?: string } | undefined;
     if (data?.message) return data.message;
     if (data?.error) return data.error;
@@ -57,7 +54,7 @@ export function errorMessage(err: unknown): string {
  */
 function callError(err: unknown): Error {
   const message = errorMessage(err);
-  const field = isFetchError(err) && !isUrgentBookingError(message)
+  const field = err instanceof FetchError && !isUrgentBookingError(message)
     ? addressField((err.data as { field?: string } | undefined)?.field) : null;
   return field ? new AddressError(message, field) : new Error(message);
 }

@@ -60,7 +60,7 @@ let painted: Promise<void> | null = null;
  * Resolves once the page's main content is on screen: the first view has rendered (`useContentShown`, not a loading
  * screen) and the browser has painted it. Later calls resolve at once. Work that must not delay that paint (chunks for
  * later steps, lists for the form, below-the-fold parts, the footer) starts here, not in an effect: React may run a
- * render's effects before the browser has shown it, and anything fetched by then competes with it (decision 30).
+ * render's effects before the browser has shown it, and anything fetched by then competes with it (decision 32).
  * A page that never says its content is shown (or a hidden tab, which paints nothing) goes on after 1.5 s.
  */
 export function afterFirstPaint(): Promise<void> {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
 
 const suite = onSharedServer();
@@ -69,8 +70,6 @@ describe('the first page', () => {
     const chunk = loaded.find((l) => l.path.includes('QuotationView') && l.path.endsWith('.js'))!.path;
     expect((await (await page.request.get(`${server.url}${chunk}`)).text()).startsWith('//#')).toBe(false);
     expect(main).not.toContain('login-wrap');
-    // Nor ofetch: it comes with the first API call, after the paint (src/web/api.ts).
-    expect(main).not.toContain('aborted due to timeout');
     // Nor do its styles hold the account area's, the card page's or the site pages' (they come with their chunks).
     const css = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.css'))}`)).text();
     for (const rule of ['.login-wrap', '.card-input', '.site-page', '.site-footer-inner']) expect(css, rule).not.toContain(rule);
@@ -99,6 +98,48 @@ describe('the first page', () => {
     for (const f of quotationFiles.filter((f) => f.endsWith('.js'))) expect(requested).toContain(f);
     // Each once: the view's import() takes the preloaded module.
     expect(requested.length).toBe(new Set(requested).size);
+    await page.close();
+  });
+
+  it('says so when a part of the site cannot be loaded (a dropped connection), and shows the step after a reload', async () => {
+    const chunks = JSON.parse(readFileSync(path.resolve('dist/view-chunks.json'), 'utf8')) as Record<string, string[]>;
+    const files = (module: string) => chunks[module].map((f) => `${server.url}${f}`);
+    const getPrices = async (page: Page) => {
+      await page.goto(server.url);
+      for (const [label, typed] of [['Pickup address', 'Paddington'], ['Drop-off address', 'Canary Wharf']]) {
+        await page.getByRole('combobox', { name: label }).fill(typed);
+        await page.getByRole('listbox').getByRole('option').first().click();
+      }
+      await page.getByLabel('Pickup date').fill(ukDateInDays(3));
+      await page.getByRole('button', { name: 'Get prices' }).click();
+    };
+
+    // The price call's own chunk (SPEC 5's filtering): the call fails with a message, the form stays as typed.
+    const pricing = await suite.browser.newPage();
+    for (const f of files('src/domain/priceFiltering.ts')) await pricing.route(f, (route) => route.abort());
+    await getPrices(pricing);
+    const dialog = pricing.getByRole('alertdialog', { name: 'Error' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('A part of this site could not be loaded. Please check your connection and reload the page');
+    expect(await pricing.getByRole('combobox', { name: 'Pickup address' }).inputValue()).not.toBe('');
+    await pricing.close();
+
+    // The quotation view's own files: the page says so under the site bar instead of going blank.
+    const page = await suite.browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const view = files('src/web/views/quotation/QuotationView.tsx').filter((f) => new URL(f).pathname.startsWith('/QuotationView.'));
+    for (const f of view) await page.route(f, (route) => route.abort());
+    await getPrices(page);
+    const failure = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+    await failure.waitFor();
+    expect(page.url()).toBe(`${server.url}/quotationview`);
+    expect(await page.getByRole('banner').count()).toBe(1);
+    for (const f of view) await page.unroute(f);
+    await failure.getByRole('button', { name: 'Reload the page' }).click();
+    // The prices were kept in the browser: the reloaded page shows them.
+    await page.getByRole('button', { name: 'Book Now' }).first().waitFor();
+    expect(errors).toEqual([]);
     await page.close();
   });
 

@@ -4,6 +4,7 @@ import { availableBookingTypes } from '../../../../machines/booking';
 import type { BookingFormDraft } from '../../../domain/forms';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
+import { LoadFailure } from '../../components/LoadFailure';
 import { StepNotice } from '../../components/StepNotice';
 import { useAfterFirstPaint, usePreloaded } from '../../hooks';
 import { DistanceForm } from './DistanceForm';
@@ -62,7 +63,7 @@ export function HomeView() {
           </div>
         </div>
       </section>
-      {belowFold && <Suspense fallback={null}>
+      {belowFold && <LoadFailure quiet><Suspense fallback={null}>
         <HomeSections onChooseDestination={(address) => {
           if (active !== 'milleage') actor.send({ type: 'home.typeChanged', bookingType: 'milleage' });
           setTimeout(() => {
@@ -70,7 +71,7 @@ export function HomeView() {
             document.getElementById('booking-form')?.scrollIntoView({ behavior: 'smooth' });
           }, 0);
         }} />
-      </Suspense>}
+      </Suspense></LoadFailure>}
       {pricing && (
         <LoadingOverlay text="Please wait while fetching prices">
           <ul className="legend">
