@@ -26,6 +26,7 @@ preloadFirstView(window.location.pathname, input.stored);
 const inspect = (window as { __xstateInspect?: InspectionHook }).__xstateInspect;
 
 const root = createRoot(document.getElementById('root')!);
+// In a transition, React renders the first page in slices of about 5 ms, none of them a long task (decision 32).
 startTransition(() => root.render(
   <StrictMode>
     <AppActor.Provider logic={liveApp} options={{ input, inspect }}>
