@@ -47,3 +47,8 @@ export const PAID_NOT_CONFIRMED =
 // Decision 23 'Addresses: never price a guess': shown under the address input they are about.
 export const unknownPlaceMessage = (text: string) => `We could not find "${text.trim()}". Pick a suggestion or add the postcode.`;
 export const SAME_PLACE = 'The pickup and drop-off are the same place. Please enter where you are going.';
+
+// A lazy part of the site its browser could not fetch (decision 32): only a reload tries again; the booking is in
+// browser storage, so nothing is lost.
+export const PAGE_NOT_LOADED = 'This page could not be loaded. Please check your connection and reload the page; your booking so far is kept.';
+export const PART_NOT_LOADED = 'A part of this site could not be loaded. Please check your connection and reload the page; your booking so far is kept.';

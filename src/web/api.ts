@@ -8,7 +8,7 @@ import {
 } from '../domain/schemas';
 import { settingsFromList, type Settings } from '../domain/settings';
 import { AddressError, addressField } from '../domain/places';
-import { isUrgentBookingError } from '../domain/messages';
+import { isUrgentBookingError, PART_NOT_LOADED } from '../domain/messages';
 import type { CheckEmailInput, CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
 
 declare global {
@@ -37,7 +37,7 @@ const CHUNK_FAILED = /dynamically imported module|Importing a module script fail
 /** The server's message when it sent one, otherwise the client's error text (SPEC 8). */
 export function errorMessage(err: unknown): string {
   if (err instanceof TypeError && CHUNK_FAILED.test(err.message)) {
-    return 'A part of this site could not be loaded. Please check your connection and reload the page; your booking so far is kept.';
+    return PART_NOT_LOADED;
   }
   if (err instanceof FetchError) {
     const data = err.data as { message?: string; error?: string } | undefined;

@@ -3,6 +3,7 @@
 // failed module fetch for the rest of the page's life, so trying the import again does not help: the way out is a
 // reload, which keeps the booking (it is in browser storage).
 import { Component, type ReactNode } from 'react';
+import { PAGE_NOT_LOADED } from '../../domain/messages';
 
 interface Props {
   children: ReactNode;
@@ -33,7 +34,7 @@ export class LoadFailure extends Component<Props, { failed: boolean }> {
     return (
       <div className="page narrow">
         <div className="banner-error load-failure" role="alert">
-          <p>This page could not be loaded. Please check your connection and reload the page; your booking so far is kept.</p>
+          <p>{PAGE_NOT_LOADED}</p>
           <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>Reload the page</button>
         </div>
       </div>
