@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { currentStep, type Step, type StoredBooking } from '../../machines/booking';
+import { currentStep, type Step } from '../../machines/booking';
 import { hidesNavbar, routeOfPath, type RouteName } from '../../machines/routes';
 import { BookingActor, useArea, useMachineLocation, useSettings } from './appActor';
 import { UrlSync } from './UrlSync';
@@ -46,17 +46,9 @@ const FIRST_VIEW: Partial<Record<RouteName, { preload: () => Promise<unknown> }>
   quotation: QuotationView, details: DetailsView, payment: PaymentView, card: CardView, checkout: CheckoutView,
   success: SuccessView, quote: QuoteView, forgotPassword: ForgotPasswordView,
 };
-export function preloadFirstView(path: string, stored: StoredBooking): void {
+export function preloadFirstView(path: string): void {
   const route = routeOfPath(path);
   if (route) void FIRST_VIEW[route]?.preload();
-  // The quotation's largest paint is its first vehicle picture: asked for now, beside the view's code, not once the
-  // view has rendered.
-  if (route === 'quotation') {
-    for (const href of new Set((stored.priceDetails ?? []).slice(0, 2).map((p) => p.vehicle_image))) {
-      const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'image', href, fetchPriority: 'high' });
-      document.head.append(link);
-    }
-  }
 }
 
 // Below the fold on every page.

@@ -1,5 +1,5 @@
 // Small browser helpers shared by the views.
-import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export interface LatLon { lat: number; lon: number }
 /** SPEC 5: central London when the browser will not say where the visitor is. */
@@ -53,8 +53,8 @@ export function useIsMobile(): boolean {
   return mobile;
 }
 
-let markShown: () => void = () => {};
-const shown = new Promise<void>((resolve) => { markShown = resolve; });
+let markShown: (committedAt: number) => void = () => {};
+const shown = new Promise<number>((resolve) => { markShown = resolve; });
 let painted: Promise<void> | null = null;
 /**
  * Resolves once the page's main content is on screen: the first view has rendered (`useContentShown`, not a loading
@@ -64,26 +64,62 @@ let painted: Promise<void> | null = null;
  * A page that never says its content is shown (or a hidden tab, which paints nothing) goes on after 1.5 s.
  */
 export function afterFirstPaint(): Promise<void> {
-  painted ??= Promise.race([shown, new Promise<void>((resolve) => setTimeout(resolve, 1500))]).then(nextPaint);
+  painted ??= Promise.race([shown, new Promise<number>((resolve) => setTimeout(() => resolve(performance.now()), 1500))]).then(presented);
   return painted;
 }
 
-/** After the browser's next paint (a frame, then a task); at once where there are no frames (not a browser). */
-function nextPaint(): Promise<void> {
+/** Paint entries whose time is when a painted frame reached the screen. */
+const PAINT_ENTRIES = ['paint', 'largest-contentful-paint'];
+/** How long to wait for a paint entry (a view no larger than what was already on screen reports none). */
+const PRESENTED_TIMEOUT_MS = 500;
+
+/**
+ * After the browser has put on screen what was committed at `since`, then a task. A frame's callbacks run before it
+ * paints, and the frame reaches the screen later still; anything fetched before then competes with that paint (and
+ * Lighthouse dates LCP by when it reached the screen). Where the browser reports paints (FCP, LCP entries), the first
+ * one at or after `since` says so; elsewhere two frames do. At once where there are no frames (not a browser).
+ */
+function presented(since: number): Promise<void> {
+  const supported: readonly string[] = typeof PerformanceObserver === 'function' ? PerformanceObserver.supportedEntryTypes ?? [] : [];
+  const types = PAINT_ENTRIES.filter((t) => supported.includes(t));
+  if (!types.length) return afterFrames();
   return new Promise((resolve) => {
-    if (typeof requestAnimationFrame !== 'function') return resolve();
-    requestAnimationFrame(() => setTimeout(resolve, 0));
+    let waiting = true;
+    const done = () => {
+      if (!waiting) return;
+      waiting = false;
+      observers.forEach((o) => o.disconnect());
+      clearTimeout(timer);
+      setTimeout(resolve, 0);
+    };
+    const timer = setTimeout(done, PRESENTED_TIMEOUT_MS);
+    const observers = types.map((type) => {
+      const o = new PerformanceObserver((list) => { if (list.getEntries().some((e) => e.startTime >= since)) done(); });
+      o.observe({ type, buffered: true });
+      return o;
+    });
   });
 }
 
-/** The page's main content has committed: `afterFirstPaint` resolves once the browser has painted it. */
-export function contentShown(): void {
-  markShown();
+/** Two frames, then a task: the first frame's paint is on screen by the second. At once where there are no frames. */
+function afterFrames(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== 'function') return resolve();
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  });
 }
 
-/** Called by the component that renders the page's main content once it has committed (inside its Suspense). */
+/** The page's main content has committed: `afterFirstPaint` resolves once the browser has shown it. */
+export function contentShown(): void {
+  markShown(performance.now());
+}
+
+/**
+ * Called by the component that renders the page's main content (inside its Suspense). A layout effect runs as that
+ * content commits, before the browser paints it, so the paint it waits for is never one that came before.
+ */
 export function useContentShown(): void {
-  useEffect(contentShown, []);
+  useLayoutEffect(contentShown, []);
 }
 
 /**

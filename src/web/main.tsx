@@ -19,7 +19,7 @@ const input = {
 };
 
 installFocusHelpers();
-preloadFirstView(window.location.pathname, input.stored);
+preloadFirstView(window.location.pathname);
 
 // QA's generated paths (test/paths) watch the machines run in the page through XState's inspection API; a page
 // without the hook (every real visit) passes nothing.

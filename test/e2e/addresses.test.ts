@@ -130,20 +130,20 @@ describe.each([375, 1280])('addresses at %i px', (width) => {
     const matching = (text: string) => known.filter((a) => a.address.toLowerCase().includes(text)).length;
     expect(matching('london')).toBeGreaterThan(8);
     await page.getByRole('combobox', { name: 'Pickup address' }).fill('London');
-    expect(await page.getByRole('listbox').getByRole('option').count()).toBe(8);
+    await expect.poll(() => page.getByRole('listbox').getByRole('option').count()).toBe(8);
     const status = page.getByRole('status').filter({ hasText: 'keep typing' });
     expect(await status.textContent()).toBe(`${matching('london') - 8} more — keep typing to narrow`);
     expect(await status.isVisible()).toBe(true);
     await page.getByRole('combobox', { name: 'Pickup address' }).fill('London Heathrow');
     await expect.poll(() => page.getByRole('listbox').count()).toBe(0);
     await page.getByRole('combobox', { name: 'Pickup address' }).fill('Heathrow');
-    expect(await page.getByRole('listbox').getByRole('option').count()).toBe(matching('heathrow'));
+    await expect.poll(() => page.getByRole('listbox').getByRole('option').count()).toBe(matching('heathrow'));
     expect(await page.getByText('keep typing to narrow').count()).toBe(0);
     // A stop shows its top 5.
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: '+ Add a stop' }).click();
     await page.getByRole('combobox', { name: 'Street name or place' }).fill('a');
-    expect(await page.getByRole('listbox').getByRole('option').count()).toBe(5);
+    await expect.poll(() => page.getByRole('listbox').getByRole('option').count()).toBe(5);
     expect(await page.getByRole('status').filter({ hasText: 'keep typing' }).textContent()).toBe(`${matching('a') - 5} more — keep typing to narrow`);
     await page.context().close();
   });

@@ -105,7 +105,7 @@ describe('home: tabs and forms', () => {
     await quote(page);
     await page.getByRole('button', { name: '+ Add a stop' }).click();
     await page.getByRole('combobox', { name: 'Street name or place' }).fill('a');
-    expect(await page.getByRole('listbox').getByRole('option').count()).toBe(5);
+    await expect.poll(() => page.getByRole('listbox').getByRole('option').count()).toBe(5);
     await page.getByRole('combobox', { name: 'Street name or place' }).fill('Wembley');
     await page.getByRole('listbox').getByRole('option').first().click();
     await page.getByRole('button', { name: 'Get prices' }).click();

@@ -9,6 +9,7 @@ import { TripSummary } from '../../components/TripSummary';
 import { currencyOf, isEnabled } from '../../../domain/settings';
 import { finalPricePence, formatAmount, formatExactPrice, penceToPounds, poundsToPence } from '../../../domain/money';
 import { lowestPrice } from '../../../domain/priceFiltering';
+import { useAfterFirstPaint } from '../../hooks';
 import { range } from '../../../domain/forms';
 import type { PriceDetail } from '../../../domain/schemas';
 
@@ -35,6 +36,7 @@ function VehicleCard({ vehicle, currency, lowest = false, first = false }: { veh
   const actor = BookingActor.useActorRef();
   const [quantity, setQuantity] = useState(1);
   const [open, setOpen] = useState(false);
+  const painted = useAfterFirstPaint();
   const priced = poundsToPence(vehicle.price) > 0;
   const id = `${lowest ? 'lowest-' : ''}${vehicle.vehicle_id}-${vehicle.company_id}`;
   const total = formatAmount(penceToPounds(finalPricePence(vehicle.price, lowest ? 1 : quantity)), currency);
@@ -42,9 +44,12 @@ function VehicleCard({ vehicle, currency, lowest = false, first = false }: { veh
     <li className={`vehicle-card${lowest ? ' lowest' : ''}`}>
       <article aria-label={lowest ? 'Lowest Price' : `${vehicle.vehicle_type} by ${vehicle.company_name}`}>
         {lowest && <p className="badge">Lowest Price</p>}
-        {/* The first card's picture is the page's largest paint: fetched at once, the others when scrolled to (decision 30). */}
-        <img className="vehicle-img" src={vehicle.vehicle_image} alt={`${vehicle.vehicle_type} vehicle`} width={180} height={96}
-          loading={first ? 'eager' : 'lazy'} fetchPriority={first ? 'high' : 'auto'} />
+        {/* The first card's picture is the page's largest paint: fetched at once. The others wait until it is on screen,
+            then load when scrolled to, so they never compete with it (decisions 30 and 32). */}
+        {first || painted
+          ? <img className="vehicle-img" src={vehicle.vehicle_image} alt={`${vehicle.vehicle_type} vehicle`} width={180} height={96}
+            loading={first ? 'eager' : 'lazy'} fetchPriority={first ? 'high' : 'auto'} />
+          : <span className="vehicle-img pending" aria-hidden="true" />}
         <div className="vehicle-info">
           <p className="vehicle-company">{vehicle.company_name}</p>
           <h3 className="vehicle-type">{vehicle.vehicle_type}</h3>
