@@ -45,7 +45,7 @@ function VehicleCard({ vehicle, currency, lowest = false, first = false }: { veh
       <article aria-label={lowest ? 'Lowest Price' : `${vehicle.vehicle_type} by ${vehicle.company_name}`}>
         {lowest && <p className="badge">Lowest Price</p>}
         {/* The first card's picture is the page's largest paint: fetched at once. The others wait until it is on screen,
-            then load when scrolled to, so they never compete with it (decisions 30 and 32). */}
+            then load when scrolled to, so they never compete with it (decisions 30 and 33). */}
         {first || painted
           ? <img className="vehicle-img" src={vehicle.vehicle_image} alt={`${vehicle.vehicle_type} vehicle`} width={180} height={96}
             loading={first ? 'eager' : 'lazy'} fetchPriority={first ? 'high' : 'auto'} />
