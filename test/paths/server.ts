@@ -5,6 +5,9 @@ import { connect, sharedServerInfo } from '../e2e/harness';
 import { DEMO_SETTINGS } from '../../src/server/operator/seed';
 import type { Fault } from '../../src/server/operator/e2eAdmin';
 
+/** More tries of one call than a page makes before the person acts again. */
+const DROPPED_UNTIL_CLEARED = 1000;
+
 export const API_HEADERS = { 'content-type': 'application/json', 'API-PUBLIC-KEY': 'local-public-key', 'API-SECRET-KEY': 'local-secret-key' };
 
 export interface PathServer {
@@ -40,7 +43,10 @@ export function pathServer(): PathServer {
       changed.add(name);
       await server.admin('set-setting', name, value);
     },
-    fault: (fault) => post('/__e2e__/fault', { times: fault.kind === 'drop' ? 10 : 1, ...fault }),
+    // A dropped call fails every time it is sent until the person acts again (the runner clears the faults then):
+    // Chromium sends it again on each kept-alive connection that closes on it, and a page still loading its files
+    // keeps having more of those, so no fixed count is enough.
+    fault: (fault) => post('/__e2e__/fault', { times: fault.kind === 'drop' ? DROPPED_UNTIL_CLEARED : 1, ...fault }),
     clearFaults: () => post('/__e2e__/fault', { clear: true }),
     release: (call) => post('/__e2e__/fault', { release: call }),
     async call(method, path, body, headers = {}) {
