@@ -80,7 +80,7 @@ describe('the first page', () => {
     // The page for /quotationview names the files of the quotation view (dist/view-chunks.json, written by the build).
     const chunks = JSON.parse(readFileSync(path.resolve('dist/view-chunks.json'), 'utf8')) as Record<string, string[]>;
     const quotationFiles = chunks['src/web/views/quotation/QuotationView.tsx'];
-    // Every file fetched beside the main script slows it down: a view is one script of its own (decision 32), plus the
+    // Every file fetched beside the main script slows it down: a view is one script of its own (decision 33), plus the
     // phone library that the forms with a phone field share (package.json, @parcel/bundler-default).
     expect(quotationFiles.filter((f) => f.endsWith('.js'))).toHaveLength(1);
     for (const [module, files] of Object.entries(chunks)) expect(files.filter((f) => f.endsWith('.js')).length, module).toBeLessThanOrEqual(2);

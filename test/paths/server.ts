@@ -45,7 +45,7 @@ export function pathServer(): PathServer {
     },
     // A dropped call fails every time it is sent until the person acts again (the runner clears the faults then):
     // Chromium sends it again on each kept-alive connection that closes on it, and a page still loading its files
-    // keeps having more of those, so no fixed count is enough.
+    // keeps opening more of those, so ten was not always enough.
     fault: (fault) => post('/__e2e__/fault', { times: fault.kind === 'drop' ? DROPPED_UNTIL_CLEARED : 1, ...fault }),
     clearFaults: () => post('/__e2e__/fault', { clear: true }),
     release: (call) => post('/__e2e__/fault', { release: call }),
