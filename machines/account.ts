@@ -19,7 +19,8 @@ export interface Session { token: string; passenger: PassengerProfile }
 
 export interface AccountInput { session: Session | null }
 
-export interface ProfileChange { name: string; email: string; phone: string }
+/** The password goes only with a new e-mail (issue 24), and only to the call: it is never kept in the context. */
+export interface ProfileChange { name: string; email: string; phone: string; currentPassword?: string }
 
 export type AccountEvent =
   | { type: 'url.changed'; path: string; search: string }

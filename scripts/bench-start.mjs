@@ -66,7 +66,7 @@ writeFileSync(helloFile, `import { serve } from '@hono/node-server';\nimport { H
   `const app = new Hono(); app.get('/', (c) => c.text('hello'));\nserve({ fetch: app.fetch, port: Number(process.env.PORT) });\n`);
 
 const samples = { fresh: [], existing: [], floor: [], rss_idle_mib: [] };
-const env = { NODE_ENV: 'production' };
+const env = { NODE_ENV: 'production', CARD_GATEWAY: 'test' };
 try {
   // Once first, untimed: compiles the server and builds the website if a source changed since.
   {

@@ -65,7 +65,7 @@ async function startSite(dir) {
   const dataDir = mkdtempSync(path.join(work, 'data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIST_DIR: dir, SKIP_SPA_BUILD: '1', NODE_ENV: 'production' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIST_DIR: dir, SKIP_SPA_BUILD: '1', NODE_ENV: 'production', CARD_GATEWAY: 'test' },
   });
   let log = '';
   await new Promise((resolve, reject) => {

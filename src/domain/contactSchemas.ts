@@ -9,6 +9,16 @@ import { BookingReferenceOrEmpty } from './bookingReference';
 import { CalendarDate, Email, EmailOrEmpty, isEmail, OptionalText, Text } from './fields';
 import { isPhone, Phone, PHONE_MESSAGE, PhoneOrEmpty } from './phone';
 
+/**
+ * A field hidden from people and assistive technology on the contact and quote forms (src/web/components/Honeypot):
+ * only a program filling every input it finds fills it. Such a message is answered as sent and never sent.
+ */
+export const HONEYPOT_FIELD = 'website';
+const Honeypot = defaulted(size(string(), 0, 500), '');
+
+/** Filled in: written by a program, not a person. */
+export const isHoneypotFilled = (body: { website?: string }) => Boolean(body[HONEYPOT_FIELD]?.trim());
+
 /** SPEC 3 'Quote request' with SPEC 5 'Quote form' rules: date, time, e-mail and telephone required. */
 export const QuoteRequest = type({
   pickup_address: OptionalText(300),
@@ -21,6 +31,7 @@ export const QuoteRequest = type({
   additional_info: OptionalText(2000, { multiline: true }),
   passengers: defaulted(size(integer(), 1, 50), 1),
   luggages: defaulted(size(integer(), 0, 20), 0),
+  [HONEYPOT_FIELD]: Honeypot,
 });
 export type QuoteRequest = Infer<typeof QuoteRequest>;
 
@@ -52,6 +63,7 @@ export const ContactForm = refine(type({
   queryReason: defaulted(enums(QUERY_REASONS), 'Booking'),
   bookingNumber: defaulted(BookingReferenceOrEmpty, ''),
   comments: OptionalText(5000, { multiline: true }),
+  [HONEYPOT_FIELD]: Honeypot,
 }), 'reachable', (v) => (v.email || v.telephone ? true : 'give an e-mail address or a telephone number so we can reply'));
 export type ContactForm = Infer<typeof ContactForm>;
 
@@ -61,4 +73,6 @@ export const UpdatePassengerRequest = type({
   email: Email,
   phone: defaulted(PhoneOrEmpty, ''),
   passenger_id: optional(nullable(union([integer(), pattern(string(), /^\d{1,9}$/)]))),
+  /** Needed to change the e-mail (a bearer token alone must not be enough to take an account over). */
+  current_password: optional(size(string(), 0, 200)),
 });

@@ -31,6 +31,9 @@ export const INVALID_CREDENTIALS = 'Invalid credentials. Please try again.';
 export const SIGN_IN_FAILED = 'An error occurred. Please try again later.';
 export const PROFILE_UPDATED = 'Passenger Details Updated';
 export const EMAIL_TAKEN = 'This email is already used by another account.';
+/** Issue 24: the e-mail an account signs in with changes only with its password. */
+export const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change your e-mail.';
+export const CURRENT_PASSWORD_WRONG = 'Your current password is not correct.';
 /** A 401 on a passenger call: the token expired or was revoked. */
 export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { UnknownPlaceError } from './geo/places';
 import { HttpError, bodyStillArriving, closeConnection } from './http/errors';
 import { DatabaseBusyError } from './db/admission';
+import { HashingBusy } from './auth/passwords';
 import { catalogRoutes } from './routes/catalog';
 import { pricingRoutes } from './routes/pricing';
 import { bookingRoutes } from './routes/bookings';
@@ -76,7 +77,7 @@ export function createApiApp(deps: AppDeps) {
   api.route('/', paymentRoutes(deps));
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError((err, c) => {
-    if (err instanceof DatabaseBusyError) {
+    if (err instanceof DatabaseBusyError || err instanceof HashingBusy) {
       err = new HttpError(503, err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });
     }
     if (err instanceof HttpError) return c.json(errorBody(err.message, err.field), err.status, err.headers);
@@ -121,6 +122,8 @@ export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
   });
   // The local test gateway, when it is the card provider: the card page's Stripe.js stand-in and its API.
   if (deps.cards.gateway) app.route(GATEWAY_PATH, deps.cards.gateway.app);
+  // With Stripe configured there is no test gateway: its paths are not found (not the site's page either).
+  else app.all(`${GATEWAY_PATH}/*`, (c) => c.json(errorBody('Not found'), 404));
   app.route('/api/v1', createApiApp(deps));
   if (web) app.route('/', web);
   return app;

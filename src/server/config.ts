@@ -1,6 +1,7 @@
 // Configuration: environment variables, each with a safe local default (README lists them).
 import path from 'node:path';
 import { parseQueueLimit } from './db/admission';
+import { parseLimits, type Limits } from './limits';
 
 export interface Config {
   port: number;
@@ -29,10 +30,19 @@ export interface Config {
   stripeApiUrl?: string;
   /** Embedded database: operations that may wait for it before new API requests get 503 (DB_QUEUE_LIMIT, default 200). */
   dbQueueLimit: number;
+  /** Days an expired (never paid) card booking keeps its personal data (PENDING_RETENTION_DAYS, default 7). */
+  pendingRetentionDays: number;
+  /** NODE_ENV=production without Stripe keys, and CARD_GATEWAY=test set on purpose: the start line says so. */
+  testGatewayInProduction: boolean;
+  /** Allowances per client address, recipient and booking (limits.ts), with RATE_LIMITS' changes. */
+  rateLimits: Limits;
 }
 
 /** scrypt N = 2^17 with r = 8, p = 1: current guidance for interactive logins. */
 export const DEFAULT_PASSWORD_HASH_COST = 17;
+
+/** How long an expired, never paid card booking keeps its passenger's details. */
+export const DEFAULT_PENDING_RETENTION_DAYS = 7;
 
 export const DEFAULT_API_PUBLIC_KEY = 'local-public-key';
 export const DEFAULT_API_SECRET_KEY = 'local-secret-key';
@@ -54,6 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     ...stripeKeys(env),
     dbQueueLimit: parseQueueLimit(env.DB_QUEUE_LIMIT),
+    rateLimits: parseLimits(env.RATE_LIMITS),
+    pendingRetentionDays: wholeDays('PENDING_RETENTION_DAYS', env.PENDING_RETENTION_DAYS, DEFAULT_PENDING_RETENTION_DAYS),
   };
 }
 
@@ -65,12 +77,25 @@ function stripeKeys(env: NodeJS.ProcessEnv) {
   if (set.length && set.length < STRIPE_VARS.length) {
     throw new Error(`Card payments with Stripe need ${STRIPE_VARS.join(', ')}; missing: ${STRIPE_VARS.filter((k) => !env[k]).join(', ')}. Set all three, or none for the local test gateway.`);
   }
+  // Issue 24: a production deployment that forgot its keys must not quietly take test cards as payments.
+  if (!set.length && env.NODE_ENV === 'production' && env.CARD_GATEWAY !== 'test') {
+    throw new Error('NODE_ENV is production but no Stripe keys are set: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and '
+      + 'STRIPE_WEBHOOK_SECRET, or CARD_GATEWAY=test to take test payments on purpose.');
+  }
   return {
     stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
     stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     stripeApiUrl: env.STRIPE_API_URL || undefined,
+    testGatewayInProduction: !set.length && env.NODE_ENV === 'production',
   };
+}
+
+function wholeDays(name: string, value: string | undefined, fallback: number): number {
+  if (!value) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 3650) throw new Error(`${name} must be a whole number of days from 1 to 3650, not "${value}"`);
+  return n;
 }
 
 function hashCost(value: string | undefined): number {

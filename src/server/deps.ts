@@ -8,6 +8,7 @@ import type { MailQueue } from './mail/queue';
 import type { Settings } from '../domain/settings';
 import { referenceSettings } from './operator/referenceData';
 import type { CardProvider } from './payments/provider';
+import type { Limits } from './limits';
 
 export interface AppDeps {
   db: Db;
@@ -28,6 +29,8 @@ export interface SecurityConfig {
   passwordHashCost: number;
   /** Read the client address from X-Forwarded-For (behind a trusted proxy). */
   trustProxy: boolean;
+  /** Allowances per client address, recipient and booking (limits.ts). */
+  limits: Limits;
 }
 
 export async function loadSettings(db: Queryable): Promise<Settings> {

@@ -12,6 +12,7 @@ import { loadServerSecret } from './auth/secret';
 import { cardProviderFromConfig } from './payments/provider';
 import { reconcileCardBookings } from './payments/cardBookings';
 import { purgeExpiredRecords } from './operator/retention';
+import { expireUnpaidCardBookings, removeUnpaidPersonalData } from './payments/unpaidBookings';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -25,7 +26,9 @@ log.forEach((line) => console.log(line));
 await mail.start();
 
 const keys = { public: config.apiPublicKey, secret: config.apiSecretKey };
-const security = { secret: loadServerSecret(config), passwordHashCost: config.passwordHashCost, trustProxy: config.trustProxy };
+const security = {
+  secret: loadServerSecret(config), passwordHashCost: config.passwordHashCost, trustProxy: config.trustProxy, limits: config.rateLimits,
+};
 const e2eToken = process.env.E2E_ADMIN_TOKEN;
 // The local test gateway's webhooks reach the site's endpoint in this process, as Stripe's would over the network.
 const cards = cardProviderFromConfig(config, {
@@ -54,6 +57,9 @@ if (e2eToken) console.log('Test admin calls are enabled (E2E_ADMIN_TOKEN is set)
 const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
   console.log(`Mail goes to: ${mail.describe()}; distances: ${distance.name}; card payments: ${cards.describe}`);
+  if (config.testGatewayInProduction) {
+    console.log('CARD_GATEWAY=test: this production server takes TEST card payments only (no Stripe keys); no real card is charged.');
+  }
   // The card SDK loads a second after the site answers, beside no first page (payments/provider.ts).
   setTimeout(() => { cards.stripe().catch((err) => console.error('Card provider failed to load:', err)); }, 1000).unref();
   console.log(`Booking site ready on http://localhost:${info.port} (database: ${where}; started in ${(performance.now() / 1000).toFixed(2)} s)`);
@@ -64,8 +70,12 @@ const server = serve({ fetch: app.fetch, port: config.port }, (info) => {
 const reconcile = () => reconcileCardBookings(db, cards).then((n) => {
   if (n) console.log(`Completed ${n} card booking(s) whose payment had succeeded.`);
 }, (err) => console.error('Card booking check failed:', err));
-// The privacy policy's retention times (operator/retention.ts), checked with the same timer.
-const purge = () => purgeExpiredRecords(db).catch((err) => console.error('Retention clean-up failed:', err));
+// The privacy policy's retention times (operator/retention.ts), checked with the same timer; card bookings never paid
+// expire after a day and lose their personal data after PENDING_RETENTION_DAYS (payments/unpaidBookings.ts).
+const purge = () => purgeExpiredRecords(db)
+  .then(() => expireUnpaidCardBookings(db, cards))
+  .then(() => removeUnpaidPersonalData(db, config.pendingRetentionDays))
+  .catch((err) => console.error('Retention clean-up failed:', err));
 const periodic = () => { void reconcile(); void purge(); };
 // The first run waits a few seconds, so the first pages after a start never queue behind it for the database.
 const firstRun = setTimeout(periodic, 5_000);

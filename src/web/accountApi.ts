@@ -63,7 +63,11 @@ export async function fetchBookings(session: Session): Promise<CorporateBooking[
 export async function updateProfile({ session, profile }: { session: Session; profile: ProfileChange }): Promise<PassengerProfile> {
   try {
     const res = await api('/update-passenger', {
-      method: 'PATCH', headers: bearer(session.token), body: { ...profile, passenger_id: session.passenger.passenger_id },
+      method: 'PATCH', headers: bearer(session.token),
+      body: {
+        name: profile.name, email: profile.email, phone: profile.phone, passenger_id: session.passenger.passenger_id,
+        ...(profile.currentPassword ? { current_password: profile.currentPassword } : {}),
+      },
     });
     assert(res, UpdatePassengerResponse);
     if (!res.success || !res.passenger) throw new Error(res.message || SIGN_IN_FAILED);

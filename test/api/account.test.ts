@@ -99,7 +99,8 @@ describe('the signed-in passenger', () => {
 
   it('updates name, e-mail and phone only (SPEC 8 message), and refuses an e-mail another account has', async () => {
     await account('taken@example.com', 'taken-pass-1');
-    const clash = await t.call('PATCH', '/update-passenger', { name: 'Charlotte Davies', email: 'TAKEN@example.com', phone: '' }, bearer(me.token));
+    const clash = await t.call('PATCH', '/update-passenger',
+      { name: 'Charlotte Davies', email: 'TAKEN@example.com', phone: '', current_password: DEMO_CORPORATE.password }, bearer(me.token));
     expect([clash.status, clash.body.field, clash.body.message]).toEqual([422, 'email', 'This email is already used by another account.']);
     const blank = await t.call('PATCH', '/update-passenger', { name: ' ', email: DEMO_CORPORATE.email }, bearer(me.token));
     expect([blank.status, blank.body.field]).toEqual([422, 'name']);

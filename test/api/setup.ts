@@ -14,9 +14,16 @@ import { MailQueue } from '../../src/server/mail/queue';
 import type { MailTransport, OutgoingMessage } from '../../src/server/mail/transport';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
 import type { WebhookDelivery } from '../../src/server/payments/testGateway/webhooks';
+import { DEFAULT_LIMITS, type Limits } from '../../src/server/limits';
+
+/**
+ * The per-address allowances a thousand times over: the API files book, write and pay many times from one address and
+ * to one recipient, as many visitors would. test/api/abuse-limits.test.ts checks the real numbers (DEFAULT_LIMITS).
+ */
+export const ROOMY_LIMITS = Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, l]) => [name, { ...l, max: l.max * 1000 }])) as Limits;
 
 /** Cheap password hashing for tests (production default is 2^17); a fixed HMAC key. */
-export const TEST_SECURITY = { secret: Buffer.from('test-server-secret'), passwordHashCost: 10, trustProxy: true };
+export const TEST_SECURITY = { secret: Buffer.from('test-server-secret'), passwordHashCost: 10, trustProxy: true, limits: ROOMY_LIMITS };
 
 export const KEYS = { 'API-PUBLIC-KEY': 'test-public', 'API-SECRET-KEY': 'test-secret' };
 
@@ -63,7 +70,7 @@ export async function seededTestDb(): Promise<Db> {
 }
 
 /** An app on a fresh seeded database, or on `db` (already migrated and seeded) to share one between apps of a file. */
-export async function testApp(opts: { distance?: DistanceService; db?: Db; cards?: (db: Db) => CardProvider } = {}) {
+export async function testApp(opts: { distance?: DistanceService; db?: Db; cards?: (db: Db) => CardProvider; limits?: Limits } = {}) {
   const db = opts.db ?? await seededTestDb();
   const mailbox = memoryTransport();
   const mail = new MailQueue(db, mailbox.transport, async () => 'bookings@albion-executive.co.uk', () => {});
@@ -75,7 +82,8 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db; cards
   const app: ReturnType<typeof createApp> = createApp({
     cards: opts.cards?.(db) ?? localCards(db, toSite),
     db, distance: opts.distance ?? estimateDistance, mail: { kick: () => {} },
-    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now, security: TEST_SECURITY,
+    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now,
+    security: { ...TEST_SECURITY, limits: opts.limits ?? TEST_SECURITY.limits },
   });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(`/api/v1${path}`, {
@@ -86,7 +94,7 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db; cards
     const text = await res.text();
     let json: any;
     try { json = JSON.parse(text); } catch { json = text; }
-    return { status: res.status, body: json };
+    return { status: res.status, body: json, headers: Object.fromEntries(res.headers) as Record<string, string> };
   };
   return { app, db, call, mail, mailbox, clock };
 }

@@ -127,7 +127,7 @@ describe('the compiled server', () => {
     await compileServer(out);
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, [path.join(out, 'main.mjs')], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: path.join(tmp, 'compiled-data'), SKIP_SPA_BUILD: '1', NODE_ENV: 'production' },
+      env: { ...process.env, PORT: String(port), DATA_DIR: path.join(tmp, 'compiled-data'), SKIP_SPA_BUILD: '1', NODE_ENV: 'production', CARD_GATEWAY: 'test' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {

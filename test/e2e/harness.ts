@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { DEMO_SETTINGS } from '../../src/server/operator/seed';
+import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { resolveChromium } from './chromium';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,6 +24,8 @@ export async function freePort(): Promise<number> {
     srv.on('error', reject);
   });
 }
+
+export const ROOMY_RATE_LIMITS = Object.entries(DEFAULT_LIMITS).map(([name, l]) => `${name}=${l.max * 1000}`).join(',');
 
 export interface RunningServer {
   url: string; dataDir: string; stop(): Promise<void>; output(): string;
@@ -59,7 +62,12 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     cwd: ROOT,
     // Passwords are hashed at the lowest cost the server allows (a sign-in at the default cost is about a second of
     // CPU); the cost itself is the API suite's to check.
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, E2E_ADMIN_TOKEN: E2E_TOKEN, PASSWORD_HASH_COST: '10', ...opts.env },
+    // Every browser test books, writes and pays from 127.0.0.1, many times to the same addresses: the per-address
+    // allowances (src/server/limits.ts, checked with their real numbers in test/api) are raised unless a test sets its own.
+    env: {
+      ...process.env, PORT: String(port), DATA_DIR: dataDir, E2E_ADMIN_TOKEN: E2E_TOKEN, PASSWORD_HASH_COST: '10', RATE_LIMITS: ROOMY_RATE_LIMITS,
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => { log += d; });

@@ -63,7 +63,7 @@ export const client: RegistrationData = { ...registration, password: 'secret-1',
 
 export const quoteRequest: QuoteRequest = {
   pickup_address: bookingForm.pickup, dropoff_address: bookingForm.dropoff, pickup_date: '2030-06-01', pickup_time: '15:05',
-  passenger_email: 'amelia@example.com', passenger_phone: '+447700900123', passenger_name: 'Amelia Hart',
+  passenger_email: 'amelia@example.com', passenger_phone: '+447700900123', passenger_name: 'Amelia Hart', website: '',
   additional_info: '', passengers: 2, luggages: 1,
 };
 

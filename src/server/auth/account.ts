@@ -1,9 +1,14 @@
 // The corporate account: a passenger's profile and bookings. Every function
 // takes the passenger id of the signed-in token, never one a request names.
-import type { Queryable } from '../db/index';
+import type { Db, Queryable } from '../db/index';
+import type { Settings } from '../../domain/settings';
+import { signIn } from './passengers';
+import { revokeOtherTokens } from './tokens';
+import { enqueueEmail } from '../mail/queue';
+import { emailChangedMail } from '../mail/templates';
 import { penceToPounds } from '../../domain/money';
 import type { CorporateBooking, PassengerProfile } from '../../domain/schemas';
-import { EMAIL_TAKEN } from '../../domain/messages';
+import { CURRENT_PASSWORD_NEEDED, CURRENT_PASSWORD_WRONG, EMAIL_TAKEN } from '../../domain/messages';
 import { HttpError } from '../http/errors';
 
 export async function profileOf(db: Queryable, passengerId: number): Promise<PassengerProfile> {
@@ -14,18 +19,43 @@ export async function profileOf(db: Queryable, passengerId: number): Promise<Pas
   return p;
 }
 
-/** Name, e-mail and phone only; an e-mail another account uses is refused (the unique index decides, not a look-up). */
-export async function updateProfile(
-  db: Queryable, passengerId: number, p: { name: string; email: string; phone: string },
-): Promise<PassengerProfile> {
+export interface ProfileChange { name: string; email: string; phone: string; current_password?: string }
+
+/** Who asks for the change: the token it came with (kept signed in), the client address and hash cost for the password check. */
+export interface ProfileRequest { db: Db; passengerId: number; token: string; client: string; hashCost: number; settings: Settings }
+
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * Name, e-mail and phone only; an e-mail another account uses is refused (the unique index decides, not a look-up).
+ * A new e-mail needs the current password (a counted sign-in): a token alone, stolen or left on a shared device, must
+ * not be enough to move the account to another address and then reset its password there. The old address is told,
+ * and every other token of the passenger is revoked, in the same transaction as the change.
+ */
+export async function updateProfile(r: ProfileRequest, p: ProfileChange): Promise<PassengerProfile> {
+  const current = await profileOf(r.db, r.passengerId);
+  const oldEmail = current.passenger_email;
+  const emailChanges = !sameAddress(oldEmail, p.email);
+  if (emailChanges) {
+    if (!p.current_password) throw new HttpError(422, CURRENT_PASSWORD_NEEDED, 'current_password');
+    const check = await signIn(r.db, { email: oldEmail, password: p.current_password, client: r.client, hashCost: r.hashCost });
+    if (!check.ok || check.account.id !== r.passengerId) throw new HttpError(422, CURRENT_PASSWORD_WRONG, 'current_password');
+  }
   try {
-    await db.query('UPDATE passengers SET name = $2, email = $3, phone = $4 WHERE id = $1',
-      [passengerId, p.name.trim(), p.email.trim(), p.phone.trim()]);
+    await r.db.transaction(async (tx) => {
+      // Only from the e-mail the password was checked for: a change made meanwhile is not overwritten unseen.
+      const changed = await tx.query('UPDATE passengers SET name = $2, email = $3, phone = $4 WHERE id = $1 AND email = $5 RETURNING id',
+        [r.passengerId, p.name.trim(), p.email.trim(), p.phone.trim(), oldEmail]);
+      if (!changed.length) throw new HttpError(409, 'Your account was changed at the same moment elsewhere. Please reload the page and try again.');
+      if (!emailChanges) return;
+      await revokeOtherTokens(tx, r.passengerId, r.token);
+      await enqueueEmail(tx, { kind: 'email_changed', to: oldEmail, ...emailChangedMail(oldEmail, p.email.trim(), r.settings) });
+    });
   } catch (err) {
     if ((err as { code?: string }).code === '23505') throw new HttpError(422, EMAIL_TAKEN, 'email');
     throw err;
   }
-  return profileOf(db, passengerId);
+  return profileOf(r.db, r.passengerId);
 }
 
 /** The passenger's bookings, newest first, each with its details, stops and passenger, in one query. */

@@ -10,6 +10,7 @@ import { clearSignInFailures } from './throttle';
 import { revokeAllTokens } from './tokens';
 import { enqueueEmail } from '../mail/queue';
 import { HttpError } from '../http/errors';
+import { giveBack, takeAllowance, type Limits, type Use } from '../limits';
 import {
   PASSWORD_RESET_DONE, RESET_CODE_EXPIRED, RESET_CODE_INVALID, RESET_CODE_SENT, RESET_CODE_VERIFIED, RESET_EMAIL_NOT_FOUND,
 } from '../../domain/messages';
@@ -19,7 +20,11 @@ export const MAX_ATTEMPTS = 5;
 export const MAX_CODES_PER_HOUR = 5;
 export const RESET_MAIL_SUBJECT = 'Your password reset code';
 
-export interface ResetDeps { db: Db; secret: Buffer; hashCost: number }
+export interface ResetDeps {
+  db: Db; secret: Buffer; hashCost: number;
+  /** Who asks (client address) and the allowances: look-ups that find no account are limited per address. */
+  client: string; limits: Limits;
+}
 
 const mac = (secret: Buffer, salt: string, passengerId: number, code: string) =>
   createHmac('sha256', secret).update(`${salt}:${passengerId}:${code}`).digest('base64url');
@@ -37,14 +42,22 @@ function codeMatches(secret: Buffer, passengerId: number, code: string, stored: 
   return given.length === expected.length && timingSafeEqual(given, Buffer.from(expected));
 }
 
-async function accountOf(db: Db, email: string) {
-  const account = await findAccount(db, email);
+/**
+ * SPEC 8 answers 'Email not found', which tells whether an address has an account: every look-up is counted per
+ * client address first (limits.ts, 429 once used up), and one that finds an account is given back, so a person
+ * resetting their own password is never held up by the limit meant for someone trying addresses.
+ */
+async function accountOf(d: ResetDeps, email: string) {
+  const use: Use = { limit: 'accountLookups', key: d.client };
+  await takeAllowance(d.db, d.limits, [use]);
+  const account = await findAccount(d.db, email);
   if (!account) throw new HttpError(404, RESET_EMAIL_NOT_FOUND, 'email');
+  await giveBack(d.db, use);
   return account;
 }
 
 export async function sendResetCode(d: ResetDeps, email: string, companyName: string): Promise<string> {
-  const account = await accountOf(d.db, email);
+  const account = await accountOf(d, email);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await d.db.transaction(async (tx) => {
     // One request per account at a time, so the hourly limit cannot be raced.
@@ -72,7 +85,7 @@ export async function sendResetCode(d: ResetDeps, email: string, companyName: st
  * concurrent tries can never exceed it; the code is compared only after that.
  */
 async function checkCode(d: ResetDeps, email: string, code: string): Promise<{ passengerId: number; codeId: number }> {
-  const account = await accountOf(d.db, email);
+  const account = await accountOf(d, email);
   const [row] = await d.db.query<{ id: number; code_hash: string }>(
     `UPDATE password_reset_codes SET attempts = attempts + 1
       WHERE id = (SELECT id FROM password_reset_codes WHERE passenger_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1)

@@ -2,9 +2,51 @@
 // Each hash records its own parameters, so the cost can rise (PASSWORD_HASH_COST)
 // and older hashes are replaced at the next successful sign-in.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
-const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
+/** More hashes waiting than this, and a new one is refused (503 with Retry-After) rather than queued. */
+export const WAITING_PER_CORE = 4;
+
+/** The password-hashing queue is full: the request is refused, to be tried again shortly. */
+export class HashingBusy extends Error {
+  readonly retryAfterSeconds = 2;
+  constructor() { super('The server is busy. Please try again in a moment.'); }
+}
+
+/**
+ * At most `concurrency` tasks at once and `maxWaiting` in line; beyond that `run` throws HashingBusy at once. Each
+ * hash takes 128 MiB and a core for a while, so a burst of them must neither fill the memory nor starve sign-ins.
+ */
+export function boundedQueue(concurrency: number, maxWaiting: number) {
+  let running = 0;
+  let started = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async run<T>(task: () => Promise<T>): Promise<T> {
+      if (running < concurrency) running++;
+      else if (waiting.length >= maxWaiting) throw new HashingBusy();
+      else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over, still counted
+      started++;
+      try {
+        return await task();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else running--;
+      }
+    },
+    get running() { return running; },
+    /** Tasks begun since the process started (tests: whether a request hashed at all). */
+    get started() { return started; },
+    get waiting() { return waiting.length; },
+  };
+}
+
+/** Every password hash of this process, as many at once as the machine has cores. */
+export const hashing = boundedQueue(availableParallelism(), WAITING_PER_CORE * availableParallelism());
+
+const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) => hashing.run(() =>
+  new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key)))));
 
 const R = 8, P = 1, KEYLEN = 32;
 /** scrypt needs 128 * N * r bytes; Node's default ceiling (32 MiB) is below N = 2^17. */

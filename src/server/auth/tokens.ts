@@ -41,6 +41,12 @@ export async function revokeAllTokens(db: Queryable, passengerId: number): Promi
   await db.query('UPDATE passenger_tokens SET revoked_at = now() WHERE passenger_id = $1 AND revoked_at IS NULL', [passengerId]);
 }
 
+/** A new sign-in e-mail ends every other session of the passenger; the one that made the change stays. */
+export async function revokeOtherTokens(db: Queryable, passengerId: number, keep: string): Promise<void> {
+  await db.query('UPDATE passenger_tokens SET revoked_at = now() WHERE passenger_id = $1 AND token_hash <> $2 AND revoked_at IS NULL',
+    [passengerId, hashOf(keep)]);
+}
+
 /** The bearer token of a request, if it sends one. */
 export function bearerToken(c: Context): string | null {
   const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('Authorization') ?? '');

@@ -15,7 +15,8 @@ import { isPhone, normalisePhone, PHONE_MESSAGE } from '../../domain/phone';
 import { HttpError, validate } from '../http/errors';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
 import { UnknownPlaceError } from '../geo/places';
-import { signIn } from '../auth/passengers';
+import { findAccount, signIn } from '../auth/passengers';
+import { addressKey, takeAllowance, type Limits, type Use } from '../limits';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../auth/account';
@@ -85,11 +86,42 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
     const result = await signIn(deps.db, { email: reg.email, password: reg.password ?? '', client: deps.client, hashCost: deps.hashCost });
     if (!result.ok) throw new HttpError(422, BAD_CREDENTIALS, 'registrationData.password');
     const a = result.account;
-    return { passengerId: a.id, name: name || a.name, email: a.email, phone: phone || a.phone, passwordHash: null, passengerPhone };
+    const contact = { passengerId: a.id, name: name || a.name, email: a.email, phone: phone || a.phone, passwordHash: null, passengerPhone };
+    await countBookingWithoutSignIn(deps, req, contact.email, 'existing');
+    return contact;
   }
-  // A new client's e-mail is checked when the account is written (createPassenger), inside the booking's transaction.
+  // SPEC 4 tells a visitor whether an e-mail has an account, so a new client's is checked before its password is
+  // hashed; the unique index still decides a race (createPassenger, writeAll).
+  if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
+  await countBookingWithoutSignIn(deps, req, reg.email, mode === 'new_client' ? 'new' : 'guest');
   const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
   return { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone };
+}
+
+/** Where a booking's confirmation goes: the booker and, when booking for someone else with an address, that person. */
+function confirmationRecipients(req: BookingRequest, bookerEmail: string): string[] {
+  const reg = req.registrationData;
+  const forSomeoneElse = reg.passengerDetails === 'yes' && Boolean(reg.passengerName?.trim());
+  const passengerEmail = forSomeoneElse ? reg.passengerEmail || bookerEmail : bookerEmail;
+  return [...new Set([bookerEmail, passengerEmail].map((e) => e.trim()).filter(Boolean))];
+}
+
+/**
+ * A booking without a corporate sign-in mails whatever addresses it is given in the operator's name: counted per
+ * client address and per recipient before anything is hashed or written (limits.ts); a new account also counts. An
+ * existing client has proved their own address with its password: only the other recipient counts.
+ */
+async function countBookingWithoutSignIn(
+  deps: BookingDeps, req: BookingRequest, bookerEmail: string, booker: 'guest' | 'new' | 'existing',
+): Promise<void> {
+  const recipients = confirmationRecipients(req, bookerEmail)
+    .filter((to) => booker !== 'existing' || addressKey(to) !== addressKey(bookerEmail));
+  const uses: Use[] = [
+    { limit: 'bookings', key: deps.client },
+    ...recipients.map((to) => ({ limit: 'confirmationsToAddress' as const, key: addressKey(to) })),
+    ...(booker === 'new' ? [{ limit: 'accountCreations' as const, key: deps.client }] : []),
+  ];
+  await takeAllowance(deps.db, deps.limits, uses);
 }
 
 function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
@@ -113,6 +145,7 @@ export interface BookingDeps {
   hashCost: number;
   /** HMAC key for the request hashes kept with idempotency keys. */
   secret: Buffer;
+  limits: Limits;
 }
 
 export const KEY_REUSED = 'This booking was already submitted with different details (the Idempotency-Key was used before). Check your e-mail for its confirmation, or start a new booking.';
@@ -215,7 +248,7 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
   // A guest's booking is prepared without side effects (pricing only), so its key is looked up only if the write finds
   // it used; a passenger's preparation checks a password (counted) or hashes a new one (slow): a replay skips it.
   if (idempotencyKey && (req.selected_passenger !== 'guest_login' || deps.signedIn !== null)) {
-    const existing = await findByIdempotencyKey(deps.db, idempotencyKey, hash);
+    const existing = await findByIdempotencyKey(deps, req, idempotencyKey, hash);
     if (existing) return existing;
   }
   let prepared: PreparedBooking;
@@ -230,7 +263,7 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     prepared = await prepareBooking(deps, req);
   } catch (err) {
     // A replay of a booking made earlier answers that booking, even if it could not be made now (settings, time).
-    const first = idempotencyKey && err instanceof HttpError ? await findByIdempotencyKey(deps.db, idempotencyKey, hash) : null;
+    const first = idempotencyKey && err instanceof HttpError ? await findByIdempotencyKey(deps, req, idempotencyKey, hash) : null;
     if (first) return first;
     throw err;
   }
@@ -242,7 +275,7 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
       return await writeAll(deps.db, deps, prepared, options);
     } catch (err) {
       if (err instanceof KeyAlreadyUsed) {
-        const first = await findByIdempotencyKey(deps.db, idempotencyKey!, hash);
+        const first = await findByIdempotencyKey(deps, req, idempotencyKey!, hash);
         if (first) return first;
         throw new HttpError(409, 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
       }
@@ -325,7 +358,7 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
   };
   // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.
   const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
-  const recipients = [...new Set([contact.email, result.passengerDetails.passenger_email].filter(Boolean))];
+  const recipients = confirmationRecipients(req, contact.email);
 
   const params: unknown[] = [];
   const $ = (value: unknown, type: string) => { params.push(value); return `$${params.length}::${type}`; };
@@ -399,13 +432,37 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
   return result;
 }
 
-/** The booking a key was used for; 422 when the key came with another request. */
-async function findByIdempotencyKey(db: Queryable, key: string, hash: string): Promise<BookingResult | null> {
-  const [row] = await db.query<{ id: number | null; request_hash: string }>(
-    'SELECT b.id, k.request_hash FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key WHERE k.key = $1', [key]);
+/** The booking a key was used for, once the replay is authenticated as the first request was; 422 when the key came with another request. */
+async function findByIdempotencyKey(deps: BookingDeps, req: BookingRequest, key: string, hash: string): Promise<BookingResult | null> {
+  const [row] = await deps.db.query<{ id: number | null; request_hash: string; passenger_id: number | null; has_account: boolean | null }>(
+    `SELECT b.id, k.request_hash, b.passenger_id, p.password_hash IS NOT NULL AS has_account
+       FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key LEFT JOIN passengers p ON p.id = b.passenger_id
+      WHERE k.key = $1`, [key]);
   if (!row) return null;
   if (row.request_hash !== hash) throw new HttpError(422, KEY_REUSED, 'Idempotency-Key');
-  return row.id === null ? null : loadBooking(db, row.id);
+  if (row.id === null) return null;
+  await authenticateReplay(deps, req, { passengerId: row.passenger_id!, hasAccount: row.has_account === true });
+  return loadBooking(deps.db, row.id);
+}
+
+export const REPLAY_REFUSED = 'Please sign in again to see this booking: the password or sign-in does not match the one it was made with.';
+
+/**
+ * A replayed Idempotency-Key answers with the booking, so it must pass the authentication the first request passed:
+ * the request hash leaves the password out, and a booking's key alone must never show its passenger's details. A
+ * booking of an account needs that account's token or password (counted as a sign-in); a guest's booking has no
+ * secret beyond the request itself, which the hash already matched.
+ */
+export async function authenticateReplay(deps: BookingDeps, req: BookingRequest, booking: { passengerId: number; hasAccount: boolean }): Promise<void> {
+  if (!booking.hasAccount) return;
+  if (deps.signedIn !== null) {
+    if (deps.signedIn === booking.passengerId) return;
+  } else if (req.selected_passenger === 'existing_client' || req.selected_passenger === 'new_client') {
+    const reg = req.registrationData;
+    const result = await signIn(deps.db, { email: reg.email, password: reg.password ?? '', client: deps.client, hashCost: deps.hashCost });
+    if (result.ok && result.account.id === booking.passengerId) return;
+  }
+  throw new HttpError(401, REPLAY_REFUSED, 'registrationData.password');
 }
 
 export async function loadBooking(db: Queryable, id: number): Promise<BookingResult | null> {

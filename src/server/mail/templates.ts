@@ -98,3 +98,12 @@ export function contactMail(c: ContactMail, id: number): Message {
   ], ['Reply to this e-mail to answer the visitor.']);
   return { subject: m.subject, text: m.text, html: m.html };
 }
+
+/** To the address an account had: told that it was replaced, and whom to call if that was not its owner. */
+export function emailChangedMail(oldEmail: string, newEmail: string, s: Settings): Message {
+  const phone = s.Company_Contact_Info ? ` on ${s.Company_Contact_Info}` : '';
+  const m = render('Your e-mail was changed', `Your e-mail was changed to ${newEmail}. If this was not you, call us${phone} at once.`, [
+    ['Account', oldEmail], ['New e-mail', newEmail],
+  ], ['Every other device signed in to your account has been signed out.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}

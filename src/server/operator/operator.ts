@@ -109,7 +109,10 @@ export async function recentBookings(db: Queryable, limit = 20) {
     `SELECT b.booking_number, to_char(b.created_at AT TIME ZONE 'Europe/London', 'YYYY-MM-DD HH24:MI') AS created_at,
             to_char(b.pick_up_date, 'YYYY-MM-DD') AS pick_up_date, b.pick_up_time, b.pick_up_address, b.drop_off_address,
             c.company_name, v.category_name, to_char(b.total_booking_amount_pence / 100.0, 'FM999999990.00') AS total,
-            p.passenger_name, p.passenger_email, b.payment_method, b.status, b.payment_status, b.payment_id
+            p.passenger_name, p.passenger_email, b.payment_method, b.status,
+            -- A payment through the local test gateway or Stripe's test mode took no real money: it says so (issue 24).
+            CASE WHEN b.payment_livemode = false THEN b.payment_status || ' (test)' ELSE b.payment_status END AS payment_status,
+            b.payment_id
        FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
        LEFT JOIN booking_passengers p ON p.booking_id = b.id
       ORDER BY b.created_at DESC, b.id DESC LIMIT $1`, [limit],

@@ -15,6 +15,8 @@ export const RETENTION = [
   // Sign-in limits' windows, and sign-in tokens (which end after 30 days in all anyway).
   ['auth_throttle', 'window_started', '30 days'],
   ['passenger_tokens', 'created_at', '30 days'],
+  // Allowances (limits.ts): the longest window is a day.
+  ['rate_limits', 'window_started', '2 days'],
 ] as const;
 
 /** Deletes what has passed its time; answers how many rows went, per table. */

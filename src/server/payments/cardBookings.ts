@@ -13,11 +13,12 @@ import type { Db, Queryable } from '../db/index';
 import type { BookingRequest, BookingResult } from '../../domain/schemas';
 import type { CreatePaymentIntentRequest } from '../../domain/cardSchemas';
 import { formatExactPrice, penceToPounds } from '../../domain/money';
-import { showsCard } from '../../domain/settings';
+import { showsCard, showsPayInCar, type Settings } from '../../domain/settings';
+import { giveBack, takeAllowance, usedUp, type LimitName, type Use } from '../limits';
 import { HttpError } from '../http/errors';
 import { releaseHeldEmails } from '../mail/queue';
 import {
-  KEY_REUSED, KeyAlreadyUsed, loadBooking, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
+  KEY_REUSED, KeyAlreadyUsed, authenticateReplay, loadBooking, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
 } from '../bookings/bookings';
 import { stripeSdk, type CardProvider } from './provider';
 
@@ -35,14 +36,17 @@ const cardRequest = (req: BookingRequest): BookingRequest => {
   return { ...booking, payment_method: 'card', stripe_session_id: null, paymentId: null };
 };
 
-interface KeyedBooking { id: number; number: string; status: string; total: number; intent: string | null }
+interface KeyedBooking {
+  id: number; number: string; status: string; total: number; intent: string | null; passenger_id: number; has_account: boolean;
+}
 
 /** The booking an Idempotency-Key was used for (422 when the key came with another request), or null. */
 async function bookingOfKey(db: Queryable, key: string, hash: string): Promise<KeyedBooking | null> {
   const [row] = await db.query<KeyedBooking & { request_hash: string; payment_method: string | null }>(
     `SELECT b.id, b.booking_number AS number, b.status, b.total_booking_amount_pence AS total, b.payment_intent_id AS intent,
-            b.payment_method, k.request_hash
-       FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key WHERE k.key = $1`, [key]);
+            b.payment_method, k.request_hash, b.passenger_id, p.password_hash IS NOT NULL AS has_account
+       FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key LEFT JOIN passengers p ON p.id = b.passenger_id
+      WHERE k.key = $1`, [key]);
   if (!row) return null;
   if (row.request_hash !== hash || row.payment_method !== 'card') throw new HttpError(422, KEY_REUSED, 'Idempotency-Key');
   return row.id === null ? null : row;
@@ -73,6 +77,29 @@ function checkAmount(amount: number, total: number): void {
   }
 }
 
+/** Issue 24: declined cards are limited per client address and per booking; the refusal offers the other ways to book. */
+const cardAttempts = (deps: CardDeps, bookingId: number): Use[] => [
+  { limit: 'cardFailures', key: deps.client }, { limit: 'cardFailuresPerBooking', key: String(bookingId) },
+];
+
+export function cardRefusal(settings: Settings) {
+  const phone = settings.Company_Contact_Info?.trim() ? ` on ${settings.Company_Contact_Info.trim()}` : '';
+  const offer = showsPayInCar(settings) ? `Please choose Pay in Car, or call us${phone} to book.` : `Please call us${phone} to book.`;
+  return (limit: LimitName) => `${limit === 'cardFailuresPerBooking'
+    ? 'This booking\'s card payment was declined too many times.'
+    : 'Too many card payments were declined.'} No payment was taken. ${offer}`;
+}
+
+/** Once the attempts are used up, no new booking or card is taken for them either (the confirm call counts them). */
+async function refuseUsedUpCardAttempts(deps: CardDeps, bookingId: number | null): Promise<void> {
+  const uses = bookingId === null ? cardAttempts(deps, 0).slice(0, 1) : cardAttempts(deps, bookingId);
+  for (const use of uses) {
+    if (await usedUp(deps.db, deps.limits, use)) {
+      throw new HttpError(429, cardRefusal(deps.ctx.settings)(use.limit), 'paymentMethodId', { 'Retry-After': '3600' });
+    }
+  }
+}
+
 /** POST create-payment-intent: the pending booking and its one payment intent, with this card on it. */
 export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntentRequest, key: string | null): Promise<{ paymentIntentId: string }> {
   if (!key) throw new HttpError(422, KEY_REQUIRED, 'Idempotency-Key');
@@ -80,6 +107,8 @@ export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntent
   const req = cardRequest(body);
   const hash = requestHash(req, deps.secret);
   let booking = await bookingOfKey(deps.db, key, hash);
+  if (booking) await authenticateReplay(deps, req, { passengerId: booking.passenger_id, hasAccount: booking.has_account });
+  await refuseUsedUpCardAttempts(deps, booking?.id ?? null);
   if (!booking) {
     const prepared = await prepareBooking(deps, req);
     checkAmount(body.amount, totalPence(prepared));
@@ -127,8 +156,20 @@ const chargeOf = (pi: Stripe.PaymentIntent) => (typeof pi.latest_charge === 'str
 
 /** POST confirm-payment-intent: confirms an intent of one of our bookings (unless it already succeeded) and says where it stands. */
 export async function confirmCardPayment(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
-  const [booking] = await deps.db.query('SELECT id FROM bookings WHERE payment_intent_id = $1', [intentId]);
+  const [booking] = await deps.db.query<{ id: number }>('SELECT id FROM bookings WHERE payment_intent_id = $1', [intentId]);
   if (!booking) throw new HttpError(404, 'There is no payment with this id for a booking here.', 'paymentIntentId');
+  // Counted before the card is tried, so concurrent tries cannot pass the limit; given back unless it was declined.
+  const uses = cardAttempts(deps, booking.id);
+  await takeAllowance(deps.db, deps.limits, uses, cardRefusal(deps.ctx.settings));
+  let result: ConfirmResult | null = null;
+  try {
+    return (result = await confirmIntent(deps, intentId));
+  } finally {
+    if (result?.status !== 'failed') for (const use of uses) await giveBack(deps.db, use);
+  }
+}
+
+async function confirmIntent(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
   const stripe = await deps.cards.stripe();
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
   let error: string | null = null;
@@ -164,6 +205,7 @@ export async function finishCardBooking(deps: CardDeps, req: BookingRequest, key
   if (!req.paymentId) throw new HttpError(422, 'paymentId: the payment of a card booking is required', 'paymentId');
   const booking = await bookingOfKey(deps.db, key, requestHash(cardRequest(req), deps.secret));
   if (!booking) throw new HttpError(422, 'No card payment was started for this booking. Please pay on the card page.', 'stripe_session_id');
+  await authenticateReplay(deps, req, { passengerId: booking.passenger_id, hasAccount: booking.has_account });
   if (booking.intent !== req.stripe_session_id) throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'stripe_session_id');
   const pi = await provider(async () => (await deps.cards.stripe()).paymentIntents.retrieve(req.stripe_session_id!), 'stripe_session_id');
   if (pi.status !== 'succeeded') throw new HttpError(422, PAYMENT_NOT_COMPLETE, 'paymentId');
@@ -183,11 +225,11 @@ export type Completion = 'completed' | 'already' | 'unknown' | 'mismatch';
 export async function completeCardBooking(tx: Queryable, pi: Stripe.PaymentIntent): Promise<Completion> {
   if (pi.status !== 'succeeded') return 'unknown';
   const rows = await tx.query<{ id: number }>(
-    `UPDATE bookings SET status = 'confirmed', payment_status = 'paid', payment_id = $2, paid_at = now()
+    `UPDATE bookings SET status = 'confirmed', payment_status = 'paid', payment_id = $2, paid_at = now(), payment_livemode = $7
       WHERE payment_intent_id = $1 AND status = 'pending' AND total_booking_amount_pence = $3 AND $4 = 'gbp'
         AND id::text = $5 AND $3 = $6
       RETURNING id`,
-    [pi.id, chargeOf(pi), pi.amount, pi.currency, pi.metadata?.booking_id ?? '', pi.amount_received]);
+    [pi.id, chargeOf(pi), pi.amount, pi.currency, pi.metadata?.booking_id ?? '', pi.amount_received, pi.livemode === true]);
   if (rows.length) {
     await releaseHeldEmails(tx, rows[0].id);
     return 'completed';

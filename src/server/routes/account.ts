@@ -10,7 +10,7 @@ import { signIn } from '../auth/passengers';
 import { clientAddress } from '../http/clientAddress';
 import { bearerToken, issueToken, passengerOfToken, requirePassenger, revokeToken } from '../auth/tokens';
 import { bookingsOf, profileOf, updateProfile } from '../auth/account';
-import type { AppDeps } from '../deps';
+import { loadSettings, type AppDeps } from '../deps';
 
 const NOT_YOURS = 'You can only see and change your own account.';
 
@@ -19,7 +19,8 @@ function ownId(named: string | number | null | undefined, signedIn: number): voi
   if (named !== undefined && named !== null && named !== '' && Number(named) !== signedIn) throw new HttpError(403, NOT_YOURS);
 }
 
-export function accountRoutes({ db, security }: AppDeps) {
+export function accountRoutes(deps: AppDeps) {
+  const { db, security } = deps;
   return new Hono()
     .post('/check-passenger-login', async (c) => {
       const { email, password } = await readBody(c, PassengerLoginRequest);
@@ -37,7 +38,11 @@ export function accountRoutes({ db, security }: AppDeps) {
       const me = await requirePassenger(c, db);
       const body = await readBody(c, UpdatePassengerRequest);
       ownId(body.passenger_id, me);
-      const passenger = await updateProfile(db, me, body);
+      const passenger = await updateProfile({
+        db, passengerId: me, token: bearerToken(c)!, client: clientAddress(c, security.trustProxy), hashCost: security.passwordHashCost,
+        settings: await loadSettings(db),
+      }, body);
+      deps.mail.kick();
       return c.json({ success: true, message: PROFILE_UPDATED, passenger });
     })
     .post('/passenger/validate-token', async (c) => {

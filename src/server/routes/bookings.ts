@@ -25,7 +25,7 @@ export async function bookingDeps(deps: AppDeps, c: Context): Promise<BookingDep
   if (token && signedIn === null) throw new HttpError(401, SESSION_ENDED, 'Authorization');
   return {
     db: deps.db, ctx: await quoteContext(deps), client: clientAddress(c, deps.security.trustProxy), signedIn,
-    hashCost: deps.security.passwordHashCost, secret: deps.security.secret,
+    hashCost: deps.security.passwordHashCost, secret: deps.security.secret, limits: deps.security.limits,
   };
 }
 

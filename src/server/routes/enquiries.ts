@@ -1,17 +1,27 @@
 // Quote requests (POST /send-instant-email) and contact messages (POST /contact-us):
-// stored, then e-mailed to the operator with the visitor as reply-to.
-import { Hono } from 'hono';
+// stored, then e-mailed to the operator with the visitor as reply-to. A filled honeypot is answered as sent and
+// dropped; otherwise each is counted per client address first (limits.ts).
+import { Hono, type Context } from 'hono';
 import { ContactForm, QuoteRequest } from '../../domain/schemas';
 import { readBody } from '../http/errors';
 import { QUOTE_SENT } from '../../domain/messages';
+import { isHoneypotFilled } from '../../domain/contactSchemas';
+import { takeAllowance } from '../limits';
+import { clientAddress } from '../http/clientAddress';
 import { enqueueEmail } from '../mail/queue';
 import { contactMail, quoteRequestMail } from '../mail/templates';
 import { loadSettings, operatorEmail, type AppDeps } from '../deps';
 
+const CONTACT_SENT = 'Your form has been submitted successfully!. Thank You for Contacting';
+
 export function enquiryRoutes(deps: AppDeps) {
+  const count = (c: Context, limit: 'quoteRequests' | 'contactMessages') =>
+    takeAllowance(deps.db, deps.security.limits, [{ limit, key: clientAddress(c, deps.security.trustProxy) }]);
   return new Hono()
     .post('/send-instant-email', async (c) => {
       const q = await readBody(c, QuoteRequest);
+      if (isHoneypotFilled(q)) return c.json({ success: true, message: QUOTE_SENT });
+      await count(c, 'quoteRequests');
       const to = operatorEmail(await loadSettings(deps.db));
       await deps.db.transaction(async (tx) => {
         const [row] = await tx.query<{ id: number }>(
@@ -28,6 +38,8 @@ export function enquiryRoutes(deps: AppDeps) {
     })
     .post('/contact-us', async (c) => {
       const m = await readBody(c, ContactForm);
+      if (isHoneypotFilled(m)) return c.json({ success: true, message: CONTACT_SENT });
+      await count(c, 'contactMessages');
       const to = operatorEmail(await loadSettings(deps.db));
       await deps.db.transaction(async (tx) => {
         const [row] = await tx.query<{ id: number }>(
@@ -38,6 +50,6 @@ export function enquiryRoutes(deps: AppDeps) {
         await enqueueEmail(tx, { kind: 'contact_message', to, replyTo: m.email || undefined, ...contactMail(m, row.id) });
       });
       deps.mail.kick();
-      return c.json({ success: true, message: 'Your form has been submitted successfully!. Thank You for Contacting' });
+      return c.json({ success: true, message: CONTACT_SENT });
     });
 }

@@ -14,7 +14,7 @@ export const SUBMITTED = 'Your form has been submitted successfully!. Thank You 
 
 export const form: ContactForm = {
   firstName: 'Amelia', lastName: 'Hart', email: 'amelia@example.com', telephone: '+447700900123',
-  queryReason: 'Lost Item', bookingNumber: 'BK-7KQ2M9A4', comments: 'I left an umbrella in the car.',
+  queryReason: 'Lost Item', bookingNumber: 'BK-7KQ2M9A4', comments: 'I left an umbrella in the car.', website: '',
 };
 
 export const EVENTS: ModelEvent<ContactEvent>[] = [

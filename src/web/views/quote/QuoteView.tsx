@@ -11,6 +11,7 @@ import { graceText } from '../../../domain/settings';
 import type { UrgentReason } from '../../../../machines/bookingSetup';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
+import { Honeypot } from '../../components/Honeypot';
 import { CountSelect, DateField } from '../../components/fields';
 import { QuoteRequest, validateQuoteForm } from '../../../domain/contactSchemas';
 import { toTime24, ukToday } from '../../../domain/ukTime';
@@ -19,6 +20,8 @@ interface Values {
   pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string;
   passenger_email: string; passenger_phone: string; passenger_name: string; additional_info: string;
   passengers: number; luggages: number;
+  /** The honeypot (components/Honeypot): empty when a person sends the form. */
+  website: string;
 }
 
 /**
@@ -68,7 +71,7 @@ export function QuoteView() {
     pickup_address: form?.pickup ?? '', dropoff_address: form?.dropoff ?? '', pickup_date: form?.pickup_date ?? ukToday(),
     // SPEC 2: the time comes from the booking form, converted from 12-hour to 24-hour.
     pickup_time: form ? toTime24(form.pickup_hour, form.pickup_min) : '', passenger_email: '', passenger_phone: '',
-    passenger_name: '', additional_info: '', passengers: Math.max(1, form?.passengers ?? 1), luggages: form?.luggages ?? 0,
+    passenger_name: '', additional_info: '', passengers: Math.max(1, form?.passengers ?? 1), luggages: form?.luggages ?? 0, website: '',
   }));
 
   return (
@@ -106,6 +109,7 @@ export function QuoteView() {
               <CountSelect name="luggages" label="Luggages" max={20} />
             </div>
             <TextField name="additional_info" label="Additional info" type="textarea" />
+            <Honeypot />
             <button type="submit" className="btn btn-primary btn-block" disabled={sending}>{sending ? 'Sending...' : 'Send'}</button>
           </form>
           );

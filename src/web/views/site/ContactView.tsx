@@ -12,10 +12,11 @@ import { validateContactForm, type ContactValues } from '../../../domain/contact
 import { useContactActor, useSettings } from '../../appActor';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
+import { Honeypot } from '../../components/Honeypot';
 import { telHref } from '../../components/SiteBar';
 
 const EMPTY: ContactValues = {
-  firstName: '', lastName: '', email: '', telephone: '', queryReason: 'Booking', bookingNumber: '', comments: '',
+  firstName: '', lastName: '', email: '', telephone: '', queryReason: 'Booking', bookingNumber: '', comments: '', website: '',
 };
 
 export function ContactView() {
@@ -93,6 +94,7 @@ function ContactFormPanel({ actor }: { actor: ActorRefFrom<typeof contactMachine
               <TextField name="bookingNumber" label="Booking number (if you have one)" autoComplete="off" placeholder="BK-..." />
             </div>
             <TextField name="comments" label="Your message" type="textarea" />
+            <Honeypot />
             <button type="submit" className="btn btn-primary btn-block" disabled={sending}>{sending ? 'Sending...' : 'Send message'}</button>
           </form>
         )}

@@ -1,0 +1,130 @@
+// Allowances against abuse: how often one client address (or one recipient, or one booking) may do something that
+// costs the operator (a password hash, an e-mail in the operator's name, a card attempt). Each is counted BEFORE the
+// work, in one statement over every key it is counted on, so concurrent requests cannot all slip under a limit
+// (decision 35). The sign-in limits (auth/throttle.ts) are older and kept apart: they have three keys and their own
+// give-back rule. README 'Security and reliability' lists every number here.
+import type { Queryable } from './db/index';
+import { HttpError } from './http/errors';
+
+export interface Limit {
+  /** Uses allowed per window, per key. */
+  max: number;
+  windowMinutes: number;
+  /** What the person is told once it is used up. */
+  message: string;
+  /** The request field the 429 names. */
+  field?: string;
+}
+
+const HOUR = 60;
+
+/** The defaults; RATE_LIMITS (config.ts) may change `max` of any of them. */
+export const DEFAULT_LIMITS = {
+  /** New accounts (new-client bookings) per client address, counted before the password is hashed. */
+  accountCreations: {
+    max: 5, windowMinutes: HOUR, field: 'registrationData.email',
+    message: 'Too many accounts were created from your network in the last hour. Please book as a guest, try again later or call us.',
+  },
+  /** Forgot-password, verify-code and reset-password look-ups per client address; a look-up that finds an account is given back. */
+  accountLookups: {
+    max: 10, windowMinutes: HOUR, field: 'email',
+    message: 'Too many e-mail addresses were looked up from your network. Please try again in an hour or call us.',
+  },
+  contactMessages: {
+    max: 5, windowMinutes: HOUR,
+    message: 'Too many messages were sent from your network in the last hour. Please try again later or call us.',
+  },
+  quoteRequests: {
+    max: 5, windowMinutes: HOUR,
+    message: 'Too many quote requests were sent from your network in the last hour. Please try again later or call us.',
+  },
+  /** Bookings made without a corporate sign-in (guest, new or existing client), per client address. */
+  bookings: {
+    max: 10, windowMinutes: HOUR, field: 'registrationData.email',
+    message: 'Too many bookings were made from your network in the last hour. Please call us to book, or sign in.',
+  },
+  /** Confirmations of such bookings to one e-mail address, whoever sends them (an existing client's own address is exempt). */
+  confirmationsToAddress: {
+    max: 3, windowMinutes: HOUR, field: 'registrationData.email',
+    message: 'Too many bookings were confirmed to this e-mail address in the last hour. Please call us to book.',
+  },
+  /** Declined or failed card attempts per client address. */
+  cardFailures: {
+    max: 5, windowMinutes: HOUR, field: 'paymentMethodId',
+    message: 'Too many card payments were declined. No payment was taken. Please choose Pay in Car, or call us to book.',
+  },
+  /** Declined or failed card attempts on one booking (a booking waits for its card for a day at most). */
+  cardFailuresPerBooking: {
+    max: 3, windowMinutes: 24 * HOUR, field: 'paymentMethodId',
+    message: 'This card payment was declined too many times. No payment was taken. Please choose Pay in Car, or call us to book.',
+  },
+} satisfies Record<string, Limit>;
+
+export type LimitName = keyof typeof DEFAULT_LIMITS;
+export type Limits = Record<LimitName, Limit>;
+
+/** RATE_LIMITS: `name=max` pairs separated by commas (e.g. `bookings=50,contactMessages=20`). */
+export function parseLimits(text: string | undefined): Limits {
+  const limits: Limits = { ...DEFAULT_LIMITS };
+  for (const pair of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [name, value] = pair.split('=').map((s) => s.trim());
+    if (!(name in DEFAULT_LIMITS)) {
+      throw new Error(`RATE_LIMITS: "${name}" is not a limit; known: ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
+    }
+    const max = Number(value);
+    if (!Number.isInteger(max) || max < 1) throw new Error(`RATE_LIMITS: ${name} must be a whole number of at least 1, not "${value}"`);
+    limits[name as LimitName] = { ...DEFAULT_LIMITS[name as LimitName], max };
+  }
+  return limits;
+}
+
+export interface Use { limit: LimitName; key: string }
+
+/**
+ * Counts one use on every key in one statement; when any key is used up the request is refused with 429 (the first
+ * used-up limit's message, and Retry-After when its window ends). The keys that were not used up stay counted: a
+ * refused request still spent them, which only ever errs on the strict side, and keeps a booking to two statements
+ * (decision 35). `message` replaces the limit's own text.
+ */
+export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], message?: (limit: LimitName) => string): Promise<void> {
+  // A fixed order, so two requests counting the same keys never wait for each other in a circle (PostgreSQL).
+  const rows = [...new Map(uses.map((u) => [`${u.limit}\u0000${u.key}`, u])).values()]
+    .sort((a, b) => (a.limit === b.limit ? (a.key < b.key ? -1 : 1) : a.limit < b.limit ? -1 : 1))
+    .map((u) => ({ name: u.limit, key: u.key, max_used: limits[u.limit].max, window_minutes: limits[u.limit].windowMinutes }));
+  if (!rows.length) return;
+  const counted = await db.query<{ name: LimitName; key: string }>(
+    `INSERT INTO rate_limits AS r (name, key, used, max_used, window_minutes)
+     SELECT u.name, u.key, 1, u.max_used, u.window_minutes
+       FROM json_to_recordset($1::json) AS u(name text, key text, max_used int, window_minutes int)
+     ON CONFLICT (name, key) DO UPDATE SET
+       used = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN 1 ELSE r.used + 1 END,
+       window_started = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN now() ELSE r.window_started END,
+       max_used = EXCLUDED.max_used, window_minutes = EXCLUDED.window_minutes
+     WHERE r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) OR r.used < EXCLUDED.max_used
+     RETURNING r.name, r.key`, [JSON.stringify(rows)], { prepare: true });
+  if (counted.length === rows.length) return;
+  const done = new Set(counted.map((c) => `${c.name}\u0000${c.key}`));
+  const refused = rows.find((r) => !done.has(`${r.name}\u0000${r.key}`))!;
+  const limit = limits[refused.name];
+  const [row] = await db.query<{ seconds: number }>(
+    `SELECT ceil(extract(epoch FROM window_started + make_interval(mins => $3) - now()))::int AS seconds
+       FROM rate_limits WHERE name = $1 AND key = $2`, [refused.name, refused.key, limit.windowMinutes]);
+  const retryAfter = Math.max(1, row?.seconds ?? limit.windowMinutes * 60);
+  throw new HttpError(429, message?.(refused.name) ?? limit.message, limit.field, { 'Retry-After': String(retryAfter) });
+}
+
+/** Whether a key is used up now, without counting (to refuse early what would only be refused later). */
+export async function usedUp(db: Queryable, limits: Limits, use: Use): Promise<boolean> {
+  const [row] = await db.query<{ full: boolean }>(
+    `SELECT used >= $3 AND window_started > now() - make_interval(mins => $4) AS full FROM rate_limits WHERE name = $1 AND key = $2`,
+    [use.limit, use.key, limits[use.limit].max, limits[use.limit].windowMinutes]);
+  return row?.full === true;
+}
+
+/** A use that turned out not to count (a look-up that found an account, a card attempt that was not declined). */
+export async function giveBack(db: Queryable, use: Use): Promise<void> {
+  await db.query('UPDATE rate_limits SET used = greatest(used - 1, 0) WHERE name = $1 AND key = $2', [use.limit, use.key]);
+}
+
+/** Recipient keys compare without case: One@Example.com and one@example.com are one mailbox in practice. */
+export const addressKey = (email: string) => email.trim().toLowerCase();
