@@ -94,7 +94,10 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db; cards
     const text = await res.text();
     let json: any;
     try { json = JSON.parse(text); } catch { json = text; }
-    return { status: res.status, body: json, headers: Object.fromEntries(res.headers) as Record<string, string> };
+    // The headers are there to read, but not enumerable, so `toEqual({ status, body })` still compares the answer alone.
+    const answer = { status: res.status, body: json } as { status: number; body: any; headers: Record<string, string> };
+    Object.defineProperty(answer, 'headers', { value: Object.fromEntries(res.headers), enumerable: false });
+    return answer;
   };
   return { app, db, call, mail, mailbox, clock };
 }
