@@ -7,7 +7,9 @@ import type { Page } from 'playwright-core';
 import { onSharedServer, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
 import { violations } from './axe';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
-import { EMAIL_TAKEN, INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SIGN_IN_FAILED } from '../../src/domain/messages';
+import {
+  CURRENT_PASSWORD_NEEDED, CURRENT_PASSWORD_WRONG, EMAIL_TAKEN, INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SIGN_IN_FAILED,
+} from '../../src/domain/messages';
 import { formatDateUK } from '../../src/domain/ukTime';
 
 const suite = onSharedServer();
@@ -366,6 +368,8 @@ describe('the profile, on a server of its own', () => {
     const name = page.getByLabel('Name');
     const email = page.getByLabel('Email');
     const phone = page.getByLabel('Phone');
+    const current = page.getByLabel('Current password');
+    expect(await current.count()).toBe(0);
     expect([await name.inputValue(), await email.inputValue(), await phone.inputValue()])
       .toEqual([DEMO_CORPORATE.name, DEMO_CORPORATE.email, '+44 20 7946 0018']); // stored E.164, shown formatted (decision 20)
 
@@ -379,19 +383,33 @@ describe('the profile, on a server of its own', () => {
     await email.blur();
     await page.getByText('Please enter a valid email address').waitFor();
 
+    // Issue 24: a new e-mail asks for the current password, under the e-mail, only while the e-mail differs.
+    await name.fill('Charlotte Davies-Hart');
+    await email.fill('c.davies@example.com');
+    await current.waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(CURRENT_PASSWORD_NEEDED).waitFor();
+    await current.fill('not-my-password');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: CURRENT_PASSWORD_WRONG }).waitFor();
+    await email.fill(DEMO_CORPORATE.email.toUpperCase());
+    await expect.poll(() => current.count()).toBe(0);
+
     // An e-mail another account uses: the server's message.
     const other = 'oliver.grant@example.com';
     await createAccount(own.url, other, 'oliver-pass-1');
-    await name.fill('Charlotte Davies-Hart');
     await email.fill(other);
+    await current.fill(DEMO.password);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('alert').filter({ hasText: EMAIL_TAKEN }).waitFor();
 
     const changed = { name: 'Charlotte Davies-Hart', email: 'c.davies-hart@northbridge-consulting.co.uk', phone: '+44 20 7946 0999' };
     await email.fill(changed.email);
+    await current.fill(DEMO.password);
     await phone.fill(changed.phone);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: PROFILE_UPDATED }).waitFor();
+    expect(await current.count()).toBe(0);
     expect(await page.getByRole('complementary').textContent()).toContain(changed.name);
 
     await page.reload();

@@ -125,6 +125,31 @@ describe('pages', () => {
     expect(await form.getByLabel('Email').inputValue()).toBe('amelia.contact@example.com');
   });
 
+  it('has a honeypot no person meets (off screen, out of the tab order and the accessibility tree); a program that fills it is thanked and not sent', async () => {
+    const page = await open('/contactus');
+    const form = page.getByRole('form', { name: 'Contact Us' });
+    await form.getByLabel('Your message').waitFor();
+    expect(await form.getByRole('textbox', { name: 'Leave this field empty' }).count()).toBe(0);
+    const trap = page.locator('#website');
+    const box = await trap.boundingBox();
+    expect(box === null || box.x + box.width <= 0).toBe(true);
+    await form.getByLabel('Your message').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send message');
+
+    await form.getByLabel('Last name').fill('Honeypot-Robot');
+    await form.getByLabel('Email').fill('robot@example.com');
+    await form.getByLabel('Your message').fill('Cheap watches');
+    await trap.fill('http://spam.example', { force: true });
+    await form.getByRole('button', { name: 'Send message' }).click();
+    await page.getByRole('alertdialog', { name: 'Form Submitted' }).waitFor();
+    // A message is written to the mail queue before the answer: this one never was.
+    expect(await server.admin('emails')).not.toContain('Honeypot-Robot');
+    const quote = await open('/quoteView');
+    expect(await quote.getByRole('form', { name: 'Quote Now' }).getByRole('textbox', { name: 'Leave this field empty' }).count()).toBe(0);
+    expect(await quote.locator('#website').count()).toBe(1);
+  });
+
   it('lists every vehicle type on /ourfleet with its picture, passengers and suitcases', async () => {
     const page = await open('/ourfleet');
     const cards = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2 }) });

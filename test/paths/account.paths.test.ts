@@ -81,7 +81,10 @@ async function saveProfile(p: PathPage, then: ModelEvent[]) {
   const form = profileForm(p);
   await form.getByLabel('Name').fill(p.data.newName);
   // Another account's address is refused by the server (SPEC 8 'Profile').
-  await form.getByLabel('Email').fill(message && message !== SESSION_ENDED ? DEMO_CORPORATE.email : p.data.account.email);
+  const email = message && message !== SESSION_ENDED ? DEMO_CORPORATE.email : p.data.account.email;
+  await form.getByLabel('Email').fill(email);
+  // A new e-mail asks for the current password (issue 24).
+  if (email !== p.data.account.email) await form.getByLabel('Current password').fill(p.data.account.password);
   await form.getByLabel('Phone').fill('07700 900999');
   await form.getByRole('button', { name: /^Save/ }).click();
 }
