@@ -10,7 +10,7 @@
 import { assign, enqueueActions, sendParent, setup } from 'xstate';
 import type { BookingResponse, BookingResult } from '../src/domain/schemas';
 import type { CardKeyResponse, ConfirmPaymentIntentResponse } from '../src/domain/cardSchemas';
-import { CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED } from '../src/domain/messages';
+import { CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, isCardTriesUsedUp } from '../src/domain/messages';
 import { errorText, provided } from './shared';
 import type { CreateBookingInput } from './bookingSetup';
 
@@ -98,6 +98,8 @@ export const cardPaymentMachine = setup({
     gotPaymentMethod: ({ event }) => 'paymentMethodId' in outputOf<PaymentMethodResult>(event),
     fieldRefused: ({ event }) => 'fieldError' in outputOf<PaymentMethodResult>(event),
     authenticated: ({ event }) => outputOf<AuthenticationResult>(event).ok,
+    /** The server refused because the card tries are used up (issue 24). */
+    triesUsedUp: ({ event }) => isCardTriesUsedUp(errorText((event as { error?: unknown }).error)),
     /** The booking call answered with the booking (a success without it could not show the confirmation). */
     booked: ({ event }) => outputOf<BookingResponse>(event).success === true && outputOf<BookingResponse>(event).data !== undefined,
   },
@@ -183,8 +185,12 @@ export const cardPaymentMachine = setup({
             sendParent(({ event }) => ({ type: 'card.intentCreated', intentId: event.output.paymentIntentId }) satisfies CardToBooking),
           ],
         },
-        // SPEC 8: an intent that cannot be created gives 'Payment failed. Please try again.'
-        onError: { target: 'failed', actions: assign({ error: INTENT_FAILED }) },
+        // SPEC 8: an intent that cannot be created gives 'Payment failed. Please try again.'; issue 24: once the card
+        // tries are used up, the server's words, which offer Pay in Car and the phone.
+        onError: [
+          { guard: 'triesUsedUp', target: 'failed', actions: 'assignFailure' },
+          { target: 'failed', actions: assign({ error: INTENT_FAILED }) },
+        ],
       },
     },
     // 4. Confirm (the server confirms; again after the bank's check).

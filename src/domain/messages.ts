@@ -47,6 +47,19 @@ export const CARD_SERVICE_UNAVAILABLE = 'Card payments cannot be taken at the mo
 export const PAID_NOT_CONFIRMED =
   'Your payment was taken, but we could not confirm your booking on this page. Your booking is safe: it is completed with the payment and its confirmation is e-mailed to you. You can try again here to see it.';
 
+/**
+ * Issue 24: once declined card tries are used up (per client address, or per booking), the card page shows the
+ * server's words, which offer the other ways to book, instead of SPEC 8's 'Payment failed. Please try again.'.
+ */
+export const CARD_TRIES_USED_UP = 'Too many card payments were declined.';
+export const BOOKING_CARD_TRIES_USED_UP = "This booking's card payment was declined too many times.";
+export function cardTriesUsedUp(perBooking: boolean, payInCar: boolean, phone: string): string {
+  const call = `call us${phone.trim() ? ` on ${phone.trim()}` : ''}`;
+  const offer = payInCar ? `Please choose Pay in Car, or ${call} to book.` : `Please ${call} to book.`;
+  return `${perBooking ? BOOKING_CARD_TRIES_USED_UP : CARD_TRIES_USED_UP} No payment was taken. ${offer}`;
+}
+export const isCardTriesUsedUp = (message: string) => message.startsWith(CARD_TRIES_USED_UP) || message.startsWith(BOOKING_CARD_TRIES_USED_UP);
+
 // Decision 23 'Addresses: never price a guess': shown under the address input they are about.
 export const unknownPlaceMessage = (text: string) => `We could not find "${text.trim()}". Pick a suggestion or add the postcode.`;
 export const SAME_PLACE = 'The pickup and drop-off are the same place. Please enter where you are going.';

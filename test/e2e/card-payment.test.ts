@@ -4,7 +4,7 @@
 // accessibility, and SHOWCARD. Every paid booking is written exactly once.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { onSharedServer, ukDateInDays } from './harness';
+import { ROOMY_RATE_LIMITS, onSharedServer, removeDir, startServer, ukDateInDays } from './harness';
 import { violations } from './axe';
 import { outboxMails } from './outbox';
 
@@ -33,11 +33,11 @@ async function choose(page: Page, label: string, typed: string) {
 }
 
 /** A fresh visitor at the payment step (a guest, Saloon by Metro Cars London, Paddington to Canary Wharf). */
-async function atPayment(opts: { width?: number; email: string }): Promise<Page> {
+async function atPayment(opts: { width?: number; email: string; url?: string }): Promise<Page> {
   const context = await suite.browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
-  await page.goto(server.url);
+  await page.goto(opts.url ?? server.url);
   await choose(page, 'Pickup address', 'Paddington');
   await choose(page, 'Drop-off address', 'Canary Wharf');
   await page.getByLabel('Pickup date').fill(ukDateInDays(4));
@@ -72,7 +72,7 @@ async function toCardPage(page: Page) {
   await payButton(page).waitFor();
 }
 
-async function atCardPage(opts: { width?: number; email: string }): Promise<Page> {
+async function atCardPage(opts: { width?: number; email: string; url?: string }): Promise<Page> {
   const page = await atPayment(opts);
   await toCardPage(page);
   return page;
@@ -228,6 +228,34 @@ describe('paying by card', () => {
     await successHeading(page).waitFor();
     const reference = await confirmation(page);
     await expectOnePaidBooking(email, reference);
+  });
+
+  it('stops card tries once they are used up, says no payment was taken, and offers Pay in Car and the phone', async () => {
+    const own = await startServer({ env: { RATE_LIMITS: `${ROOMY_RATE_LIMITS},cardFailuresPerBooking=1` } });
+    try {
+      const email = uniqueEmail('used-up');
+      const page = await atCardPage({ email, url: own.url });
+      await typeCard(page, CARD.declined);
+      await payButton(page).click();
+      let dialog = failedDialog(page);
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain('Your card was declined.');
+      await dialog.getByRole('button').click();
+      await dialog.waitFor({ state: 'detached' });
+      await clearInput(cardNumber(page));
+      await cardNumber(page).pressSequentially(CARD.paid);
+      await payButton(page).click();
+      dialog = failedDialog(page);
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain(
+        "This booking's card payment was declined too many times. No payment was taken. Please choose Pay in Car, or call us on +44 20 7946 0321 to book.");
+      const mine = (await own.admin('bookings')).split('\n').filter((line) => line.includes(email));
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toContain('awaiting_payment');
+    } finally {
+      await own.stop();
+      removeDir(own.dataDir);
+    }
   });
 
   it("says 'Your card has insufficient funds.' for 4000 0000 0000 9995", async () => {

@@ -5,11 +5,11 @@
 // processing) or of the card script (a Stripe.js call that throws: the page's copy of the script is wrapped).
 import type { Page, Route } from 'playwright-core';
 import {
-  CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, PAYMENT_FAILED,
+  CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, PAYMENT_FAILED, isCardTriesUsedUp,
 } from '../../src/domain/messages';
 import {
   authenticate, bookedNot, complete, confirm, DECLINED, declined, failedSilently, intent, key, model, needsAction,
-  NOT_AUTHENTICATED, paymentMethod, pmError, pmFieldError, processing, type Answer, type Snapshot, type succeeded,
+  messageOf, NOT_AUTHENTICATED, paymentMethod, pmError, pmFieldError, processing, TRIES_USED_UP, type Answer, type Snapshot, type succeeded,
 } from '../machine/models/cardPayment';
 import type { ModelEvent, Trail } from '../machine/modelPaths';
 import { browserPaths, type PathPage } from './pathRunner';
@@ -95,7 +95,8 @@ async function arrange(p: PathPage, then: ModelEvent[]): Promise<{ number: strin
     if (same(e, paymentMethod.done(pmError))) await p.server.fault({ method: 'POST', path: '/test-gateway/v1/payment_methods', kind: 'drop' });
     if (isFail(e, paymentMethod)) await scriptFails(p, 'createPaymentMethod', ((e as Answer).error as Error).message);
     if (isFail(e, intent)) {
-      await p.server.fault({ method: 'POST', path: `${API}/create-payment-intent`, kind: 'status', status: 422, message: ((e as Answer).error as Error).message });
+      const message = ((e as Answer).error as Error).message;
+      await p.server.fault({ method: 'POST', path: `${API}/create-payment-intent`, kind: 'status', status: isCardTriesUsedUp(message) ? 429 : 422, message });
     }
     if (isDone(e, confirm) || isFail(e, confirm)) {
       confirms++;
@@ -157,7 +158,7 @@ function failureText(e: ModelEvent | undefined, s: S): string | null {
   if (same(e, confirm.done(failedSilently))) return INTENT_FAILED;
   if (same(e, confirm.done(declined))) return DECLINED;
   if (same(e, confirm.done(processing))) return (processing as { error: string }).error;
-  if (isFail(e, intent)) return INTENT_FAILED;
+  if (isFail(e, intent)) return isCardTriesUsedUp(messageOf(e!)) ? TRIES_USED_UP : INTENT_FAILED;
   return s.context.error;
 }
 

@@ -13,6 +13,7 @@ import type { Db, Queryable } from '../db/index';
 import type { BookingRequest, BookingResult } from '../../domain/schemas';
 import type { CreatePaymentIntentRequest } from '../../domain/cardSchemas';
 import { formatExactPrice, penceToPounds } from '../../domain/money';
+import { cardTriesUsedUp } from '../../domain/messages';
 import { showsCard, showsPayInCar, type Settings } from '../../domain/settings';
 import { giveBack, takeAllowance, usedUp, type LimitName, type Use } from '../limits';
 import { HttpError } from '../http/errors';
@@ -83,11 +84,7 @@ const cardAttempts = (deps: CardDeps, bookingId: number): Use[] => [
 ];
 
 export function cardRefusal(settings: Settings) {
-  const phone = settings.Company_Contact_Info?.trim() ? ` on ${settings.Company_Contact_Info.trim()}` : '';
-  const offer = showsPayInCar(settings) ? `Please choose Pay in Car, or call us${phone} to book.` : `Please call us${phone} to book.`;
-  return (limit: LimitName) => `${limit === 'cardFailuresPerBooking'
-    ? 'This booking\'s card payment was declined too many times.'
-    : 'Too many card payments were declined.'} No payment was taken. ${offer}`;
+  return (limit: LimitName) => cardTriesUsedUp(limit === 'cardFailuresPerBooking', showsPayInCar(settings), settings.Company_Contact_Info ?? '');
 }
 
 /** Once the attempts are used up, no new booking or card is taken for them either (the confirm call counts them). */

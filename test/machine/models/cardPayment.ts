@@ -5,7 +5,9 @@ import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { cardPaymentMachine, type AuthenticationResult, type CardPaymentEvent, type CardPaymentInput, type PaymentMethodResult } from '../../../machines/cardPayment';
 import type { CreateBookingInput } from '../../../machines/bookingSetup';
-import { CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, PAYMENT_FAILED, PAYMENT_SUCCESSFUL } from '../../../src/domain/messages';
+import {
+  CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, PAYMENT_FAILED, PAYMENT_SUCCESSFUL, cardTriesUsedUp, isCardTriesUsedUp,
+} from '../../../src/domain/messages';
 import type { BookingResponse } from '../../../src/domain/schemas';
 import type { ConfirmPaymentIntentResponse } from '../../../src/domain/cardSchemas';
 import { answers, timePasses, type Model, type ModelEvent, type ServiceAnswer, type Trail } from '../modelPaths';
@@ -40,6 +42,9 @@ export const DECLINED = 'Your card was declined.';
 export const PROCESSING = 'Your bank is still processing this payment. We will e-mail your confirmation as soon as it completes.';
 export const NOT_AUTHENTICATED = 'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
+/** Issue 24: the server's refusal once the booking's card tries are used up, with the demo operator's phone. */
+export const TRIES_USED_UP = cardTriesUsedUp(true, true, '+44 20 7946 0321');
+
 export const INTENT_ID = 'pi_3TestIntent';
 export const EARLIER_INTENT_ID = 'pi_2EarlierIntent';
 export const pmOk = labelled('pm_card_visa', { paymentMethodId: 'pm_1Visa4242' } satisfies PaymentMethodResult);
@@ -69,6 +74,7 @@ export const EVENTS: ModelEvent<CardPaymentEvent>[] = [
   paymentMethod.fails(new Error('Stripe.js failed to load')),
   intent.done({ paymentIntentId: INTENT_ID }),
   intent.fails(new Error('The amount does not match the price of this booking.')),
+  intent.fails(new Error(TRIES_USED_UP)),
   confirm.done(succeeded),
   confirm.done(needsAction),
   confirm.done(declined),
@@ -194,8 +200,9 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>, input: CardPaymentInpu
     if ('paymentMethodId' in pm) expect(value).toBe('creatingIntent');
   }
   if (failed(e, paymentMethod)) expect([value, c.error]).toEqual(['failed', messageOf(e!)]);
-  // SPEC 8: an intent that cannot be created gives 'Payment failed. Please try again.', whatever the cause.
-  if (failed(e, intent)) expect([value, c.error]).toEqual(['failed', INTENT_FAILED]);
+  // SPEC 8: an intent that cannot be created gives 'Payment failed. Please try again.', whatever the cause, but for
+  // card tries used up (issue 24): then the server's words, which offer Pay in Car and the phone.
+  if (failed(e, intent)) expect([value, c.error]).toEqual(['failed', isCardTriesUsedUp(messageOf(e!)) ? messageOf(e!) : INTENT_FAILED]);
   if (answered(e, confirm)) {
     const r = outputOf<ConfirmPaymentIntentResponse>(e!);
     const resumed = before?.matches('resuming') ?? false;
