@@ -47,7 +47,7 @@ describe('the contact form in the browser (SPEC 5)', () => {
 describe('the contact form body (SPEC 3)', () => {
   it('defaults what may be left out, stores the phone as E.164 and the reference as issued', () => {
     expect(create({ email: 'ada@example.co.uk' }, ContactForm)).toEqual({
-      firstName: '', lastName: '', email: 'ada@example.co.uk', telephone: '', queryReason: 'Booking', bookingNumber: '', comments: '',
+      firstName: '', lastName: '', email: 'ada@example.co.uk', telephone: '', queryReason: 'Booking', bookingNumber: '', comments: '', website: '',
     });
     expect(create({ telephone: '07700 900123', bookingNumber: 'bk 7q2m9xkd', queryReason: 'Lost Item', comments: 'Left an umbrella.\nBlack.' }, ContactForm))
       .toMatchObject({ email: '', telephone: '+447700900123', bookingNumber: 'BK-7Q2M9XKD', queryReason: 'Lost Item' });
@@ -82,7 +82,7 @@ describe('the Quote Now body (SPEC 3 and 5)', () => {
   it('needs a date, a time, an e-mail and a telephone, and defaults the rest', () => {
     expect(create(quote, QuoteRequest)).toEqual({
       ...quote, passenger_phone: '+447700900123', pickup_address: '', dropoff_address: '', passenger_name: '', additional_info: '',
-      passengers: 1, luggages: 0,
+      passengers: 1, luggages: 0, website: '',
     });
     for (const key of Object.keys(quote)) expect(failure({ ...quote, [key]: undefined }, QuoteRequest)?.at, key).toBe(key);
   });
