@@ -90,10 +90,11 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
     await countBookingWithoutSignIn(deps, req, contact.email, 'existing');
     return contact;
   }
-  // SPEC 4 tells a visitor whether an e-mail has an account, so a new client's is checked before its password is
-  // hashed; the unique index still decides a race (createPassenger, writeAll).
-  if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
+  // Counted first (so trying addresses here is limited too), then a new client's e-mail is checked before its
+  // password is hashed (SPEC 4 tells a visitor whether an e-mail has an account); the unique index still decides a
+  // race (writeAll).
   await countBookingWithoutSignIn(deps, req, reg.email, mode === 'new_client' ? 'new' : 'guest');
+  if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
   const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
   return { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone };
 }
