@@ -87,9 +87,9 @@ export function cardRefusal(settings: Settings) {
   return (limit: LimitName) => cardTriesUsedUp(limit === 'cardFailuresPerBooking', showsPayInCar(settings), settings.Company_Contact_Info ?? '');
 }
 
-/** Once the attempts are used up, no new booking or card is taken for them either (the confirm call counts them). */
+/** Once the tries are used up, no new booking or card is taken for them either (the confirm call counts them). */
 async function refuseUsedUpCardAttempts(deps: CardDeps, bookingId: number | null): Promise<void> {
-  const uses = bookingId === null ? cardAttempts(deps, 0).slice(0, 1) : cardAttempts(deps, bookingId);
+  const uses = bookingId === null ? [{ limit: 'cardFailures', key: deps.client } as const] : cardAttempts(deps, bookingId);
   for (const use of uses) {
     if (await usedUp(deps.db, deps.limits, use)) {
       throw new HttpError(429, cardRefusal(deps.ctx.settings)(use.limit), 'paymentMethodId', { 'Retry-After': '3600' });
@@ -151,26 +151,20 @@ export interface ConfirmResult {
 
 const chargeOf = (pi: Stripe.PaymentIntent) => (typeof pi.latest_charge === 'string' ? pi.latest_charge : pi.latest_charge?.id ?? null);
 
-/** POST confirm-payment-intent: confirms an intent of one of our bookings (unless it already succeeded) and says where it stands. */
+/**
+ * POST confirm-payment-intent: confirms an intent of one of our bookings (unless it already succeeded) and says where
+ * it stands. Only a try of the card counts against the card allowances: asking where a payment stands never does.
+ */
 export async function confirmCardPayment(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
   const [booking] = await deps.db.query<{ id: number }>('SELECT id FROM bookings WHERE payment_intent_id = $1', [intentId]);
   if (!booking) throw new HttpError(404, 'There is no payment with this id for a booking here.', 'paymentIntentId');
-  // Counted before the card is tried, so concurrent tries cannot pass the limit; given back unless it was declined.
-  const uses = cardAttempts(deps, booking.id);
-  await takeAllowance(deps.db, deps.limits, uses, cardRefusal(deps.ctx.settings));
-  let result: ConfirmResult | null = null;
-  try {
-    return (result = await confirmIntent(deps, intentId));
-  } finally {
-    if (result?.status !== 'failed') for (const use of uses) await giveBack(deps.db, use);
-  }
-}
-
-async function confirmIntent(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
   const stripe = await deps.cards.stripe();
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
   let error: string | null = null;
   if (pi.status === 'requires_confirmation') {
+    // Counted before the card is tried, so concurrent tries cannot pass the limit; given back unless it was declined.
+    const uses = cardAttempts(deps, booking.id);
+    await takeAllowance(deps.db, deps.limits, uses, cardRefusal(deps.ctx.settings));
     try {
       pi = await stripe.paymentIntents.confirm(intentId, { use_stripe_sdk: true });
     } catch (err) {
@@ -182,9 +176,11 @@ async function confirmIntent(deps: CardDeps, intentId: string): Promise<ConfirmR
         // Confirmed meanwhile by another call (a double click, a retry): report where it stands now.
         pi = await provider(() => stripe.paymentIntents.retrieve(intentId));
       } else {
+        for (const use of uses) await giveBack(deps.db, use);
         return provider(() => Promise.reject(err));
       }
     }
+    if (error === null && pi.status !== 'requires_payment_method') for (const use of uses) await giveBack(deps.db, use);
   }
   const ids = { sessionId: pi.id, paymentId: chargeOf(pi) };
   switch (pi.status) {
