@@ -20,6 +20,9 @@ export function isEmail(value: string | null | undefined): boolean {
   return v.length >= 3 && v.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(v);
 }
 
+/** One mailbox however it is typed: surrounding spaces and capitals do not make another address. */
+export const emailKey = (value: string | null | undefined) => (value ?? '').trim().toLowerCase();
+
 /** A real calendar date as YYYY-MM-DD. */
 export const CalendarDate = refine(pattern(string(), /^\d{4}-\d{2}-\d{2}$/), 'CalendarDate', (v) =>
   isCalendarDate(v) ? true : `Expected a real date as YYYY-MM-DD but received "${v}"`,

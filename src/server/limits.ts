@@ -126,5 +126,5 @@ export async function giveBack(db: Queryable, use: Use): Promise<void> {
   await db.query('UPDATE rate_limits SET used = greatest(used - 1, 0) WHERE name = $1 AND key = $2', [use.limit, use.key]);
 }
 
-/** Recipient keys compare without case: One@Example.com and one@example.com are one mailbox in practice. */
-export const addressKey = (email: string) => email.trim().toLowerCase();
+/** A recipient's key: one mailbox however it is typed (src/domain/fields.ts). */
+export { emailKey as addressKey } from '../domain/fields';

@@ -1,7 +1,7 @@
 // Issue 24, 'Accounts': what a stolen token, a flood of sign-ups, a replayed Idempotency-Key and an address-guessing
 // script can no longer do. The limits are the README's numbers, asserted as numbers (DEFAULT_LIMITS is what runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from './setup';
+import { PADDINGTON_TO_HEATHROW, testApp } from './setup';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
 import { hashing } from '../../src/server/auth/passwords';
@@ -20,10 +20,7 @@ async function signIn(email = DEMO_CORPORATE.email, password = DEMO_CORPORATE.pa
   return res.body.access_token as string;
 }
 
-const bookingForm = {
-  pickup: 'Paddington Station, Praed Street, London W2 1HQ', dropoff: 'Heathrow Airport Terminal 3, Hounslow TW6 1QG',
-  pickup_date: '2030-03-14', pickup_hour: '6am', pickup_min: '30', passengers: 1, luggages: 2,
-};
+const bookingForm = PADDINGTON_TO_HEATHROW;
 let saloon: unknown;
 beforeAll(async () => {
   const { body } = await t.call('POST', '/calculate-distance-price', bookingForm);

@@ -3,7 +3,7 @@
 // hour to one recipient; a filled honeypot is answered as sent and neither stored nor mailed; signed-in corporate
 // bookings are exempt. The numbers are the README's (DEFAULT_LIMITS is what runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from './setup';
+import { PADDINGTON_TO_HEATHROW, testApp } from './setup';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
 
@@ -50,10 +50,7 @@ describe('contact messages and quote requests', () => {
   });
 });
 
-const bookingForm = {
-  pickup: 'Paddington Station, Praed Street, London W2 1HQ', dropoff: 'Heathrow Airport Terminal 3, Hounslow TW6 1QG',
-  pickup_date: '2030-03-14', pickup_hour: '6am', pickup_min: '30', passengers: 1, luggages: 2,
-};
+const bookingForm = PADDINGTON_TO_HEATHROW;
 let saloon: unknown;
 beforeAll(async () => {
   const { body } = await t.call('POST', '/calculate-distance-price', bookingForm);

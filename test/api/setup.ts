@@ -102,6 +102,12 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db; cards
   return { app, db, call, mail, mailbox, clock };
 }
 
+/** Paddington to Heathrow T3, early morning: a trip every vehicle is priced for. */
+export const PADDINGTON_TO_HEATHROW = {
+  pickup: 'Paddington Station, Praed Street, London W2 1HQ', dropoff: 'Heathrow Airport Terminal 3, Hounslow TW6 1QG',
+  pickup_date: '2030-03-14', pickup_hour: '6am', pickup_min: '30', passengers: 1, luggages: 2,
+};
+
 /** Heathrow T5 to Trafalgar Square: 20.4 estimated miles, well outside the grace period. */
 export const HEATHROW_TO_TRAFALGAR = {
   pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',

@@ -2,6 +2,7 @@
 // takes the passenger id of the signed-in token, never one a request names.
 import type { Db, Queryable } from '../db/index';
 import type { Settings } from '../../domain/settings';
+import { emailKey } from '../../domain/fields';
 import { signIn } from './passengers';
 import { revokeOtherTokens } from './tokens';
 import { enqueueEmail } from '../mail/queue';
@@ -24,8 +25,6 @@ export interface ProfileChange { name: string; email: string; phone: string; cur
 /** Who asks for the change: the token it came with (kept signed in), the client address and hash cost for the password check. */
 export interface ProfileRequest { db: Db; passengerId: number; token: string; client: string; hashCost: number; settings: Settings }
 
-const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
 /**
  * Name, e-mail and phone only; an e-mail another account uses is refused (the unique index decides, not a look-up).
  * A new e-mail needs the current password (a counted sign-in): a token alone, stolen or left on a shared device, must
@@ -35,7 +34,7 @@ const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim(
 export async function updateProfile(r: ProfileRequest, p: ProfileChange): Promise<PassengerProfile> {
   const current = await profileOf(r.db, r.passengerId);
   const oldEmail = current.passenger_email;
-  const emailChanges = !sameAddress(oldEmail, p.email);
+  const emailChanges = emailKey(oldEmail) !== emailKey(p.email);
   if (emailChanges) {
     if (!p.current_password) throw new HttpError(422, CURRENT_PASSWORD_NEEDED, 'current_password');
     const check = await signIn(r.db, { email: oldEmail, password: p.current_password, client: r.client, hashCost: r.hashCost });

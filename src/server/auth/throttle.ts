@@ -6,13 +6,13 @@
 // attack, with a limit high enough that one stranger cannot reach it).
 import type { Db, Queryable } from '../db/index';
 import { HttpError } from '../http/errors';
+import { emailKey } from '../../domain/fields';
 
 export const WINDOW_MINUTES = 15;
 export const LIMITS = { pair: 10, client: 50, account: 100 } as const;
 export const TOO_MANY_ATTEMPTS = `Too many wrong passwords for this email. Please wait ${WINDOW_MINUTES} minutes or reset your password.`;
 export const TOO_MANY_FROM_ADDRESS = `Too many sign-in attempts from your network. Please wait ${WINDOW_MINUTES} minutes or call us.`;
 
-const emailKey = (email: string) => email.trim().toLowerCase();
 
 /**
  * Counts one attempt on each key, or none: when any key is at its limit the

@@ -6,15 +6,14 @@ import { useMemo } from 'react';
 import { Form } from 'react-final-form';
 import { AccountActor } from '../../appActor';
 import { TextField } from '../../components/TextField';
-import { isEmail } from '../../../domain/fields';
+import { emailKey, isEmail } from '../../../domain/fields';
 import { CURRENT_PASSWORD_NEEDED } from '../../../domain/messages';
 import { formatPhone, isPhone, normalisePhone, PHONE_MESSAGE } from '../../../domain/phone';
 
 interface Values { name: string; email: string; phone: string; currentPassword: string }
 
-/** A different address, not just other capitals or spaces (the server compares the same way). */
-const emailChanged = (typed: string | undefined, stored: string | undefined) =>
-  (typed ?? '').trim().toLowerCase() !== (stored ?? '').trim().toLowerCase();
+/** A different address, not just other capitals or spaces (the server compares with the same rule). */
+const emailChanged = (typed: string | undefined, stored: string | undefined) => emailKey(typed) !== emailKey(stored);
 
 function validator(storedEmail: string | undefined) {
   return (v: Partial<Values>): Partial<Record<keyof Values, string>> => {
