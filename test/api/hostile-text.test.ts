@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, HEATHROW_TO_TRAFALGAR } from './setup';
 import { toMailOptions } from '../../src/server/mail/transport';
+
+const IDENTITY = { key: 'a1b2c3d4e5f6', createdAt: new Date('2030-01-02T03:04:05Z') };
 import { isEmail } from '../../src/domain/fields';
 import { setSetting } from '../../src/server/operator/operator';
 
@@ -140,12 +142,12 @@ describe('e-mail fields', () => {
   });
 
   it('reach the mail library as single address objects, and a bad one is refused before sending', () => {
-    const options = toMailOptions({ from: 'bookings@example.com', to: 'a@example.com', replyTo: 'r@example.com', subject: 's', text: 't', html: 'h' });
+    const options = toMailOptions({ ...IDENTITY, from: 'bookings@example.com', to: 'a@example.com', replyTo: 'r@example.com', subject: 's', text: 't', html: 'h' });
     expect(options).toMatchObject({
       from: { name: '', address: 'bookings@example.com' }, to: [{ name: '', address: 'a@example.com' }], replyTo: [{ name: '', address: 'r@example.com' }],
     });
     for (const bad of hostile) {
-      expect(() => toMailOptions({ from: 'bookings@example.com', to: bad, subject: 's', text: 't', html: 'h' }), bad).toThrow(/not one valid e-mail address/);
+      expect(() => toMailOptions({ ...IDENTITY, from: 'bookings@example.com', to: bad, subject: 's', text: 't', html: 'h' }), bad).toThrow(/not one valid e-mail address/);
     }
   });
 

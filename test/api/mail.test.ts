@@ -2,7 +2,7 @@
 // the mail server fails, and never able to lose the booking. Plus a real SMTP
 // round trip and the outbox folder used when there is no SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -11,6 +11,10 @@ import { LEASE_SECONDS, MailQueue, RETRY_MINUTES, SEND_TIMEOUT_MS, enqueueEmail 
 import { memoryTransport } from './setup';
 import { headerValue, outboxMessage, outboxTransport, smtpTransport } from '../../src/server/mail/transport';
 import { outboxMails } from '../e2e/outbox';
+
+let keys = 0;
+/** A message's identity as the queue gives it. */
+const identity = () => ({ key: `k${++keys}${Date.now()}`, createdAt: new Date() });
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
@@ -178,6 +182,106 @@ describe('a batch of messages claimed at once (decision 29)', () => {
   });
 });
 
+describe('one message, one identity, whatever happens to the sender (issue 24)', () => {
+  const FROM = async () => 'bookings@albion-executive.co.uk';
+  const queued = (to: string) => enqueueEmail(t.db, { kind: 'booking_confirmation', to, subject: `Booking confirmed for ${to}`, text: 'Confirmed', html: '<p>Confirmed</p>' });
+  /** What a crash between the hand-over and the mark leaves: the message due again, as a lease running out makes it. */
+  const crashedAfterHandOver = (id: number) => t.db.query(
+    "UPDATE outbound_emails SET status = 'sending', lease_until = now() - interval '1 second', sent_at = NULL WHERE id = $1", [id]);
+
+  it('marks each message sent as soon as it is handed over, not after the rest of its batch', async () => {
+    await t.mail.deliverDue();
+    const first = await queued('first-of-two@example.com');
+    await queued('second-of-two@example.com');
+    const statusOfFirstWhenSecondWent: string[] = [];
+    let sends = 0;
+    const watching = {
+      description: 'watching',
+      async send() {
+        if (++sends === 2) statusOfFirstWhenSecondWent.push((await t.db.query<any>('SELECT status FROM outbound_emails WHERE id = $1', [first]))[0].status);
+      },
+    };
+    expect(await new MailQueue(t.db, watching, FROM, () => {}).deliverDue()).toBe(2);
+    expect(statusOfFirstWhenSecondWent).toEqual(['sent']);
+  });
+
+  it('writes a message sent again after a crash over its own outbox file: one file, one Message-ID', async () => {
+    await t.mail.deliverDue();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outbox-again-'));
+    try {
+      const queue = new MailQueue(t.db, outboxTransport(path.join(dir, 'outbox'), () => {}), FROM, () => {});
+      const id = await queued('twice@example.com');
+      expect(await queue.deliverDue()).toBe(1);
+      const [before] = outboxMails(dir);
+      await crashedAfterHandOver(id);
+      expect(await queue.deliverDue()).toBe(1);
+      const after = outboxMails(dir);
+      expect(after).toHaveLength(1);
+      expect(after[0].file).toBe(before.file);
+      expect(after[0].headers['message-id']).toBe(before.headers['message-id']);
+      expect(before.headers['message-id']).toMatch(/^<[0-9a-f]{32}@albion-executive\.co\.uk>$/);
+      expect(readdirSync(path.join(dir, 'outbox'))).toEqual([before.file]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives every attempt through SMTP the same Message-ID, and two messages different ones', async () => {
+    await t.mail.deliverDue();
+    const received: string[] = [];
+    let refuseNext = true;
+    const server = new SMTPServer({
+      authOptional: true, disabledCommands: ['STARTTLS'],
+      onData(stream, _session, done) {
+        let data = '';
+        stream.on('data', (c) => { data += c; });
+        stream.on('end', () => {
+          received.push(data);
+          if (refuseNext) { refuseNext = false; done(Object.assign(new Error('Try again later'), { responseCode: 451 })); } else done();
+        });
+      },
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const queue = new MailQueue(t.db, smtpTransport(`smtp://127.0.0.1:${(server.server.address() as { port: number }).port}`), FROM, () => {});
+      const id = await queued('refused-once@example.com');
+      expect(await queue.deliverDue()).toBe(0);
+      await t.db.query('UPDATE outbound_emails SET next_attempt_at = now() WHERE id = $1', [id]);
+      expect(await queue.deliverDue()).toBe(1);
+      await queued('another@example.com');
+      expect(await queue.deliverDue()).toBe(1);
+      const ids = received.map((raw) => /^Message-ID: (.*)$/im.exec(raw)?.[1].trim());
+      expect(ids).toHaveLength(3);
+      expect(ids[0]).toMatch(/^<[0-9a-f]{32}@albion-executive\.co\.uk>$/);
+      expect(ids[1]).toBe(ids[0]);
+      expect(ids[2]).not.toBe(ids[0]);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('never leaves half a message under an .eml name: a write that dies part way is invisible, and the next attempt completes it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outbox-torn-'));
+    const outbox = path.join(dir, 'outbox');
+    const msg = { ...identity(), from: 'a@example.com', to: 'b@example.com', subject: 'Torn', text: 'x'.repeat(5000), html: '<p>x</p>' };
+    try {
+      const dying = {
+        writeFile: async (file: string, data: string) => { writeFileSync(file, data.slice(0, 100)); throw new Error('killed while writing'); },
+        rename: async () => { throw new Error('never reached'); },
+      };
+      await expect(outboxTransport(outbox, () => {}, dying).send(msg)).rejects.toThrow('killed while writing');
+      expect(outboxMails(dir)).toEqual([]);
+      await outboxTransport(outbox, () => {}).send(msg);
+      const mails = outboxMails(dir);
+      expect(mails).toHaveLength(1);
+      expect(mails[0].texts[0]).toBe(msg.text);
+      expect(readdirSync(outbox)).toEqual([mails[0].file]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('mail transports', () => {
   it('delivers through a real SMTP server', async () => {
     const received: string[] = [];
@@ -193,7 +297,7 @@ describe('mail transports', () => {
     const port = (server.server.address() as { port: number }).port;
     try {
       await smtpTransport(`smtp://127.0.0.1:${port}`).send({
-        from: 'bookings@albion-executive.co.uk', to: 'grace@example.com', subject: 'Booking confirmed: BK-TEST2345',
+        ...identity(), from: 'bookings@albion-executive.co.uk', to: 'grace@example.com', subject: 'Booking confirmed: BK-TEST2345',
         text: 'Your booking is confirmed.', html: '<p>Your booking is confirmed.</p>',
       });
       expect(received).toHaveLength(1);
@@ -210,7 +314,7 @@ describe('mail transports', () => {
     try {
       const text = 'Total  £62.00\nPassenger  Zoë Brontë, +44 7700 900123\n'.repeat(20);
       await outboxTransport(path.join(dir, 'outbox'), () => {}).send({
-        from: 'bookings@example.com', to: 'zoe@example.com', replyTo: 'desk@example.com', subject: 'Booking confirmed: BK-ABCDEFGH',
+        ...identity(), from: 'bookings@example.com', to: 'zoe@example.com', replyTo: 'desk@example.com', subject: 'Booking confirmed: BK-ABCDEFGH',
         text, html: '<p>Total <b>£62.00</b></p>',
       });
       const [mail] = outboxMails(dir);
@@ -220,9 +324,9 @@ describe('mail transports', () => {
       const raw = readFileSync(path.join(dir, 'outbox', mail.file), 'utf8');
       for (const line of raw.split('\n')) expect(line.length).toBeLessThanOrEqual(900);
       // A header cannot be injected through the subject.
-      expect(outboxMessage({ from: 'a@example.com', to: 'b@example.com', subject: 'Hi\r\nBcc: x@example.com', text: '', html: '' }, 'id'))
+      expect(outboxMessage({ ...identity(), from: 'a@example.com', to: 'b@example.com', subject: 'Hi\r\nBcc: x@example.com', text: '', html: '' }))
         .not.toMatch(/^Bcc:/m);
-      expect(() => outboxMessage({ from: 'a@example.com', to: 'b@example.com, c@example.com', subject: 's', text: '', html: '' }, 'id'))
+      expect(() => outboxMessage({ ...identity(), from: 'a@example.com', to: 'b@example.com, c@example.com', subject: 's', text: '', html: '' }))
         .toThrow(/not one valid e-mail address/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -245,7 +349,7 @@ describe('mail transports', () => {
     const lines: string[] = [];
     try {
       await outboxTransport(dir, (l) => lines.push(l)).send({
-        from: 'a@example.com', to: 'b@example.com', subject: 'Hello outbox', text: 'Plain body', html: '<b>Plain body</b>',
+        ...identity(), from: 'a@example.com', to: 'b@example.com', subject: 'Hello outbox', text: 'Plain body', html: '<b>Plain body</b>',
       });
       const files = readdirSync(dir);
       expect(files).toHaveLength(1);

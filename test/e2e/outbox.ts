@@ -1,8 +1,8 @@
-// The server's outbox (DATA_DIR/outbox: .eml files written by nodemailer), read as a person reads mail.
+// The server's outbox (DATA_DIR/outbox: one .eml file per message, decision 34), read as a person reads mail.
 import path from 'node:path';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
-/** A message of the server's outbox (.eml files written by nodemailer): its headers and decoded text parts. */
+/** A message of the server's outbox: its headers and decoded text parts. */
 export interface OutboxMail { file: string; headers: Record<string, string>; texts: string[] }
 
 function splitHeaders(raw: string): [Record<string, string>, string] {

@@ -41,7 +41,10 @@ export const SEND_TIMEOUT_MS = 30_000;
 /** Messages claimed by one statement. */
 export const CLAIM_BATCH = 20;
 
-interface Row { id: number; to_address: string; reply_to: string | null; subject: string; body_text: string; body_html: string; attempts: number }
+interface Row {
+  id: number; message_key: string; created_at: Date; to_address: string; reply_to: string | null; subject: string;
+  body_text: string; body_html: string; attempts: number;
+}
 
 /** Each claim raises `attempts`, so (id, attempts) names one claim: a sender whose lease ran out and was claimed again changes nothing. */
 const STILL_OURS = "id = $1 AND attempts = $2 AND status = 'sending'";
@@ -63,8 +66,7 @@ export class MailQueue {
 
   /**
    * Claims up to CLAIM_BATCH due messages in one statement, each with its own lease (decision 29; one at a time was
-   * decision 11): under load a run of confirmations costs three statements (claim, mark sent, an empty claim) instead
-   * of two per message.
+   * decision 11). Each is marked sent on its own as soon as it is handed over (decision 34).
    */
   private async claimBatch(): Promise<Row[]> {
     const rows = await this.db.query<Row>(
@@ -73,7 +75,7 @@ export class MailQueue {
         WHERE id IN (SELECT id FROM outbound_emails
                       WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds, CLAIM_BATCH], { prepare: true });
+        RETURNING id, message_key, created_at, to_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds, CLAIM_BATCH], { prepare: true });
     return rows.sort((a, b) => a.id - b.id);
   }
 
@@ -90,7 +92,6 @@ export class MailQueue {
       if (!batch.length) return sent;
       const claimedAt = performance.now();
       from ??= await this.from();
-      const done: Row[] = [];
       for (const [i, m] of batch.entries()) {
         // A live sender never outlives its lease: what could not be sent before the lease ends is given back, unspent.
         if (i > 0 && performance.now() - claimedAt + this.timing.sendTimeoutMs >= this.timing.leaseSeconds * 1000) {
@@ -102,21 +103,18 @@ export class MailQueue {
         }
         try {
           await withTimeout(this.transport.send({
-            from, to: m.to_address, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
+            key: m.message_key, createdAt: new Date(m.created_at), from,
+            to: m.to_address, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
           }), this.timing.sendTimeoutMs);
-          done.push(m);
         } catch (err) {
           await this.failed(m, (err as Error).message);
+          continue;
         }
-      }
-      if (done.length) {
-        // Each claim raises `attempts`, so (id, attempts) names one claim: a sender whose lease ran out and whose
-        // messages were claimed again changes nothing.
+        // Marked as soon as it is handed over (issue 24): a crash now repeats no message but, at most, the one in hand.
         await this.db.query(
           `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
-            WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
-          [MailQueue.claims(done)], { prepare: true });
-        sent += done.length;
+            WHERE ${STILL_OURS}`, [m.id, m.attempts], { prepare: true });
+        sent++;
       }
     }
   }

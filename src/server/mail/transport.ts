@@ -2,15 +2,25 @@
 // in DATA_DIR/outbox (each subject is logged), so nothing needs a mail server.
 // Addresses reach nodemailer as address objects, never as text it would parse,
 // so no value can turn into a list of recipients or a group.
-import { randomUUID } from 'node:crypto';
-import { writeFile as writeFileCallback } from 'node:fs';
+//
+// A message keeps one identity for all its attempts (its key): the same
+// Message-ID every time, and in the outbox the same file name, written under a
+// temporary name and renamed into place, so a send repeated after a crash
+// replaces its file whole and a reader never sees half a message or two copies.
+import { rename, writeFile as writeFileCallback } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { isEmail } from '../../domain/fields';
 
-export interface OutgoingMessage { from: string; to: string; replyTo?: string; subject: string; text: string; html: string }
+export interface OutgoingMessage {
+  /** The message's identity, the same on every attempt: letters and digits (outbound_emails.message_key). */
+  key: string;
+  /** When the message was written: its Date header and the start of its outbox file name. */
+  createdAt: Date;
+  from: string; to: string; replyTo?: string; subject: string; text: string; html: string;
+}
 export interface MailTransport { readonly description: string; send(msg: OutgoingMessage): Promise<void> }
 
 /** Exactly one checked address, as nodemailer takes it without parsing. */
@@ -19,8 +29,15 @@ function address(value: string, role: string): Mail.Address {
   return { name: '', address: value.trim() };
 }
 
+/** The Message-ID header of a message: its key at the sender's domain. */
+export function messageId(msg: Pick<OutgoingMessage, 'key' | 'from'>): string {
+  if (!/^[A-Za-z0-9]{8,64}$/.test(msg.key)) throw new Error(`refused to send: "${msg.key.slice(0, 80)}" is not a message key`);
+  return `<${msg.key}@${msg.from.trim().split('@')[1]}>`;
+}
+
 export function toMailOptions(msg: OutgoingMessage): Mail.Options {
   return {
+    messageId: messageId(msg), date: msg.createdAt,
     from: address(msg.from, 'sender'),
     to: [address(msg.to, 'recipient')],
     replyTo: msg.replyTo ? [address(msg.replyTo, 'reply-to')] : undefined,
@@ -72,15 +89,15 @@ export function headerValue(value: string): string {
  * directly: nodemailer's composer (streams, quoted-printable, four random ids) was a tenth of a booking's CPU when
  * every confirmation goes to the outbox. Addresses are checked by the same rule as for SMTP.
  */
-export function outboxMessage(msg: OutgoingMessage, id: string, date = new Date()): string {
+export function outboxMessage(msg: OutgoingMessage): string {
   const checked = (value: string, role: string): string => { address(value, role); return value.trim(); };
   const from = checked(msg.from, 'sender');
   const to = checked(msg.to, 'recipient');
   const replyTo = msg.replyTo ? checked(msg.replyTo, 'reply-to') : null;
-  const boundary = `--_alt_${id}`;
+  const boundary = `--_alt_${msg.key}`;
   return [
     `From: ${from}`, `To: ${to}`, ...(replyTo ? [`Reply-To: ${replyTo}`] : []), `Subject: ${headerValue(msg.subject)}`,
-    `Message-ID: <${id}@${from.split('@')[1]}>`, `Date: ${date.toUTCString()}`, 'MIME-Version: 1.0',
+    `Message-ID: ${messageId(msg)}`, `Date: ${msg.createdAt.toUTCString()}`, 'MIME-Version: 1.0',
     `Content-Type: multipart/alternative; boundary="${boundary}"`, '',
     `--${boundary}`, 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: base64', '', base64Lines(msg.text),
     `--${boundary}`, 'Content-Type: text/html; charset=utf-8', 'Content-Transfer-Encoding: base64', '', base64Lines(msg.html),
@@ -88,27 +105,47 @@ export function outboxMessage(msg: OutgoingMessage, id: string, date = new Date(
   ].join('\n');
 }
 
-/** fs.writeFile with a callback: the promise API builds a FileHandle per file (6% of a booking's CPU). */
-const writeFile = (file: string, data: string) => new Promise<void>((resolve, reject) => {
-  writeFileCallback(file, data, (err) => (err ? reject(err) : resolve()));
-});
+/** The outbox file of a message: when it was written, then its key, so names sort oldest first and never repeat. */
+export function outboxFileName(msg: Pick<OutgoingMessage, 'key' | 'createdAt'>): string {
+  return `${msg.createdAt.toISOString().replace(/[:.]/g, '-')}-${msg.key}.eml`;
+}
 
-export function outboxTransport(dir: string, log: (line: string) => void = console.log): MailTransport {
+/** How the outbox writes: node's fs, with callbacks (the promise API builds a FileHandle per file, 6% of a booking's CPU). */
+export interface OutboxFiles {
+  writeFile(file: string, data: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+}
+
+/** Data files are the server's alone (issue 24): a message may hold a reset code. */
+export const PRIVATE_FILE = 0o600;
+export const PRIVATE_FOLDER = 0o700;
+
+const nodeFiles: OutboxFiles = {
+  writeFile: (file, data) => new Promise((resolve, reject) => {
+    writeFileCallback(file, data, { mode: PRIVATE_FILE }, (err) => (err ? reject(err) : resolve()));
+  }),
+  rename: (from, to) => new Promise((resolve, reject) => { rename(from, to, (err) => (err ? reject(err) : resolve())); }),
+};
+
+export function outboxTransport(dir: string, log: (line: string) => void = console.log, files: OutboxFiles = nodeFiles): MailTransport {
   let made: Promise<unknown> | null = null;
+  const makeFolder = () => mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER });
   return {
     description: `outbox folder ${dir}`,
     async send(msg) {
-      const id = randomUUID().replace(/-/g, '');
-      const eml = outboxMessage(msg, id);
-      made ??= mkdir(dir, { recursive: true }).catch((err) => { made = null; throw err; });
+      const eml = outboxMessage(msg);
+      made ??= makeFolder().catch((err) => { made = null; throw err; });
       await made;
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(dir, `${stamp}-${id}.eml`);
+      const name = outboxFileName(msg);
+      const file = path.join(dir, name);
+      // Not an .eml name, so no reader takes it for a message; a later attempt writes the same one again.
+      const partial = path.join(dir, `.${name}.partial`);
+      const write = async () => { await files.writeFile(partial, eml); await files.rename(partial, file); };
       // A folder removed while the server runs is made again.
-      await writeFile(file, eml).catch(async (err) => {
+      await write().catch(async (err) => {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        await mkdir(dir, { recursive: true });
-        await writeFile(file, eml);
+        await makeFolder();
+        await write();
       });
       log(`Mail to ${msg.to}: "${msg.subject}" -> ${file}`);
     },
