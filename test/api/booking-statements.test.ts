@@ -77,7 +77,7 @@ describe('statements per booking', () => {
     expect(sent.length).toBeLessThanOrEqual(MAX_STATEMENTS_PER_GUEST_BOOKING);
   });
 
-  it('sends a run of confirmations with a claim, a mark and an empty claim, whatever the number of messages', async () => {
+  it('sends a run of confirmations with one claim, one mark per message (decision 34) and an empty claim', async () => {
     await statementsOf(() => new MailQueue(counter.db, memoryTransport().transport, async () => 'from@example.com', () => {}).deliverDue());
     for (let i = 0; i < 5; i++) expect((await t.call('POST', '/booking', await bookingRequest(), { 'Idempotency-Key': `count-mail-${i}` })).status).toBe(200);
     const mailbox = memoryTransport();
@@ -87,7 +87,7 @@ describe('statements per booking', () => {
     });
     expect(sentMessages).toBe(5);
     console.log(`Statements to send 5 confirmations: ${sent.length}`);
-    expect(sent.length).toBeLessThanOrEqual(3);
+    expect(sent.length).toBeLessThanOrEqual(sentMessages + 2);
   });
 });
 
