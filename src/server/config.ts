@@ -32,6 +32,8 @@ export interface Config {
   dbQueueLimit: number;
   /** Days an expired (never paid) card booking keeps its personal data (PENDING_RETENTION_DAYS, default 7). */
   pendingRetentionDays: number;
+  /** Days a message stays in DATA_DIR/outbox after it was written there (OUTBOX_RETENTION_DAYS, default 30). */
+  outboxRetentionDays: number;
   /** NODE_ENV=production without Stripe keys, and CARD_GATEWAY=test set on purpose: the start line says so. */
   testGatewayInProduction: boolean;
   /** Allowances per client address, recipient and booking (limits.ts), with RATE_LIMITS' changes. */
@@ -43,6 +45,9 @@ export const DEFAULT_PASSWORD_HASH_COST = 17;
 
 /** How long an expired, never paid card booking keeps its passenger's details. */
 export const DEFAULT_PENDING_RETENTION_DAYS = 7;
+
+/** How long a sent message stays in the outbox folder. */
+export const DEFAULT_OUTBOX_RETENTION_DAYS = 30;
 
 export const DEFAULT_API_PUBLIC_KEY = 'local-public-key';
 export const DEFAULT_API_SECRET_KEY = 'local-secret-key';
@@ -66,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbQueueLimit: parseQueueLimit(env.DB_QUEUE_LIMIT),
     rateLimits: parseLimits(env.RATE_LIMITS),
     pendingRetentionDays: wholeDays('PENDING_RETENTION_DAYS', env.PENDING_RETENTION_DAYS, DEFAULT_PENDING_RETENTION_DAYS),
+    outboxRetentionDays: wholeDays('OUTBOX_RETENTION_DAYS', env.OUTBOX_RETENTION_DAYS, DEFAULT_OUTBOX_RETENTION_DAYS),
   };
 }
 

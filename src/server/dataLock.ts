@@ -190,7 +190,8 @@ const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
 
 /** Marks the folder as ours; throws when another live process has it. Returns the release function. */
 export function claimDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  // Private (runtime.ts tightens a folder made before that rule); this module stands alone for the race tests.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = lockFile(dataDir);
   const mine = myText();
   const temp = path.join(dataDir, `.${LOCK_NAME}.${process.pid}.${randomBytes(6).toString('hex')}`);

@@ -8,6 +8,8 @@ import { webApp } from './http/web';
 import { buildSpa, spaIsStale } from './spaBuild';
 import { openRuntime } from './runtime';
 import { claimDataDir } from './dataLock';
+import { keepNewFilesPrivate } from './privateData';
+import { removeOldOutboxFiles } from './mail/transport';
 import { loadServerSecret } from './auth/secret';
 import { cardProviderFromConfig } from './payments/provider';
 import { reconcileCardBookings } from './payments/cardBookings';
@@ -20,6 +22,8 @@ const config = loadConfig();
 
 if (process.env.SKIP_SPA_BUILD !== '1' && spaIsStale(root, distDir)) buildSpa(root, distDir);
 
+// Everything written from here on (database, outbox, lock) is this user's alone; the build above stays readable.
+keepNewFilesPrivate();
 const release = config.databaseUrl ? () => {} : claimDataDir(config.dataDir);
 const { db, distance, mail, log } = await openRuntime(config);
 log.forEach((line) => console.log(line));
@@ -71,10 +75,12 @@ const reconcile = () => reconcileCardBookings(db, cards).then((n) => {
   if (n) console.log(`Completed ${n} card booking(s) whose payment had succeeded.`);
 }, (err) => console.error('Card booking check failed:', err));
 // The privacy policy's retention times (operator/retention.ts), checked with the same timer; card bookings never paid
-// expire after a day and lose their personal data after PENDING_RETENTION_DAYS (payments/unpaidBookings.ts).
+// expire after a day and lose their personal data after PENDING_RETENTION_DAYS (payments/unpaidBookings.ts); sent
+// messages leave the outbox folder after OUTBOX_RETENTION_DAYS.
 const purge = () => purgeExpiredRecords(db)
   .then(() => expireUnpaidCardBookings(db, cards))
   .then(() => removeUnpaidPersonalData(db, config.pendingRetentionDays))
+  .then(() => removeOldOutboxFiles(path.join(config.dataDir, 'outbox'), config.outboxRetentionDays))
   .catch((err) => console.error('Retention clean-up failed:', err));
 const periodic = () => { void reconcile(); void purge(); };
 // The first run waits a few seconds, so the first pages after a start never queue behind it for the database.

@@ -1,7 +1,6 @@
 // Opening what the server runs on: the database (migrated, seeded), the
 // distance service and the mail queue. `npm start` and `npm run admin` share it.
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { DEFAULT_PASSWORD_HASH_COST, type Config } from './config';
 import { openDb, type Db } from './db/index';
 import { migrate } from './db/migrate';
@@ -13,12 +12,13 @@ import type { DistanceService } from './geo/distance';
 import { MailQueue } from './mail/queue';
 import { outboxTransport, smtpTransport } from './mail/transport';
 import { loadSettings } from './deps';
+import { makeDataDirPrivate } from './privateData';
 
 export interface Runtime { db: Db; distance: DistanceService; mail: MailQueue; log: string[] }
 
 export async function openRuntime(config: Config): Promise<Runtime> {
   const log: string[] = [];
-  if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+  makeDataDirPrivate(config.dataDir);
   const pgliteDir = path.join(config.dataDir, 'pglite');
   // A new embedded database is a copy of the prepared demo one (operator/demoImage.ts) when its password cost is ours.
   const prepared = !config.databaseUrl && config.passwordHashCost === DEFAULT_PASSWORD_HASH_COST && copyDemoImage(pgliteDir);

@@ -8,11 +8,12 @@
 // temporary name and renamed into place, so a send repeated after a crash
 // replaces its file whole and a reader never sees half a message or two copies.
 import { rename, writeFile as writeFileCallback } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { isEmail } from '../../domain/fields';
+import { PRIVATE_FILE, PRIVATE_FOLDER } from '../privateData';
 
 export interface OutgoingMessage {
   /** The message's identity, the same on every attempt: letters and digits (outbound_emails.message_key). */
@@ -116,10 +117,6 @@ export interface OutboxFiles {
   rename(from: string, to: string): Promise<void>;
 }
 
-/** Data files are the server's alone (issue 24): a message may hold a reset code. */
-export const PRIVATE_FILE = 0o600;
-export const PRIVATE_FOLDER = 0o700;
-
 const nodeFiles: OutboxFiles = {
   writeFile: (file, data) => new Promise((resolve, reject) => {
     writeFileCallback(file, data, { mode: PRIVATE_FILE }, (err) => (err ? reject(err) : resolve()));
@@ -150,4 +147,32 @@ export function outboxTransport(dir: string, log: (line: string) => void = conso
       log(`Mail to ${msg.to}: "${msg.subject}" -> ${file}`);
     },
   };
+}
+
+/** A file being written lives for milliseconds; one older than this was left by a crash. */
+const ABANDONED_PARTIAL_MS = 60 * 60_000;
+
+/**
+ * Deletes outbox messages written more than `days` ago (OUTBOX_RETENTION_DAYS; every .eml file there was sent), and
+ * partial files a crash left. Returns how many files went. Anything else in the folder is left alone.
+ */
+export async function removeOldOutboxFiles(dir: string, days: number, now = Date.now()): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const maxAge = name.endsWith('.eml') ? days * 86_400_000 : /^\..*\.partial$/.test(name) ? ABANDONED_PARTIAL_MS : null;
+    if (maxAge === null) continue;
+    const file = path.join(dir, name);
+    const written = await stat(file).then((st) => (st.isFile() ? st.mtimeMs : null), () => null);
+    if (written === null || now - written <= maxAge) continue;
+    await rm(file, { force: true });
+    removed++;
+  }
+  return removed;
 }

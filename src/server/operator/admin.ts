@@ -186,7 +186,9 @@ async function main() {
   const { loadConfig } = await import('../config');
   const { openRuntime } = await import('../runtime');
   const { claimDataDir, dataDirOwner } = await import('../dataLock');
+  const { keepNewFilesPrivate } = await import('../privateData');
   const config = loadConfig();
+  keepNewFilesPrivate();
   const argv = process.argv.slice(2);
   if (!argv.length || argv[0] === 'help') { console.log(HELP); return; }
   if (!config.databaseUrl) {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CACHE_DIR, readTemplate, templateKey } from '../db/pgliteTemplate';
 import { DEFAULT_PASSWORD_HASH_COST } from '../config';
+import { makeTreePrivate } from '../privateData';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // What the demo rows are made of: the seed's files and how passwords are hashed.
@@ -43,6 +44,7 @@ export function copyDemoImage(dataDir: string): boolean {
   const partial = `${dataDir}.${process.pid}.partial`;
   rmSync(partial, { recursive: true, force: true });
   cpSync(image, partial, { recursive: true });
+  makeTreePrivate(partial); // a copy keeps the cache's modes
   // Only an empty folder is removed (rmdir refuses any other), so a database is never replaced.
   if (existsSync(dataDir)) rmdirSync(dataDir);
   renameSync(partial, dataDir);
