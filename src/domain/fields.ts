@@ -7,10 +7,11 @@ import { isCalendarDate } from './ukTime';
 /**
  * One address as name@domain.tld. Beyond the usual shape it refuses what would
  * let a value become several recipients or a header: list and group separators
- * (`,` `;` `:`), angle brackets, quotes, brackets, backslashes, whitespace and
- * control characters.
+ * (`,` `;` `:`), angle brackets, quotes, brackets, backslashes, whitespace
+ * (line and paragraph separators among it), control characters and the
+ * bidirectional controls.
  */
-const ADDRESS_PART = String.raw`[^\s@,;:<>()\[\]"\\\u0000-\u001f\u007f]+`;
+const ADDRESS_PART = String.raw`[^\s@,;:<>()\[\]"\\\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+`;
 export const EMAIL_PATTERN = new RegExp(`^${ADDRESS_PART}@${ADDRESS_PART}\\.${ADDRESS_PART}$`);
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -47,9 +48,12 @@ export const EmailOrEmpty = coerce(
   unknown(), trimText,
 );
 
-// C0 and C1 control characters (NUL, escape, CR/LF...). Multi-line text may hold tab, LF and CR.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const CONTROL_IN_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+// C0 and C1 control characters (NUL, escape, CR/LF...), the bidirectional embeddings, overrides and isolates
+// (U+202A-U+202E, U+2066-U+2069: text that shows in another order than it is, in a mail subject, a log line or the
+// operator's board) and the line and paragraph separators (U+2028, U+2029). Multi-line text may hold tab, LF, CR
+// and the two separators, which are line breaks too; never the bidirectional controls.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+const CONTROL_IN_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 export function hasControlCharacters(value: string, multiline = false): boolean {
   return (multiline ? CONTROL_IN_MULTILINE : CONTROL).test(value);

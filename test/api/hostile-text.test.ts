@@ -115,6 +115,49 @@ describe('control characters in text fields', () => {
   });
 });
 
+describe('text that shows in another order than it is (issue 24)', () => {
+  it.each(cases)('%s refuses a right-to-left override in %s with 422 naming the field', async (call, field) => {
+    const before = await stored();
+    const res = await t.call('POST', call, setPath(CALLS[call].body(), field, 'gpj.\u202eexe@example.com'));
+    expect([res.status, res.body.field]).toEqual([422, field]);
+    expect(await stored()).toBe(before);
+  });
+
+  it('refuses isolates and line separators in a name, and a line separator only outside multi-line text', async () => {
+    for (const value of ['Amelia\u2066Hart\u2069', 'Amelia\u2028Hart', 'Amelia\u2029Hart', 'Amelia\u202aHart']) {
+      const res = await t.call('POST', '/contact-us', { ...CALLS['/contact-us'].body(), lastName: value });
+      expect([res.status, res.body.field], JSON.stringify(value)).toEqual([422, 'lastName']);
+      expect(res.body.message).toContain('control characters');
+    }
+    const comments = await t.call('POST', '/contact-us', { ...CALLS['/contact-us'].body(), comments: 'Line one\u2028Line two' });
+    expect(comments.status).toBe(200);
+    const hidden = await t.call('POST', '/contact-us', { ...CALLS['/contact-us'].body(), comments: 'Pay to \u202e0001 ,tnuocca' });
+    expect([hidden.status, hidden.body.field]).toEqual([422, 'comments']);
+  });
+});
+
+describe('JSON nested deeper than 32 levels (issue 24)', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const withExtra = (body: Record<string, unknown>, extra: string) => `${JSON.stringify(body).slice(0, -1)},"extra":${extra}}`;
+
+  it.each(Object.keys(CALLS))('%s refuses 10,000 nested arrays in an extra field with 400, before anything reads them', async (call) => {
+    const before = await stored();
+    const res = await t.call('POST', call, withExtra(CALLS[call].body(), nested(10_000)), { 'Idempotency-Key': `deep-${call}` });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('The request body is nested too deeply: at most 32 levels of arrays and objects.');
+    expect(await stored()).toBe(before);
+  });
+
+  it('takes 32 levels, refuses 33, and does not count brackets inside text', async () => {
+    // The body itself is the first level: an extra field of 31 nested arrays makes 32.
+    const body = { ...CALLS['/contact-us'].body(), comments: `[{"${'['.repeat(100)}` };
+    expect((await t.call('POST', '/contact-us', withExtra(body, nested(31)))).status).toBe(200);
+    expect((await t.call('POST', '/contact-us', withExtra(body, nested(32)))).status).toBe(400);
+    const quoted = { ...CALLS['/contact-us'].body(), comments: 'Say \\"[[[" and \\' };
+    expect((await t.call('POST', '/contact-us', withExtra(quoted, nested(31)))).status).toBe(200);
+  });
+});
+
 describe('e-mail fields', () => {
   const emailFields = [
     ['/booking', 'registrationData.email'], ['/booking', 'registrationData.passengerEmail'], ['/send-instant-email', 'passenger_email'],

@@ -157,6 +157,26 @@ describe('the shared field rules', () => {
     expect(failure('a\nb', OptionalText(10))?.message).toBe(CONTROL_CHARACTERS_MESSAGE);
   });
 
+  it('refuses text that shows in another order than it is: bidirectional controls anywhere, line separators in one-line text', () => {
+    const bidi = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const c of bidi) {
+      expect(hasControlCharacters(`Amelia${c}Hart`), JSON.stringify(c)).toBe(true);
+      expect(hasControlCharacters(`Amelia${c}Hart`, true), JSON.stringify(c)).toBe(true);
+      expect(isEmail(`amelia${c}@example.com`), JSON.stringify(c)).toBe(false);
+    }
+    for (const c of ['\u2028', '\u2029']) {
+      expect(hasControlCharacters(`a${c}b`), JSON.stringify(c)).toBe(true);
+      expect(hasControlCharacters(`a${c}b`, true), JSON.stringify(c)).toBe(false);
+      expect(isEmail(`a${c}b@example.com`), JSON.stringify(c)).toBe(false);
+    }
+    // Right-to-left text itself, and the marks around it, are text like any other.
+    for (const ok of ['\u05e9\u05dc\u05d5\u05dd', '\u0645\u0631\u062d\u0628\u0627', 'a\u200eb', 'a\u200fb', 'a\u2027b', 'a\u202fb', 'a\u2065b', 'a\u206ab']) {
+      expect(hasControlCharacters(ok), JSON.stringify(ok)).toBe(false);
+    }
+    expect(failure('Tom \u202eevil', Text(0, 20))?.message).toBe(CONTROL_CHARACTERS_MESSAGE);
+    expect(failure('Line one\u2029Line two', Text(0, 20, { multiline: true }))).toBeNull();
+  });
+
   it('refuses blank required text but lets optional text be empty, within its length', () => {
     expect(failure('   ', Text(1, 10))?.message).toBe('must not be blank');
     expect(failure('', Text(1, 10))).not.toBeNull();

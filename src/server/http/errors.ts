@@ -67,9 +67,35 @@ function lingerOnClose(socket: Socket): void {
   };
 }
 
+/** Deeper than any request of this API: a booking is 4 levels. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text opens more than `max` arrays or objects inside one another, counted before it is parsed: what
+ * reads a parsed value recursively (the request hash of an Idempotency-Key, superstruct) would overflow the stack on
+ * thousands of levels. Brackets inside strings do not count.
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92 /* \\ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 91 /* [ */ || ch === 123 /* { */) { if (++depth > max) return true; }
+    else if (ch === 93 /* ] */ || ch === 125 /* } */) depth--;
+  }
+  return false;
+}
+
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') throw new HttpError(400, 'The request body is empty; send JSON.');
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new HttpError(400, `The request body is nested too deeply: at most ${MAX_JSON_DEPTH} levels of arrays and objects.`);
+  }
   try {
     return JSON.parse(text);
   } catch {
