@@ -47,6 +47,16 @@ export function createApiApp(deps: AppDeps) {
     deps.db.admit();
     await next();
   });
+  // Issue 24: a body is JSON and says so. A plain HTML form on another site can send only form or text bodies, and
+  // (with the key headers' preflight, which the API does not grant) this keeps every cross-site form out.
+  api.use('*', async (c, next) => {
+    const method = c.req.method;
+    if ((method === 'POST' || method === 'PATCH' || method === 'PUT') && carriesBody(c.req.header('content-length'), c.req.header('transfer-encoding'))
+      && !isJsonType(c.req.header('content-type'))) {
+      return c.json(errorBody('Send the request body as JSON, with Content-Type: application/json.'), 415);
+    }
+    await next();
+  });
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     // The rest of the body may still be on its way: never keep this connection.
@@ -93,6 +103,13 @@ export function createApiApp(deps: AppDeps) {
   return api;
 }
 
+/** Whether a request has a body: a length above 0, or one sent in chunks. */
+const carriesBody = (length: string | undefined, transferEncoding: string | undefined) =>
+  transferEncoding !== undefined || (length !== undefined && length.trim() !== '0');
+
+/** application/json, with or without parameters (`; charset=utf-8`). */
+export const isJsonType = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type?.trim() ?? '');
+
 /** Stripe's events are up to a few hundred kB; anything larger is not an event. */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
@@ -104,7 +121,7 @@ export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
   // so a page's policy reads the (cached) settings each time.
   const fixed: Providers = { googleMaps: false, stripe: deps.cards.standInScript === null };
   app.use('*', securityHeaders({
-    staticProviders: fixed,
+    staticProviders: fixed, trustProxy: deps.security.trustProxy,
     pageProviders: async () => ({ ...fixed, googleMaps: Boolean((await loadSettings(deps.db)).GOOGLE_API_KEY?.trim()) }),
   }));
   if (testAdmin) app.route('/', testAdmin);

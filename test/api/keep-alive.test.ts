@@ -209,3 +209,20 @@ describe('node\'s own keep-alive agent', () => {
     }
   });
 });
+
+describe('a body that is not JSON, over a real socket (issue 24)', () => {
+  it('is a 415 whether it has a length or comes in chunks, and the next request is answered', async () => {
+    const url = `http://127.0.0.1:${port}${PRICE_PATH}`;
+    // What a form on another site sends, and a script's fetch that forgot the type (text/plain).
+    const form = await fetch(url, { method: 'POST', headers: KEYS, body: new URLSearchParams({ pickup: 'x' }) });
+    expect(form.status).toBe(415);
+    const untyped = await fetch(url, { method: 'POST', headers: KEYS, body: priceBody });
+    expect(untyped.status).toBe(415);
+    const chunks = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(priceBody)); c.close(); } });
+    const chunked = await fetch(url, { method: 'POST', headers: { ...KEYS, 'Content-Type': 'text/plain' }, body: chunks, duplex: 'half' } as RequestInit);
+    expect(chunked.status).toBe(415);
+    const json = await fetch(url, { method: 'POST', headers: { ...KEYS, 'Content-Type': 'application/json' }, body: priceBody });
+    expect(json.status).toBe(200);
+    expect(json.headers.get('cache-control')).toBe('no-store');
+  });
+});

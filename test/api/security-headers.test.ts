@@ -122,6 +122,72 @@ describe('security headers on every answer', () => {
   });
 });
 
+describe('HTTPS, caches and content types (issue 24)', () => {
+  const behindProxy = () => createApp({ ...deps(), security: { ...TEST_SECURITY, trustProxy: true } }, web());
+  const direct = () => createApp({ ...deps(), security: { ...TEST_SECURITY, trustProxy: false } }, web());
+  const hsts = async (pending: Response | Promise<Response>) => {
+    const res = await pending;
+    await res.arrayBuffer();
+    return res.headers.get('strict-transport-security');
+  };
+
+  it('asks browsers to keep to HTTPS for a year, on answers that came over HTTPS only', async () => {
+    const year = 'max-age=31536000; includeSubDomains';
+    expect(await hsts(direct().request('https://book.example.co.uk/'))).toBe(year);
+    expect(await hsts(direct().request('https://book.example.co.uk/api/v1/setting', { headers: KEYS }))).toBe(year);
+    expect(await hsts(direct().request('http://book.example.co.uk/'))).toBeNull();
+    // A proxy's word counts only when it is trusted (TRUST_PROXY=1), and only the proxy's own (last) value.
+    const proxied = (proto: string) => ({ headers: { 'X-Forwarded-Proto': proto } });
+    expect(await hsts(behindProxy().request('http://book.example.co.uk/', proxied('https')))).toBe(year);
+    expect(await hsts(behindProxy().request('http://book.example.co.uk/api/v1/setting', { headers: { ...KEYS, 'X-Forwarded-Proto': 'HTTPS' } }))).toBe(year);
+    expect(await hsts(behindProxy().request('http://book.example.co.uk/', proxied('https, http')))).toBeNull();
+    expect(await hsts(behindProxy().request('http://book.example.co.uk/', proxied('http')))).toBeNull();
+    expect(await hsts(direct().request('http://book.example.co.uk/', proxied('https')))).toBeNull();
+  });
+
+  it('lets no cache keep an answer of the API, errors and tokens included; pages and assets keep their own', async () => {
+    const app = siteApp();
+    const json = { ...KEYS, 'Content-Type': 'application/json' };
+    const answers: [string, Promise<Response>][] = [
+      ['settings', app.request('/api/v1/setting', { headers: KEYS })],
+      ['a token', app.request('/api/v1/check-passenger-login', { method: 'POST', headers: json, body: JSON.stringify({ email: 'nobody@example.com', password: 'secret-1' }) })],
+      ['a refusal', app.request('/api/v1/booking', { method: 'POST', headers: json, body: '{"bookingForm":null}' })],
+      ['no keys', app.request('/api/v1/setting')],
+      ['unknown call', app.request('/api/v1/nothing', { headers: KEYS })],
+    ];
+    for (const [what, pending] of answers) {
+      const res = await pending;
+      await res.arrayBuffer();
+      expect(res.headers.get('cache-control'), what).toBe('no-store');
+    }
+    expect((await app.request('/')).headers.get('cache-control')).toBe('no-cache');
+    expect((await app.request('/public.1234.js')).headers.get('cache-control')).not.toBe('no-store');
+  });
+
+  it('takes a request body only as JSON (415 otherwise); calls without a body stay as they were', async () => {
+    const app = siteApp();
+    const body = JSON.stringify({ firstName: 'Amelia', lastName: 'Hart', email: 'amelia@example.com', telephone: '07700 900123', queryReason: 'Booking', comments: 'Hi' });
+    const send = (method: string, p: string, type: string | null, content = body) => app.request(`/api/v1${p}`, {
+      method, body: content, headers: { ...KEYS, 'Content-Length': String(Buffer.byteLength(content)), ...(type === null ? {} : { 'Content-Type': type }) },
+    });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', null]) {
+      const res = await send('POST', '/contact-us', type);
+      expect(res.status, String(type)).toBe(415);
+      expect((await res.json()).message).toBe('Send the request body as JSON, with Content-Type: application/json.');
+    }
+    expect((await send('PATCH', '/update-passenger', 'text/plain', '{"first_name":"Amelia"}')).status).toBe(415);
+    expect((await send('POST', '/contact-us', 'application/json; charset=utf-8')).status).toBe(200);
+    expect((await send('POST', '/contact-us', 'Application/JSON')).status).toBe(200);
+    // Body-less calls (a logout) need no type, and the API keys are checked first.
+    const logout = await app.request('/api/v1/passenger/logout', { method: 'POST', headers: { ...KEYS, 'Content-Length': '0', Authorization: 'Bearer nothing' } });
+    expect(logout.status).not.toBe(415);
+    expect((await app.request('/api/v1/contact-us', { method: 'POST', body, headers: { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) } })).status).toBe(401);
+    // Stripe's events are JSON but are judged by their signature, wherever they come from.
+    const webhook = await app.request('/api/v1/stripe/webhook', { method: 'POST', body: '{}', headers: { 'Content-Type': 'text/plain', 'Content-Length': '2' } });
+    expect(webhook.status).not.toBe(415);
+  });
+});
+
 describe('the page policy', () => {
   it('allows the inline config script by a nonce made for each response, never by unsafe-inline or unsafe-eval', async () => {
     const app = siteApp();

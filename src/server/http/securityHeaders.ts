@@ -133,6 +133,20 @@ export interface SecurityHeadersOptions {
   pageProviders: (c: Context) => Providers | Promise<Providers>;
   /** Providers known at start-up (environment): for Permissions-Policy, and for pages when the settings cannot be read. */
   staticProviders: Providers;
+  /** TRUST_PROXY: the proxy's X-Forwarded-Proto tells whether the visitor came over HTTPS. */
+  trustProxy?: boolean;
+}
+
+/** One year, this host and its subdomains: sent only on answers that came over HTTPS (browsers ignore it otherwise). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** Whether the visitor's request came over HTTPS: a TLS socket, or (behind a trusted proxy) the proxy says so. */
+export function cameOverHttps(c: Context, trustProxy: boolean): boolean {
+  if (c.req.url.startsWith('https:')) return true;
+  if (!trustProxy) return false;
+  // The last value is the one the nearest proxy, ours, wrote (as for X-Forwarded-For in clientAddress.ts).
+  const proto = c.req.header('x-forwarded-proto')?.split(',').at(-1)?.trim().toLowerCase();
+  return proto === 'https';
 }
 
 /** JSON answers made by `apiJson`: their body, status and headers, until the middleware adds the fixed headers. */
@@ -156,12 +170,16 @@ export function securityHeaders(opts: SecurityHeadersOptions): MiddlewareHandler
     'Content-Security-Policy': NON_PAGE_POLICY, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin', 'Permissions-Policy': permissions,
   };
+  const trustProxy = opts.trustProxy ?? false;
   return async (c, next) => {
     await next();
+    // Answers of the API may carry personal data or a token: no cache, shared or private, keeps them.
+    const extra: Record<string, string> = c.req.path.startsWith('/api/') ? { 'Cache-Control': 'no-store' } : {};
+    if (cameOverHttps(c, trustProxy)) extra['Strict-Transport-Security'] = HSTS;
     const plain = plainAnswers.get(c.res);
     if (plain) {
       c.res = undefined; // replaced, not merged (merging would build the Headers object this avoids)
-      c.res = new Response(plain.body, { status: plain.status, headers: { ...plain.headers, ...fixed } });
+      c.res = new Response(plain.body, { status: plain.status, headers: { ...plain.headers, ...fixed, ...extra } });
       return;
     }
     const headers = c.res.headers;
@@ -183,5 +201,6 @@ export function securityHeaders(opts: SecurityHeadersOptions): MiddlewareHandler
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     headers.set('Permissions-Policy', permissions);
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
   };
 }
