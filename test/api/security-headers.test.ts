@@ -148,7 +148,7 @@ describe('HTTPS, caches and content types (issue 24)', () => {
   it('lets no cache keep an answer of the API, errors and tokens included; pages and assets keep their own', async () => {
     const app = siteApp();
     const json = { ...KEYS, 'Content-Type': 'application/json' };
-    const answers: [string, Promise<Response>][] = [
+    const answers: [string, Response | Promise<Response>][] = [
       ['settings', app.request('/api/v1/setting', { headers: KEYS })],
       ['a token', app.request('/api/v1/check-passenger-login', { method: 'POST', headers: json, body: JSON.stringify({ email: 'nobody@example.com', password: 'secret-1' }) })],
       ['a refusal', app.request('/api/v1/booking', { method: 'POST', headers: json, body: '{"bookingForm":null}' })],
