@@ -5,6 +5,8 @@ import { parseLimits, type Limits } from './limits';
 
 export interface Config {
   port: number;
+  /** The address to listen on (HOST); unset: every interface. */
+  host?: string;
   dataDir: string;
   databaseUrl?: string;
   apiPublicKey: string;
@@ -54,7 +56,8 @@ export const DEFAULT_API_SECRET_KEY = 'local-secret-key';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
-    port: Number(env.PORT) || 8080,
+    port: portNumber(env.PORT),
+    host: env.HOST?.trim() || undefined,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     apiPublicKey: env.API_PUBLIC_KEY || DEFAULT_API_PUBLIC_KEY,
@@ -95,6 +98,13 @@ function stripeKeys(env: NodeJS.ProcessEnv) {
     stripeApiUrl: env.STRIPE_API_URL || undefined,
     testGatewayInProduction: !set.length && env.NODE_ENV === 'production',
   };
+}
+
+function portNumber(value: string | undefined): number {
+  if (!value?.trim()) return 8080;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`PORT must be a whole number from 1 to 65535, not "${value}"`);
+  return n;
 }
 
 function wholeDays(name: string, value: string | undefined, fallback: number): number {

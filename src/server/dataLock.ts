@@ -34,13 +34,27 @@ interface Lock {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A zombie (a server killed with its parent, never reaped: a container has no init to do it) still takes signals
+  // but holds nothing: no open files, no database.
+  return !isZombie(pid);
 }
 
 const procWorks = () => existsSync('/proc/self/stat');
+
+/** True when /proc says the process has ended and waits only to be reaped (state Z, or X on its way out). */
+export function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (command) state ...": the command may hold spaces and parentheses, so the state follows the last ")".
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false; // no /proc (macOS), or gone meanwhile: kill(0) already answered
+  }
+}
 
 /** What tells one run of a process from a later process given the same pid; null when it cannot be read. */
 export function processStartToken(pid: number): string | null {

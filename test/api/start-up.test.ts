@@ -1,7 +1,9 @@
 // What makes `npm start` quick (decision 31): a migrated database is checked with one read, a new data folder is a
 // copy of the prepared demo database with the demo bookings dated from today, and the server runs compiled.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ import { openRuntime } from '../../src/server/runtime';
 import { copyDemoImage, demoImageDir, ensureDemoImage } from '../../src/server/operator/demoImage';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
 import { ukToday } from '../../src/domain/ukTime';
+import { isZombie, processStartToken } from '../../src/server/dataLock';
 // @ts-expect-error a plain JavaScript module of the build scripts
 import { compileServer, compiledServerIsStale } from '../../scripts/compile-server.mjs';
 
@@ -123,28 +126,110 @@ describe('the compiled server', () => {
     expect(compiledServerIsStale(path.join(tmp, 'never-compiled'))).toBe(true);
   });
 
-  it('starts and answers, finding the files beside its sources (migrations, the demo database)', async () => {
-    await compileServer(out);
-    const port = 20000 + Math.floor(Math.random() * 20000);
+  /** The compiled server started with `env`: until it is ready (then stopped) or it exits by itself. */
+  async function run(env: Record<string, string>, whileReady: (port: number, output: string) => Promise<void> = async () => {}) {
+    const port = Number(env.PORT ?? 20000 + Math.floor(Math.random() * 20000));
     const child = spawn(process.execPath, [path.join(out, 'main.mjs')], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: path.join(tmp, 'compiled-data'), SKIP_SPA_BUILD: '1', NODE_ENV: 'production', CARD_GATEWAY: 'test' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, SKIP_SPA_BUILD: '1', PASSWORD_HASH_COST: '10', PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let output = '';
+    let errors = '';
+    child.stderr!.on('data', (d) => { errors += d; });
     try {
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout!.on('data', (d) => { output += d; if (output.includes('Booking site ready')) resolve(); });
-        child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+      const code = await new Promise<number | null>((resolve) => {
+        child.stdout!.on('data', (d) => { output += d; if (output.includes('Booking site ready')) resolve(null); });
+        child.once('exit', (c) => resolve(c));
       });
-      expect(output).toContain('Started from the prepared demo database');
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/setting`, { headers: { 'API-PUBLIC-KEY': 'local-public-key', 'API-SECRET-KEY': 'local-secret-key' } });
-      expect(res.status).toBe(200);
+      if (code === null) await whileReady(port, output);
+      return { code, output, errors };
     } finally {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
     }
+  }
+  const askSettings = (url: string) => fetch(`${url}/api/v1/setting`, { headers: { 'API-PUBLIC-KEY': 'local-public-key', 'API-SECRET-KEY': 'local-secret-key' } });
+
+  it('starts and answers, finding the files beside its sources (migrations, the demo database)', async () => {
+    await compileServer(out);
+    const started = await run({ DATA_DIR: path.join(tmp, 'compiled-data'), NODE_ENV: 'production', CARD_GATEWAY: 'test', PASSWORD_HASH_COST: '' }, async (port) => {
+      expect((await askSettings(`http://127.0.0.1:${port}`)).status).toBe(200);
+    });
+    expect(started.code).toBeNull();
+    expect(started.output).toContain('Started from the prepared demo database');
+    // HOST unset: every interface, and the address to open is localhost.
+    expect(started.output).toMatch(/^Listening on every interface \((\[::\]|0\.0\.0\.0)\), port \d+$/m);
+    expect(started.output).toMatch(/^Booking site ready on http:\/\/localhost:\d+ /m);
   }, 30_000);
+
+  it('listens on HOST alone when it is set, and says so (issue 24)', async () => {
+    const started = await run({ DATA_DIR: path.join(tmp, 'host-data'), HOST: '127.0.0.1' }, async (port) => {
+      expect((await askSettings(`http://127.0.0.1:${port}`)).status).toBe(200);
+    });
+    expect(started.code).toBeNull();
+    const port = /Listening on 127\.0\.0\.1:(\d+)$/m.exec(started.output)?.[1];
+    expect(port).toBeTruthy();
+    expect(started.output).toContain(`Booking site ready on http://127.0.0.1:${port} `);
+  }, 30_000);
+
+  it('takes the data folder over from a zombie: a server killed with its parent that no one reaped (issue 24)', async () => {
+    const dir = path.join(tmp, 'zombie-data');
+    mkdirSync(dir, { recursive: true });
+    const parent = spawn('sh', ['-c', '(sleep 0.3) & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(String((await once(parent.stdout!, 'data'))[0]).trim());
+      await expect.poll(() => isZombie(zombie), { timeout: 10_000 }).toBe(true);
+      writeFileSync(path.join(dir, 'server.pid'), `${zombie}\n${processStartToken(zombie)}\n`);
+      const started = await run({ DATA_DIR: dir });
+      expect(started.errors).toBe('');
+      expect(started.code).toBeNull();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('refuses to start in one line on stderr and exit code 1, never a stack trace (issue 24)', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    const takenPort = (taken.address() as net.AddressInfo).port;
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
+    const owner = spawn('sleep', ['30'], { stdio: 'ignore' });
+    await once(owner, 'spawn');
+    const lockedDir = path.join(tmp, 'locked-data');
+    mkdirSync(lockedDir, { recursive: true });
+    writeFileSync(path.join(lockedDir, 'server.pid'), `${owner.pid}\n${processStartToken(owner.pid!)}\n`);
+    const data = (name: string) => path.join(tmp, `refused-${name}`);
+    const cases: [string, Record<string, string>, RegExp][] = [
+      ['a port in use', { DATA_DIR: data('port'), PORT: String(takenPort) }, new RegExp(`port ${takenPort} is already in use by another program: stop it, or set PORT`)],
+      ['an address not of this machine', { DATA_DIR: data('host'), HOST: '192.0.2.1' }, /HOST "192\.0\.2\.1" is not an address of this machine/],
+      ['a data folder another server has', { DATA_DIR: lockedDir }, new RegExp(`is in use by process ${owner.pid}\\. Stop it first, or set DATA_DIR`)],
+      ['production without Stripe keys', { DATA_DIR: data('stripe'), NODE_ENV: 'production' }, /NODE_ENV is production but no Stripe keys are set/],
+      ['some Stripe keys but not all', { DATA_DIR: data('keys'), STRIPE_SECRET_KEY: 'sk_test_1' }, /missing: STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET/],
+      ['a PORT that is not a port', { DATA_DIR: data('nan'), PORT: 'eighty' }, /PORT must be a whole number from 1 to 65535, not "eighty"/],
+      ['a database that cannot be reached', { DATA_DIR: data('pg'), DATABASE_URL: `postgres://booking:secret-pw@127.0.0.1:${closedPort}/booking` },
+        new RegExp(`could not open the database, PostgreSQL at 127\\.0\\.0\\.1:${closedPort} \\(DATABASE_URL\\)`)],
+    ];
+    try {
+      for (const [what, env, reason] of cases) {
+        const refused = await run(env);
+        expect(refused.code, what).toBe(1);
+        const lines = refused.errors.split('\n').filter(Boolean);
+        expect(lines, what).toHaveLength(1);
+        expect(lines[0], what).toMatch(/^Cannot start the booking site: /);
+        expect(lines[0], what).toMatch(reason);
+        expect(lines[0], what).not.toContain('secret-pw');
+      }
+      // The folder another server has is left as it was.
+      expect(readFileSync(path.join(lockedDir, 'server.pid'), 'utf8').split('\n')[0]).toBe(String(owner.pid));
+    } finally {
+      owner.kill('SIGKILL');
+      taken.close();
+    }
+  }, 60_000);
 });

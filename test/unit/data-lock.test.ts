@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { claimDataDir, dataDirOwner, processStartToken } from '../../src/server/dataLock';
+import { claimDataDir, dataDirOwner, isZombie, processStartToken } from '../../src/server/dataLock';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'data-lock-'));
@@ -75,6 +75,26 @@ describe('a stale server.pid', () => {
     writeFileSync(lockPath(dir), `${await deadPid()}\nproc:x:1\n`);
     expect(dataDirOwner(dir)).toBeNull();
     expect(() => claim(dir)).not.toThrow();
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('does not block when its process is a zombie no one has reaped (issue 24)', async () => {
+    // sh starts a child that ends a moment later, once sh has become sleep, which never reaps it: a zombie, as a server killed
+    // with its whole process group is until something reaps it (in a container without init, never).
+    const parent = spawn('sh', ['-c', '(sleep 0.3) & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    children.push(parent);
+    const [line] = await once(parent.stdout!, 'data');
+    const zombie = Number(String(line).trim());
+    await expect.poll(() => isZombie(zombie), { timeout: 10_000 }).toBe(true);
+    expect(() => process.kill(zombie, 0)).not.toThrow(); // it still takes signals: what the lock used to ask
+    const dir = freshDir();
+    claim(dir)();
+    writeFileSync(lockPath(dir), `${zombie}\n${processStartToken(zombie)}\n`);
+    expect(dataDirOwner(dir)).toBeNull();
+    expect(() => claim(dir)).not.toThrow();
+    expect(readFileSync(lockPath(dir), 'utf8').split('\n')[0]).toBe(String(process.pid));
+    expect(isZombie(bystander.pid!)).toBe(false);
+    expect(isZombie(process.pid)).toBe(false);
+    parent.kill('SIGKILL');
   });
 
   it('blocks while its process runs: same pid, same start', () => {
