@@ -10,7 +10,7 @@ import { webApp } from './http/web';
 import { buildSpa, spaIsStale } from './spaBuild';
 import { openRuntime, type Runtime } from './runtime';
 import { claimDataDir } from './dataLock';
-import { keepNewFilesPrivate } from './privateData';
+import { keepNewFilesPrivate, makeTreePrivate } from './privateData';
 import { removeOldOutboxFiles } from './mail/transport';
 import { loadServerSecret } from './auth/secret';
 import { cardProviderFromConfig } from './payments/provider';
@@ -106,11 +106,12 @@ async function start() {
   }, (err) => console.error('Card booking check failed:', err));
   // The privacy policy's retention times (operator/retention.ts), checked with the same timer; card bookings never paid
   // expire after a day and lose their personal data after PENDING_RETENTION_DAYS (payments/unpaidBookings.ts); sent
-  // messages leave the outbox folder after OUTBOX_RETENTION_DAYS.
+  // messages leave the outbox folder after OUTBOX_RETENTION_DAYS; what PGlite made since is made private.
   const purge = () => purgeExpiredRecords(db)
     .then(() => expireUnpaidCardBookings(db, cards))
     .then(() => removeUnpaidPersonalData(db, config.pendingRetentionDays))
     .then(() => removeOldOutboxFiles(path.join(config.dataDir, 'outbox'), config.outboxRetentionDays))
+    .then(() => { if (!config.databaseUrl) makeTreePrivate(config.dataDir); })
     .catch((err) => console.error('Retention clean-up failed:', err));
   const periodic = () => { void reconcile(); void purge(); };
   // The first run waits a few seconds, so the first pages after a start never queue behind it for the database.

@@ -1,7 +1,7 @@
 // What makes `npm start` quick (decision 31): a migrated database is checked with one read, a new data folder is a
 // copy of the prepared demo database with the demo bookings dated from today, and the server runs compiled.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
@@ -151,12 +151,28 @@ describe('the compiled server', () => {
       }
     }
   }
+  /** Every path under dir that its group or others may use. */
+  function readableByOthers(dir: string): string[] {
+    const found: string[] = [];
+    const visit = (p: string) => {
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) return;
+      if (st.mode & 0o077) found.push(`${path.relative(dir, p) || '.'} ${(st.mode & 0o777).toString(8)}`);
+      if (st.isDirectory()) for (const name of readdirSync(p)) visit(path.join(p, name));
+    };
+    visit(dir);
+    return found;
+  }
   const askSettings = (url: string) => fetch(`${url}/api/v1/setting`, { headers: { 'API-PUBLIC-KEY': 'local-public-key', 'API-SECRET-KEY': 'local-secret-key' } });
 
   it('starts and answers, finding the files beside its sources (migrations, the demo database)', async () => {
     await compileServer(out);
-    const started = await run({ DATA_DIR: path.join(tmp, 'compiled-data'), NODE_ENV: 'production', CARD_GATEWAY: 'test', PASSWORD_HASH_COST: '' }, async (port) => {
+    const dataDir = path.join(tmp, 'compiled-data');
+    const started = await run({ DATA_DIR: dataDir, NODE_ENV: 'production', CARD_GATEWAY: 'test', PASSWORD_HASH_COST: '' }, async (port) => {
       expect((await askSettings(`http://127.0.0.1:${port}`)).status).toBe(200);
+      // Issue 24: what the running server has made (database, lock, secret) is its user's alone.
+      expect(readableByOthers(dataDir)).toEqual([]);
+      expect(existsSync(path.join(dataDir, 'server.pid'))).toBe(true);
     });
     expect(started.code).toBeNull();
     expect(started.output).toContain('Started from the prepared demo database');
