@@ -126,9 +126,18 @@ describe('the compiled server', () => {
     expect(compiledServerIsStale(path.join(tmp, 'never-compiled'))).toBe(true);
   });
 
+  /** A port nothing listens on now (the system's choice, so two files never pick the same). */
+  async function freePort(): Promise<number> {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
+
   /** The compiled server started with `env`: until it is ready (then stopped) or it exits by itself. */
   async function run(env: Record<string, string>, whileReady: (port: number, output: string) => Promise<void> = async () => {}) {
-    const port = Number(env.PORT ?? 20000 + Math.floor(Math.random() * 20000));
+    const port = Number(env.PORT ?? await freePort());
     const child = spawn(process.execPath, [path.join(out, 'main.mjs')], {
       env: { ...process.env, SKIP_SPA_BUILD: '1', PASSWORD_HASH_COST: '10', PORT: String(port), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -211,10 +220,7 @@ describe('the compiled server', () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, resolve));
     const takenPort = (taken.address() as net.AddressInfo).port;
-    const closed = net.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const closedPort = (closed.address() as net.AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
+    const closedPort = await freePort();
     const owner = spawn('sleep', ['30'], { stdio: 'ignore' });
     await once(owner, 'spawn');
     const lockedDir = path.join(tmp, 'locked-data');
