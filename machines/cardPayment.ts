@@ -12,7 +12,7 @@ import type { BookingResponse, BookingResult } from '../src/domain/schemas';
 import type { CardKeyResponse, ConfirmPaymentIntentResponse } from '../src/domain/cardSchemas';
 import { CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, isCardTriesUsedUp } from '../src/domain/messages';
 import { errorText, provided } from './shared';
-import type { CreateBookingInput } from './bookingSetup';
+import type { CreateBookingInput } from '../src/domain/bookingRequest';
 
 export interface CardPaymentInput {
   /** The booking as the final call sends it (with the wizard's Idempotency-Key). */

@@ -4,12 +4,10 @@
 // first page the cheap check of the stored form (isStoredPhone, below).
 import type { RegistrationMode } from './schemas';
 import { isEmail } from './fields';
+import { PHONE_MESSAGE } from './messages';
 
 /** Whether a phone number is acceptable: `isPhone` (./phone) for what is typed or sent, `isStoredPhone` for what forms stored. */
 export type PhoneRule = (text: string) => boolean;
-
-/** SPEC 5's text for a phone number that is not valid, kept for every phone field (decision 20). */
-export const PHONE_MESSAGE = 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)';
 
 /**
  * The stored form of a phone number: E.164, a + and up to 15 digits. A cheap check for code on the first page (the

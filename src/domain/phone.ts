@@ -11,7 +11,7 @@
 // booking machine) checks the stored form with `isStoredPhone` (./detailsValidation).
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { coerce, number, refine, string, union } from 'superstruct';
-import { PHONE_MESSAGE } from './detailsValidation';
+import { PHONE_MESSAGE } from './messages';
 
 export { PHONE_MESSAGE };
 export const PHONE_MAX_LENGTH = 30;

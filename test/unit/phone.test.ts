@@ -7,7 +7,8 @@ import { getCountries, getExampleNumber } from 'libphonenumber-js/min';
 import examples from 'libphonenumber-js/mobile/examples';
 import { formatPhone, isPhone, normalisePhone, Phone, PhoneOrEmpty } from '../../src/domain/phone';
 import { currencyOf, isEnabled, settingsFromList } from '../../src/domain/settings';
-import { isStoredPhone, PHONE_MESSAGE } from '../../src/domain/detailsValidation';
+import { isStoredPhone } from '../../src/domain/detailsValidation';
+import { PHONE_MESSAGE } from '../../src/domain/messages';
 import { BookingReferenceOrEmpty, normaliseBookingReference } from '../../src/domain/bookingReference';
 import { newBookingNumber } from '../../src/server/bookings/bookings';
 

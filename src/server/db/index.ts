@@ -1,44 +1,8 @@
-// The tiny query interface both databases implement: plain SQL with $1 parameters.
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
-}
+// Opening the database: PostgreSQL or embedded PGlite behind the one query interface of ./types.ts.
+import { parseQueueLimit } from './admission';
+import type { Db, DbOptions } from './types';
 
-export interface QueryOptions {
-  /**
-   * Parse and plan this text once per session (a named prepared statement), for hot statements whose text is one of
-   * a few fixed variants (the booking's, the mail queue's): per connection on PostgreSQL, once on PGlite.
-   */
-  prepare?: boolean;
-}
-
-export interface Db extends Queryable {
-  /** Runs several statements (a migration file) in one go. */
-  exec(sql: string): Promise<void>;
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /**
-   * Called as a request arrives: throws DatabaseBusyError (admission.ts) when so
-   * much work already waits for the embedded database that the request should
-   * come back later. PostgreSQL's pool queues by itself: never throws there.
-   */
-  admit(): void;
-  close(): Promise<void>;
-  readonly kind: 'pglite' | 'postgres';
-}
-
-export interface DbOptions {
-  databaseUrl?: string;
-  dataDir?: string;
-  /** Embedded database only: operations that may wait before new requests get 503 (default: DB_QUEUE_LIMIT from the configuration). */
-  queueLimit?: number;
-}
-
-/** One name per statement text, for this process: a session prepares each text once, under its name. */
-const names = new Map<string, string>();
-export function statementName(sql: string): string {
-  let name = names.get(sql);
-  if (!name) names.set(sql, (name = `s${names.size + 1}`));
-  return name;
-}
+export { statementName, type Db, type DbOptions, type Queryable, type QueryOptions } from './types';
 
 /** PostgreSQL through `pg` when DATABASE_URL is set, otherwise embedded PGlite (in dataDir, or in memory). */
 export async function openDb(opts: DbOptions): Promise<Db> {
@@ -47,6 +11,5 @@ export async function openDb(opts: DbOptions): Promise<Db> {
     return openPostgres(opts.databaseUrl);
   }
   const { openPglite } = await import('./pglite');
-  const { loadConfig } = await import('../config');
-  return openPglite(opts.dataDir, { queueLimit: opts.queueLimit ?? loadConfig().dbQueueLimit });
+  return openPglite(opts.dataDir, { queueLimit: opts.queueLimit ?? parseQueueLimit(process.env.DB_QUEUE_LIMIT) });
 }

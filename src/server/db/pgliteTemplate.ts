@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MIGRATIONS_DIR, migrate } from './migrate';
+import { openPgliteOn } from './pgliteDb';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CACHE_DIR = path.join(ROOT, 'node_modules/.cache/uk-booking');
@@ -41,7 +42,6 @@ export async function ensureTemplate(): Promise<boolean> {
   if (existsSync(file)) return true;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const { openPgliteOn } = await import('./pglite');
     const pg = await PGlite.create();
     await migrate(openPgliteOn(pg));
     const image = Buffer.from(await (await pg.dumpDataDir('gzip')).arrayBuffer());

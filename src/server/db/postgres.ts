@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { statementName, type Db, type Queryable } from './index';
+import { statementName, type Db, type Queryable } from './types';
 
 // Dates stay as the 'YYYY-MM-DD' text they are on PGlite, not JS Dates at local midnight.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
