@@ -11,8 +11,8 @@ import type { CorporateBooking, PassengerLoginResponse, PassengerProfile } from 
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED } from '../src/domain/messages';
 import { errorText, provided } from './shared';
 import {
-  pathOfRoute, redirectSearch, redirectTarget, routeOfPath, ROUTES, type AccountRoute, type Location,
-} from './routes';
+  locationOfScreen, pathOfScreen, redirectSearch, redirectTarget, screenOfPath, type AccountScreen, type Location,
+} from '../src/domain/screens';
 
 /** What a signed-in passenger keeps in browser storage (SPEC 3: passenger_token, passenger_corporate_details). */
 export interface Session { token: string; passenger: PassengerProfile }
@@ -44,16 +44,18 @@ export interface AccountContext {
   notice: string | null;
 }
 
-type Protected = Extract<AccountRoute, 'bookings' | 'myAccount'>;
+type Protected = Extract<AccountScreen, 'bookings' | 'myAccount'>;
 const isProtected = (l: Location | null): l is Location =>
-  l !== null && (routeOfPath(l.path) === 'bookings' || routeOfPath(l.path) === 'myAccount');
-const locationOf = (e: AccountEvent): Location => (e.type === 'url.changed' ? { path: e.path, search: e.search } : { path: '/', search: '' });
+  l !== null && (screenOfPath(l.path) === 'bookings' || screenOfPath(l.path) === 'myAccount');
+const locationOf = (e: AccountEvent): Location => (e.type === 'url.changed' ? { path: e.path, search: e.search } : locationOfScreen('home'));
 
 export const accountMachine = setup({
   types: {
     context: {} as AccountContext,
     events: {} as AccountEvent,
     input: {} as AccountInput,
+    /** The screen a state shows (src/domain/screens.ts); 'wanted': the protected screen asked for, while it is checked. */
+    meta: {} as { screen?: AccountScreen | 'wanted' },
   },
   actors: {
     login: provided<PassengerLoginResponse, { email: string; password: string }>('login'),
@@ -70,7 +72,7 @@ export const accountMachine = setup({
       wanted: ({ event }) => {
         const target = redirectTarget(locationOf(event).search);
         // Back to the sign-in form would ask again: that target means the default, the bookings.
-        return target && routeOfPath(target.path) !== 'login' ? target : null;
+        return target && screenOfPath(target.path) !== 'login' ? target : null;
       },
     }),
     endSession: enqueueActions(({ enqueue }) => {
@@ -87,8 +89,8 @@ export const accountMachine = setup({
     leaveFor: sendParent((_, params: Location) => ({ type: 'navigate', ...params }) satisfies AccountToApp),
   },
   guards: {
-    wants: ({ event }, params: { route: AccountRoute }) => routeOfPath(locationOf(event).path) === params.route,
-    wantedIs: ({ context }, params: { route: AccountRoute }) => routeOfPath(context.wanted?.path ?? '') === params.route,
+    wants: ({ event }, params: { route: AccountScreen }) => screenOfPath(locationOf(event).path) === params.route,
+    wantedIs: ({ context }, params: { route: AccountScreen }) => screenOfPath(context.wanted?.path ?? '') === params.route,
     signedIn: ({ context }) => context.session !== null,
     accepted: ({ event }) => (event as unknown as { output: PassengerLoginResponse }).output.success === true
       && sessionFrom(event) !== null,
@@ -116,6 +118,7 @@ export const accountMachine = setup({
     // Another area of the site is on screen.
     away: {},
     login: {
+      meta: { screen: 'login' },
       initial: 'editing',
       states: {
         editing: {
@@ -154,6 +157,7 @@ export const accountMachine = setup({
     },
     // SPEC 4: the token is validated on each protected navigation.
     checking: {
+      meta: { screen: 'wanted' },
       tags: 'busy',
       invoke: {
         src: 'validateToken',
@@ -174,8 +178,9 @@ export const accountMachine = setup({
       ],
     },
     bookings: {
+      meta: { screen: 'bookings' },
       initial: 'loading',
-      entry: assign({ wanted: { path: ROUTES.bookings.path, search: '' } }),
+      entry: assign({ wanted: locationOfScreen('bookings') }),
       on: { logout: '#account.loggingOut' },
       after: { noticeShown: { actions: assign({ notice: null }) } },
       states: {
@@ -195,8 +200,9 @@ export const accountMachine = setup({
       },
     },
     myAccount: {
+      meta: { screen: 'myAccount' },
       initial: 'editing',
-      entry: assign({ wanted: { path: ROUTES.myAccount.path, search: '' } }),
+      entry: assign({ wanted: locationOfScreen('myAccount') }),
       on: { logout: '#account.loggingOut' },
       states: {
         editing: {
@@ -231,12 +237,13 @@ export const accountMachine = setup({
     },
     // SPEC 4: logout removes the token and details and goes to /, even when the call fails.
     loggingOut: {
+      meta: { screen: 'wanted' },
       tags: 'busy',
       invoke: {
         src: 'logout',
         input: ({ context }) => ({ token: context.session!.token }),
-        onDone: { target: 'away', actions: ['endSession', { type: 'leaveFor', params: { path: '/', search: '' } }] },
-        onError: { target: 'away', actions: ['endSession', { type: 'leaveFor', params: { path: '/', search: '' } }] },
+        onDone: { target: 'away', actions: ['endSession', { type: 'leaveFor', params: locationOfScreen('home') }] },
+        onError: { target: 'away', actions: ['endSession', { type: 'leaveFor', params: locationOfScreen('home') }] },
       },
     },
   },
@@ -249,12 +256,12 @@ function sessionFrom(event: unknown): Session | null {
 
 export type AccountSnapshot = SnapshotFrom<typeof accountMachine>;
 
-/** The screen on show: a protected route while its token is checked, so the address bar does not jump. */
-export function accountScreen(s: AccountSnapshot): AccountRoute | null {
-  if (s.matches('login')) return 'login';
-  if (s.matches('bookings')) return 'bookings';
-  if (s.matches('myAccount')) return 'myAccount';
-  if (s.matches('checking') || s.matches('loggingOut')) return (routeOfPath(s.context.wanted?.path ?? '') as Protected | null) ?? 'bookings';
+/** The screen on show, as the state's meta says: the wanted protected screen while its token is checked, so the address bar does not jump. */
+export function accountScreen(s: AccountSnapshot): AccountScreen | null {
+  for (const meta of Object.values(s.getMeta())) {
+    if (meta?.screen === 'wanted') return (screenOfPath(s.context.wanted?.path ?? '') as Protected | null) ?? 'bookings';
+    if (meta?.screen) return meta.screen;
+  }
   return null;
 }
 
@@ -262,7 +269,7 @@ export function accountScreen(s: AccountSnapshot): AccountRoute | null {
 export function accountLocation(s: AccountSnapshot): Location | null {
   const screen = accountScreen(s);
   if (screen === null) return null;
-  if (screen === 'login') return { path: pathOfRoute('login'), search: s.context.wanted ? redirectSearch(s.context.wanted) : '' };
+  if (screen === 'login') return locationOfScreen('login', s.context.wanted ? redirectSearch(s.context.wanted) : '');
   if (s.matches('checking')) return s.context.wanted;
-  return { path: pathOfRoute(screen), search: '' };
+  return { path: pathOfScreen(screen), search: '' };
 }

@@ -3,8 +3,8 @@
 // the booking wizard (./booking.ts) and the corporate account (./account.ts);
 // the pages around them (contact, fleet, terms...) are its own `site` state,
 // which runs the contact form (./contact.ts).
-// Which child a location belongs to comes from the one route table
-// (./routes.ts); the address bar shows the active child's location
+// Which child a location belongs to comes from the screen catalogue
+// (src/domain/screens.ts); the address bar shows the active child's location
 // (`locationOf`). While a child waits for an answer that decides the next
 // screen (its 'busy' tag) a location change is ignored, and the web layer puts
 // the address back.
@@ -13,7 +13,7 @@ import type { Settings } from '../src/domain/settings';
 import { bookingLocation, bookingMachine, type StoredBooking } from './booking';
 import { accountLocation, accountMachine, type AccountToApp, type Session } from './account';
 import { contactMachine } from './contact';
-import { areaOfPath, pathOfRoute, routeOfPath, type Area, type Location } from './routes';
+import { areaOfPath, pathOfScreen, screenOfPath, type Area, type Location } from '../src/domain/screens';
 import { errorText, isBusy, provided } from './shared';
 
 export interface AppInput {
@@ -68,7 +68,7 @@ export const appMachine = setup({
       booking: ({ context, spawn }) => spawn('booking', {
         id: 'booking',
         input: {
-          path: areaOfPath(context.location.path) === 'booking' ? context.location.path : '/',
+          path: areaOfPath(context.location.path) === 'wizard' ? context.location.path : pathOfScreen('home'),
           settings: context.settings, stored: context.stored, session: context.session,
         },
       }),
@@ -160,7 +160,7 @@ type AccountSnapshot = SnapshotFrom<typeof accountMachine>;
 export function areaOf(s: AppSnapshot): Area | null {
   if (s.matches({ ready: 'account' })) return 'account';
   if (s.matches({ ready: 'site' })) return 'site';
-  if (s.matches({ ready: 'wizard' })) return 'booking';
+  if (s.matches({ ready: 'wizard' })) return 'wizard';
   return null;
 }
 
@@ -168,13 +168,13 @@ export function areaOf(s: AppSnapshot): Area | null {
 export function locationOf(app: AppSnapshot, booking: BookingSnapshot | undefined, account: AccountSnapshot | undefined): Location | null {
   const area = areaOf(app);
   if (area === 'account' && account) return accountLocation(account);
-  if (area === 'booking' && booking) return bookingLocation(booking);
+  if (area === 'wizard' && booking) return bookingLocation(booking);
   if (area === 'site') return siteLocation(app);
   return null;
 }
 
 /** A page of the site area, under its own spelling of the path (paths match without case). */
 export function siteLocation(app: AppSnapshot): Location {
-  const route = routeOfPath(app.context.location.path);
-  return { path: route ? pathOfRoute(route) : app.context.location.path, search: '' };
+  const screen = screenOfPath(app.context.location.path);
+  return { path: screen ? pathOfScreen(screen) : app.context.location.path, search: '' };
 }

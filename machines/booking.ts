@@ -12,13 +12,12 @@ import {
   EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, QUOTE_FAILED, QUOTE_SENT,
 } from '../src/domain/messages';
 import { homePathFor, type Step } from './bookingSteps';
-import { pathOfRoute } from './routes';
+import { pathOfScreen, type Location } from '../src/domain/screens';
 import {
   amountPence, bookingInput, bookingSetup, errorText, openingBookingType, registrationFor, routes, type BookingEvent,
 } from './bookingSetup';
 import { encode } from '../src/domain/encoding';
 import { penceToPounds } from '../src/domain/money';
-import type { Location } from './routes';
 
 export * from './bookingSetup';
 export { landingStep, stepForPath, type Step } from './bookingSteps';
@@ -59,6 +58,7 @@ export const bookingMachine = bookingSetup.createMachine({
   states: {
     routing: { always: routes('') },
     home: {
+      meta: { screen: 'home' },
       initial: 'editing',
       on: {
         'home.typeChanged': { actions: [assign({ bookingType: ({ event }) => event.bookingType, addressError: null }), 'persist'] },
@@ -112,6 +112,7 @@ export const bookingMachine = bookingSetup.createMachine({
     },
     // SPEC 2 'Vehicle results'.
     quotation: {
+      meta: { screen: 'quotation' },
       on: {
         'quotation.select': {
           target: 'details',
@@ -120,6 +121,7 @@ export const bookingMachine = bookingSetup.createMachine({
       },
     },
     details: {
+      meta: { screen: 'details' },
       initial: 'editing',
       states: {
         editing: {
@@ -172,6 +174,7 @@ export const bookingMachine = bookingSetup.createMachine({
       },
     },
     payment: {
+      meta: { screen: 'payment' },
       initial: 'choosing',
       states: {
         choosing: {
@@ -214,9 +217,10 @@ export const bookingMachine = bookingSetup.createMachine({
       },
     },
     // SPEC 2 '/checkout': the payment step's review (trip, vehicle, details and total), under its guards.
-    checkout: {},
+    checkout: { meta: { screen: 'checkout' } },
     // SPEC 2 '/stripecheckout' and SPEC 4 'Card payment' (./cardPayment.ts): a successful payment creates the booking.
     card: {
+      meta: { screen: 'card' },
       // A new visit to the card page shows its key in the URL once this visit has it.
       entry: [assign({ cardKey: null }), { type: 'startAttempt', params: { paymentMethod: 'card' } }, 'persist'],
       on: {
@@ -233,10 +237,12 @@ export const bookingMachine = bookingSetup.createMachine({
       },
     },
     success: {
+      meta: { screen: 'success' },
       entry: ['forgetTrip', 'clearStoredBooking'],
     },
     // SPEC 2 '/quoteView': the Quote Now form, also where urgent bookings land.
     quote: {
+      meta: { screen: 'quote' },
       initial: 'form',
       // Decision 22: the reason for the redirect is explained while the visitor is here, and forgotten when they
       // leave; so is 'quote sent'.
@@ -272,6 +278,7 @@ export const bookingMachine = bookingSetup.createMachine({
     },
     // SPEC 2 and 4 'Forgot password' (./forgotPassword.ts): success returns to the details step as an existing client.
     forgotPassword: {
+      meta: { screen: 'forgotPassword' },
       invoke: {
         id: 'forgotPassword',
         src: 'forgotPassword',
@@ -284,11 +291,9 @@ export const bookingMachine = bookingSetup.createMachine({
 
 export type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
 
-/** The step the machine is on (null while settings load). */
+/** The screen the machine's state shows, as its meta says (null while it routes). */
 export function currentStep(s: BookingSnapshot): Step | null {
-  for (const step of ['home', 'quotation', 'details', 'payment', 'checkout', 'card', 'success', 'quote', 'forgotPassword'] as const) {
-    if (s.matches(step)) return step;
-  }
+  for (const meta of Object.values(s.getMeta())) if (meta?.screen) return meta.screen;
   return null;
 }
 
@@ -296,7 +301,7 @@ export function currentStep(s: BookingSnapshot): Step | null {
 export function pathOf(s: BookingSnapshot): string | null {
   const step = currentStep(s);
   if (step === null) return null;
-  return step === 'home' ? s.context.homePath : pathOfRoute(step);
+  return step === 'home' ? s.context.homePath : pathOfScreen(step);
 }
 
 /**

@@ -9,6 +9,10 @@ import { finalPricePence } from '../src/domain/money';
 import { ACCOUNT_EXISTS, BANNED_ADDRESS_MESSAGE, EMAIL_NOT_FOUND, isUrgentBookingError } from '../src/domain/messages';
 import { AddressError, stopText } from '../src/domain/places';
 import { homePathFor, landingStep, type HomePath, type Step } from './bookingSteps';
+import { pathOfScreen } from '../src/domain/screens';
+import type { CreateBookingInput } from '../src/domain/bookingRequest';
+
+export type { CreateBookingInput };
 import { forgotPasswordMachine, type ForgotPasswordOutput } from './forgotPassword';
 import { cardPaymentMachine, type CardPaymentOutput, type CardToBooking } from './cardPayment';
 import type { Session } from './account';
@@ -114,23 +118,6 @@ export interface Flights { pickup_fight_number: string; return_fight_number: str
 export interface PriceInput { bookingType: BookingType; form: BookingForm | HourlyRateForm; settings: Settings }
 export interface PriceOutput { prices: PriceDetail[]; trip: TripEstimate | null }
 export interface CheckEmailInput { email: string; password: string }
-export interface CreateBookingInput {
-  idempotencyKey: string;
-  bookingType: BookingType;
-  bookingForm: BookingForm | null;
-  hourlyForm: HourlyRateForm | null;
-  vehicle: PriceDetail;
-  quantity: number;
-  mode: RegistrationMode;
-  registration: RegistrationData;
-  paymentMethod: 'car' | 'card';
-  /** The signed-in passenger's token: the booking is then theirs. */
-  token: string | null;
-  /** A card booking's payment (SPEC 7 booking: stripe_session_id and paymentId). */
-  stripeSessionId?: string | null;
-  paymentId?: string | null;
-}
-
 /** The booking call for the context's trip, paid this way, under the current attempt's key. */
 export function bookingInput(c: BookingContext, paymentMethod: 'car' | 'card'): CreateBookingInput {
   return {
@@ -197,15 +184,10 @@ export function registrationFor(passenger: PassengerProfile, current: Registrati
 }
 
 export const landsOn = (step: Step) => ({ type: 'landsOn' as const, params: { step } });
+/** Where a location lands: the state of the screen landingStep chooses (each screen's state is named after it). */
+const LANDINGS: readonly Exclude<Step, 'home'>[] = ['success', 'card', 'payment', 'checkout', 'details', 'quotation', 'quote', 'forgotPassword'];
 export const routes = (prefix: '' | '.') => [
-  { guard: landsOn('success'), target: `${prefix}success` },
-  { guard: landsOn('card'), target: `${prefix}card` },
-  { guard: landsOn('payment'), target: `${prefix}payment` },
-  { guard: landsOn('checkout'), target: `${prefix}checkout` },
-  { guard: landsOn('details'), target: `${prefix}details` },
-  { guard: landsOn('quotation'), target: `${prefix}quotation` },
-  { guard: landsOn('quote'), target: `${prefix}quote` },
-  { guard: landsOn('forgotPassword'), target: `${prefix}forgotPassword` },
+  ...LANDINGS.map((step) => ({ guard: landsOn(step), target: `${prefix}${step}` })),
   { target: `${prefix}home`, actions: 'assignHomePath' as const },
 ];
 
@@ -214,6 +196,8 @@ export const bookingSetup = setup({
     context: {} as BookingContext,
     events: {} as BookingEvent,
     input: {} as BookingInput,
+    /** The screen a state shows (src/domain/screens.ts); the address bar follows it. */
+    meta: {} as { screen?: Step },
   },
   actors: {
     calculatePrice: provided<PriceOutput, PriceInput>('calculatePrice'),
@@ -286,7 +270,7 @@ export const bookingSetup = setup({
     assignPasswordReset: assign(({ context, event }) => {
       const out = (event as unknown as { output: ForgotPasswordOutput }).output;
       return {
-        notice: out.message, requestedPath: '/personalDetailView', registrationMode: 'existing_client' as const,
+        notice: out.message, requestedPath: pathOfScreen('details'), registrationMode: 'existing_client' as const,
         registration: { ...(context.registration ?? emptyRegistration()), email: out.email },
       };
     }),

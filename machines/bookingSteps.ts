@@ -1,24 +1,29 @@
 // SPEC 2 'Screens and routes' for the booking wizard: which path is which
-// step, what each step needs, and where a request lands when it lacks it.
+// screen (src/domain/screens.ts), what each screen needs, and where a request
+// lands when it lacks it.
 import type { PriceDetail, RegistrationData, RegistrationMode } from '../src/domain/schemas';
 import type { BookingResult } from '../src/domain/schemas';
 import { isStoredPhone, validateDetails } from '../src/domain/detailsValidation';
-import { ROUTES, routeOfPath } from './routes';
+import {
+  areaOfScreen, isPathOf, pathOfScreen, screenOfPath, TURNED_BACK_HOME_PATH, type WizardScreen,
+} from '../src/domain/screens';
 import { allowsGuests, showsCard, type Settings } from '../src/domain/settings';
 
-export type Step = 'home' | 'quotation' | 'details' | 'payment' | 'checkout' | 'card' | 'success' | 'quote' | 'forgotPassword';
-export type HomePath = '/' | '/home' | '/booktripview';
+/** A screen of the wizard: each is a state of the booking machine, which says so in its meta. */
+export type Step = WizardScreen;
+/** One of the paths of the home screen (SCREENS.home: its path and aliases). */
+export type HomePath = string;
 
 /** The step a path asks for, before the guards: any path that is not a wizard screen asks for home. */
 export function stepForPath(path: string): Step {
-  const name = routeOfPath(path);
-  return name !== null && ROUTES[name].area === 'booking' ? (name as Step) : 'home';
+  const name = screenOfPath(path);
+  return name !== null && areaOfScreen(name) === 'wizard' ? (name as Step) : 'home';
 }
 
 /** Home keeps the path it was opened by (/, /home or /booktripview); SPEC 2: a failed guard lands on /home, any other path on /. */
 export function homePathFor(path: string): HomePath {
-  if (([ROUTES.home.path, ...ROUTES.home.aliases] as string[]).includes(path)) return path as HomePath;
-  return stepForPath(path) === 'home' ? '/' : '/home';
+  if (isPathOf('home', path)) return path;
+  return stepForPath(path) === 'home' ? pathOfScreen('home') : TURNED_BACK_HOME_PATH;
 }
 
 export interface StepData {
@@ -61,9 +66,4 @@ export function landingStep(c: StepData, path: string): Step {
   if ((wanted === 'payment' || wanted === 'checkout' || wanted === 'card' || wanted === 'details') && hasVehicle(c)) return 'details';
   if (wanted !== 'home' && hasPrices(c)) return 'quotation';
   return 'home';
-}
-
-/** SPEC 2 'Previous/Next control': Next is hidden when it would go to /, /checkout or /personalDetailView. */
-export function showsNext(nextPath: string): boolean {
-  return !['/', '/checkout', '/personaldetailview'].includes(nextPath.toLowerCase());
 }

@@ -1,7 +1,8 @@
 // A Parcel reporter (.parcelrc): after each successful build it writes view-chunks.json beside index.html. For every
-// lazily imported module (a view's import() in src/web/App.tsx) it lists the files that import() loads, keyed by the
-// module's path from the project root:
-//   { "src/web/views/quotation/QuotationView.tsx": ["/QuotationView.c0cb7471.js", "/priceFiltering.8155d72e.js"] }
+// lazily imported module of the project (a view's import() in src/web/views.ts, a rule loaded when first used) it lists
+// the files that import() loads, keyed by the module's name, for a view its name in the screen catalogue
+// (src/domain/screens.ts):
+//   { "QuotationView": ["/QuotationView.c0cb7471.js", "/priceFiltering.8155d72e.js"] }
 // The server (src/server/http/web.ts) adds them to the page as preload hints when that view is the one the address
 // opens, so a reloaded /quotationview fetches its view beside the main script instead of after it (decision 32).
 const { Reporter } = require('@parcel/plugin');
@@ -23,7 +24,9 @@ module.exports = new Reporter({
         const files = graph.getBundlesInBundleGroup(group)
           .filter((b) => b.type === 'js' || b.type === 'css')
           .map((b) => `${bundle.target.publicUrl.replace(/\/$/, '')}/${path.relative(distDir, b.filePath).split(path.sep).join('/')}`);
-        const key = path.relative(options.projectRoot, entry.filePath).split(path.sep).join('/');
+        const from = path.relative(options.projectRoot, entry.filePath).split(path.sep).join('/');
+        if (from.startsWith('node_modules/') || from.includes('/node_modules/')) continue;
+        const key = path.basename(from, path.extname(from));
         if (!byDist.has(distDir)) byDist.set(distDir, {});
         byDist.get(distDir)[key] = [...new Set(files)].sort();
       }

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { currentStep, type Step } from '../../machines/booking';
-import { hidesNavbar, routeOfPath, type RouteName } from '../../machines/routes';
+import { areaOfScreen, hidesNavbar, screenOfPath, type ScreenName } from '../domain/screens';
 import { BookingActor, useArea, useMachineLocation, useSettings } from './appActor';
 import { UrlSync } from './UrlSync';
 import { StepFocus } from './StepFocus';
@@ -10,50 +10,36 @@ import { SiteBar } from './components/SiteBar';
 import { HomeView } from './views/home/HomeView';
 import { loadGoogleMaps } from './maps';
 import { afterFirstPaint, useAfterFirstPaint, useContentShown, usePreloaded } from './hooks';
-import { preloadable } from './preloadable';
+import { VIEWS, viewFor } from './views';
 import { isEnabled } from '../domain/settings';
 
-// Later steps and the account area load when first needed, to keep the first page small.
-const QuotationView = preloadable(() => import('./views/quotation/QuotationView'), (m) => m.QuotationView);
-const DetailsView = preloadable(() => import('./views/details/DetailsView'), (m) => m.DetailsView);
-const PaymentView = preloadable(() => import('./views/payment/PaymentView'), (m) => m.PaymentView);
-const CardView = preloadable(() => import('./views/card/CardView'), (m) => m.CardView);
-const SuccessView = preloadable(() => import('./views/success/SuccessView'), (m) => m.SuccessView);
-const ForgotPasswordView = preloadable(() => import('./views/forgot/ForgotPasswordView'), (m) => m.ForgotPasswordView);
-const QuoteView = preloadable(() => import('./views/quote/QuoteView'), (m) => m.QuoteView);
-const CheckoutView = preloadable(() => import('./views/checkout/CheckoutView'), (m) => m.CheckoutView);
-const SiteArea = lazy(() => import('./views/site/SiteArea').then((m) => ({ default: m.SiteArea })));
+const { SiteArea, AccountArea } = VIEWS;
 
 /**
  * Where each step can lead, two steps ahead on the way to the confirmation: fetched while the person is still on the
  * step, so the next one shows at once instead of the loading screen.
  */
-const NEXT_STEPS: Partial<Record<Step, { preload: () => Promise<unknown> }[]>> = {
-  home: [QuotationView, QuoteView, DetailsView],
-  quotation: [DetailsView, QuoteView, PaymentView],
-  details: [PaymentView, ForgotPasswordView, SuccessView, CardView],
-  forgotPassword: [DetailsView, PaymentView],
-  payment: [CardView, CheckoutView, SuccessView],
-  checkout: [CardView, SuccessView],
-  card: [SuccessView],
-  quote: [QuotationView, DetailsView],
+const NEXT_STEPS: Partial<Record<Step, ScreenName[]>> = {
+  home: ['quotation', 'quote', 'details'],
+  quotation: ['details', 'quote', 'payment'],
+  details: ['payment', 'forgotPassword', 'success', 'card'],
+  forgotPassword: ['details', 'payment'],
+  payment: ['card', 'checkout', 'success'],
+  checkout: ['card', 'success'],
+  card: ['success'],
+  quote: ['quotation', 'details'],
 };
 /**
- * The view a typed or reloaded address opens, fetched as the app starts (main.tsx), beside its first render rather
- * than after it: /quotationview's chunk no longer waits for the main script to run first (decision 30).
+ * The view a typed or reloaded wizard address opens, fetched as the app starts (main.tsx), beside its first render
+ * rather than after it: /quotationview's chunk no longer waits for the main script to run first (decision 30).
  */
-const FIRST_VIEW: Partial<Record<RouteName, { preload: () => Promise<unknown> }>> = {
-  quotation: QuotationView, details: DetailsView, payment: PaymentView, card: CardView, checkout: CheckoutView,
-  success: SuccessView, quote: QuoteView, forgotPassword: ForgotPasswordView,
-};
 export function preloadFirstView(path: string): void {
-  const route = routeOfPath(path);
-  if (route) void FIRST_VIEW[route]?.preload();
+  const screen = screenOfPath(path);
+  if (screen && areaOfScreen(screen) === 'wizard') void viewFor(screen)?.preload();
 }
 
 // Below the fold on every page.
 const SiteFooter = lazy(() => import('./components/SiteFooter').then((m) => ({ default: m.SiteFooter })));
-const AccountArea = lazy(() => import('./views/account/AccountArea').then((m) => ({ default: m.AccountArea })));
 
 const loading = <LoadingOverlay text="Please wait while loading content" />;
 
@@ -81,7 +67,7 @@ export function App() {
       <LoadFailure retryKey={location.path}>
         <Suspense fallback={loading}>
           {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : <Wizard />}
-          {area !== 'booking' && <ContentShown />}
+          {area !== 'wizard' && <ContentShown />}
         </Suspense>
       </LoadFailure>
       {belowFold && isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && <LoadFailure quiet><Suspense fallback={null}><SiteFooter /></Suspense></LoadFailure>}
@@ -102,21 +88,19 @@ function Wizard() {
     <>
       <main id="main" className="main">
         <Suspense fallback={loading}>
-          {step === 'home' && <HomeView />}
-          {step === 'quotation' && <QuotationView />}
-          {step === 'details' && <DetailsView />}
-          {step === 'payment' && <PaymentView />}
-          {step === 'checkout' && <CheckoutView />}
-          {step === 'card' && <CardView />}
-          {step === 'success' && <SuccessView />}
-          {step === 'quote' && <QuoteView />}
-          {step === 'forgotPassword' && <ForgotPasswordView />}
+          {step === 'home' ? <HomeView /> : step && <StepView step={step} />}
           {step && <StepShown step={step} />}
         </Suspense>
       </main>
       {urgent && UrgentNotice && <UrgentNotice onClose={() => actor.send({ type: 'error.dismissed' })} />}
     </>
   );
+}
+
+/** A step's view, as the screen catalogue names it. */
+function StepView({ step }: { step: Step }) {
+  const View = viewFor(step);
+  return View && <View />;
 }
 
 /** Beside the area's content, inside its Suspense: commits only once that content can show (not its loading screen). */
@@ -133,7 +117,7 @@ function ContentShown() {
 function StepShown({ step }: { step: Step }) {
   useContentShown();
   useEffect(() => {
-    void afterFirstPaint().then(() => NEXT_STEPS[step]?.forEach((view) => view.preload()));
+    void afterFirstPaint().then(() => NEXT_STEPS[step]?.forEach((screen) => viewFor(screen)?.preload()));
   }, [step]);
   return null;
 }

@@ -3,7 +3,7 @@
 // the new page's heading, so a screen reader announces it and Tab continues from
 // there. On the first page focus stays where the browser put it.
 import { useEffect, useRef } from 'react';
-import { pageTitle } from '../../machines/routes';
+import { pageTitle } from '../domain/screens';
 import { useMachineLocation, useSettings } from './appActor';
 import { pageHeading } from './focus';
 

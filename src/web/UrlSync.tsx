@@ -4,7 +4,7 @@
 // when a guard redirected, pushing a new one when the machine moved on its own.
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { urlOf } from '../../machines/routes';
+import { urlOf } from '../domain/screens';
 import { AppActor, machineLocationNow, useMachineLocation } from './appActor';
 
 export function UrlSync() {

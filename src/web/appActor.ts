@@ -8,7 +8,7 @@ import type { contactMachine } from '../../machines/contact';
 import type { ActorRefFrom } from 'xstate';
 import { bookingLocation, type BookingSnapshot } from '../../machines/booking';
 import { accountLocation, type AccountSnapshot } from '../../machines/account';
-import type { Location } from '../../machines/routes';
+import type { Location } from '../domain/screens';
 
 export const AppActor = createActorContext(appMachine);
 
@@ -52,7 +52,7 @@ export function useMachineLocation(): Location | null {
   const accountSearch = useSelector(accountRef, (s) => (s ? accountLocation(s)?.search ?? '' : ''));
   const sitePath = AppActor.useSelector((s) => (areaOf(s) === 'site' ? siteLocation(s).path : null));
   return useMemo(() => {
-    if (area === 'booking' && bookingPath !== null) return { path: bookingPath, search: bookingSearch };
+    if (area === 'wizard' && bookingPath !== null) return { path: bookingPath, search: bookingSearch };
     if (area === 'account' && accountPath !== null) return { path: accountPath, search: accountSearch };
     if (area === 'site' && sitePath !== null) return { path: sitePath, search: '' };
     return null;

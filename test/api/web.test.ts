@@ -26,9 +26,9 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'app.1234.js.map'), '{"version":3,"sourcesContent":["the full source"]}');
   // As the build's reporter (scripts/parcel-reporter-view-chunks.cjs) writes it; the last entry is not a file name.
   writeFileSync(path.join(dist, 'view-chunks.json'), JSON.stringify({
-    'src/web/views/quotation/QuotationView.tsx': ['/QuotationView.1.js', '/priceFiltering.2.js'],
-    'src/web/views/site/SiteArea.tsx': ['/SiteArea.3.css', '/SiteArea.3.js'],
-    'src/web/views/account/AccountArea.tsx': ['/x.js"><script>alert(1)</script>'],
+    QuotationView: ['/QuotationView.1.js', '/priceFiltering.2.js'],
+    SiteArea: ['/SiteArea.3.css', '/SiteArea.3.js'],
+    AccountArea: ['/x.js"><script>alert(1)</script>'],
   }));
   db = await openDb({});
   await migrate(db);

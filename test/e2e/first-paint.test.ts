@@ -79,7 +79,7 @@ describe('the first page', () => {
   it('opens a step typed into the address bar with its chunk named in the page, fetched beside the main script', async () => {
     // The page for /quotationview names the files of the quotation view (dist/view-chunks.json, written by the build).
     const chunks = JSON.parse(readFileSync(path.resolve('dist/view-chunks.json'), 'utf8')) as Record<string, string[]>;
-    const quotationFiles = chunks['src/web/views/quotation/QuotationView.tsx'];
+    const quotationFiles = chunks.QuotationView;
     // Every file fetched beside the main script slows it down: a view is one script of its own (decision 33), plus the
     // phone library that the forms with a phone field share (package.json, @parcel/bundler-default).
     expect(quotationFiles.filter((f) => f.endsWith('.js'))).toHaveLength(1);
@@ -88,9 +88,9 @@ describe('the first page', () => {
     const html = await (await context.request.get(`${server.url}/quotationview`)).text();
     await context.close();
     for (const f of quotationFiles) expect(html).toContain(`rel="modulepreload" href="${f}"`);
-    // Every address's view (routes.ts) is a lazily loaded module of the build.
-    const { ROUTES } = await import('../../machines/routes');
-    for (const route of Object.values(ROUTES)) if ('view' in route) expect(Object.keys(chunks), route.path).toContain(route.view);
+    // Every screen's view (src/domain/screens.ts) is a lazily loaded module of the build, listed under its name.
+    const { SCREENS } = await import('../../src/domain/screens');
+    for (const screen of Object.values(SCREENS)) if ('view' in screen) expect(Object.keys(chunks), screen.path).toContain(screen.view);
 
     const page = await suite.browser.newPage();
     const requested: string[] = [];
@@ -106,7 +106,7 @@ describe('the first page', () => {
 
   it('says so when a part of the site cannot be loaded (a dropped connection), and shows the step after a reload', async () => {
     const chunks = JSON.parse(readFileSync(path.resolve('dist/view-chunks.json'), 'utf8')) as Record<string, string[]>;
-    const files = (module: string) => chunks[module].map((f) => `${server.url}${f}`);
+    const files = (view: string) => chunks[view].map((f) => `${server.url}${f}`);
     const getPrices = async (page: Page) => {
       await page.goto(server.url);
       for (const [label, typed] of [['Pickup address', 'Paddington'], ['Drop-off address', 'Canary Wharf']]) {
@@ -119,7 +119,7 @@ describe('the first page', () => {
 
     // The price call's own chunk (SPEC 5's filtering): the call fails with a message, the form stays as typed.
     const pricing = await suite.browser.newPage();
-    for (const f of files('src/domain/priceFiltering.ts')) await pricing.route(f, (route) => route.abort());
+    for (const f of files('priceFiltering')) await pricing.route(f, (route) => route.abort());
     await getPrices(pricing);
     const dialog = pricing.getByRole('alertdialog', { name: 'Error' });
     await dialog.waitFor();
@@ -131,7 +131,7 @@ describe('the first page', () => {
     const page = await suite.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    const view = files('src/web/views/quotation/QuotationView.tsx').filter((f) => new URL(f).pathname.startsWith('/QuotationView.'));
+    const view = files('QuotationView').filter((f) => new URL(f).pathname.startsWith('/QuotationView.'));
     for (const f of view) await page.route(f, (route) => route.abort());
     await getPrices(page);
     const failure = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });

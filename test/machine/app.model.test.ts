@@ -29,7 +29,7 @@ describe('what the machine does on its way', () => {
       } else if (SITE_PATHS.includes(path.toLowerCase())) {
         expect([seen.area, seen.location]).toEqual(['site', { path: path.toLowerCase(), search: '' }]);
       } else {
-        expect(seen.area).toBe('booking');
+        expect(seen.area).toBe('wizard');
         // No booking data yet: the step guards send the later steps to /home (SPEC 2).
         const lands = WIZARD_PATHS.includes(path) ? ['/', '/home', '/booktripview', '/quoteView', '/forgot_password'] : ['/'];
         expect(lands).toContain(seen.location?.path);
@@ -50,7 +50,7 @@ describe('what the machine does on its way', () => {
   it('starts at once with settings sent with the page (decision 30): no fetch, no loading screen, and they are stored', () => {
     const sut = run(model, { ...INPUTS['a visit to / with the settings in the page'], location: { path: '/quotationview', search: '' }, stored: { priceDetails: prices } });
     expect(sut.calls.map((c) => c.service)).not.toContain('loadSettings');
-    expect(view(sut.snapshot)).toMatchObject({ area: 'booking', location: { path: '/quotationview', search: '' }, wizard: { settings: loaded } });
+    expect(view(sut.snapshot)).toMatchObject({ area: 'wizard', location: { path: '/quotationview', search: '' }, wizard: { settings: loaded } });
     expect(sut.actionsCalled).toContainEqual({ type: 'storeSettings', params: { settings: loaded } });
     sut.stop();
   });
@@ -60,7 +60,7 @@ describe('what the machine does on its way', () => {
     await sut.exec(loadSettings.done(loaded));
     await sut.exec(toChild('booking', { type: 'home.submit', bookingType: 'milleage', form: bookingForm }));
     await sut.exec(url('/login'));
-    expect([areaOf(sut.snapshot), view(sut.snapshot).location]).toEqual(['booking', { path: '/', search: '' }]);
+    expect([areaOf(sut.snapshot), view(sut.snapshot).location]).toEqual(['wizard', { path: '/', search: '' }]);
     await sut.exec(calculatePrice.done({ prices, trip: null }));
     expect(view(sut.snapshot).location).toEqual({ path: '/quotationview', search: '' });
     // Once the answer is in, the next location is followed again.
@@ -81,7 +81,7 @@ describe('what the machine does on its way', () => {
       { type: 'session.changed', session: signedIn }, { type: 'navigate', path: '/quotationview', search: '' },
     ]);
     expect(effects.actions).toEqual([{ type: 'storeSession', params: { session: signedIn } }]);
-    expect(areaOf(sut.snapshot)).toBe('booking');
+    expect(areaOf(sut.snapshot)).toBe('wizard');
     // No prices yet: SPEC 2's guard sends /quotationview to /home.
     expect(view(sut.snapshot).location).toEqual({ path: '/home', search: '' });
     expect(view(sut.snapshot).wizard?.session).toEqual(signedIn);

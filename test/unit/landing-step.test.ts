@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { bookingMachine, landingStep, stepForPath, type BookingContext } from '../../machines/booking';
-import { showsNext } from '../../machines/bookingSteps';
-import { stepIndexOfPath } from '../../machines/routes';
+import { showsNext, stepOfPath } from '../../src/domain/screens';
 import { bookingOk, prices, registration } from '../machine/fixtures';
 
 const base = createActor(bookingMachine, { input: { path: '/', settings: {} } }).getSnapshot().context;
@@ -64,11 +63,11 @@ describe('more step rules', () => {
 
   it('numbers the steps from the path: book trip 0, quotation 1, personal detail 2, payment 3 (SPEC 2)', () => {
     expect(['/', '/booktripview', '/quotationview', '/personalDetailView', '/paymentview', '/stripecheckout', '/quoteView']
-      .map(stepIndexOfPath)).toEqual([0, 0, 1, 2, 3, 3, 0]);
+      .map(stepOfPath)).toEqual([0, 0, 1, 2, 3, 3, 0]);
   });
 
   it('hides Next when it would go to /, /checkout or /personalDetailView (SPEC 2)', () => {
-    expect(['/', '/checkout', '/personalDetailView', '/paymentview', '/quotationview'].map(showsNext))
+    expect((['home', 'checkout', 'details', 'payment', 'quotation'] as const).map(showsNext))
       .toEqual([false, false, false, true, true]);
   });
 });

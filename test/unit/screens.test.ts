@@ -1,33 +1,39 @@
-// The one route table (machines/routes.ts) and the small pieces every machine shares (machines/shared.ts): SPEC 2's
-// paths, titles, site bar, sign-in and redirect rules.
+// The one screen catalogue (src/domain/screens.ts) and the small pieces every machine shares (machines/shared.ts):
+// SPEC 2's paths, titles, site bar, sign-in and redirect rules.
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise } from 'xstate';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
-  areaOfPath, hidesNavbar, needsSignIn, pageTitle, pathOfRoute, redirectSearch, redirectTarget, routeOfPath, ROUTES, stepIndexOfPath, urlOf,
-} from '../../machines/routes';
+  areaOfPath, areaOfScreen, hidesNavbar, needsSignIn, pageTitle, pathOfScreen, prevNextOf, redirectSearch, redirectTarget, screenOfPath,
+  SCREENS, STEPS, stepOfPath, urlOf, type Screen, type ScreenName,
+} from '../../src/domain/screens';
+import { bookingMachine } from '../../machines/booking';
+import { accountMachine } from '../../machines/account';
 import { errorText, isBusy, provided } from '../../machines/shared';
 
 describe('paths and routes (SPEC 2)', () => {
   it('finds a route by its path or an alias, without case, and nothing for other paths', () => {
-    expect(routeOfPath('/quotationview')).toBe('quotation');
-    expect(routeOfPath('/QuotationView')).toBe('quotation');
-    expect(routeOfPath('/home')).toBe('home');
-    expect(routeOfPath('/booktripview')).toBe('home');
-    expect(routeOfPath('/OurFleet')).toBe(routeOfPath('/ourfleet'));
-    expect(routeOfPath('/no-such-page')).toBeNull();
-    expect(routeOfPath('/quotationview/extra')).toBeNull();
-    expect(pathOfRoute('myAccount')).toBe('/my-account');
+    expect(screenOfPath('/quotationview')).toBe('quotation');
+    expect(screenOfPath('/QuotationView')).toBe('quotation');
+    expect(screenOfPath('/home')).toBe('home');
+    expect(screenOfPath('/booktripview')).toBe('home');
+    expect(screenOfPath('/OurFleet')).toBe(screenOfPath('/ourfleet'));
+    expect(screenOfPath('/no-such-page')).toBeNull();
+    expect(screenOfPath('/quotationview/extra')).toBeNull();
+    expect(pathOfScreen('myAccount')).toBe('/my-account');
   });
 
   it('gives an unknown path the home area, and each route its own', () => {
-    expect(areaOfPath('/nowhere')).toBe('booking');
+    expect(areaOfPath('/nowhere')).toBe('wizard');
     expect(areaOfPath('/bookings')).toBe('account');
     expect(areaOfPath('/contactus')).toBe('site');
-    expect(areaOfPath('/paymentview')).toBe('booking');
+    expect(areaOfPath('/paymentview')).toBe('wizard');
   });
 
   it('asks for sign-in on the bookings and profile pages only', () => {
-    const signedIn = (Object.keys(ROUTES) as (keyof typeof ROUTES)[]).filter(needsSignIn);
+    const signedIn = (Object.keys(SCREENS) as (keyof typeof SCREENS)[]).filter(needsSignIn);
     expect(signedIn.sort()).toEqual(['bookings', 'myAccount']);
     expect(needsSignIn('login')).toBe(false);
   });
@@ -38,17 +44,17 @@ describe('paths and routes (SPEC 2)', () => {
   });
 
   it('numbers the steps: the card page and the review count as payment, other pages as the first', () => {
-    expect(['/', '/quotationview', '/personalDetailView', '/paymentview', '/stripecheckout'].map(stepIndexOfPath)).toEqual([0, 1, 2, 3, 3]);
-    expect(stepIndexOfPath('/contactus')).toBe(0);
-    expect(stepIndexOfPath('/no-such-page')).toBe(0);
+    expect(['/', '/quotationview', '/personalDetailView', '/paymentview', '/stripecheckout'].map(stepOfPath)).toEqual([0, 1, 2, 3, 3]);
+    expect(stepOfPath('/contactus')).toBe(0);
+    expect(stepOfPath('/no-such-page')).toBe(0);
   });
 
   it("titles a page by what it is for, then the operator's name; the home title for unknown paths", () => {
-    expect(pageTitle('/quotationview', 'Albion Executive Cars')).toBe(`${ROUTES.quotation.title} | Albion Executive Cars`);
-    expect(pageTitle('/quotationview', '  Albion  ')).toBe(`${ROUTES.quotation.title} | Albion`);
-    expect(pageTitle('/quotationview', '   ')).toBe(ROUTES.quotation.title);
-    expect(pageTitle('/quotationview', undefined)).toBe(ROUTES.quotation.title);
-    expect(pageTitle('/no-such-page', 'A')).toBe(`${ROUTES.home.title} | A`);
+    expect(pageTitle('/quotationview', 'Albion Executive Cars')).toBe(`${SCREENS.quotation.title} | Albion Executive Cars`);
+    expect(pageTitle('/quotationview', '  Albion  ')).toBe(`${SCREENS.quotation.title} | Albion`);
+    expect(pageTitle('/quotationview', '   ')).toBe(SCREENS.quotation.title);
+    expect(pageTitle('/quotationview', undefined)).toBe(SCREENS.quotation.title);
+    expect(pageTitle('/no-such-page', 'A')).toBe(`${SCREENS.home.title} | A`);
   });
 });
 
@@ -105,5 +111,52 @@ describe('what every machine shares', () => {
     expect(isBusy(busyRoot)).toBe(false);
     const promise = createActor(fromPromise(() => new Promise(() => {}))).start();
     expect(isBusy(promise)).toBe(false);
+  });
+});
+
+describe('the catalogue is the one place for screens (issue 25)', () => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const sources = (dir: string) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.tsx?$/.test(f)).map((f) => path.join(dir, f));
+  /** The code without its comments (which may quote a path to say which SPEC screen they are about). */
+  const code = (file: string) => readFileSync(path.join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+
+  it('names every path: no path of a screen is written anywhere else in src/web or machines/', () => {
+    const paths = Object.values(SCREENS).flatMap((s: Screen) => [s.path, ...(s.aliases ?? [])]).map((p) => p.toLowerCase());
+    const found = [...sources('src/web'), ...sources('machines')].flatMap((file) =>
+      [...code(file).matchAll(/(['"`])(\/[^'"`\s]*)\1/g)].filter(([, , p]) => paths.includes(p.toLowerCase())).map(([m]) => `${file}: ${m}`));
+    expect(found).toEqual([]);
+  });
+
+  it('is what the server reads: nothing of src/server imports machines/ or src/web', () => {
+    const upward = sources('src/server').flatMap((file) => [...code(file).matchAll(/(?:from|import\()\s*['"](\.[^'"]+)['"]/g)]
+      .map(([, spec]) => path.relative(root, path.resolve(root, path.dirname(file), spec)))
+      .filter((target) => target.startsWith('machines/') || target.startsWith('src/web/'))
+      .map((target) => `${file} -> ${target}`));
+    expect(upward).toEqual([]);
+  });
+
+  it('leads Previous and Next to screens, and every view it names is loaded by that name', () => {
+    for (const [name, s] of Object.entries(SCREENS) as [ScreenName, Screen][]) {
+      for (const to of [s.previous, s.next]) if (to) expect(Object.keys(SCREENS), name).toContain(to);
+    }
+    expect(prevNextOf('quotation')).toEqual({ previous: 'home', next: null });
+    expect(prevNextOf('payment')).toEqual({ previous: 'details', next: null });
+    expect(prevNextOf('details')).toBeNull();
+    expect(STEPS.map((s) => SCREENS[s.screen].step)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('is what each machine state shows: its meta names a screen of its area, and each wizard screen is the state named after it', () => {
+    const screensOf = (node: { meta?: { screen?: string }; states: Record<string, unknown> }, at: string[] = []): [string, string][] =>
+      Object.entries(node.states).flatMap(([key, child]) => {
+        const c = child as typeof node;
+        return [...(c.meta?.screen ? [[[...at, key].join('.'), c.meta.screen] as [string, string]] : []), ...screensOf(c, [...at, key])];
+      });
+    const wizard = screensOf(bookingMachine.root);
+    expect(wizard.map(([, s]) => s).sort()).toEqual(Object.keys(SCREENS).filter((n) => areaOfScreen(n as ScreenName) === 'wizard').sort());
+    for (const [state, screen] of wizard) expect(state, screen).toBe(screen);
+    for (const [state, screen] of screensOf(accountMachine.root)) {
+      expect(screen === 'wanted' || areaOfScreen(screen as ScreenName) === 'account', state).toBe(true);
+    }
   });
 });

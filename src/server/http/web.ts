@@ -15,7 +15,7 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { cspNonce } from './securityHeaders';
-import { viewOfPath } from '../../../machines/routes';
+import { viewOfPath } from '../../domain/screens';
 
 export interface RuntimeConfig { apiPublicKey: string; apiSecretKey: string }
 
@@ -108,7 +108,7 @@ export function webApp(opts: WebOptions) {
   return web;
 }
 
-/** dist/view-chunks.json: for each lazily loaded module, the files its import() loads. */
+/** dist/view-chunks.json: for each lazily loaded view, by name, the files its import() loads. */
 type ViewChunks = Record<string, string[]>;
 
 /** The build's list of each view's files; none (no hints) when the build did not write one or it cannot be read. */

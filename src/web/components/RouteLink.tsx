@@ -1,8 +1,8 @@
-// A link to a screen by its name in the route table (machines/routes.ts), never by a literal path.
+// A link to a screen by its name in the screen catalogue (src/domain/screens.ts), never by a literal path.
 import type { ComponentProps } from 'react';
 import { Link } from 'wouter';
-import { pathOfRoute, type RouteName } from '../../../machines/routes';
+import { pathOfScreen, type ScreenName } from '../../domain/screens';
 
-export function RouteLink({ to, ...rest }: { to: RouteName } & Omit<ComponentProps<'a'>, 'href'>) {
-  return <Link href={pathOfRoute(to)} {...rest} />;
+export function RouteLink({ to, ...rest }: { to: ScreenName } & Omit<ComponentProps<'a'>, 'href'>) {
+  return <Link href={pathOfScreen(to)} {...rest} />;
 }

@@ -7,9 +7,9 @@ import { useEffect, useRef, useState } from 'react';
 import { RouteLink } from './RouteLink';
 import { AppActor, useSettings } from '../appActor';
 import { isEnabled, type Settings } from '../../domain/settings';
-import type { RouteName } from '../../../machines/routes';
+import type { ScreenName } from '../../domain/screens';
 
-interface MenuItem { to: RouteName; label: string }
+interface MenuItem { to: ScreenName; label: string }
 
 /** SPEC 2: which menu entries show; a signed-in passenger's Corporate Account goes straight to the bookings. */
 export function menuItems(settings: Settings, signedIn: boolean): MenuItem[] {

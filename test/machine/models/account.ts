@@ -3,7 +3,7 @@
 // ../account.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
 import { accountLocation, accountMachine, type AccountEvent, type AccountInput, type AccountSnapshot, type Session } from '../../../machines/account';
-import { routeOfPath } from '../../../machines/routes';
+import { screenOfPath } from '../../../src/domain/screens';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED, SIGN_IN_FAILED } from '../../../src/domain/messages';
 import type { PassengerLoginResponse, PassengerProfile } from '../../../src/domain/schemas';
 import { answers, timePasses, type Model, type ModelEvent, type Step, type Trail } from '../modelPaths';
@@ -74,7 +74,7 @@ export const failedWith = (e: ModelEvent | undefined, service: { fails: (x: unkn
   e?.type === service.fails(null).type && (message === undefined || (e as Answer).error?.message === message);
 export const signedInBy = (e: ModelEvent) => (is(e, login.done()) && (e as Answer & { output: PassengerLoginResponse }).output.success)
   || (is(e, validateToken.done()) && (e as Answer).output === true);
-export const isProtected = (href: string) => ['bookings', 'myAccount'].includes(routeOfPath(href.split('?')[0]) ?? '');
+export const isProtected = (href: string) => ['bookings', 'myAccount'].includes(screenOfPath(href.split('?')[0]) ?? '');
 /** SPEC 2 'Route guard': a redirect target is a path on this site, never another host. */
 export const onSite = (raw: string | null): raw is string => !!raw && raw.startsWith('/') && !raw.startsWith('//') && !raw.includes('\\');
 export const location = (href: string) => {
@@ -88,7 +88,7 @@ export function returnTarget(trail: Trail<AccountSnapshot>): string | null {
   for (const { event: e } of trail) {
     if (e.type === 'url.changed') {
       const { path, search } = e as Extract<AccountEvent, { type: 'url.changed' }>;
-      if (routeOfPath(path) !== 'login') target = path + search;
+      if (screenOfPath(path) !== 'login') target = path + search;
       else {
         const raw = new URLSearchParams(search).get('redirect');
         target = onSite(raw) ? raw : null;
@@ -154,7 +154,7 @@ export function spec(s: AccountSnapshot, trail: Trail<AccountSnapshot>, input: A
     const since = trail.slice(trail.findLastIndex((x) => x.event.type === 'url.changed') + 1);
     expect(since.some((x) => signedInBy(x.event)), 'validated for this navigation').toBe(true);
     const target = returnTarget(trail);
-    expect(where).toEqual({ path: target && routeOfPath(location(target).path) === 'myAccount' ? '/my-account' : '/bookings', search: '' });
+    expect(where).toEqual({ path: target && screenOfPath(location(target).path) === 'myAccount' ? '/my-account' : '/bookings', search: '' });
   }
   // While the token is checked the address bar keeps the page asked for.
   if (s.matches('checking')) {

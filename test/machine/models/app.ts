@@ -6,7 +6,7 @@ import { appMachine, areaOf, locationOf, type AppEvent, type AppInput, type AppS
 import { bookingMachine } from '../../../machines/booking';
 import { accountMachine, type Session } from '../../../machines/account';
 import { contactMachine } from '../../../machines/contact';
-import type { Location } from '../../../machines/routes';
+import type { Location } from '../../../src/domain/screens';
 import { isBusy } from '../../../machines/shared';
 import type { Settings } from '../../../src/domain/settings';
 import type { PassengerLoginResponse } from '../../../src/domain/schemas';
@@ -69,7 +69,7 @@ export const services = (answered: Answered) => ({
 
 /** What a step shows, read when it happens (the app's snapshot only references its children). */
 export interface Seen {
-  area: 'booking' | 'account' | 'site' | null;
+  area: 'wizard' | 'account' | 'site' | null;
   location: Location | null;
   busy: boolean;
   wizard: { session: Session | null; settings: Settings } | null;
@@ -94,7 +94,7 @@ export const WIZARD_PATHS = ['/', '/home', '/booktripview', '/quotationview', '/
 export const SITE_PATHS = ['/contactus', '/ourfleet', '/terms-and-conditions', '/privacy-policy', '/accessibility'];
 export const areaFor = (path: string) => {
   const p = path.toLowerCase();
-  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : 'booking';
+  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : 'wizard';
 };
 export type Answer = { type: string; output?: unknown; error?: Error };
 
@@ -142,7 +142,7 @@ export function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput)
   expect(s.context.location).toEqual(at);
   expect(seen.area).toBe(areaFor(at.path));
   if (seen.area === 'account') expect(ACCOUNT_PATHS).toContain(seen.location?.path);
-  if (seen.area === 'booking') expect(WIZARD_PATHS).toContain(seen.location?.path);
+  if (seen.area === 'wizard') expect(WIZARD_PATHS).toContain(seen.location?.path);
   // A page of the site shows under its own spelling, and its contact form is running (only there).
   if (seen.area === 'site') expect(seen.location).toEqual({ path: at.path.toLowerCase(), search: '' });
   expect(s.children.contact !== undefined).toBe(seen.area === 'site');
@@ -150,7 +150,7 @@ export function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput)
   if (last?.event.type === 'url.changed') {
     if (before?.busy) expect([seen.area, seen.location]).toEqual([before.area, before.location]);
     // Any other path redirects to /, and / is home.
-    else if (areaFor(at.path) === 'booking' && !WIZARD_PATHS.includes(at.path) || at.path === '/') {
+    else if (areaFor(at.path) === 'wizard' && !WIZARD_PATHS.includes(at.path) || at.path === '/') {
       expect(seen.location).toEqual({ path: '/', search: '' });
     }
   }

@@ -5,7 +5,7 @@
 // (machines/account.ts, `accountScreen`); the views only send it events.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { accountScreen } from '../../../../machines/account';
-import type { RouteName } from '../../../../machines/routes';
+import type { ScreenName } from '../../../domain/screens';
 import { AccountActor, useSettings } from '../../appActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { RouteLink } from '../../components/RouteLink';
@@ -28,7 +28,7 @@ export function AccountArea() {
   return <SignedInLayout screen={screen} />;
 }
 
-const LINKS: { to: Extract<RouteName, 'bookings' | 'myAccount'>; label: string; icon: ReactNode }[] = [
+const LINKS: { to: Extract<ScreenName, 'bookings' | 'myAccount'>; label: string; icon: ReactNode }[] = [
   {
     to: 'bookings', label: 'Bookings',
     icon: <path d="M4 5h16v14H4zM4 9h16M8 3v4M16 3v4" />,
@@ -46,7 +46,7 @@ function Icon({ children }: { children: ReactNode }) {
   );
 }
 
-function SignedInLayout({ screen }: { screen: Extract<RouteName, 'bookings' | 'myAccount'> }) {
+function SignedInLayout({ screen }: { screen: Extract<ScreenName, 'bookings' | 'myAccount'> }) {
   const actor = AccountActor.useActorRef();
   const settings = useSettings();
   const passenger = AccountActor.useSelector((s) => s.context.session?.passenger ?? null);

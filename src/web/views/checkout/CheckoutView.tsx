@@ -32,7 +32,7 @@ export function CheckoutView() {
             <p className="muted">Nothing has been booked or charged yet. Choose how to pay on the payment step.</p>
             <RouteLink to="payment" className="btn btn-primary btn-block">Choose how to pay</RouteLink>
           </section>
-          <PrevNext previous="/paymentview" next="/checkout" />
+          <PrevNext />
         </div>
       </div>
     </div>

@@ -17,7 +17,7 @@ import { formatPhone, isPhone, normalisePhone } from '../../../domain/phone';
 import { needsTravelReference } from '../../../domain/forms';
 import type { RegistrationData, RegistrationMode } from '../../../domain/schemas';
 import { emptyRegistration, type Flights } from '../../../../machines/booking';
-import { pathOfRoute } from '../../../../machines/routes';
+import { pathOfScreen } from '../../../domain/screens';
 
 type Values = DetailsValues & Omit<Partial<RegistrationData>, 'passengerDetails'> & Partial<Flights> & {
   mode: RegistrationMode; someoneElse?: boolean;
@@ -54,7 +54,7 @@ function toRegistration(v: Values, withPassword: boolean): RegistrationData {
 /** A policy to read before accepting it, in a new tab so the form stays as it is. */
 function PolicyLink({ to, children }: { to: 'privacy' | 'terms'; children: string }) {
   return (
-    <a href={pathOfRoute(to)} target="_blank" rel="noopener">{children}<span className="sr-only"> (opens in a new tab)</span></a>
+    <a href={pathOfScreen(to)} target="_blank" rel="noopener">{children}<span className="sr-only"> (opens in a new tab)</span></a>
   );
 }
 

@@ -96,7 +96,7 @@ export function PaymentView() {
               <p>Online payment is not available at the moment. Please call us on {settings.Company_Contact_Info} to book.</p>
             )}
           </section>
-          <PrevNext previous="/personalDetailView" next="/checkout" />
+          <PrevNext />
         </div>
       </div>
       {failed && (

@@ -116,7 +116,7 @@ export function QuotationView() {
               {prices.map((p, i) => <VehicleCard key={`${p.vehicle_id}-${p.company_id}`} vehicle={p} currency={currency} first={!lowest && i === 0} />)}
             </ul>
           )}
-          <PrevNext previous="/" next="/personalDetailView" />
+          <PrevNext />
         </section>
       </div>
     </div>

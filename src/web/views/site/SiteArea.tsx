@@ -1,5 +1,5 @@
 // The pages around the wizard (the app machine's `site` state): one lazy chunk.
-import { routeOfPath, type SiteRoute } from '../../../../machines/routes';
+import { screenOfPath, type SiteScreen } from '../../../domain/screens';
 import { useMachineLocation } from '../../appActor';
 import { ContactView } from './ContactView';
 import { FleetView } from './FleetView';
@@ -8,7 +8,7 @@ import './site.css';
 
 export function SiteArea() {
   const location = useMachineLocation();
-  const route = (location ? routeOfPath(location.path) : null) as SiteRoute | null;
+  const route = (location ? screenOfPath(location.path) : null) as SiteScreen | null;
   return (
     <main id="main" className="main">
       {route === 'contact' && <ContactView />}

@@ -1,0 +1,145 @@
+// SPEC 2 'Screens and routes': the one catalogue of screens. Each has a name, its path (and the other paths that
+// open it), the step it counts as in the step indicator, its area, the page title that names it ('Choose a vehicle |
+// <company>'), whether it hides the site bar or needs a signed-in corporate passenger, and the view that shows it
+// (by name: src/web finds the view, the build lists its files under that name). The machines say which screen each
+// of their states shows (`meta: { screen }`); the address bar, the step indicator, the title, the Previous/Next
+// control, links and the server's list of the site's pages all come from here.
+
+/** wizard: the booking steps; account: the corporate area; site: the pages around them (contact, fleet, terms...). */
+export type Area = 'wizard' | 'account' | 'site';
+
+/** SPEC 2 'Step indicator': book trip 0, quotation 1, personal detail 2, payment 3. */
+export type StepIndex = 0 | 1 | 2 | 3;
+
+export interface Screen {
+  path: string;
+  /** What the page is for, first in the browser's title (issue 10: the title names the step). */
+  title: string;
+  aliases?: readonly string[];
+  step?: StepIndex;
+  hideNavbar?: boolean;
+  area: Area;
+  /** Needs a signed-in corporate passenger (SPEC 2 'Route guard'). */
+  signedIn?: boolean;
+  /**
+   * The lazily loaded view that shows it, by name: the page served for its path names that view's files (the build's
+   * dist/view-chunks.json, keyed by view name) so they load beside the main script (decision 32). None: in the main
+   * script.
+   */
+  view?: string;
+  /** SPEC 2 'Previous/Next control': the screens the step's Previous and Next lead to. */
+  previous?: string;
+  next?: string;
+}
+
+export const SCREENS = {
+  home: { path: '/', title: 'Book a taxi or chauffeur', aliases: ['/home', '/booktripview'], step: 0, area: 'wizard' },
+  quotation: { path: '/quotationview', title: 'Choose a vehicle', step: 1, area: 'wizard', view: 'QuotationView', previous: 'home', next: 'details' },
+  details: { path: '/personalDetailView', title: 'Your details', step: 2, area: 'wizard', view: 'DetailsView' },
+  payment: { path: '/paymentview', title: 'Choose how to pay', step: 3, area: 'wizard', view: 'PaymentView', previous: 'details', next: 'checkout' },
+  // SPEC 2: the card page counts as the payment step.
+  card: { path: '/stripecheckout', title: 'Pay by card', step: 3, area: 'wizard', view: 'CardView' },
+  // SPEC 2: /checkout exists; here it is the payment step's review, under the payment step's guards.
+  checkout: { path: '/checkout', title: 'Review your booking', step: 3, area: 'wizard', view: 'CheckoutView', previous: 'payment', next: 'checkout' },
+  success: { path: '/paymentSuccessView', title: 'Booking confirmed', hideNavbar: true, area: 'wizard', view: 'SuccessView' },
+  quote: { path: '/quoteView', title: 'Ask for a quote', area: 'wizard', view: 'QuoteView' },
+  forgotPassword: { path: '/forgot_password', title: 'Reset your password', area: 'wizard', view: 'ForgotPasswordView' },
+  contact: { path: '/contactus', title: 'Contact us', area: 'site', view: 'SiteArea' },
+  fleet: { path: '/ourfleet', title: 'Our fleet', area: 'site', view: 'SiteArea' },
+  terms: { path: '/terms-and-conditions', title: 'Terms and Conditions', area: 'site', view: 'SiteArea' },
+  privacy: { path: '/privacy-policy', title: 'Privacy Policy', area: 'site', view: 'SiteArea' },
+  accessibility: { path: '/accessibility', title: 'Accessibility statement', area: 'site', view: 'SiteArea' },
+  login: { path: '/login', title: 'Sign in to your corporate account', hideNavbar: true, area: 'account', view: 'AccountArea' },
+  bookings: { path: '/bookings', title: 'Your bookings', hideNavbar: true, area: 'account', signedIn: true, view: 'AccountArea' },
+  myAccount: { path: '/my-account', title: 'My account', hideNavbar: true, area: 'account', signedIn: true, view: 'AccountArea' },
+} as const satisfies Record<string, Screen & { previous?: string; next?: string }>;
+
+export type ScreenName = keyof typeof SCREENS;
+type InArea<A extends Area> = { [K in ScreenName]: (typeof SCREENS)[K]['area'] extends A ? K : never }[ScreenName];
+export type WizardScreen = InArea<'wizard'>;
+export type AccountScreen = InArea<'account'>;
+export type SiteScreen = InArea<'site'>;
+
+/** SPEC 2 'Step indicator': its four steps, each named and leading to its screen. */
+export const STEPS = [
+  { label: 'Location', screen: 'home' },
+  { label: 'Vehicle', screen: 'quotation' },
+  { label: 'Details', screen: 'details' },
+  { label: 'Payment', screen: 'payment' },
+] as const satisfies readonly { label: string; screen: ScreenName }[];
+
+const NAMES = Object.keys(SCREENS) as ScreenName[];
+const screen = (name: ScreenName): Screen => SCREENS[name];
+const pathsOf = (name: ScreenName): readonly string[] => [screen(name).path, ...(screen(name).aliases ?? [])];
+
+/** The screen a path names (paths are matched without case, as the original site did); null for any other path. */
+export function screenOfPath(path: string): ScreenName | null {
+  const p = path.toLowerCase();
+  return NAMES.find((n) => pathsOf(n).some((x) => x.toLowerCase() === p)) ?? null;
+}
+
+export const pathOfScreen = (name: ScreenName): string => screen(name).path;
+/** SPEC 2: a request a step guard turns back lands on the home screen under /home. */
+export const TURNED_BACK_HOME_PATH: string = SCREENS.home.aliases[0];
+/** Whether a path is one of the screen's own (its path or an alias, as typed). */
+export const isPathOf = (name: ScreenName, path: string): boolean => pathsOf(name).includes(path);
+export const areaOfScreen = (name: ScreenName): Area => screen(name).area;
+/** Any path that is no screen's opens the home page, in the wizard. */
+export const areaOfPath = (path: string): Area => areaOfScreen(screenOfPath(path) ?? 'home');
+export const needsSignIn = (name: ScreenName): boolean => screen(name).signedIn === true;
+export const hidesNavbar = (path: string): boolean => {
+  const name = screenOfPath(path);
+  return name !== null && screen(name).hideNavbar === true;
+};
+/** The step of a path (the card page and the review count as payment); any other path is step 0. */
+export function stepOfPath(path: string): StepIndex {
+  const name = screenOfPath(path);
+  return (name && screen(name).step) || 0;
+}
+/** The lazily loaded view the path opens, by name, or null for the home page and unknown paths. */
+export function viewOfPath(path: string): ViewName | null {
+  const name = screenOfPath(path);
+  return name ? viewOfScreen(name) : null;
+}
+/** The name of a view some screen is shown by. */
+export type ViewName = { [K in ScreenName]: (typeof SCREENS)[K] extends { view: infer V } ? V : never }[ScreenName];
+/** The view a screen is shown by, or null when the main script shows it. */
+export const viewOfScreen = (name: ScreenName): ViewName | null => ((SCREENS[name] as Screen).view as ViewName | undefined) ?? null;
+
+/** The browser's title for a path: what the page is for, then the operator ('Choose a vehicle | Albion Executive Cars'). */
+export function pageTitle(path: string, company: string | undefined): string {
+  const title = screen(screenOfPath(path) ?? 'home').title;
+  return company?.trim() ? `${title} | ${company.trim()}` : title;
+}
+
+/** SPEC 2 'Previous/Next control': Next is hidden when it would go to /, /checkout or /personalDetailView. */
+export const showsNext = (next: ScreenName): boolean => !(['home', 'checkout', 'details'] as ScreenName[]).includes(next);
+
+/** SPEC 2 'Previous/Next control': where a step's controls lead (null: Next hidden); null for a screen without them. */
+export function prevNextOf(name: ScreenName): { previous: ScreenName; next: ScreenName | null } | null {
+  const s = screen(name);
+  if (!s.previous || !s.next) return null;
+  const [previous, next] = [s.previous as ScreenName, s.next as ScreenName];
+  return { previous, next: showsNext(next) ? next : null };
+}
+
+/** A location as the browser has it: the path and the query string ('' or '?...'). */
+export interface Location { path: string; search: string }
+
+export const urlOf = (l: Location): string => l.path + l.search;
+export const locationOfScreen = (name: ScreenName, search = ''): Location => ({ path: pathOfScreen(name), search });
+
+/** The wanted location as `?redirect=` holds it on the way to /login. */
+export const redirectSearch = (wanted: Location): string => `?redirect=${encodeURIComponent(urlOf(wanted))}`;
+
+/**
+ * The target of /login's `redirect` parameter: a path on this site (never another host, so a link cannot send a
+ * signed-in passenger elsewhere), or null.
+ */
+export function redirectTarget(search: string): Location | null {
+  const raw = new URLSearchParams(search).get('redirect');
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return null;
+  const url = new URL(raw, 'http://site.invalid');
+  if (url.host !== 'site.invalid') return null;
+  return { path: url.pathname, search: url.search };
+}
