@@ -80,17 +80,6 @@ export function needsTravelReference(address: string | undefined): boolean {
   return /airport|terminal/i.test(address ?? '');
 }
 
-export type ExtraKey = 'meet_and_greet' | 'wheel_chair' | 'baby_seats' | 'booster_seats' | 'special_luggage' | 'waiting_min';
-const EXTRA_SETTINGS: Record<ExtraKey, string> = {
-  meet_and_greet: 'MEET_AND_GREET', wheel_chair: 'WHEEL_CHAIR', baby_seats: 'BABY_PRICE_PER_SEAT',
-  booster_seats: 'BOOSTER_PRICE_PER_SEAT', special_luggage: 'SPECIAL_LUGGAGE_PER_PRICE', waiting_min: 'PRICE_PER_FIVE_WAITING_MIN',
-};
-
-/** SPEC 5: each optional extra appears only when its setting is greater than 0. */
-export function extraOffered(settings: Record<string, string>, extra: ExtraKey): boolean {
-  return Number(settings[EXTRA_SETTINGS[extra]]) > 0;
-}
-
 export type BookingFormErrors = Partial<Record<string, string>> & { stops?: { street_name?: string }[] };
 
 /** The quote form's own checks before it asks for prices (the server checks everything again). */

@@ -140,24 +140,24 @@ describe('signing in and the bookings list', () => {
     await rowFrom(page, SEEDED.paddington).getByRole('button', { name: /Details/ }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor();
-    expect(await detail(page, 'Pickup')).toBe(SEEDED.paddington);
-    expect(await detail(page, 'Destination')).toBe('Reading Station, Station Approach, Reading RG1 1LZ');
-    expect(await detail(page, 'Return Date')).toBe(formatDateUK(ukDateInDays(7)));
-    expect(await detail(page, 'Return Time')).toBe('5:30 PM');
+    expect(await detail(page, 'Pickup address')).toBe(SEEDED.paddington);
+    expect(await detail(page, 'Drop-off address')).toBe('Reading Station, Station Approach, Reading RG1 1LZ');
+    expect(await detail(page, 'Return date')).toBe(formatDateUK(ukDateInDays(7)));
+    expect(await detail(page, 'Return time')).toBe('5:30 PM');
     expect(await detail(page, 'Vehicle')).toBe('Saloon');
-    expect(await detail(page, 'Payment Method')).toBe('Pay to driver');
-    expect(await detail(page, 'Booking Type')).toBe('Quotation');
-    expect(await detail(page, 'Total Passengers')).toBe('2');
-    expect(await detail(page, 'Baby Seat')).toBe('No');
-    const stops = (await dialog.getByRole('listitem').allTextContents()).join('\n');
-    expect(stops).toContain('Slough Station, Brunel Way, Slough');
-    expect(stops).toContain('SL1 1XW');
+    expect(await detail(page, 'Payment method')).toBe('Pay to driver');
+    expect(await detail(page, 'Booking type')).toBe('Quotation');
+    expect(await detail(page, 'Total passengers')).toBe('2');
+    expect(await detail(page, 'Baby seats')).toBe('No');
+    const stop = await detail(page, 'Stop 1');
+    expect(stop).toContain('Slough Station, Brunel Way, Slough');
+    expect(stop).toContain('SL1 1XW');
     await dialog.getByRole('button', { name: 'Close' }).click();
     expect(await page.getByRole('alertdialog').count()).toBe(0);
 
     // The Heathrow transfer: its flight and meet and greet.
     await rowFrom(page, SEEDED.heathrow).getByRole('button', { name: /Details/ }).click();
-    expect(await detail(page, 'Flight Number')).toBe('BA 0283');
+    expect(await detail(page, 'Flight / train')).toBe('BA 0283');
     expect(await detail(page, 'Meet and Greet')).toBe('Yes');
     await page.keyboard.press('Escape');
     expect(await page.getByRole('alertdialog').count()).toBe(0);

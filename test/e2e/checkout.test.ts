@@ -195,7 +195,7 @@ describe('confirmation', () => {
     const [y, m, d] = ukDateInDays(6).split('-');
     expect(text).toContain(`Return date${d}-${m}-${y}`);
     expect(text).toMatch(/Total amount£\d+\.\d{2}/);
-    expect(text).toContain('Meet and greetNo');
+    expect(text).toContain('Meet and GreetNo');
     expect(text).not.toContain('Wheelchair');
     expect(text).toContain('Drop-off address');
   });

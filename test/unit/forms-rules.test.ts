@@ -2,10 +2,11 @@
 // are asked for, word for word; the extras offered; the flight field; a saved form restored.
 import { describe, expect, it } from 'vitest';
 import {
-  extraOffered, needsTravelReference, newBookingForm, pickupDateError, pickupIsPast, restoreBookingForm, returnDateFollowingPickup,
+  needsTravelReference, newBookingForm, pickupDateError, pickupIsPast, restoreBookingForm, returnDateFollowingPickup,
   validateBookingForm, type BookingFormDraft,
 } from '../../src/domain/forms';
 import { SAME_PLACE } from '../../src/domain/messages';
+import { extraOffered } from '../../src/domain/extras';
 import type { BookingForm } from '../../src/domain/schemas';
 
 // 10:00 in London on 1 June 2026 (BST).

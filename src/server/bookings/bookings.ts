@@ -1,10 +1,11 @@
 // Writing a booking: the server prices it again, stores it with its
 // confirmation e-mail in one transaction, and answers with SPEC 7's shape.
 // The amount a client sends is never used.
+import { legExtras, storedExtras, type ExtraDetailKey } from '../../domain/extras';
 import { createHmac, randomFillSync } from 'node:crypto';
 import type { Db, Queryable } from '../db/index';
 import {
-  BookingForm, HourlyRateForm, type BookingRequest, type BookingResult,
+  BookingForm, HourlyRateForm, type BookingDetail, type BookingRequest, type BookingResult,
 } from '../../domain/schemas';
 import { penceToPounds } from '../../domain/money';
 import { allowsGuests, isEnabled, showsPayInCar } from '../../domain/settings';
@@ -170,8 +171,7 @@ interface Trip {
   rideType: 'Q' | 'H'; chosen: PricedOffer; pickupAt: Date; pickup: string; dropoff: string | null; date: string; time: string;
   returnDate: string | null; returnTime: string | null; hourlyDuration: string | null; flightNo: string | null;
   returnFlightNo: string | null; miles: number | null; returnMiles: number | null; seconds: number | null;
-  details: { meet_and_greet: string; baby_seat: number; booster_seat: number; wheel_chair: string; special_luggages: number;
-    waiting_minutes: number; luggages: number; hand_luggages: number; return_options: unknown; passengers: number };
+  details: Pick<BookingDetail, ExtraDetailKey> & { luggages: number; hand_luggages: number; return_options: unknown; passengers: number };
   stops: BookingForm['stops'];
 }
 
@@ -199,13 +199,11 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
       returnFlightNo: isReturn ? form.return_fight_number || null : null,
       miles: quote.route.miles, returnMiles: isReturn ? quote.route.returnMiles : null, seconds: quote.route.seconds,
       details: {
-        meet_and_greet: form.meet_and_greet, baby_seat: form.baby_seats, booster_seat: form.booster_seats,
-        wheel_chair: form.wheel_chair, special_luggages: form.special_luggage, waiting_minutes: form.waiting_min,
+        ...storedExtras(legExtras(form, 'outbound')),
         luggages: form.luggages, hand_luggages: form.hand_luggages, passengers: form.passengers,
         return_options: isReturn ? {
           passengers: form.return_passengers, luggages: form.return_luggages, hand_luggages: form.return_hand_luggages,
-          meet_and_greet: form.return_meet_and_greet, baby_seats: form.return_baby_seats, booster_seats: form.return_booster_seats,
-          wheel_chair: form.return_wheel_chair, special_luggage: form.return_special_luggage, waiting_min: form.return_waiting_min,
+          ...legExtras(form, 'return'),
         } : null,
       },
       stops: form.stops,
@@ -220,10 +218,7 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
     rideType: 'H', chosen: chosenOffer(quote.offers, req), pickupAt: quote.pickupAt, pickup: form.pickup, dropoff: null,
     date: form.pickup_date, time: toTime24(form.pickup_hour, form.pickup_min), returnDate: null, returnTime: null,
     hourlyDuration: form.pickup_duration, flightNo: null, returnFlightNo: null, miles: null, returnMiles: null, seconds: null,
-    details: {
-      meet_and_greet: 'no', baby_seat: 0, booster_seat: 0, wheel_chair: 'no', special_luggages: 0, waiting_minutes: 0,
-      luggages: 0, hand_luggages: 0, passengers: 0, return_options: null,
-    },
+    details: { ...storedExtras({}), luggages: 0, hand_luggages: 0, passengers: 0, return_options: null },
     stops: [],
   };
 }

@@ -3,8 +3,8 @@ import type { BookingResult } from '../../domain/schemas';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { formatExactPrice } from '../../domain/money';
 import { formatDateUK, formatTime12 } from '../../domain/ukTime';
-import { bookingTypeLabel, confirmationPaymentLabel } from '../../domain/bookingLabels';
 import { formatPhone } from '../../domain/phone';
+import { bookingSummary } from '../../domain/bookingSummary';
 
 export interface Message { subject: string; text: string; html: string }
 
@@ -28,41 +28,16 @@ function signature(s: Settings): string[] {
   ].filter(Boolean);
 }
 
-const yes = (v: string) => (v === 'yes' ? 'Yes' : 'No');
-
 export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { label: string; amount: string }[]): Message {
   const b = r.booking;
-  const d = r.bookingDetail;
   const p = r.passengerDetails;
   const currency = currencyOf(s);
-  const isQuote = b.ride_type === 'Q';
+  const summary = bookingSummary(r, { reader: 'email', settings: s, amount: (pounds) => formatExactPrice(pounds, currency) });
   const rows: [string, string][] = [
-    ['Reference ID', b.booking_number],
-    ['Booking type', bookingTypeLabel(b.ride_type)],
-    ['Pickup address', b.pick_up_address],
-    ...(isQuote ? [['Drop-off address', b.drop_off_address ?? ''] as [string, string]] : []),
-    ['Pickup date', formatDateUK(b.pick_up_date)],
-    ['Pickup time', formatTime12(b.pick_up_time)],
-    ...(isQuote && b.return_date ? [['Return date', formatDateUK(b.return_date)], ['Return time', formatTime12(b.return_time)]] as [string, string][] : []),
-    ...(!isQuote ? [['Duration', (b.hourly_duration ?? '').replace('hour', ' hours')] as [string, string]] : []),
-    ...(b.flight_no ? [['Flight / train', b.flight_no] as [string, string]] : []),
-    ...(b.return_flight_no ? [['Return flight / train', b.return_flight_no] as [string, string]] : []),
-    ...r.bookingStops.map((st, i) => [`Stop ${i + 1}`, [st.stop_street_number, st.stop_address, st.stop_post_code].filter(Boolean).join(' ')] as [string, string]),
-    ['Vehicle', `${b.fleet_category.category_name} (${b.company_name}) x ${d.vehicle_qty}`],
-    ['Passengers', String(p.total_passengers)],
-    ['Luggage', `${d.luggages} large, ${d.hand_luggages} hand`],
-    ['Meet and Greet', yes(d.meet_and_greet)],
-    ['Baby seats', String(d.baby_seat)],
-    ['Booster seats', String(d.booster_seat)],
-    ['Wheelchair', yes(d.wheel_chair)],
-    ['Special luggage', String(d.special_luggages)],
-    ['Waiting minutes', String(d.waiting_minutes)],
-    ['Passenger', [p.passenger_name, p.passenger_email, formatPhone(p.passenger_contact_no)].filter(Boolean).join(', ')],
-    ...(p.additional_info ? [['Additional information', p.additional_info] as [string, string]] : []),
-    ...breakdown.map((l) => [l.label, formatExactPrice(l.amount, currency)] as [string, string]),
-    ['Payment method', confirmationPaymentLabel(b.payment_method)],
-    ['Total', formatExactPrice(b.total_booking_amount, currency)],
-  ];
+    ...summary.journey, ...summary.stops, ...summary.passenger, ...summary.extras,
+    ...breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
+    ...summary.vehicle,
+  ].map((row) => [row.label, row.value]);
   const m = render(
     `Booking confirmed: ${b.booking_number}`,
     `Thank you, ${p.passenger_name}. Your booking with ${s.Company_Name ?? 'us'} is confirmed. Please keep your reference ID.`,

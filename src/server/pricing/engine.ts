@@ -2,6 +2,7 @@
 // pence. docs/pricing.md explains it with a worked example.
 import { poundsToPence, roundToPoundsPence } from '../../domain/money';
 import type { Settings } from '../../domain/settings';
+import { EXTRAS, extraPence, extraPriceLabel, type ExtraKey, type ExtraValue } from '../../domain/extras';
 
 export interface DistanceRate {
   base_fare_pence: number;
@@ -31,45 +32,28 @@ export function hourlyFarePence(hourlyRatePence: number, hours: number): number 
   return hourlyRatePence * hours;
 }
 
-/** Extra prices from the settings (SPEC 3), in pence; unset, unreadable or negative is 0 (not offered). */
-export interface ExtraPrices {
-  meet_and_greet: number; baby_seat: number; booster_seat: number; wheel_chair: number;
-  special_luggage: number; per_five_waiting_min: number;
-}
+/** Each extra's price from its setting (SPEC 3), in pence; unset, unreadable or negative is 0 (not offered). */
+export type ExtraPrices = Record<ExtraKey, number>;
 
 export function extraPricesFrom(settings: Settings): ExtraPrices {
   const pence = (key: string) => {
     const p = poundsToPence(settings[key] ?? '');
     return Number.isNaN(p) || p < 0 ? 0 : p;
   };
-  return {
-    meet_and_greet: pence('MEET_AND_GREET'),
-    baby_seat: pence('BABY_PRICE_PER_SEAT'),
-    booster_seat: pence('BOOSTER_PRICE_PER_SEAT'),
-    wheel_chair: pence('WHEEL_CHAIR'),
-    special_luggage: pence('SPECIAL_LUGGAGE_PER_PRICE'),
-    per_five_waiting_min: pence('PRICE_PER_FIVE_WAITING_MIN'),
-  };
+  return Object.fromEntries(EXTRAS.map((e) => [e.key, pence(e.setting)])) as ExtraPrices;
 }
 
-export interface LegExtras {
-  meet_and_greet: 'yes' | 'no'; baby_seats: number; booster_seats: number; wheel_chair: 'yes' | 'no';
-  special_luggage: number; waiting_min: number;
-}
+/** What one leg asks for, by the form's field names. */
+export type LegExtras = Record<ExtraKey, ExtraValue>;
 
-/** One line per extra asked for and priced above 0. Waiting is charged per started five minutes. */
+/** One line per extra asked for and priced above 0, in the order of EXTRAS (src/domain/extras.ts). */
 export function extraLines(o: LegExtras, p: ExtraPrices, leg: Leg): PriceLine[] {
   const prefix = leg === 'return' ? 'Return: ' : '';
   const lines: PriceLine[] = [];
-  const add = (code: string, label: string, pence: number) => {
-    if (pence > 0) lines.push({ code, leg, label: prefix + label, pence });
-  };
-  if (o.meet_and_greet === 'yes') add('meet_and_greet', 'Meet and Greet', p.meet_and_greet);
-  if (o.baby_seats > 0) add('baby_seat', `Baby seats x ${o.baby_seats}`, o.baby_seats * p.baby_seat);
-  if (o.booster_seats > 0) add('booster_seat', `Booster seats x ${o.booster_seats}`, o.booster_seats * p.booster_seat);
-  if (o.wheel_chair === 'yes') add('wheel_chair', 'Wheelchair accessible', p.wheel_chair);
-  if (o.special_luggage > 0) add('special_luggage', `Special luggage x ${o.special_luggage}`, o.special_luggage * p.special_luggage);
-  if (o.waiting_min > 0) add('waiting', `Waiting time ${o.waiting_min} min`, Math.ceil(o.waiting_min / 5) * p.per_five_waiting_min);
+  for (const e of EXTRAS) {
+    const pence = extraPence(e, o[e.key], p[e.key]);
+    if (pence > 0) lines.push({ code: e.code, leg, label: prefix + extraPriceLabel(e, o[e.key]), pence });
+  }
   return lines;
 }
 

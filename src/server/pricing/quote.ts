@@ -1,5 +1,6 @@
 // Quoting a trip: check the rules, place the addresses, measure the legs and
 // price every offer. Both price endpoints and the booking call use this.
+import { legExtras } from '../../domain/extras';
 import type { Queryable } from '../db/index';
 import type { BookingForm, HourlyRateForm, PriceDetail } from '../../domain/schemas';
 import { currencyOf, isEnabled, type Settings } from '../../domain/settings';
@@ -171,12 +172,9 @@ export async function quoteDistance(ctx: QuoteContext, form: BookingForm, only?:
   const route = await measureRoute(ctx, form);
   const extras = extrasOf(ctx.settings);
   // The extras are the same for every offer: worked out once.
-  const outboundExtras = extraLines(form, extras, 'outbound');
+  const outboundExtras = extraLines(legExtras(form, 'outbound'), extras, 'outbound');
   const isReturn = form.select_option === 'return';
-  const returnExtras = isReturn ? extraLines({
-    meet_and_greet: form.return_meet_and_greet, baby_seats: form.return_baby_seats, booster_seats: form.return_booster_seats,
-    wheel_chair: form.return_wheel_chair, special_luggage: form.return_special_luggage, waiting_min: form.return_waiting_min,
-  }, extras, 'return') : [];
+  const returnExtras = isReturn ? extraLines(legExtras(form, 'return'), extras, 'return') : [];
   const outboundLabel = `Journey fare (${route.miles.toFixed(1)} miles)`;
   const returnLabel = `Return journey fare (${route.returnMiles.toFixed(1)} miles)`;
   const offers = (await offersFor(ctx.db, only)).map((offer) => {

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { BookingActor } from '../bookingActor';
 import { formatDateLong, hour12To24 } from '../../domain/ukTime';
 import type { BookingForm } from '../../domain/schemas';
+import { EXTRAS, extraPhrase, legExtras } from '../../domain/extras';
 import { RouteMap } from './RouteMap';
 
 export function formatDuration(seconds: number): string {
@@ -24,13 +25,11 @@ function options(f: BookingForm, p: '' | 'return_'): string {
   const parts = [
     plural(f[`${p}passengers`], 'passenger'), plural(f[`${p}luggages`], 'suitcase'), plural(f[`${p}hand_luggages`], 'hand luggage item'),
   ];
-  if (f[`${p}meet_and_greet`] === 'yes') parts.push('Meet and Greet');
-  if (f[`${p}baby_seats`]) parts.push(plural(f[`${p}baby_seats`], 'baby seat'));
-  if (f[`${p}booster_seats`]) parts.push(plural(f[`${p}booster_seats`], 'booster seat'));
-  if (f[`${p}wheel_chair`] === 'yes') parts.push('wheelchair accessible');
-  if (f[`${p}special_luggage`]) parts.push(plural(f[`${p}special_luggage`], 'special luggage item'));
-  const waiting = p ? f.return_waiting_min : f.waiting_min;
-  if (waiting) parts.push(`${waiting} min waiting`);
+  const extras = legExtras(f, p ? 'return' : 'outbound');
+  for (const e of EXTRAS) {
+    const phrase = extraPhrase(e, extras[e.key]);
+    if (phrase) parts.push(phrase);
+  }
   return parts.join(', ');
 }
 

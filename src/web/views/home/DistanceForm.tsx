@@ -5,11 +5,12 @@ import type { FormApi } from 'final-form';
 import { create } from 'superstruct';
 import { BookingForm } from '../../../domain/schemas';
 import {
-  HOUR_OPTIONS, MINUTE_OPTIONS, extraOffered, needsTravelReference, restoreBookingForm, returnDateFollowingPickup, returnLegFromOutbound,
+  HOUR_OPTIONS, MINUTE_OPTIONS, needsTravelReference, restoreBookingForm, returnDateFollowingPickup, returnLegFromOutbound,
   validateBookingForm,
   type BookingFormDraft,
 } from '../../../domain/forms';
 import { graceMinutes } from '../../../domain/settings';
+import { EXTRAS, extraOffered, type Extra, type ExtraKey } from '../../../domain/extras';
 import { ukToday } from '../../../domain/ukTime';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { refusalFor } from '../../../../machines/booking';
@@ -48,10 +49,15 @@ function TimeFields({ prefix, legend }: { prefix: 'pickup' | 'return'; legend: s
   );
 }
 
+/** What an extra asked yes or no means, beside its box. */
+const YES_NO_HINTS: Partial<Record<ExtraKey, string>> = { meet_and_greet: '(driver waits in arrivals with a name board)' };
+
 /** Counts and extras of one leg; `p` is '' for the outbound leg and 'return_' for the return. */
 function LegOptions({ p, settings }: { p: '' | 'return_'; settings: Record<string, string> }) {
   const who = p ? 'Return ' : '';
   const lc = (s: string) => (p ? s.toLowerCase() : s);
+  const offered = EXTRAS.filter((e) => extraOffered(settings, e.key));
+  const counted = offered.filter((e): e is Extract<Extra, { max: number }> => e.kind !== 'yesno');
   return (
     <>
       <div className="row row-3">
@@ -59,16 +65,16 @@ function LegOptions({ p, settings }: { p: '' | 'return_'; settings: Record<strin
         <CountSelect name={`${p}luggages`} label={`${who}${lc('Luggage')}`} max={20} />
         <CountSelect name={`${p}hand_luggages`} label={`${who}${lc('Hand luggage')}`} max={20} />
       </div>
-      {(['baby_seats', 'booster_seats', 'special_luggage', 'waiting_min'] as const).some((x) => extraOffered(settings, x)) && (
+      {counted.length > 0 && (
         <div className="row row-3">
-          {extraOffered(settings, 'baby_seats') && <CountSelect name={`${p}baby_seats`} label={`${who}${lc('Baby seats')}`} max={15} />}
-          {extraOffered(settings, 'booster_seats') && <CountSelect name={`${p}booster_seats`} label={`${who}${lc('Booster seats')}`} max={15} />}
-          {extraOffered(settings, 'special_luggage') && <CountSelect name={`${p}special_luggage`} label={`${who}${lc('Special luggage')}`} max={15} />}
-          {extraOffered(settings, 'waiting_min') && <CountSelect name={p ? 'return_waiting_min' : 'waiting_min'} label={`${who}${lc('Waiting minutes')}`} max={100} step={5} />}
+          {counted.map((e) => (
+            <CountSelect key={e.key} name={`${p}${e.key}`} label={`${who}${lc(e.label)}`} max={e.max} step={e.kind === 'minutes' ? e.step : undefined} />
+          ))}
         </div>
       )}
-      {extraOffered(settings, 'meet_and_greet') && <YesNoCheckbox name={`${p}meet_and_greet`} label={`${who}${lc('Meet and Greet')}`} hint="(driver waits in arrivals with a name board)" />}
-      {extraOffered(settings, 'wheel_chair') && <YesNoCheckbox name={`${p}wheel_chair`} label={`${who}${lc('Wheelchair accessible vehicle')}`} />}
+      {offered.filter((e) => e.kind === 'yesno').map((e) => (
+        <YesNoCheckbox key={e.key} name={`${p}${e.key}`} label={`${who}${lc(e.label)}`} hint={YES_NO_HINTS[e.key]} />
+      ))}
     </>
   );
 }
