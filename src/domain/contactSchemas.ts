@@ -6,7 +6,7 @@
 // imports them from here. Shared by the server and the lazy views.
 import { defaulted, enums, integer, nullable, optional, pattern, refine, size, string, type, union, type Infer } from 'superstruct';
 import { BookingReferenceOrEmpty } from './bookingReference';
-import { CalendarDate, Email, EmailOrEmpty, isEmail, OptionalText, Text } from './fields';
+import { CalendarDate, Email, EmailOrEmpty, emailProblem, isEmail, OptionalText, Text } from './fields';
 import { isPhone, Phone, PHONE_MESSAGE, PhoneOrEmpty } from './phone';
 
 /**
@@ -40,8 +40,8 @@ export function validateQuoteForm(v: { pickup_date?: string; pickup_time?: strin
   const e: Record<string, string> = {};
   if (!v.pickup_date) e.pickup_date = 'Choose a date';
   if (!v.pickup_time) e.pickup_time = 'Choose a time';
-  if (!v.passenger_email?.trim()) e.passenger_email = 'Email is required';
-  else if (!isEmail(v.passenger_email)) e.passenger_email = 'Please enter a valid email address';
+  const email = emailProblem(v.passenger_email);
+  if (email) e.passenger_email = email;
   const phone = String(v.passenger_phone ?? '').trim();
   if (!phone) e.passenger_phone = 'Telephone is required';
   else if (!isPhone(phone)) e.passenger_phone = PHONE_MESSAGE;

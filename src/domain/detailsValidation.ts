@@ -3,8 +3,8 @@
 // the server pass the full rule (isPhone of ./phone), the booking machine on the
 // first page the cheap check of the stored form (isStoredPhone, below).
 import type { RegistrationMode } from './schemas';
-import { isEmail } from './fields';
-import { PHONE_MESSAGE } from './messages';
+import { emailProblem, isEmail } from './fields';
+import { EMAIL_INVALID, EMAIL_REQUIRED, PHONE_MESSAGE } from './messages';
 
 /** Whether a phone number is acceptable: `isPhone` (./phone) for what is typed or sent, `isStoredPhone` for what forms stored. */
 export type PhoneRule = (text: string) => boolean;
@@ -17,8 +17,8 @@ export type PhoneRule = (text: string) => boolean;
 export const isStoredPhone: PhoneRule = (value) => /^\+\d{6,15}$/.test(value);
 
 export const DETAILS_MESSAGES = {
-  emailRequired: 'Email is required',
-  emailInvalid: 'Please enter a valid email address',
+  emailRequired: EMAIL_REQUIRED,
+  emailInvalid: EMAIL_INVALID,
   firstNameRequired: 'First Name is required',
   lastNameRequired: 'Last Name is required',
   phoneRequired: 'Phone Number is required',
@@ -49,8 +49,8 @@ const blank = (v: string | undefined) => !v || v.trim() === '';
 
 export function validateDetails(mode: RegistrationMode, v: DetailsValues, isValidPhone: PhoneRule): DetailsErrors {
   const e: DetailsErrors = {};
-  if (blank(v.email)) e.email = DETAILS_MESSAGES.emailRequired;
-  else if (!isEmail(v.email)) e.email = DETAILS_MESSAGES.emailInvalid;
+  const email = emailProblem(v.email);
+  if (email) e.email = email;
   if (v.passengerDetails === 'yes' && !blank(v.passengerEmail) && !isEmail(v.passengerEmail)) {
     e.passengerEmail = DETAILS_MESSAGES.emailInvalid;
   }

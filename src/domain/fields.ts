@@ -3,6 +3,7 @@
 // disagree about what a valid value is.
 import { coerce, defaulted, pattern, refine, size, string, unknown } from 'superstruct';
 import { isCalendarDate } from './ukTime';
+import { EMAIL_INVALID, EMAIL_REQUIRED } from './messages';
 
 /**
  * One address as name@domain.tld. Beyond the usual shape it refuses what would
@@ -19,6 +20,12 @@ export const EMAIL_MAX_LENGTH = 254;
 export function isEmail(value: string | null | undefined): boolean {
   const v = (value ?? '').trim();
   return v.length >= 3 && v.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(v);
+}
+
+/** What is wrong with a form's e-mail field, in SPEC 5's words: nothing typed (when it is required), or not one address. */
+export function emailProblem(value: string | null | undefined, required = true): string | undefined {
+  if (!value?.trim()) return required ? EMAIL_REQUIRED : undefined;
+  return isEmail(value) ? undefined : EMAIL_INVALID;
 }
 
 /** One mailbox however it is typed: surrounding spaces and capitals do not make another address. */

@@ -12,6 +12,10 @@ export const EMAIL_FOUND = 'Email found. Proceeding to payment.';
 export const EMAIL_CHECK_FAILED_PREFIX = 'An error occurred while checking email: ';
 export const ACCOUNT_EXISTS = 'An account already exists for this email. Choose "Existing client" and enter your password.';
 
+// SPEC 5: the e-mail field of every form.
+export const EMAIL_REQUIRED = 'Email is required';
+export const EMAIL_INVALID = 'Please enter a valid email address';
+
 /** SPEC 5's text for a phone number that is not valid, kept for every phone field (decision 20). */
 export const PHONE_MESSAGE = 'Please enter a valid phone number (e.g., +xxx xxx xxx xxx)';
 

@@ -102,6 +102,22 @@ const hourly: BookingResult = {
 const rows = (list: SummaryRow[]) => Object.fromEntries(list.map((r) => [r.label, r.value]));
 const pounds = (p: string) => `£${p}`;
 
+describe('the e-mail field of every form', () => {
+  it("says SPEC 5's words, written once", async () => {
+    const { emailProblem } = await import('../../src/domain/fields');
+    const { EMAIL_INVALID, EMAIL_REQUIRED } = await import('../../src/domain/messages');
+    expect([emailProblem(''), emailProblem('  '), emailProblem('a@b'), emailProblem(' amelia@example.com ')])
+      .toEqual([EMAIL_REQUIRED, EMAIL_REQUIRED, EMAIL_INVALID, undefined]);
+    expect(emailProblem('', false)).toBeUndefined();
+    expect([EMAIL_REQUIRED, EMAIL_INVALID]).toEqual(['Email is required', 'Please enter a valid email address']);
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const written = ['src', 'machines'].flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.tsx?$/.test(f)).map((f) => path.join(dir, f)))
+      .filter((f) => [EMAIL_REQUIRED, EMAIL_INVALID].some((m) => readFileSync(path.join(root, f), 'utf8').includes(m)));
+    expect(written).toEqual([path.join('src', 'domain', 'messages.ts')]);
+  });
+});
+
 describe('a booking as a person reads it', () => {
   it('on the confirmation page: the drop-off only for a transfer, the return only when there is one, extras only when offered', () => {
     const settings = { MEET_AND_GREET: '15', PRICE_PER_FIVE_WAITING_MIN: '3' };

@@ -1,6 +1,7 @@
 // Distance and duration between two points of a journey. One service is
 // chosen at start-up (see distanceFromConfig): Google Distance Matrix, OSRM,
 // or an estimate from coordinates that needs no network.
+import { roundMiles } from '../../domain/miles';
 
 /** `exact`: the coordinates are the place itself, not the middle of its town or postcode area (decision 23). */
 export interface Waypoint { text: string; lat?: number; lon?: number; exact?: boolean }
@@ -21,7 +22,6 @@ export class UnroutableError extends Error {
 const EARTH_RADIUS_MILES = 3958.8;
 /** UK roads are on average about 30% longer than the straight line between two places. */
 export const ROAD_FACTOR = 1.3;
-export const METRES_PER_MILE = 1609.344;
 
 export function greatCircleMiles(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const rad = (d: number) => (d * Math.PI) / 180;
@@ -46,7 +46,7 @@ export const estimateDistance: DistanceService = {
   async leg(from, to) {
     if (!hasCoords(from)) throw new UnroutableError('from', `No coordinates for "${from.text}"`);
     if (!hasCoords(to)) throw new UnroutableError('to', `No coordinates for "${to.text}"`);
-    const miles = Math.round(greatCircleMiles(from, to) * ROAD_FACTOR * 10) / 10;
+    const miles = roundMiles(greatCircleMiles(from, to) * ROAD_FACTOR);
     return { miles, seconds: estimatedSeconds(miles), estimated: true };
   },
 };

@@ -1,6 +1,7 @@
 // Google Distance Matrix (https://developers.google.com/maps/documentation/distance-matrix).
 import type { DistanceService, Waypoint } from './distance';
-import { METRES_PER_MILE, UnroutableError } from './distance';
+import { UnroutableError } from './distance';
+import { milesFromMetres } from '../../domain/miles';
 
 interface MatrixResponse {
   status: string;
@@ -33,7 +34,7 @@ export function googleDistance(key: string, baseUrl = 'https://maps.googleapis.c
         throw new UnroutableError(which, which === 'route' ? 'Google could not find one of the addresses' : 'Google could not find this address');
       }
       if (el.status !== 'OK' || !el.distance || !el.duration) throw new UnroutableError('route', `No driving route (${el.status})`);
-      return { miles: Math.round((el.distance.value / METRES_PER_MILE) * 10) / 10, seconds: el.duration.value, estimated: false };
+      return { miles: milesFromMetres(el.distance.value), seconds: el.duration.value, estimated: false };
     },
   };
 }

@@ -1,6 +1,7 @@
 // A self-hosted OSRM server (http://project-osrm.org/docs/v5.24.0/api/#route-service).
 import type { DistanceService } from './distance';
-import { METRES_PER_MILE, UnroutableError } from './distance';
+import { UnroutableError } from './distance';
+import { milesFromMetres } from '../../domain/miles';
 
 interface RouteResponse { code: string; message?: string; routes?: { distance: number; duration: number }[] }
 
@@ -17,7 +18,7 @@ export function osrmDistance(baseUrl: string, timeoutMs = 5000): DistanceService
       if (body.code === 'NoRoute') throw new UnroutableError('route', 'There is no road route between these places');
       if (body.code !== 'Ok' || !body.routes?.length) throw new Error(`OSRM ${body.code}${body.message ? `: ${body.message}` : ''}`);
       const r = body.routes[0];
-      return { miles: Math.round((r.distance / METRES_PER_MILE) * 10) / 10, seconds: Math.round(r.duration), estimated: false };
+      return { miles: milesFromMetres(r.distance), seconds: Math.round(r.duration), estimated: false };
     },
   };
 }

@@ -1,6 +1,7 @@
 // Quoting a trip: check the rules, place the addresses, measure the legs and
 // price every offer. Both price endpoints and the booking call use this.
 import { legExtras } from '../../domain/extras';
+import { formatMiles } from '../../domain/miles';
 import type { Queryable } from '../db/index';
 import type { BookingForm, HourlyRateForm, PriceDetail } from '../../domain/schemas';
 import { currencyOf, isEnabled, type Settings } from '../../domain/settings';
@@ -175,8 +176,8 @@ export async function quoteDistance(ctx: QuoteContext, form: BookingForm, only?:
   const outboundExtras = extraLines(legExtras(form, 'outbound'), extras, 'outbound');
   const isReturn = form.select_option === 'return';
   const returnExtras = isReturn ? extraLines(legExtras(form, 'return'), extras, 'return') : [];
-  const outboundLabel = `Journey fare (${route.miles.toFixed(1)} miles)`;
-  const returnLabel = `Return journey fare (${route.returnMiles.toFixed(1)} miles)`;
+  const outboundLabel = `Journey fare (${formatMiles(route.miles)})`;
+  const returnLabel = `Return journey fare (${formatMiles(route.returnMiles)})`;
   const offers = (await offersFor(ctx.db, only)).map((offer) => {
     const fare = distanceFarePence(offer.rate, route.miles);
     // An operator's vehicle without a rate is offered without a price (SPEC 2's Contact Us card), extras or not.

@@ -1,5 +1,6 @@
 // SPEC 2 'route map 200px high': a Google map with the driving route when the
 // maps script is loaded (GOOGLE_API_KEY), otherwise a plain drawing of the route.
+import { formatMiles } from '../../domain/miles';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { mapsReady } from '../maps';
 
@@ -15,7 +16,7 @@ function RouteDrawing({ from, to, stops, miles }: { from: string; to: string; st
       </div>
       <figcaption>
         <span>{from.split(',')[0]}</span>
-        {miles !== undefined && <strong>{miles.toFixed(1)} mi</strong>}
+        {miles !== undefined && <strong>{formatMiles(miles, 'mi')}</strong>}
         <span>{to.split(',')[0]}</span>
       </figcaption>
     </figure>

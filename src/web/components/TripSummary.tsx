@@ -5,6 +5,7 @@ import { BookingActor } from '../bookingActor';
 import { formatDateLong, hour12To24 } from '../../domain/ukTime';
 import type { BookingForm } from '../../domain/schemas';
 import { EXTRAS, extraPhrase, legExtras } from '../../domain/extras';
+import { formatMiles, wholeKm } from '../../domain/miles';
 import { RouteMap } from './RouteMap';
 
 export function formatDuration(seconds: number): string {
@@ -16,10 +17,9 @@ export function formatDuration(seconds: number): string {
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const clock = (hour: string, min: string) => (hour ? `${String(hour12To24(hour)).padStart(2, '0')}:${min}` : '');
-const KM_PER_MILE = 1.60934;
 const distance = (miles?: number, seconds?: number, estimated?: boolean) =>
   miles === undefined ? null
-    : `${miles.toFixed(1)} miles (${Math.round(miles * KM_PER_MILE)} km)${seconds ? `, about ${formatDuration(seconds)}` : ''}${estimated ? ' (estimate)' : ''}`;
+    : `${formatMiles(miles)} (${wholeKm(miles)} km)${seconds ? `, about ${formatDuration(seconds)}` : ''}${estimated ? ' (estimate)' : ''}`;
 
 function options(f: BookingForm, p: '' | 'return_'): string {
   const parts = [

@@ -5,15 +5,15 @@ import { Form } from 'react-final-form';
 import { AccountActor, useSettings } from '../../appActor';
 import { RouteLink } from '../../components/RouteLink';
 import { TextField } from '../../components/TextField';
-import { isEmail } from '../../../domain/fields';
+import { emailProblem } from '../../../domain/fields';
 import { BrandMark } from './BrandMark';
 
 interface Values { email: string; password: string }
 
 function validate(v: Partial<Values>): Partial<Record<keyof Values, string>> {
   const errors: Partial<Record<keyof Values, string>> = {};
-  if (!v.email?.trim()) errors.email = 'Email is required';
-  else if (!isEmail(v.email)) errors.email = 'Please enter a valid email address';
+  const email = emailProblem(v.email);
+  if (email) errors.email = email;
   if (!v.password) errors.password = 'Password is required';
   return errors;
 }

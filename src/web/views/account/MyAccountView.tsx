@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { Form } from 'react-final-form';
 import { AccountActor } from '../../appActor';
 import { TextField } from '../../components/TextField';
-import { emailKey, isEmail } from '../../../domain/fields';
+import { emailKey, emailProblem } from '../../../domain/fields';
 import { CURRENT_PASSWORD_NEEDED } from '../../../domain/messages';
 import { formatPhone, isPhone, normalisePhone, PHONE_MESSAGE } from '../../../domain/phone';
 
@@ -19,8 +19,8 @@ function validator(storedEmail: string | undefined) {
   return (v: Partial<Values>): Partial<Record<keyof Values, string>> => {
     const errors: Partial<Record<keyof Values, string>> = {};
     if (!v.name?.trim()) errors.name = 'Name is required';
-    if (!v.email?.trim()) errors.email = 'Email is required';
-    else if (!isEmail(v.email)) errors.email = 'Please enter a valid email address';
+    const email = emailProblem(v.email);
+    if (email) errors.email = email;
     if (v.phone?.trim() && !isPhone(v.phone)) errors.phone = PHONE_MESSAGE;
     if (emailChanged(v.email, storedEmail) && !v.currentPassword) errors.currentPassword = CURRENT_PASSWORD_NEEDED;
     return errors;

@@ -7,7 +7,7 @@ import type { ActorRefFrom } from 'xstate';
 import { BookingActor } from '../../bookingActor';
 import type { forgotPasswordMachine } from '../../../../machines/forgotPassword';
 import { TextField } from '../../components/TextField';
-import { isEmail } from '../../../domain/fields';
+import { emailProblem } from '../../../domain/fields';
 
 const STEPS = ['email', 'code', 'password'] as const;
 
@@ -39,7 +39,7 @@ function ForgotPasswordSteps({ actor }: { actor: ActorRefFrom<typeof forgotPassw
       {step === 'email' && (
         <Form<{ email: string }>
           initialValues={{ email }}
-          validate={(v) => (!v.email?.trim() ? { email: 'Email is required' } : !isEmail(v.email) ? { email: 'Please enter a valid email address' } : {})}
+          validate={(v) => { const email = emailProblem(v.email); return email ? { email } : {}; }}
           onSubmit={(v) => actor.send({ type: 'reset.requestCode', email: v.email.trim() })}
           render={({ handleSubmit }) => (
             <form className="panel" onSubmit={handleSubmit} noValidate aria-label="Step 1: your email">
