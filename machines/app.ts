@@ -10,7 +10,8 @@
 // the address back.
 import { assign, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import type { Settings } from '../src/domain/settings';
-import { bookingLocation, bookingMachine, type StoredBooking } from './booking';
+import { bookingMachine, type StoredBooking } from './booking';
+import { bookingLocation } from './bookingLocation';
 import { accountLocation, accountMachine, type AccountToApp, type Session } from './account';
 import { contactMachine } from './contact';
 import { areaOfPath, pathOfScreen, screenOfPath, type Area, type Location } from '../src/domain/screens';

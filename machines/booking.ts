@@ -5,51 +5,40 @@
 // with the settings and hands it every location on a wizard route as one
 // `url.changed` event; the step guards of ./bookingSteps decide where it lands.
 // States waiting for an answer that decides the next screen are tagged 'busy':
-// the app holds the URL still meanwhile. Types, services, actions and guards:
-// ./bookingSetup.
-import { and, assign, not, type SnapshotFrom } from 'xstate';
-import {
-  EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, QUOTE_FAILED, QUOTE_SENT,
-} from '../src/domain/messages';
-import { homePathFor, type Step } from './bookingSteps';
-import { pathOfScreen, type Location } from '../src/domain/screens';
-import {
-  amountPence, bookingInput, bookingSetup, errorText, openingBookingType, registrationFor, routes, type BookingEvent,
-} from './bookingSetup';
-import { encode } from '../src/domain/encoding';
-import { penceToPounds } from '../src/domain/money';
+// the app holds the URL still meanwhile. Its context, input and events are in
+// ./bookingContext, its actions, guards and actors in ./bookingActions,
+// ./bookingGuards and ./bookingActors, where it is on screen in ./bookingLocation.
+import { and, assertEvent, not, setup, type SnapshotFrom } from 'xstate';
+import { bookingActions } from './bookingActions';
+import { bookingActors } from './bookingActors';
+import { bookingGuards, routes } from './bookingGuards';
+import { bookingInput, amountPence, initialContext, type BookingContext, type BookingEvent, type BookingInput } from './bookingContext';
+import type { Step } from './bookingSteps';
 
-export * from './bookingSetup';
+export * from './bookingContext';
 export { landingStep, stepForPath, type Step } from './bookingSteps';
+export { errorText } from './shared';
 
-export const bookingMachine = bookingSetup.createMachine({
+export const bookingMachine = setup({
+  types: {
+    context: {} as BookingContext,
+    events: {} as BookingEvent,
+    input: {} as BookingInput,
+    /** The screen a state shows (src/domain/screens.ts); the address bar follows it. */
+    meta: {} as { screen?: Step },
+  },
+  actors: bookingActors,
+  actions: bookingActions,
+  guards: bookingGuards,
+  delays: {
+    /** SPEC 8: the urgent notice moves the visitor to /quoteView after 1 s ... */
+    urgentRedirect: 1000,
+    /** ... and closes 3 s after it opened. */
+    urgentNoticeRest: 2000,
+  },
+}).createMachine({
   id: 'booking',
-  context: ({ input }) => ({
-    requestedPath: input.path,
-    homePath: homePathFor(input.path),
-    settings: input.settings,
-    session: input.session ?? null,
-    bookingType: openingBookingType(input.settings, input.stored?.bookingType ?? null),
-    bookingForm: input.stored?.bookingForm ?? null,
-    hourlyForm: input.stored?.hourlyForm ?? null,
-    priceDetails: input.stored?.priceDetails ?? null,
-    trip: input.stored?.trip ?? null,
-    selectedVehicle: input.stored?.selectedVehicle ?? null,
-    quantity: input.stored?.quantity ?? 1,
-    selectionType: input.stored?.selectionType ?? 'selection',
-    registrationMode: input.session ? 'guest_login' : input.stored?.registrationMode ?? 'guest_login',
-    registration: input.session
-      ? registrationFor(input.session.passenger, input.stored?.registration ?? null)
-      : input.stored?.registration ?? null,
-    attempt: input.stored?.attempt ?? null,
-    cardKey: null,
-    paymentMethod: null,
-    booking: input.stored?.booking ?? null,
-    error: null,
-    addressError: null,
-    urgentReason: null,
-    notice: null,
-  }),
+  context: ({ input }) => initialContext(input),
   initial: 'routing',
   on: {
     'url.changed': routes('.'),
@@ -61,9 +50,8 @@ export const bookingMachine = bookingSetup.createMachine({
       meta: { screen: 'home' },
       initial: 'editing',
       on: {
-        'home.typeChanged': { actions: [assign({ bookingType: ({ event }) => event.bookingType, addressError: null }), 'persist'] },
-        // SPEC 4: the hourly form is saved on every change.
-        'home.hourlyChanged': { actions: [assign({ hourlyForm: ({ event }) => event.form }), 'persist'] },
+        'home.typeChanged': { actions: ['chooseBookingType', 'persist'] },
+        'home.hourlyChanged': { actions: ['keepHourlyForm', 'persist'] },
       },
       states: {
         editing: {
@@ -89,13 +77,13 @@ export const bookingMachine = bookingSetup.createMachine({
             }),
             onDone: {
               target: '#booking.quotation',
-              actions: ['assignPrices', 'persist'],
+              actions: [{ type: 'assignPrices', params: ({ event }) => event.output }, 'persist'],
             },
             onError: [
-              { guard: 'isUrgentError', target: 'urgent', actions: 'assignError' },
+              { guard: { type: 'isUrgentError', params: ({ event }) => ({ error: event.error }) }, target: 'urgent', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
               // Decision 23: a refused address is shown in the form, under its input, with everything typed kept.
-              { guard: 'isAddressError', target: 'editing', actions: 'assignAddressError' },
-              { target: 'failed', actions: 'assignError' },
+              { guard: { type: 'isAddressError', params: ({ event }) => ({ error: event.error }) }, target: 'editing', actions: { type: 'assignAddressError', params: ({ event }) => ({ error: event.error }) } },
+              { target: 'failed', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
             ],
           },
         },
@@ -153,18 +141,18 @@ export const bookingMachine = bookingSetup.createMachine({
             input: ({ context }) => ({ email: context.registration!.email, password: context.registration!.password ?? '' }),
             onDone: [
               {
-                guard: 'emailAccepted',
+                guard: { type: 'emailAccepted', params: ({ event }) => event.output },
                 target: '#booking.payment',
-                actions: assign({ notice: ({ context }) => (context.registrationMode === 'existing_client' ? EMAIL_FOUND : null) }),
+                actions: 'noteEmailFound',
               },
               {
                 target: 'rejected',
-                actions: 'assignEmailRejection',
+                actions: { type: 'assignEmailRejection', params: ({ event }) => event.output },
               },
             ],
             onError: {
               target: 'rejected',
-              actions: assign({ error: ({ event }) => EMAIL_CHECK_FAILED_PREFIX + errorText(event.error) }),
+              actions: { type: 'assignEmailCheckFailure', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
@@ -181,11 +169,11 @@ export const bookingMachine = bookingSetup.createMachine({
           on: {
             'payment.payInCar': {
               guard: 'payInCarAllowed', target: 'booking',
-              actions: ['clearMessages', assign({ paymentMethod: 'car' }), { type: 'startAttempt', params: { paymentMethod: 'car' } }, 'persist'],
+              actions: ['clearMessages', { type: 'choosePayment', params: { method: 'car' } }, { type: 'startAttempt', params: { paymentMethod: 'car' } }, 'persist'],
             },
             // SPEC 4: card goes to the card page.
             'payment.payByCard': {
-              guard: 'cardAllowed', target: '#booking.card', actions: ['clearMessages', assign({ paymentMethod: 'card' }), 'persist'],
+              guard: 'cardAllowed', target: '#booking.card', actions: ['clearMessages', { type: 'choosePayment', params: { method: 'card' } }, 'persist'],
             },
           },
         },
@@ -197,16 +185,20 @@ export const bookingMachine = bookingSetup.createMachine({
             input: ({ context }) => bookingInput(context, 'car'),
             onDone: [
               {
-                guard: 'bookingSucceeded',
+                guard: { type: 'bookingSucceeded', params: ({ event }) => event.output },
                 target: '#booking.success',
-                actions: assign({ booking: ({ event }) => event.output.data ?? null }),
+                actions: { type: 'assignBooking', params: ({ event }) => ({ booking: event.output.data ?? null }) },
               },
-              { target: 'failed', actions: assign({ error: ({ event }) => event.output.message }) },
+              { target: 'failed', actions: { type: 'assignRefusal', params: ({ event }) => ({ message: event.output.message }) } },
             ],
             onError: [
               // Decision 23: the booking call refused an address: back to the form, which shows it under its input.
-              { guard: 'isAddressError', target: '#booking.home', actions: ['assignAddressError', 'voidPrices', 'persist'] },
-              { target: 'failed', actions: 'assignError' },
+              {
+                guard: { type: 'isAddressError', params: ({ event }) => ({ error: event.error }) },
+                target: '#booking.home',
+                actions: [{ type: 'assignAddressError', params: ({ event }) => ({ error: event.error }) }, 'voidPrices', 'persist'],
+              },
+              { target: 'failed', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
             ],
           },
         },
@@ -222,9 +214,9 @@ export const bookingMachine = bookingSetup.createMachine({
     card: {
       meta: { screen: 'card' },
       // A new visit to the card page shows its key in the URL once this visit has it.
-      entry: [assign({ cardKey: null }), { type: 'startAttempt', params: { paymentMethod: 'card' } }, 'persist'],
+      entry: ['forgetCardKey', { type: 'startAttempt', params: { paymentMethod: 'card' } }, 'persist'],
       on: {
-        'card.keyLoaded': { actions: assign({ cardKey: ({ event }) => event.publishableKey }) },
+        'card.keyLoaded': { actions: 'assignCardKey' },
         'card.intentCreated': { actions: ['assignIntent', 'persist'] },
       },
       invoke: {
@@ -233,7 +225,7 @@ export const bookingMachine = bookingSetup.createMachine({
         input: ({ context }) => ({
           booking: bookingInput(context, 'card'), amountPence: amountPence(context), intentId: context.attempt?.intentId ?? null,
         }),
-        onDone: { target: 'success', actions: 'assignCardBooking' },
+        onDone: { target: 'success', actions: { type: 'assignCardBooking', params: ({ event }) => event.output } },
       },
     },
     success: {
@@ -246,7 +238,7 @@ export const bookingMachine = bookingSetup.createMachine({
       initial: 'form',
       // Decision 22: the reason for the redirect is explained while the visitor is here, and forgotten when they
       // leave; so is 'quote sent'.
-      exit: assign({ urgentReason: null, notice: null }),
+      exit: 'leaveQuote',
       states: {
         // SPEC 8: the urgent notice stays 3 s in all, 1 s of it before the move here.
         notice: {
@@ -262,13 +254,16 @@ export const bookingMachine = bookingSetup.createMachine({
           invoke: {
             id: 'sendQuote',
             src: 'sendQuote',
-            input: ({ event }) => (event as Extract<BookingEvent, { type: 'quote.submit' }>).request,
+            input: ({ event }) => {
+              assertEvent(event, 'quote.submit');
+              return event.request;
+            },
             onDone: [
               // SPEC 4 'Quote send': the saved booking form is removed.
-              { guard: 'quoteSent', target: 'sent', actions: [assign({ bookingForm: null, notice: QUOTE_SENT }), 'persist'] },
-              { target: 'failed', actions: assign({ error: QUOTE_FAILED }) },
+              { guard: { type: 'quoteSent', params: ({ event }) => event.output }, target: 'sent', actions: ['forgetQuotedForm', 'persist'] },
+              { target: 'failed', actions: 'quoteFailed' },
             ],
-            onError: { target: 'failed', actions: assign({ error: QUOTE_FAILED }) },
+            onError: { target: 'failed', actions: 'quoteFailed' },
           },
         },
         // The 'Thank you' dialog is modal: the form is sent again only after it closes.
@@ -283,36 +278,10 @@ export const bookingMachine = bookingSetup.createMachine({
         id: 'forgotPassword',
         src: 'forgotPassword',
         input: ({ context }) => ({ email: context.registration?.email ?? '' }),
-        onDone: { target: 'routing', actions: 'assignPasswordReset' },
+        onDone: { target: 'routing', actions: { type: 'assignPasswordReset', params: ({ event }) => event.output } },
       },
     },
   },
 });
 
 export type BookingSnapshot = SnapshotFrom<typeof bookingMachine>;
-
-/** The screen the machine's state shows, as its meta says (null while it routes). */
-export function currentStep(s: BookingSnapshot): Step | null {
-  for (const meta of Object.values(s.getMeta())) if (meta?.screen) return meta.screen;
-  return null;
-}
-
-/** The path of the machine's state. */
-export function pathOf(s: BookingSnapshot): string | null {
-  const step = currentStep(s);
-  if (step === null) return null;
-  return step === 'home' ? s.context.homePath : pathOfScreen(step);
-}
-
-/**
- * The URL of the machine's state: the web layer pushes this to the address bar. SPEC 2: the card page carries the
- * provider's key and the amount, both encoded, once it has the key. (Only written, never read back: a key in a link
- * is not trusted; the page asks the server for it.)
- */
-export function bookingLocation(s: BookingSnapshot): Location | null {
-  const path = pathOf(s);
-  if (path === null) return null;
-  if (currentStep(s) !== 'card' || !s.context.cardKey) return { path, search: '' };
-  const query = new URLSearchParams({ stripeKey: encode(s.context.cardKey), amount: encode(penceToPounds(amountPence(s.context))) });
-  return { path, search: `?${query}` };
-}

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { currentStep, type Step } from '../../machines/booking';
+import type { Step } from '../../machines/booking';
+import { currentStep } from '../../machines/bookingLocation';
 import { areaOfScreen, hidesNavbar, screenOfPath, type ScreenName } from '../domain/screens';
 import { BookingActor, useArea, useMachineLocation, useSettings } from './appActor';
 import { UrlSync } from './UrlSync';

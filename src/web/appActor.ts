@@ -6,7 +6,8 @@ import { createActorContext, useSelector } from '@xstate/react';
 import { appMachine, areaOf, locationOf, siteLocation, type AppSnapshot } from '../../machines/app';
 import type { contactMachine } from '../../machines/contact';
 import type { ActorRefFrom } from 'xstate';
-import { bookingLocation, type BookingSnapshot } from '../../machines/booking';
+import type { BookingSnapshot } from '../../machines/booking';
+import { bookingLocation } from '../../machines/bookingLocation';
 import { accountLocation, type AccountSnapshot } from '../../machines/account';
 import type { Location } from '../domain/screens';
 

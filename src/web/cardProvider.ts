@@ -7,7 +7,7 @@ import { loadStripe } from '@stripe/stripe-js/pure';
 import type { Stripe, StripeElements } from '@stripe/stripe-js';
 import { assert } from 'superstruct';
 import { CardKeyResponse, ConfirmPaymentIntentResponse, CreatePaymentIntentResponse } from '../domain/cardSchemas';
-import type { CreateBookingInput } from '../../machines/bookingSetup';
+import type { CreateBookingInput } from '../domain/bookingRequest';
 import { api, bookingBody, bookingHeaders, errorMessage } from './api';
 import type { AuthenticationResult, BillingDetails, CardField, PaymentMethodResult } from '../../machines/cardPayment';
 

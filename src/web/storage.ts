@@ -30,7 +30,7 @@ const KEYS = {
   registrationMode: 'registrationMode',
   token: 'passenger_token',
   passenger: 'passenger_corporate_details',
-  /** The current booking attempt: its Idempotency-Key and card payment intent (machines/bookingSetup.ts, Attempt). */
+  /** The current booking attempt: its Idempotency-Key and card payment intent (machines/bookingContext.ts, Attempt). */
   attempt: 'bookingAttempt',
 } as const;
 const CONFIRMATION_KEY = 'confirmedBooking';

@@ -7,7 +7,8 @@
 // is started with the booking, tells the wizard the key and the intent, and answers with the booking.
 import { describe, expect, it } from 'vitest';
 import { type SnapshotFrom } from 'xstate';
-import { bookingLocation, pathOf, type BookingEvent, type BookingInput } from '../../machines/booking';
+import { type BookingEvent, type BookingInput } from '../../machines/booking';
+import { bookingLocation, pathOf } from '../../machines/bookingLocation';
 import type { CardPaymentInput } from '../../machines/cardPayment';
 import { forgotPasswordMachine, type ForgotPasswordEvent } from '../../machines/forgotPassword';
 import { isBusy } from '../../machines/shared';

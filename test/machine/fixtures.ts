@@ -4,7 +4,7 @@ import type {
 } from '../../src/domain/schemas';
 import type { CardKeyResponse } from '../../src/domain/cardSchemas';
 import type { Session } from '../../machines/account';
-import type { CreateBookingInput } from '../../machines/bookingSetup';
+import type { CreateBookingInput } from '../../src/domain/bookingRequest';
 
 export const settings = { Company_Name: 'Test Cars', GRACE_TIME: '120', CURRENCY: '£' };
 

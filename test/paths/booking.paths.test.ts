@@ -3,7 +3,8 @@
 // booking made through the API, the operator's settings switched); the answers are the real server's, and its
 // failures are asked of it: a dropped call, a refusal with its message, or a slow answer the person acts during.
 import type { AnyEventObject, SnapshotFrom } from 'xstate';
-import { availableBookingTypes, bookingMachine, pathOf, type BookingInput, type StoredBooking } from '../../machines/booking';
+import { availableBookingTypes, bookingMachine, type BookingInput, type StoredBooking } from '../../machines/booking';
+import { pathOf } from '../../machines/bookingLocation';
 import { hour24To12 } from '../../src/domain/ukTime';
 import { allowsGuests, showsCard, showsPayInCar } from '../../src/domain/settings';
 import { CAPACITY_EXCEEDED_PREFIX } from '../../src/domain/priceFiltering';

@@ -1,5 +1,5 @@
 // SPEC 2 'Previous/Next control', for the screen on show: where it leads comes from the screen catalogue.
-import { currentStep } from '../../../machines/booking';
+import { currentStep } from '../../../machines/bookingLocation';
 import { prevNextOf } from '../../domain/screens';
 import { BookingActor } from '../bookingActor';
 import { RouteLink } from './RouteLink';

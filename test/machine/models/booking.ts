@@ -3,7 +3,8 @@
 // ../booking.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { amountPence, attemptFingerprint, bookingInput, bookingLocation, bookingMachine, pathOf, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
+import { amountPence, attemptFingerprint, bookingInput, bookingMachine, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
+import { bookingLocation, pathOf } from '../../../machines/bookingLocation';
 import { hasRegistration } from '../../../machines/bookingSteps';
 import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
 import type { Session } from '../../../machines/account';

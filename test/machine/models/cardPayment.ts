@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { cardPaymentMachine, type AuthenticationResult, type CardPaymentEvent, type CardPaymentInput, type PaymentMethodResult } from '../../../machines/cardPayment';
-import type { CreateBookingInput } from '../../../machines/bookingSetup';
+import type { CreateBookingInput } from '../../../src/domain/bookingRequest';
 import {
   CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, PAYMENT_FAILED, PAYMENT_SUCCESSFUL, cardTriesUsedUp, isCardTriesUsedUp,
 } from '../../../src/domain/messages';

@@ -8,7 +8,7 @@ import { create } from 'superstruct';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { telHref } from '../../components/SiteBar';
 import { graceText } from '../../../domain/settings';
-import type { UrgentReason } from '../../../../machines/bookingSetup';
+import type { UrgentReason } from '../../../../machines/bookingContext';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { Honeypot } from '../../components/Honeypot';

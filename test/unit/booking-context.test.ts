@@ -1,10 +1,10 @@
-// The wizard's pure pieces (machines/bookingSetup.ts): which tabs show, a signed-in passenger's details, the refused
+// The wizard's pure pieces (machines/bookingContext.ts): which tabs show, a signed-in passenger's details, the refused
 // address shown under its input, and the Idempotency-Key's request digest.
 import { describe, expect, it } from 'vitest';
 import {
   attemptFingerprint, availableBookingTypes, bookingInput, emptyRegistration, newIdempotencyKey, openingBookingType, refusalFor,
   registrationFor, type BookingContext,
-} from '../../machines/bookingSetup';
+} from '../../machines/bookingContext';
 import { createActor } from 'xstate';
 import { bookingMachine } from '../../machines/booking';
 import { bookingForm, passenger, prices, registration, settings } from '../machine/fixtures';
