@@ -6,13 +6,11 @@
 // area (after logout, or a redirect to a wizard page), and every change of the
 // session, it tells the app with `sendParent`; the app stores the session and
 // shares it with the wizard.
-import { assign, enqueueActions, sendParent, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, enqueueActions, sendParent, setup, type SnapshotFrom } from 'xstate';
 import type { CorporateBooking, PassengerLoginResponse, PassengerProfile } from '../src/domain/schemas';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED } from '../src/domain/messages';
-import { errorText, provided } from './shared';
-import {
-  locationOfScreen, pathOfScreen, redirectSearch, redirectTarget, screenOfPath, type AccountScreen, type Location,
-} from '../src/domain/screens';
+import { errorText, failure, output, provided } from './shared';
+import { locationOfScreen, redirectTarget, screenOfPath, type AccountScreen, type Location } from '../src/domain/screens';
 
 /** What a signed-in passenger keeps in browser storage (SPEC 3: passenger_token, passenger_corporate_details). */
 export interface Session { token: string; passenger: PassengerProfile }
@@ -44,7 +42,6 @@ export interface AccountContext {
   notice: string | null;
 }
 
-type Protected = Extract<AccountScreen, 'bookings' | 'myAccount'>;
 const isProtected = (l: Location | null): l is Location =>
   l !== null && (screenOfPath(l.path) === 'bookings' || screenOfPath(l.path) === 'myAccount');
 const locationOf = (e: AccountEvent): Location => (e.type === 'url.changed' ? { path: e.path, search: e.search } : locationOfScreen('home'));
@@ -84,7 +81,7 @@ export const accountMachine = setup({
       enqueue.assign({ session: params.session, notice: params.notice, error: null });
       enqueue.sendParent({ type: 'session.changed', session: params.session } satisfies AccountToApp);
     }),
-    assignError: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error), notice: null }),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: errorText(error), notice: null })),
     /** Leaves the account area for the login's redirect target, or for / after logout. */
     leaveFor: sendParent((_, params: Location) => ({ type: 'navigate', ...params }) satisfies AccountToApp),
   },
@@ -92,10 +89,9 @@ export const accountMachine = setup({
     wants: ({ event }, params: { route: AccountScreen }) => screenOfPath(locationOf(event).path) === params.route,
     wantedIs: ({ context }, params: { route: AccountScreen }) => screenOfPath(context.wanted?.path ?? '') === params.route,
     signedIn: ({ context }) => context.session !== null,
-    accepted: ({ event }) => (event as unknown as { output: PassengerLoginResponse }).output.success === true
-      && sessionFrom(event) !== null,
-    tokenValid: ({ event }) => (event as unknown as { output: boolean }).output === true,
-    sessionEnded: ({ event }) => errorText((event as { error?: unknown }).error) === SESSION_ENDED,
+    accepted: (_, answer: PassengerLoginResponse) => answer.success === true && sessionFrom(answer) !== null,
+    tokenValid: (_, { valid }: { valid: boolean }) => valid === true,
+    sessionEnded: (_, { error }: { error: unknown }) => errorText(error) === SESSION_ENDED,
     redirectsInside: ({ context }) => context.wanted === null || isProtected(context.wanted),
   },
   delays: {
@@ -129,22 +125,22 @@ export const accountMachine = setup({
           invoke: {
             src: 'login',
             input: ({ event }) => {
-              const e = event as Extract<AccountEvent, { type: 'login.submit' }>;
-              return { email: e.email, password: e.password };
+              assertEvent(event, 'login.submit');
+              return { email: event.email, password: event.password };
             },
             onDone: [
               // SPEC 4: success stores the token and the passenger and goes to the redirect target or the bookings.
               {
-                guard: 'accepted',
+                guard: { type: 'accepted', params: output },
                 target: 'done',
                 actions: [
                   assign({ bookings: null }),
-                  { type: 'keepSession', params: ({ event }) => ({ session: sessionFrom(event)!, notice: LOGIN_OK }) },
+                  { type: 'keepSession', params: ({ event }) => ({ session: sessionFrom(event.output)!, notice: LOGIN_OK }) },
                 ],
               },
               { target: 'editing', actions: assign({ error: INVALID_CREDENTIALS }) },
             ],
-            onError: { target: 'editing', actions: 'assignError' },
+            onError: { target: 'editing', actions: { type: 'assignError', params: failure } },
           },
         },
         done: {
@@ -163,7 +159,7 @@ export const accountMachine = setup({
         src: 'validateToken',
         input: ({ context }) => ({ token: context.session!.token }),
         onDone: [
-          { guard: 'tokenValid', target: 'shown' },
+          { guard: { type: 'tokenValid', params: ({ event }) => ({ valid: event.output }) }, target: 'shown' },
           { target: 'login', actions: 'endSession' },
         ],
         // SPEC 2: a failed validity check counts as invalid.
@@ -190,8 +186,8 @@ export const accountMachine = setup({
             input: ({ context }) => context.session!,
             onDone: { target: 'list', actions: assign({ bookings: ({ event }) => event.output }) },
             onError: [
-              { guard: 'sessionEnded', target: '#account.login', actions: 'endSession' },
-              { target: 'failed', actions: 'assignError' },
+              { guard: { type: 'sessionEnded', params: failure }, target: '#account.login', actions: 'endSession' },
+              { target: 'failed', actions: { type: 'assignError', params: failure } },
             ],
           },
         },
@@ -216,10 +212,10 @@ export const accountMachine = setup({
           tags: 'busy',
           invoke: {
             src: 'updateProfile',
-            input: ({ context, event }) => ({
-              session: context.session!,
-              profile: (event as Extract<AccountEvent, { type: 'profile.save' }>).profile,
-            }),
+            input: ({ context, event }) => {
+              assertEvent(event, 'profile.save');
+              return { session: context.session!, profile: event.profile };
+            },
             onDone: {
               target: 'editing',
               actions: {
@@ -228,8 +224,8 @@ export const accountMachine = setup({
               },
             },
             onError: [
-              { guard: 'sessionEnded', target: '#account.login', actions: 'endSession' },
-              { target: 'editing', actions: 'assignError' },
+              { guard: { type: 'sessionEnded', params: failure }, target: '#account.login', actions: 'endSession' },
+              { target: 'editing', actions: { type: 'assignError', params: failure } },
             ],
           },
         },
@@ -249,27 +245,8 @@ export const accountMachine = setup({
   },
 });
 
-function sessionFrom(event: unknown): Session | null {
-  const out = (event as { output?: PassengerLoginResponse }).output;
-  return out?.access_token && out.passenger ? { token: out.access_token, passenger: out.passenger } : null;
+function sessionFrom(answer: PassengerLoginResponse): Session | null {
+  return answer.access_token && answer.passenger ? { token: answer.access_token, passenger: answer.passenger } : null;
 }
 
 export type AccountSnapshot = SnapshotFrom<typeof accountMachine>;
-
-/** The screen on show, as the state's meta says: the wanted protected screen while its token is checked, so the address bar does not jump. */
-export function accountScreen(s: AccountSnapshot): AccountScreen | null {
-  for (const meta of Object.values(s.getMeta())) {
-    if (meta?.screen === 'wanted') return (screenOfPath(s.context.wanted?.path ?? '') as Protected | null) ?? 'bookings';
-    if (meta?.screen) return meta.screen;
-  }
-  return null;
-}
-
-/** The account's URL: /login keeps the wanted page in ?redirect= (SPEC 2 'Route guard'). */
-export function accountLocation(s: AccountSnapshot): Location | null {
-  const screen = accountScreen(s);
-  if (screen === null) return null;
-  if (screen === 'login') return locationOfScreen('login', s.context.wanted ? redirectSearch(s.context.wanted) : '');
-  if (s.matches('checking')) return s.context.wanted;
-  return { path: pathOfScreen(screen), search: '' };
-}

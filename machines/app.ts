@@ -12,7 +12,8 @@ import { assign, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xst
 import type { Settings } from '../src/domain/settings';
 import { bookingMachine, type StoredBooking } from './booking';
 import { bookingLocation } from './bookingLocation';
-import { accountLocation, accountMachine, type AccountToApp, type Session } from './account';
+import { accountMachine, type AccountToApp, type Session } from './account';
+import { accountLocation } from './accountLocation';
 import { contactMachine } from './contact';
 import { areaOfPath, pathOfScreen, screenOfPath, type Area, type Location } from '../src/domain/screens';
 import { errorText, isBusy, provided } from './shared';

@@ -12,8 +12,11 @@ import { and, assertEvent, not, setup, type SnapshotFrom } from 'xstate';
 import { bookingActions } from './bookingActions';
 import { bookingActors } from './bookingActors';
 import { bookingGuards, routes } from './bookingGuards';
-import { bookingInput, amountPence, initialContext, type BookingContext, type BookingEvent, type BookingInput } from './bookingContext';
+import {
+  amountPence, bookingInput, checkEmailInput, initialContext, priceInput, type BookingContext, type BookingEvent, type BookingInput,
+} from './bookingContext';
 import type { Step } from './bookingSteps';
+import { failure, output } from './shared';
 
 export * from './bookingContext';
 export { landingStep, stepForPath, type Step } from './bookingSteps';
@@ -54,14 +57,7 @@ export const bookingMachine = setup({
         'home.hourlyChanged': { actions: ['keepHourlyForm', 'persist'] },
       },
       states: {
-        editing: {
-          on: {
-            'home.submit': {
-              target: 'pricing',
-              actions: ['assignForm', 'persist'],
-            },
-          },
-        },
+        editing: { on: { 'home.submit': { target: 'pricing', actions: ['assignForm', 'persist'] } } },
         // SPEC 4 'Price calculation'.
         pricing: {
           tags: 'busy',
@@ -70,20 +66,13 @@ export const bookingMachine = setup({
           invoke: {
             id: 'calculatePrice',
             src: 'calculatePrice',
-            input: ({ context }) => ({
-              bookingType: context.bookingType,
-              form: (context.bookingType === 'milleage' ? context.bookingForm : context.hourlyForm)!,
-              settings: context.settings,
-            }),
-            onDone: {
-              target: '#booking.quotation',
-              actions: [{ type: 'assignPrices', params: ({ event }) => event.output }, 'persist'],
-            },
+            input: ({ context }) => priceInput(context),
+            onDone: { target: '#booking.quotation', actions: [{ type: 'assignPrices', params: output }, 'persist'] },
             onError: [
-              { guard: { type: 'isUrgentError', params: ({ event }) => ({ error: event.error }) }, target: 'urgent', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+              { guard: { type: 'isUrgentError', params: failure }, target: 'urgent', actions: { type: 'assignError', params: failure } },
               // Decision 23: a refused address is shown in the form, under its input, with everything typed kept.
-              { guard: { type: 'isAddressError', params: ({ event }) => ({ error: event.error }) }, target: 'editing', actions: { type: 'assignAddressError', params: ({ event }) => ({ error: event.error }) } },
-              { target: 'failed', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+              { guard: { type: 'isAddressError', params: failure }, target: 'editing', actions: { type: 'assignAddressError', params: failure } },
+              { target: 'failed', actions: { type: 'assignError', params: failure } },
             ],
           },
         },
@@ -101,12 +90,7 @@ export const bookingMachine = setup({
     // SPEC 2 'Vehicle results'.
     quotation: {
       meta: { screen: 'quotation' },
-      on: {
-        'quotation.select': {
-          target: 'details',
-          actions: ['assignVehicle', 'persist'],
-        },
-      },
+      on: { 'quotation.select': { target: 'details', actions: ['assignVehicle', 'persist'] } },
     },
     details: {
       meta: { screen: 'details' },
@@ -115,20 +99,10 @@ export const bookingMachine = setup({
         editing: {
           on: {
             // SPEC 4: the mode and data are saved on every change (never the password).
-            'details.changed': {
-              actions: ['assignDetails', 'persist'],
-            },
+            'details.changed': { actions: ['assignDetails', 'persist'] },
             'details.submit': [
-              {
-                guard: and(['isGuest', 'guestAllowed']),
-                target: '#booking.payment',
-                actions: ['assignDetails', 'persist'],
-              },
-              {
-                guard: not('isGuest'),
-                target: 'checkingEmail',
-                actions: ['assignDetails', 'persist'],
-              },
+              { guard: and(['isGuest', 'guestAllowed']), target: '#booking.payment', actions: ['assignDetails', 'persist'] },
+              { guard: not('isGuest'), target: 'checkingEmail', actions: ['assignDetails', 'persist'] },
             ],
           },
         },
@@ -138,22 +112,12 @@ export const bookingMachine = setup({
           invoke: {
             id: 'checkEmail',
             src: 'checkEmail',
-            input: ({ context }) => ({ email: context.registration!.email, password: context.registration!.password ?? '' }),
+            input: ({ context }) => checkEmailInput(context),
             onDone: [
-              {
-                guard: { type: 'emailAccepted', params: ({ event }) => event.output },
-                target: '#booking.payment',
-                actions: 'noteEmailFound',
-              },
-              {
-                target: 'rejected',
-                actions: { type: 'assignEmailRejection', params: ({ event }) => event.output },
-              },
+              { guard: { type: 'emailAccepted', params: output }, target: '#booking.payment', actions: 'noteEmailFound' },
+              { target: 'rejected', actions: { type: 'assignEmailRejection', params: output } },
             ],
-            onError: {
-              target: 'rejected',
-              actions: { type: 'assignEmailCheckFailure', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'rejected', actions: { type: 'assignEmailCheckFailure', params: failure } },
           },
         },
         rejected: {
@@ -185,7 +149,7 @@ export const bookingMachine = setup({
             input: ({ context }) => bookingInput(context, 'car'),
             onDone: [
               {
-                guard: { type: 'bookingSucceeded', params: ({ event }) => event.output },
+                guard: { type: 'bookingSucceeded', params: output },
                 target: '#booking.success',
                 actions: { type: 'assignBooking', params: ({ event }) => ({ booking: event.output.data ?? null }) },
               },
@@ -194,11 +158,11 @@ export const bookingMachine = setup({
             onError: [
               // Decision 23: the booking call refused an address: back to the form, which shows it under its input.
               {
-                guard: { type: 'isAddressError', params: ({ event }) => ({ error: event.error }) },
+                guard: { type: 'isAddressError', params: failure },
                 target: '#booking.home',
-                actions: [{ type: 'assignAddressError', params: ({ event }) => ({ error: event.error }) }, 'voidPrices', 'persist'],
+                actions: [{ type: 'assignAddressError', params: failure }, 'voidPrices', 'persist'],
               },
-              { target: 'failed', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+              { target: 'failed', actions: { type: 'assignError', params: failure } },
             ],
           },
         },
@@ -225,7 +189,7 @@ export const bookingMachine = setup({
         input: ({ context }) => ({
           booking: bookingInput(context, 'card'), amountPence: amountPence(context), intentId: context.attempt?.intentId ?? null,
         }),
-        onDone: { target: 'success', actions: { type: 'assignCardBooking', params: ({ event }) => event.output } },
+        onDone: { target: 'success', actions: { type: 'assignCardBooking', params: output } },
       },
     },
     success: {
@@ -260,7 +224,7 @@ export const bookingMachine = setup({
             },
             onDone: [
               // SPEC 4 'Quote send': the saved booking form is removed.
-              { guard: { type: 'quoteSent', params: ({ event }) => event.output }, target: 'sent', actions: ['forgetQuotedForm', 'persist'] },
+              { guard: { type: 'quoteSent', params: output }, target: 'sent', actions: ['forgetQuotedForm', 'persist'] },
               { target: 'failed', actions: 'quoteFailed' },
             ],
             onError: { target: 'failed', actions: 'quoteFailed' },
@@ -278,7 +242,7 @@ export const bookingMachine = setup({
         id: 'forgotPassword',
         src: 'forgotPassword',
         input: ({ context }) => ({ email: context.registration?.email ?? '' }),
-        onDone: { target: 'routing', actions: { type: 'assignPasswordReset', params: ({ event }) => event.output } },
+        onDone: { target: 'routing', actions: { type: 'assignPasswordReset', params: output } },
       },
     },
   },

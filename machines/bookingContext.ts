@@ -111,6 +111,13 @@ export interface Flights { pickup_fight_number: string; return_fight_number: str
 export interface PriceInput { bookingType: BookingType; form: BookingForm | HourlyRateForm; settings: Settings }
 export interface PriceOutput { prices: PriceDetail[]; trip: TripEstimate | null }
 export interface CheckEmailInput { email: string; password: string }
+
+/** What the price call is given: the form of the chosen booking type. */
+export const priceInput = (c: BookingContext): PriceInput => ({
+  bookingType: c.bookingType, form: (c.bookingType === 'milleage' ? c.bookingForm : c.hourlyForm)!, settings: c.settings,
+});
+/** What the e-mail check (SPEC 4) is given. */
+export const checkEmailInput = (c: BookingContext): CheckEmailInput => ({ email: c.registration!.email, password: c.registration!.password ?? '' });
 /** The booking call for the context's trip, paid this way, under the current attempt's key. */
 export function bookingInput(c: BookingContext, paymentMethod: 'car' | 'card'): CreateBookingInput {
   return {

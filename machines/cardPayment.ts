@@ -11,7 +11,7 @@ import { assign, enqueueActions, sendParent, setup } from 'xstate';
 import type { BookingResponse, BookingResult } from '../src/domain/schemas';
 import type { CardKeyResponse, ConfirmPaymentIntentResponse } from '../src/domain/cardSchemas';
 import { CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, isCardTriesUsedUp } from '../src/domain/messages';
-import { errorText, provided } from './shared';
+import { errorText, failure, output, provided } from './shared';
 import type { CreateBookingInput } from '../src/domain/bookingRequest';
 
 export interface CardPaymentInput {
@@ -49,15 +49,14 @@ export interface CardPaymentContext extends CardPaymentInput {
   clientSecret: string | null;
   sessionId: string | null;
   paymentId: string | null;
+  /** The card as the provider's form gave it, for the intent. */
+  paymentMethodId: string | null;
   /** The 'Payment failed' dialog's message (or the page's, when the service is unavailable). */
   error: string | null;
   /** A card input the provider refused, with its message. */
   fieldError: { field: CardField; message: string } | null;
   confirmed: BookingResult | null;
 }
-
-type Done<T> = { output: T };
-const outputOf = <T>(event: unknown) => (event as Done<T>).output;
 
 export const cardPaymentMachine = setup({
   types: {
@@ -80,28 +79,28 @@ export const cardPaymentMachine = setup({
   actions: {
     clearMessages: assign({ error: null, fieldError: null }),
     /** The key is kept, and the wizard told (it shows the key in the URL). */
-    assignKey: enqueueActions(({ enqueue, event }) => {
-      const key = outputOf<CardKeyResponse>(event);
+    assignKey: enqueueActions(({ enqueue }, key: CardKeyResponse) => {
       enqueue.assign({ key });
       enqueue.sendParent({ type: 'card.keyLoaded', publishableKey: key.publishableKey } satisfies CardToBooking);
     }),
-    assignFailure: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error) }),
-    assignConfirmation: assign(({ event }) => {
-      const r = outputOf<ConfirmPaymentIntentResponse>(event);
-      return { sessionId: r.sessionId, paymentId: r.paymentId, clientSecret: r.clientSecret ?? null };
-    }),
+    assignFailure: assign((_, { error }: { error: unknown }) => ({ error: errorText(error) })),
+    assignConfirmation: assign((_, r: ConfirmPaymentIntentResponse) => (
+      { sessionId: r.sessionId, paymentId: r.paymentId, clientSecret: r.clientSecret ?? null })),
+    /** The provider's form gave a payment method, or refused a field (shown under its input), or failed. */
+    assignPaymentMethod: assign((_, r: PaymentMethodResult) => (
+      'paymentMethodId' in r ? { paymentMethodId: r.paymentMethodId } : 'fieldError' in r ? { fieldError: r.fieldError } : { error: r.error })),
   },
   guards: {
     hasIntent: ({ context }) => context.intentId !== null,
-    succeeded: ({ event }) => outputOf<ConfirmPaymentIntentResponse>(event).status === 'succeeded',
-    needsAuthentication: ({ event }) => outputOf<ConfirmPaymentIntentResponse>(event).status === 'requires_action',
-    gotPaymentMethod: ({ event }) => 'paymentMethodId' in outputOf<PaymentMethodResult>(event),
-    fieldRefused: ({ event }) => 'fieldError' in outputOf<PaymentMethodResult>(event),
-    authenticated: ({ event }) => outputOf<AuthenticationResult>(event).ok,
+    succeeded: (_, r: ConfirmPaymentIntentResponse) => r.status === 'succeeded',
+    needsAuthentication: (_, r: ConfirmPaymentIntentResponse) => r.status === 'requires_action',
+    gotPaymentMethod: (_, r: PaymentMethodResult) => 'paymentMethodId' in r,
+    fieldRefused: (_, r: PaymentMethodResult) => 'fieldError' in r,
+    authenticated: (_, r: AuthenticationResult) => r.ok,
     /** The server refused because the card tries are used up (issue 24). */
-    triesUsedUp: ({ event }) => isCardTriesUsedUp(errorText((event as { error?: unknown }).error)),
+    triesUsedUp: (_, { error }: { error: unknown }) => isCardTriesUsedUp(errorText(error)),
     /** The booking call answered with the booking (a success without it could not show the confirmation). */
-    booked: ({ event }) => outputOf<BookingResponse>(event).success === true && outputOf<BookingResponse>(event).data !== undefined,
+    booked: (_, r: BookingResponse) => r.success === true && r.data !== undefined,
   },
   delays: {
     /** SPEC 4: 'Payment successful!' closes itself after 1.5 s. */
@@ -110,7 +109,7 @@ export const cardPaymentMachine = setup({
 }).createMachine({
   id: 'cardPayment',
   context: ({ input }) => ({
-    ...input, key: null, clientSecret: null, sessionId: null, paymentId: null, error: null, fieldError: null, confirmed: null,
+    ...input, key: null, clientSecret: null, sessionId: null, paymentId: null, paymentMethodId: null, error: null, fieldError: null, confirmed: null,
   }),
   initial: 'key',
   output: ({ context }) => ({ booking: context.confirmed! }),
@@ -121,8 +120,8 @@ export const cardPaymentMachine = setup({
         id: 'loadCardKey',
         src: 'loadCardKey',
         onDone: [
-          { guard: 'hasIntent', target: 'resuming', actions: 'assignKey' },
-          { target: 'entering', actions: 'assignKey' },
+          { guard: 'hasIntent', target: 'resuming', actions: { type: 'assignKey', params: ({ event }) => event.output } },
+          { target: 'entering', actions: { type: 'assignKey', params: ({ event }) => event.output } },
         ],
         onError: { target: 'unavailable', actions: assign({ error: CARD_SERVICE_UNAVAILABLE }) },
       },
@@ -138,8 +137,8 @@ export const cardPaymentMachine = setup({
         src: 'confirmIntent',
         input: ({ context }) => ({ intentId: context.intentId! }),
         onDone: [
-          { guard: 'succeeded', target: 'completing', actions: 'assignConfirmation' },
-          { guard: 'needsAuthentication', target: 'authenticating', actions: 'assignConfirmation' },
+          { guard: { type: 'succeeded', params: output }, target: 'completing', actions: { type: 'assignConfirmation', params: output } },
+          { guard: { type: 'needsAuthentication', params: output }, target: 'authenticating', actions: { type: 'assignConfirmation', params: output } },
           // Not paid (declined before, or never confirmed): the card is asked for again, silently.
           { target: 'entering' },
         ],
@@ -160,11 +159,11 @@ export const cardPaymentMachine = setup({
           email: context.booking.registration.email,
         }),
         onDone: [
-          { guard: 'gotPaymentMethod', target: 'creatingIntent' },
-          { guard: 'fieldRefused', target: 'entering', actions: assign({ fieldError: ({ event }) => (event.output as Extract<PaymentMethodResult, { fieldError: unknown }>).fieldError }) },
-          { target: 'failed', actions: assign({ error: ({ event }) => (event.output as Extract<PaymentMethodResult, { error: string }>).error }) },
+          { guard: { type: 'gotPaymentMethod', params: output }, target: 'creatingIntent', actions: { type: 'assignPaymentMethod', params: output } },
+          { guard: { type: 'fieldRefused', params: output }, target: 'entering', actions: { type: 'assignPaymentMethod', params: output } },
+          { target: 'failed', actions: { type: 'assignPaymentMethod', params: output } },
         ],
-        onError: { target: 'failed', actions: 'assignFailure' },
+        onError: { target: 'failed', actions: { type: 'assignFailure', params: failure } },
       },
     },
     // 3. The intent (the server writes the booking as pending first, and checks the amount against its own price).
@@ -173,11 +172,7 @@ export const cardPaymentMachine = setup({
       invoke: {
         id: 'createIntent',
         src: 'createIntent',
-        input: ({ context, event }) => ({
-          booking: context.booking,
-          paymentMethodId: (outputOf<PaymentMethodResult>(event) as { paymentMethodId: string }).paymentMethodId,
-          amountPence: context.amountPence,
-        }),
+        input: ({ context }) => ({ booking: context.booking, paymentMethodId: context.paymentMethodId!, amountPence: context.amountPence }),
         onDone: {
           target: 'confirming',
           actions: [
@@ -188,7 +183,7 @@ export const cardPaymentMachine = setup({
         // SPEC 8: an intent that cannot be created gives 'Payment failed. Please try again.'; issue 24: once the card
         // tries are used up, the server's words, which offer Pay in Car and the phone.
         onError: [
-          { guard: 'triesUsedUp', target: 'failed', actions: 'assignFailure' },
+          { guard: { type: 'triesUsedUp', params: failure }, target: 'failed', actions: { type: 'assignFailure', params: failure } },
           { target: 'failed', actions: assign({ error: INTENT_FAILED }) },
         ],
       },
@@ -201,11 +196,11 @@ export const cardPaymentMachine = setup({
         src: 'confirmIntent',
         input: ({ context }) => ({ intentId: context.intentId! }),
         onDone: [
-          { guard: 'succeeded', target: 'completing', actions: 'assignConfirmation' },
-          { guard: 'needsAuthentication', target: 'authenticating', actions: 'assignConfirmation' },
+          { guard: { type: 'succeeded', params: output }, target: 'completing', actions: { type: 'assignConfirmation', params: output } },
+          { guard: { type: 'needsAuthentication', params: output }, target: 'authenticating', actions: { type: 'assignConfirmation', params: output } },
           { target: 'failed', actions: assign({ error: ({ event }) => event.output.error ?? INTENT_FAILED }) },
         ],
-        onError: { target: 'failed', actions: 'assignFailure' },
+        onError: { target: 'failed', actions: { type: 'assignFailure', params: failure } },
       },
     },
     // 3-D Secure: the bank's challenge, then the server confirms again.
@@ -216,10 +211,10 @@ export const cardPaymentMachine = setup({
         src: 'authenticate',
         input: ({ context }) => ({ clientSecret: context.clientSecret! }),
         onDone: [
-          { guard: 'authenticated', target: 'confirming' },
-          { target: 'failed', actions: assign({ error: ({ event }) => (event.output as { error: string }).error }) },
+          { guard: { type: 'authenticated', params: output }, target: 'confirming' },
+          { target: 'failed', actions: assign({ error: ({ event }) => (event.output.ok ? null : event.output.error) }) },
         ],
-        onError: { target: 'failed', actions: 'assignFailure' },
+        onError: { target: 'failed', actions: { type: 'assignFailure', params: failure } },
       },
     },
     // 5. The booking, with the session and payment ids.
@@ -230,7 +225,7 @@ export const cardPaymentMachine = setup({
         src: 'completeBooking',
         input: ({ context }) => ({ ...context.booking, paymentMethod: 'card' as const, stripeSessionId: context.sessionId, paymentId: context.paymentId }),
         onDone: [
-          { guard: 'booked', target: 'succeeded', actions: assign({ confirmed: ({ event }) => event.output.data ?? null }) },
+          { guard: { type: 'booked', params: output }, target: 'succeeded', actions: assign({ confirmed: ({ event }) => event.output.data ?? null }) },
           { target: 'paidNotConfirmed', actions: assign({ error: ({ event }) => `${PAID_NOT_CONFIRMED} (${event.output.message})` }) },
         ],
         onError: { target: 'paidNotConfirmed', actions: assign({ error: ({ event }) => `${PAID_NOT_CONFIRMED} (${errorText(event.error)})` }) },

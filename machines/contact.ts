@@ -2,7 +2,7 @@
 // editing -> sending -> 'Form Submitted' (the form starts again empty) or
 // 'Submission Failed' with the server's text (what was typed is kept).
 // Invoked by the app machine while a page of the site area is open.
-import { assign, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { ContactForm } from '../src/domain/schemas';
 import { errorText, provided } from './shared';
 
@@ -38,7 +38,10 @@ export const contactMachine = setup({
       tags: 'busy',
       invoke: {
         src: 'sendContact',
-        input: ({ event }) => (event as Extract<ContactEvent, { type: 'contact.submit' }>).form,
+        input: ({ event }) => {
+          assertEvent(event, 'contact.submit');
+          return event.form;
+        },
         onDone: {
           target: 'submitted',
           actions: assign({ message: ({ event }) => event.output.message, sent: ({ context }) => context.sent + 1 }),

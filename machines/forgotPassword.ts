@@ -2,10 +2,10 @@
 // new password. Invoked by the booking wizard with the e-mail it knows; its
 // output (the e-mail and the server's message) sends the visitor back to the
 // details step as an existing client.
-import { assign, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { AuthResponse } from '../src/domain/schemas';
 import { PASSWORDS_DO_NOT_MATCH } from '../src/domain/messages';
-import { errorText, provided } from './shared';
+import { errorText, failure, output, provided } from './shared';
 
 export interface ForgotPasswordInput { email: string }
 export interface ForgotPasswordOutput { email: string; message: string }
@@ -39,8 +39,8 @@ export const forgotPasswordMachine = setup({
   },
   actions: {
     clearMessages: assign({ error: null, notice: null }),
-    assignError: assign({ error: ({ event }) => errorText((event as { error?: unknown }).error) }),
-    assignNotice: assign({ notice: ({ event }) => (event as unknown as { output: AuthResponse }).output.message }),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: errorText(error) })),
+    assignNotice: assign((_, { message }: AuthResponse) => ({ notice: message })),
   },
   guards: {
     passwordsDiffer: ({ event }) => event.type === 'reset.setPassword' && event.password !== event.confirm,
@@ -61,8 +61,8 @@ export const forgotPasswordMachine = setup({
       invoke: {
         src: 'requestResetCode',
         input: ({ context }) => ({ email: context.email }),
-        onDone: { target: 'code', actions: 'assignNotice' },
-        onError: { target: 'email', actions: 'assignError' },
+        onDone: { target: 'code', actions: { type: 'assignNotice', params: output } },
+        onError: { target: 'email', actions: { type: 'assignError', params: failure } },
       },
     },
     code: {
@@ -76,8 +76,8 @@ export const forgotPasswordMachine = setup({
       invoke: {
         src: 'verifyResetCode',
         input: ({ context }) => ({ email: context.email, code: context.code }),
-        onDone: { target: 'password', actions: 'assignNotice' },
-        onError: { target: 'code', actions: 'assignError' },
+        onDone: { target: 'password', actions: { type: 'assignNotice', params: output } },
+        onError: { target: 'code', actions: { type: 'assignError', params: failure } },
       },
     },
     password: {
@@ -92,12 +92,12 @@ export const forgotPasswordMachine = setup({
       tags: 'busy',
       invoke: {
         src: 'resetPassword',
-        input: ({ context, event }) => ({
-          email: context.email, code: context.code,
-          password: (event as Extract<ForgotPasswordEvent, { type: 'reset.setPassword' }>).password,
-        }),
+        input: ({ context, event }) => {
+          assertEvent(event, 'reset.setPassword');
+          return { email: context.email, code: context.code, password: event.password };
+        },
         onDone: { target: 'done', actions: assign({ message: ({ event }) => event.output.message, code: '' }) },
-        onError: { target: 'password', actions: 'assignError' },
+        onError: { target: 'password', actions: { type: 'assignError', params: failure } },
       },
     },
     done: { type: 'final' },

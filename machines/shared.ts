@@ -7,6 +7,11 @@ export const provided = <TOutput, TInput = void>(name: string) =>
     throw new Error(`${name} is provided by the app`);
   });
 
+/** A call's answer, as the params of the named guard or action that reads it (`params: output`). */
+export const output = <T>({ event }: { event: { output: T } }) => event.output;
+/** A call's error, as the params `{ error }` of the named guard or action that reads it (`params: failure`). */
+export const failure = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
+
 export const errorText = (e: unknown) =>
   e instanceof Error ? e.message : typeof e === 'string' ? e : 'Something went wrong. Please try again.';
 

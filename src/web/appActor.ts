@@ -8,7 +8,8 @@ import type { contactMachine } from '../../machines/contact';
 import type { ActorRefFrom } from 'xstate';
 import type { BookingSnapshot } from '../../machines/booking';
 import { bookingLocation } from '../../machines/bookingLocation';
-import { accountLocation, type AccountSnapshot } from '../../machines/account';
+import type { AccountSnapshot } from '../../machines/account';
+import { accountLocation } from '../../machines/accountLocation';
 import type { Location } from '../domain/screens';
 
 export const AppActor = createActorContext(appMachine);

@@ -3,7 +3,7 @@
 // of a small recording parent (the app): what it tells the app ('navigate', 'session.changed') is part of each
 // step. The facts below are worked out from the events of the path, not from the machine's own bookkeeping.
 import { describe, expect, it } from 'vitest';
-import { accountLocation } from '../../machines/account';
+import { accountLocation } from '../../machines/accountLocation';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED } from '../../src/domain/messages';
 import { run, testModel } from './modelPaths';
 import { passenger, session } from './fixtures';

@@ -5,7 +5,8 @@
 // e-mail another account uses, a token ended elsewhere); the rest are asked of it (a dropped call, a 401, a 429).
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import { accountLocation, type AccountSnapshot } from '../../machines/account';
+import type { AccountSnapshot } from '../../machines/account';
+import { accountLocation } from '../../machines/accountLocation';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED } from '../../src/domain/messages';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
 import { failedWith, fetchBookings, is, login, logout, model, returnTarget, signedInBy, updateProfile, validateToken, type Answer } from '../machine/models/account';

@@ -2,7 +2,8 @@
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../account.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
-import { accountLocation, accountMachine, type AccountEvent, type AccountInput, type AccountSnapshot, type Session } from '../../../machines/account';
+import { accountLocation } from '../../../machines/accountLocation';
+import { accountMachine, type AccountEvent, type AccountInput, type AccountSnapshot, type Session } from '../../../machines/account';
 import { screenOfPath } from '../../../src/domain/screens';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED, SIGN_IN_FAILED } from '../../../src/domain/messages';
 import type { PassengerLoginResponse, PassengerProfile } from '../../../src/domain/schemas';

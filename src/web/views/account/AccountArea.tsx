@@ -2,9 +2,9 @@
 // 'Profile', 'Route guard'): /login alone, or the signed-in layout with its
 // sidebar (Book Now, Bookings, My Account, Logout) around /bookings and
 // /my-account. Which screen is on show is the account machine's
-// (machines/account.ts, `accountScreen`); the views only send it events.
+// (machines/accountLocation.ts, `accountScreen`); the views only send it events.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { accountScreen } from '../../../../machines/account';
+import { accountScreen } from '../../../../machines/accountLocation';
 import type { ScreenName } from '../../../domain/screens';
 import { AccountActor, useSettings } from '../../appActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
