@@ -1,10 +1,9 @@
 // The HTTP API of SPEC section 7 under /api/v1, as one Hono app.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { UnknownPlaceError } from './geo/places';
-import { HttpError, bodyStillArriving, closeConnection } from './http/errors';
-import { DatabaseBusyError } from './db/admission';
-import { HashingBusy } from './auth/passwords';
+import { DomainError } from './errors';
+import { bodyStillArriving, closeConnection } from './http/connection';
+import { answerError, answerRefusal, errorBody } from './http/answers';
 import { catalogRoutes } from './routes/catalog';
 import { pricingRoutes } from './routes/pricing';
 import { bookingRoutes } from './routes/bookings';
@@ -19,11 +18,6 @@ import { securityHeaders, type Providers } from './http/securityHeaders';
 import { loadSettings, type AppDeps } from './deps';
 
 export const MAX_BODY_BYTES = 100 * 1024;
-/** PostgreSQL's SQLSTATE for a unique-index violation (PGlite reports the same). */
-const UNIQUE_VIOLATION = '23505';
-
-/** Error bodies carry `message` and, as SPEC 7's contact call reads it, `error`; `field` names the culprit. */
-const errorBody = (message: string, field?: string) => ({ success: false as const, message, error: message, field });
 
 export function createApiApp(deps: AppDeps) {
   const api = new Hono();
@@ -86,20 +80,7 @@ export function createApiApp(deps: AppDeps) {
   api.route('/', accountRoutes(deps));
   api.route('/', paymentRoutes(deps));
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
-  api.onError((err, c) => {
-    if (err instanceof DatabaseBusyError || err instanceof HashingBusy) {
-      err = new HttpError(503, err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });
-    }
-    if (err instanceof HttpError) return c.json(errorBody(err.message, err.field), err.status, err.headers);
-    if (err instanceof UnknownPlaceError) return c.json(errorBody(err.message, err.field), 422);
-    // Two requests raced for one unique value; every known race is handled where it happens, and any other is a conflict to retry, not a fault.
-    if ((err as { code?: string }).code === UNIQUE_VIOLATION) {
-      console.warn(`${c.req.method} ${c.req.path}: unique violation (${(err as Error).message})`);
-      return c.json(errorBody('This conflicts with a request made at the same moment. Please try again.'), 409);
-    }
-    console.error(`${c.req.method} ${c.req.path} failed:`, err);
-    return c.json(errorBody('Something went wrong on our side. Please try again or call us.'), 500);
-  });
+  api.onError(answerError);
   return api;
 }
 
@@ -132,7 +113,7 @@ export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
       if (outcome === 'handled') deps.mail.kick();
       return c.json({ received: true, outcome });
     } catch (err) {
-      if (err instanceof HttpError) return c.json(errorBody(err.message, err.field), err.status);
+      if (err instanceof DomainError) return answerRefusal(c, err);
       console.error('Webhook failed:', err);
       return c.json(errorBody('The event could not be handled now; send it again later.'), 500);
     }

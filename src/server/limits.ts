@@ -4,7 +4,7 @@
 // (decision 35). The sign-in limits (auth/throttle.ts) are older and kept apart: they have three keys and their own
 // give-back rule. README 'Security and reliability' lists every number here.
 import type { Queryable } from './db/index';
-import { HttpError } from './http/errors';
+import { DomainError } from './errors';
 
 export interface Limit {
   /** Uses allowed per window, per key. */
@@ -110,7 +110,7 @@ export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], 
     `SELECT ceil(extract(epoch FROM window_started + make_interval(mins => $3) - now()))::int AS seconds
        FROM rate_limits WHERE name = $1 AND key = $2`, [refused.name, refused.key, limit.windowMinutes]);
   const retryAfter = Math.max(1, row?.seconds ?? limit.windowMinutes * 60);
-  throw new HttpError(429, message?.(refused.name) ?? limit.message, limit.field, { 'Retry-After': String(retryAfter) });
+  throw new DomainError('tooMany', message?.(refused.name) ?? limit.message, limit.field, retryAfter);
 }
 
 /** Whether a key is used up now, without counting (to refuse early what would only be refused later). */

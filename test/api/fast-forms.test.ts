@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { create } from 'superstruct';
 import { BookingForm } from '../../src/domain/schemas';
 import { QUICK_FIELDS, fastBookingForm, quickCheckInStep } from '../../src/server/http/fastForms';
-import { validate } from '../../src/server/http/errors';
+import { validate } from '../../src/server/http/body';
 
 const ABSENT = Symbol('absent');
 const odd = [null, true, 0, -1, 1.5, Number.NaN, '', ' ', 'x', '\u0000', [], {}, -0, 1e9, '12pm', '0am', '13pm', '2030-02-30'];

@@ -5,7 +5,8 @@ import { findPostcode, extractPostcode } from '../../src/server/geo/postcodes';
 import { Gazetteer } from '../../src/server/geo/gazetteer';
 import { checkNotSamePlace, leg, type QuoteContext } from '../../src/server/pricing/quote';
 import type { DistanceService } from '../../src/server/geo/distance';
-import { HttpError } from '../../src/server/http/errors';
+import { DomainError } from '../../src/server/errors';
+import { STATUS_OF } from '../../src/server/http/answers';
 import { SAME_PLACE, unknownPlaceMessage } from '../../src/domain/messages';
 import { addressField, sameAddressText, stopText } from '../../src/domain/places';
 import { validateBookingForm, newBookingForm } from '../../src/domain/forms';
@@ -80,7 +81,7 @@ describe('towns named in an address', () => {
 describe('the same place', () => {
   const at = (text: string, lat: number, lon: number, exact: boolean) => ({ text, lat, lon, exact });
   const refused = (f: () => void) => {
-    try { f(); return null; } catch (err) { return err instanceof HttpError ? [err.status, err.field, err.message] : err; }
+    try { f(); return null; } catch (err) { return err instanceof DomainError ? [STATUS_OF[err.kind], err.field, err.message] : err; }
   };
 
   it('is the same text, case, spacing and punctuation aside', () => {

@@ -10,13 +10,13 @@ import { emailChangedMail } from '../mail/templates';
 import { penceToPounds } from '../../domain/money';
 import type { CorporateBooking, PassengerProfile } from '../../domain/schemas';
 import { CURRENT_PASSWORD_NEEDED, CURRENT_PASSWORD_WRONG, EMAIL_TAKEN } from '../../domain/messages';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 
 export async function profileOf(db: Queryable, passengerId: number): Promise<PassengerProfile> {
   const [p] = await db.query<PassengerProfile>(
     `SELECT id AS passenger_id, name AS passenger_name, email AS passenger_email, phone AS passenger_contact_no
        FROM passengers WHERE id = $1`, [passengerId]);
-  if (!p) throw new HttpError(404, 'This account no longer exists.');
+  if (!p) throw new DomainError('notFound', 'This account no longer exists.');
   return p;
 }
 
@@ -36,22 +36,22 @@ export async function updateProfile(r: ProfileRequest, p: ProfileChange): Promis
   const oldEmail = current.passenger_email;
   const emailChanges = emailKey(oldEmail) !== emailKey(p.email);
   if (emailChanges) {
-    if (!p.current_password) throw new HttpError(422, CURRENT_PASSWORD_NEEDED, 'current_password');
+    if (!p.current_password) throw new DomainError('invalid', CURRENT_PASSWORD_NEEDED, 'current_password');
     const check = await signIn(r.db, { email: oldEmail, password: p.current_password, client: r.client, hashCost: r.hashCost });
-    if (!check.ok || check.account.id !== r.passengerId) throw new HttpError(422, CURRENT_PASSWORD_WRONG, 'current_password');
+    if (!check.ok || check.account.id !== r.passengerId) throw new DomainError('invalid', CURRENT_PASSWORD_WRONG, 'current_password');
   }
   try {
     await r.db.transaction(async (tx) => {
       // Only from the e-mail the password was checked for: a change made meanwhile is not overwritten unseen.
       const changed = await tx.query('UPDATE passengers SET name = $2, email = $3, phone = $4 WHERE id = $1 AND email = $5 RETURNING id',
         [r.passengerId, p.name.trim(), p.email.trim(), p.phone.trim(), oldEmail]);
-      if (!changed.length) throw new HttpError(409, 'Your account was changed at the same moment elsewhere. Please reload the page and try again.');
+      if (!changed.length) throw new DomainError('conflict', 'Your account was changed at the same moment elsewhere. Please reload the page and try again.');
       if (!emailChanges) return;
       await revokeOtherTokens(tx, r.passengerId, r.token);
       await enqueueEmail(tx, { kind: 'email_changed', to: oldEmail, ...emailChangedMail(oldEmail, p.email.trim(), r.settings) });
     });
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw new HttpError(422, EMAIL_TAKEN, 'email');
+    if ((err as { code?: string }).code === '23505') throw new DomainError('invalid', EMAIL_TAKEN, 'email');
     throw err;
   }
   return profileOf(r.db, r.passengerId);

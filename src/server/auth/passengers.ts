@@ -2,7 +2,7 @@
 import type { Db, Queryable } from '../db/index';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
 import { reserveSignInAttempt, signInSucceeded } from './throttle';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 
 export interface Account { id: number; name: string; email: string; phone: string; password_hash: string }
@@ -57,6 +57,6 @@ export async function createPassenger(
      ON CONFLICT (lower(email)) WHERE password_hash IS NOT NULL DO NOTHING RETURNING id`,
     [p.name, p.email.trim(), p.phone.trim(), p.passwordHash ?? null],
   );
-  if (!row) throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
+  if (!row) throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
   return row.id;
 }

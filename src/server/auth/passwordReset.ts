@@ -9,7 +9,7 @@ import { hashPassword } from './passwords';
 import { clearSignInFailures } from './throttle';
 import { revokeAllTokens } from './tokens';
 import { enqueueEmail } from '../mail/queue';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 import { giveBack, takeAllowance, type Limits, type Use } from '../limits';
 import {
   PASSWORD_RESET_DONE, RESET_CODE_EXPIRED, RESET_CODE_INVALID, RESET_CODE_SENT, RESET_CODE_VERIFIED, RESET_EMAIL_NOT_FOUND,
@@ -51,7 +51,7 @@ async function accountOf(d: ResetDeps, email: string) {
   const use: Use = { limit: 'accountLookups', key: d.client };
   await takeAllowance(d.db, d.limits, [use]);
   const account = await findAccount(d.db, email);
-  if (!account) throw new HttpError(404, RESET_EMAIL_NOT_FOUND, 'email');
+  if (!account) throw new DomainError('notFound', RESET_EMAIL_NOT_FOUND, 'email');
   await giveBack(d.db, use);
   return account;
 }
@@ -65,7 +65,7 @@ export async function sendResetCode(d: ResetDeps, email: string, companyName: st
     const [{ n }] = await tx.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM password_reset_codes WHERE passenger_id = $1 AND created_at > now() - interval '1 hour'",
       [account.id]);
-    if (n >= MAX_CODES_PER_HOUR) throw new HttpError(429, 'Too many reset codes were asked for. Please try again in an hour or call us.');
+    if (n >= MAX_CODES_PER_HOUR) throw new DomainError('tooMany', 'Too many reset codes were asked for. Please try again in an hour or call us.');
     await tx.query('UPDATE password_reset_codes SET used_at = now() WHERE passenger_id = $1 AND used_at IS NULL', [account.id]);
     await tx.query(
       'INSERT INTO password_reset_codes (passenger_id, code_hash, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))',
@@ -91,8 +91,8 @@ async function checkCode(d: ResetDeps, email: string, code: string): Promise<{ p
       WHERE id = (SELECT id FROM password_reset_codes WHERE passenger_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1)
         AND used_at IS NULL AND expires_at > now() AND attempts < $2
       RETURNING id, code_hash`, [account.id, MAX_ATTEMPTS]);
-  if (!row) throw new HttpError(422, RESET_CODE_EXPIRED, 'code');
-  if (!codeMatches(d.secret, account.id, code, row.code_hash)) throw new HttpError(422, RESET_CODE_INVALID, 'code');
+  if (!row) throw new DomainError('invalid', RESET_CODE_EXPIRED, 'code');
+  if (!codeMatches(d.secret, account.id, code, row.code_hash)) throw new DomainError('invalid', RESET_CODE_INVALID, 'code');
   return { passengerId: account.id, codeId: row.id };
 }
 
@@ -107,7 +107,7 @@ export async function resetPassword(d: ResetDeps, email: string, code: string, n
   await d.db.transaction(async (tx) => {
     // Used once: of two resets with one code, only the first changes the password.
     const consumed = await tx.query('UPDATE password_reset_codes SET used_at = now() WHERE id = $1 AND used_at IS NULL RETURNING id', [codeId]);
-    if (!consumed.length) throw new HttpError(422, RESET_CODE_EXPIRED, 'code');
+    if (!consumed.length) throw new DomainError('invalid', RESET_CODE_EXPIRED, 'code');
     await tx.query('UPDATE passengers SET password_hash = $2 WHERE id = $1', [passengerId, hash]);
     await clearSignInFailures(tx, email);
     await revokeAllTokens(tx, passengerId);

@@ -1,6 +1,7 @@
 // Passenger passwords: scrypt from node:crypto with a random salt per password.
 // Each hash records its own parameters, so the cost can rise (PASSWORD_HASH_COST)
 // and older hashes are replaced at the next successful sign-in.
+import { DomainError } from '../errors';
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 
@@ -8,9 +9,8 @@ import { availableParallelism } from 'node:os';
 export const WAITING_PER_CORE = 4;
 
 /** The password-hashing queue is full: the request is refused, to be tried again shortly. */
-export class HashingBusy extends Error {
-  readonly retryAfterSeconds = 2;
-  constructor() { super('The server is busy. Please try again in a moment.'); }
+export class HashingBusy extends DomainError {
+  constructor() { super('busy', 'The server is busy. Please try again in a moment.', undefined, 2); }
 }
 
 /**

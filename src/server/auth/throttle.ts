@@ -5,7 +5,7 @@
 // (password spraying), and an e-mail across all addresses (a distributed
 // attack, with a limit high enough that one stranger cannot reach it).
 import type { Db, Queryable } from '../db/index';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 import { emailKey } from '../../domain/fields';
 
 export const WINDOW_MINUTES = 15;
@@ -37,7 +37,7 @@ export async function reserveSignInAttempt(db: Db, email: string, client: string
     if (err instanceof Refused) return err.message;
     throw err;
   });
-  if (refused) throw new HttpError(429, refused, 'password');
+  if (refused) throw new DomainError('tooMany', refused, 'password');
   void sweepOldRows(db);
 }
 

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Queryable } from '../db/index';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 
 export const IDLE_HOURS = 12;
 export const MAX_DAYS = 30;
@@ -57,6 +57,6 @@ export function bearerToken(c: Context): string | null {
 export async function requirePassenger(c: Context, db: Queryable): Promise<number> {
   const token = bearerToken(c);
   const id = token ? await passengerOfToken(db, token) : null;
-  if (id === null) throw new HttpError(401, SESSION_ENDED, 'Authorization');
+  if (id === null) throw new DomainError('unauthenticated', SESSION_ENDED, 'Authorization');
   return id;
 }

@@ -13,9 +13,9 @@ import { toTime24 } from '../../domain/ukTime';
 import { validateDetails } from '../../domain/detailsValidation';
 import { BOOKING_REFERENCE_ALPHABET } from '../../domain/bookingReference';
 import { isPhone, normalisePhone, PHONE_MESSAGE } from '../../domain/phone';
-import { HttpError, validate } from '../http/errors';
+import { DomainError } from '../errors';
+import { validate } from '../http/body';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
-import { UnknownPlaceError } from '../geo/places';
 import { findAccount, signIn } from '../auth/passengers';
 import { addressKey, takeAllowance, type Limits, type Use } from '../limits';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
@@ -57,7 +57,7 @@ interface Contact {
 function storedPhone(text: string | undefined, field: string): string {
   if (!text?.trim()) return '';
   const e164 = normalisePhone(text);
-  if (e164 === null) throw new HttpError(422, `${field}: ${PHONE_MESSAGE}`, field);
+  if (e164 === null) throw new DomainError('invalid', `${field}: ${PHONE_MESSAGE}`, field);
   return e164;
 }
 
@@ -68,7 +68,7 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
   if (deps.signedIn === null) {
     const errors = validateDetails(mode, reg, isPhone);
     const [field, message] = Object.entries(errors)[0] ?? [];
-    if (field) throw new HttpError(422, `registrationData.${field}: ${message}`, `registrationData.${field}`);
+    if (field) throw new DomainError('invalid', `registrationData.${field}: ${message}`, `registrationData.${field}`);
   }
   // Every phone given is checked, whatever the mode (an existing client's form has none: the account's is used).
   const phone = storedPhone(reg.number, 'registrationData.number');
@@ -85,7 +85,7 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
   const name = `${reg.firstName} ${reg.surname}`.trim();
   if (mode === 'existing_client') {
     const result = await signIn(deps.db, { email: reg.email, password: reg.password ?? '', client: deps.client, hashCost: deps.hashCost });
-    if (!result.ok) throw new HttpError(422, BAD_CREDENTIALS, 'registrationData.password');
+    if (!result.ok) throw new DomainError('invalid', BAD_CREDENTIALS, 'registrationData.password');
     const a = result.account;
     const contact = { passengerId: a.id, name: name || a.name, email: a.email, phone: phone || a.phone, passwordHash: null, passengerPhone };
     await countBookingWithoutSignIn(deps, req, contact.email, 'existing');
@@ -95,7 +95,7 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
   // password is hashed (SPEC 4 tells a visitor whether an e-mail has an account); the unique index still decides a
   // race (writeAll).
   await countBookingWithoutSignIn(deps, req, reg.email, mode === 'new_client' ? 'new' : 'guest');
-  if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
+  if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
   const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
   return { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone };
 }
@@ -130,10 +130,10 @@ function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
   const chosen = offers.find(
     (o) => o.offer.vehicle_id === req.selectedVehicleData.vehicle_id && o.offer.company_id === req.selectedVehicleData.company_id,
   );
-  if (!chosen) throw new HttpError(422, 'selectedVehicleData: this vehicle is not offered for this trip', 'selectedVehicleData');
+  if (!chosen) throw new DomainError('invalid', 'selectedVehicleData: this vehicle is not offered for this trip', 'selectedVehicleData');
   // SPEC 2: a vehicle offered without a price is booked through Contact Us, never online at £0.
   if (chosen.unitPence <= 0) {
-    throw new HttpError(422, 'This vehicle has no online price for this trip. Please ask us for a quote.', 'selectedVehicleData');
+    throw new DomainError('invalid', 'This vehicle has no online price for this trip. Please ask us for a quote.', 'selectedVehicleData');
   }
   return chosen;
 }
@@ -180,8 +180,7 @@ async function inForm<T>(prefix: 'bookingForm' | 'hourlyRateForm', quote: Promis
   try {
     return await quote;
   } catch (err) {
-    if (err instanceof UnknownPlaceError) throw new HttpError(422, err.message, `${prefix}.${err.field}`);
-    if (err instanceof HttpError && err.field) throw new HttpError(err.status, err.message, `${prefix}.${err.field}`, err.headers);
+    if (err instanceof DomainError && err.field) throw err.within(prefix);
     throw err;
   }
 }
@@ -210,7 +209,7 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
     };
   }
   if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS')) {
-    throw new HttpError(422, 'Hourly hire is not offered at the moment.', 'bookingType');
+    throw new DomainError('invalid', 'Hourly hire is not offered at the moment.', 'bookingType');
   }
   const form = validate(req.hourlyRateForm, HourlyRateForm, 'hourlyRateForm');
   const quote = await inForm('hourlyRateForm', quoteHourly(ctx, form, req.selectedVehicleData));
@@ -229,7 +228,7 @@ export interface PreparedBooking { req: BookingRequest; trip: Trip; contact: Con
 /** Everything that can refuse a booking before anything is written (settings, price, passenger). */
 export async function prepareBooking(deps: BookingDeps, req: BookingRequest): Promise<PreparedBooking> {
   if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !allowsGuests(deps.ctx.settings)) {
-    throw new HttpError(422, 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
+    throw new DomainError('invalid', 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
   }
   const trip = await priceTrip(deps.ctx, req);
   const contact = await resolveContact(deps, req);
@@ -250,16 +249,16 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
   let prepared: PreparedBooking;
   try {
     if (req.payment_method !== 'car') {
-      throw new HttpError(422, 'payment_method: a card booking is made by paying on the card page', 'payment_method');
+      throw new DomainError('invalid', 'payment_method: a card booking is made by paying on the card page', 'payment_method');
     }
     // The settings the wizard shows by are rules here too: a hidden choice cannot be posted.
     if (!showsPayInCar(deps.ctx.settings)) {
-      throw new HttpError(422, 'Paying in the car is not offered at the moment. Please choose another way to pay.', 'payment_method');
+      throw new DomainError('invalid', 'Paying in the car is not offered at the moment. Please choose another way to pay.', 'payment_method');
     }
     prepared = await prepareBooking(deps, req);
   } catch (err) {
     // A replay of a booking made earlier answers that booking, even if it could not be made now (settings, time).
-    const first = idempotencyKey && err instanceof HttpError ? await findByIdempotencyKey(deps, req, idempotencyKey, hash) : null;
+    const first = idempotencyKey && err instanceof DomainError ? await findByIdempotencyKey(deps, req, idempotencyKey, hash) : null;
     if (first) return first;
     throw err;
   }
@@ -273,7 +272,7 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
       if (err instanceof KeyAlreadyUsed) {
         const first = await findByIdempotencyKey(deps, req, idempotencyKey!, hash);
         if (first) return first;
-        throw new HttpError(409, 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
+        throw new DomainError('conflict', 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
       }
       if (!(err instanceof BookingNumberTaken) || attempt >= 5) throw err;
     }
@@ -296,7 +295,7 @@ export async function writeBooking(tx: Queryable, deps: BookingDeps, p: Prepared
     return (await writeAll(tx, deps, p, o)).booking.id;
   } catch (err) {
     // The caller's transaction is spoilt by the failed statement: the caller is asked to try again (1 in 10^11).
-    if (err instanceof BookingNumberTaken) throw new HttpError(409, 'This conflicts with a request made at the same moment. Please try again.');
+    if (err instanceof BookingNumberTaken) throw new DomainError('conflict', 'This conflicts with a request made at the same moment. Please try again.');
     throw err;
   }
 }
@@ -416,7 +415,7 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     rows = await q.query(sql, params, { prepare: true });
   } catch (err) {
     const index = uniqueViolationOf(err);
-    if (index === 'passengers_email_account') throw new HttpError(422, ACCOUNT_EXISTS, 'registrationData.email');
+    if (index === 'passengers_email_account') throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
     if (index === 'bookings_booking_number_key') throw new BookingNumberTaken();
     throw err;
   }
@@ -435,7 +434,7 @@ async function findByIdempotencyKey(deps: BookingDeps, req: BookingRequest, key:
        FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key LEFT JOIN passengers p ON p.id = b.passenger_id
       WHERE k.key = $1`, [key]);
   if (!row) return null;
-  if (row.request_hash !== hash) throw new HttpError(422, KEY_REUSED, 'Idempotency-Key');
+  if (row.request_hash !== hash) throw new DomainError('invalid', KEY_REUSED, 'Idempotency-Key');
   if (row.id === null) return null;
   await authenticateReplay(deps, req, { passengerId: row.passenger_id!, hasAccount: row.has_account === true });
   return loadBooking(deps.db, row.id);
@@ -458,7 +457,7 @@ export async function authenticateReplay(deps: BookingDeps, req: BookingRequest,
     const result = await signIn(deps.db, { email: reg.email, password: reg.password ?? '', client: deps.client, hashCost: deps.hashCost });
     if (result.ok && result.account.id === booking.passengerId) return;
   }
-  throw new HttpError(401, REPLAY_REFUSED, 'registrationData.password');
+  throw new DomainError('unauthenticated', REPLAY_REFUSED, 'registrationData.password');
 }
 
 export async function loadBooking(db: Queryable, id: number): Promise<BookingResult | null> {

@@ -12,6 +12,7 @@
 // Retry-After (DatabaseBusyError) while the line is `limit` operations long;
 // work already admitted, and background work such as the mail queue, always
 // gets its turn.
+import { DomainError } from '../errors';
 
 /** Operations that may wait before new requests are turned away (DB_QUEUE_LIMIT). */
 export const DEFAULT_DB_QUEUE_LIMIT = 200;
@@ -24,9 +25,9 @@ export function parseQueueLimit(value: string | undefined): number {
   return n;
 }
 
-export class DatabaseBusyError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super('We are very busy right now. Please try again in a moment.');
+export class DatabaseBusyError extends DomainError {
+  constructor(override readonly retryAfterSeconds: number) {
+    super('busy', 'We are very busy right now. Please try again in a moment.', undefined, retryAfterSeconds);
     this.name = 'DatabaseBusyError';
   }
 }

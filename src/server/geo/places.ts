@@ -3,6 +3,7 @@
 // (airports, towns, and the town a postcode area is named after). Text that
 // none of these place is refused, whatever the distance service: a price is
 // never given for a guess.
+import { DomainError } from '../errors';
 import type { Queryable } from '../db/index';
 import { unknownPlaceMessage } from '../../domain/messages';
 import { Gazetteer } from './gazetteer';
@@ -24,9 +25,9 @@ export interface Place {
   exact: boolean;
 }
 
-export class UnknownPlaceError extends Error {
-  constructor(readonly text: string, readonly field: string) {
-    super(unknownPlaceMessage(text));
+export class UnknownPlaceError extends DomainError {
+  constructor(readonly text: string, field: string) {
+    super('invalid', unknownPlaceMessage(text), field);
   }
 }
 

@@ -16,7 +16,7 @@ import { formatExactPrice, penceToPounds } from '../../domain/money';
 import { cardTriesUsedUp } from '../../domain/messages';
 import { showsCard, showsPayInCar, type Settings } from '../../domain/settings';
 import { giveBack, takeAllowance, usedUp, type LimitName, type Use } from '../limits';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 import { releaseHeldEmails } from '../mail/queue';
 import {
   KEY_REUSED, KeyAlreadyUsed, authenticateReplay, loadBooking, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
@@ -49,7 +49,7 @@ async function bookingOfKey(db: Queryable, key: string, hash: string): Promise<K
        FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key LEFT JOIN passengers p ON p.id = b.passenger_id
       WHERE k.key = $1`, [key]);
   if (!row) return null;
-  if (row.request_hash !== hash || row.payment_method !== 'card') throw new HttpError(422, KEY_REUSED, 'Idempotency-Key');
+  if (row.request_hash !== hash || row.payment_method !== 'card') throw new DomainError('invalid', KEY_REUSED, 'Idempotency-Key');
   return row.id === null ? null : row;
 }
 
@@ -60,11 +60,11 @@ async function provider<T>(call: () => Promise<T>, field?: string): Promise<T> {
   } catch (err) {
     const Stripe = await stripeSdk();
     if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
-      throw new HttpError(422, err.message, field ?? err.param);
+      throw new DomainError('invalid', err.message, field ?? err.param);
     }
     if (err instanceof Stripe.errors.StripeError) {
       console.error(`Card provider: ${err.type}: ${err.message}`);
-      throw new HttpError(503, PROVIDER_UNAVAILABLE, undefined, { 'Retry-After': '5' });
+      throw new DomainError('busy', PROVIDER_UNAVAILABLE, undefined, 5);
     }
     throw err;
   }
@@ -72,7 +72,7 @@ async function provider<T>(call: () => Promise<T>, field?: string): Promise<T> {
 
 function checkAmount(amount: number, total: number): void {
   if (amount !== total) {
-    throw new HttpError(422,
+    throw new DomainError('invalid',
       `The amount to pay (${formatExactPrice(penceToPounds(amount))}) is not the price of this booking (${formatExactPrice(penceToPounds(total))}). Please go back to the vehicles to see the current price.`,
       'amount');
   }
@@ -92,15 +92,15 @@ async function refuseUsedUpCardAttempts(deps: CardDeps, bookingId: number | null
   const uses = bookingId === null ? [{ limit: 'cardFailures', key: deps.client } as const] : cardAttempts(deps, bookingId);
   for (const use of uses) {
     if (await usedUp(deps.db, deps.limits, use)) {
-      throw new HttpError(429, cardRefusal(deps.ctx.settings)(use.limit), 'paymentMethodId', { 'Retry-After': '3600' });
+      throw new DomainError('tooMany', cardRefusal(deps.ctx.settings)(use.limit), 'paymentMethodId', 3600);
     }
   }
 }
 
 /** POST create-payment-intent: the pending booking and its one payment intent, with this card on it. */
 export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntentRequest, key: string | null): Promise<{ paymentIntentId: string }> {
-  if (!key) throw new HttpError(422, KEY_REQUIRED, 'Idempotency-Key');
-  if (!showsCard(deps.ctx.settings)) throw new HttpError(422, CARD_NOT_OFFERED, 'payment_method');
+  if (!key) throw new DomainError('invalid', KEY_REQUIRED, 'Idempotency-Key');
+  if (!showsCard(deps.ctx.settings)) throw new DomainError('invalid', CARD_NOT_OFFERED, 'payment_method');
   const req = cardRequest(body);
   const hash = requestHash(req, deps.secret);
   let booking = await bookingOfKey(deps.db, key, hash);
@@ -117,7 +117,7 @@ export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntent
       if (!(err instanceof KeyAlreadyUsed)) throw err; // a concurrent call with this key wrote it first
     }
     booking = await bookingOfKey(deps.db, key, hash);
-    if (!booking) throw new HttpError(409, 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
+    if (!booking) throw new DomainError('conflict', 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
   }
   checkAmount(body.amount, booking.total);
   // Paid already (a reload after the bank approved): the same intent, which the confirm call reports as succeeded.
@@ -157,7 +157,7 @@ const chargeOf = (pi: Stripe.PaymentIntent) => (typeof pi.latest_charge === 'str
  */
 export async function confirmCardPayment(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
   const [booking] = await deps.db.query<{ id: number }>('SELECT id FROM bookings WHERE payment_intent_id = $1', [intentId]);
-  if (!booking) throw new HttpError(404, 'There is no payment with this id for a booking here.', 'paymentIntentId');
+  if (!booking) throw new DomainError('notFound', 'There is no payment with this id for a booking here.', 'paymentIntentId');
   const stripe = await deps.cards.stripe();
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
   let error: string | null = null;
@@ -193,18 +193,18 @@ export async function confirmCardPayment(deps: CardDeps, intentId: string): Prom
 
 /** POST /booking with payment_method card: the booking of a succeeded intent, completed if no one did yet. */
 export async function finishCardBooking(deps: CardDeps, req: BookingRequest, key: string | null): Promise<BookingResult> {
-  if (!key) throw new HttpError(422, KEY_REQUIRED, 'Idempotency-Key');
-  if (!req.stripe_session_id) throw new HttpError(422, 'stripe_session_id: the payment of a card booking is required', 'stripe_session_id');
-  if (!req.paymentId) throw new HttpError(422, 'paymentId: the payment of a card booking is required', 'paymentId');
+  if (!key) throw new DomainError('invalid', KEY_REQUIRED, 'Idempotency-Key');
+  if (!req.stripe_session_id) throw new DomainError('invalid', 'stripe_session_id: the payment of a card booking is required', 'stripe_session_id');
+  if (!req.paymentId) throw new DomainError('invalid', 'paymentId: the payment of a card booking is required', 'paymentId');
   const booking = await bookingOfKey(deps.db, key, requestHash(cardRequest(req), deps.secret));
-  if (!booking) throw new HttpError(422, 'No card payment was started for this booking. Please pay on the card page.', 'stripe_session_id');
+  if (!booking) throw new DomainError('invalid', 'No card payment was started for this booking. Please pay on the card page.', 'stripe_session_id');
   await authenticateReplay(deps, req, { passengerId: booking.passenger_id, hasAccount: booking.has_account });
-  if (booking.intent !== req.stripe_session_id) throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'stripe_session_id');
+  if (booking.intent !== req.stripe_session_id) throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'stripe_session_id');
   const pi = await provider(async () => (await deps.cards.stripe()).paymentIntents.retrieve(req.stripe_session_id!), 'stripe_session_id');
-  if (pi.status !== 'succeeded') throw new HttpError(422, PAYMENT_NOT_COMPLETE, 'paymentId');
-  if (chargeOf(pi) !== req.paymentId) throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
+  if (pi.status !== 'succeeded') throw new DomainError('invalid', PAYMENT_NOT_COMPLETE, 'paymentId');
+  if (chargeOf(pi) !== req.paymentId) throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
   const outcome = await deps.db.transaction((tx) => completeCardBooking(tx, pi));
-  if (outcome === 'mismatch') throw new HttpError(422, PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
+  if (outcome === 'mismatch') throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
   return (await loadBooking(deps.db, booking.id))!;
 }
 
@@ -262,7 +262,7 @@ export async function handleWebhook(db: Db, cards: CardProvider, rawBody: string
   try {
     event = await (await cards.stripe()).webhooks.constructEventAsync(rawBody, signature ?? '', cards.webhookSecret);
   } catch (err) {
-    throw new HttpError(400, `Webhook signature check failed: ${(err as Error).message}`, 'Stripe-Signature');
+    throw new DomainError('malformed', `Webhook signature check failed: ${(err as Error).message}`, 'Stripe-Signature');
   }
   return db.transaction(async (tx) => {
     const fresh = await tx.query('INSERT INTO payment_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [event.id, event.type]);

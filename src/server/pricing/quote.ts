@@ -10,7 +10,7 @@ import { SAME_PLACE } from '../../domain/messages';
 import { sameAddressText, stopText } from '../../domain/places';
 import { findPlace, UnknownPlaceError } from '../geo/places';
 import { UnroutableError, type DistanceService, type Waypoint } from '../geo/distance';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 import { reference } from '../operator/referenceData';
 import {
   distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, roundingLine, totalPence, type DistanceRate, type PriceLine,
@@ -51,10 +51,10 @@ export async function leg(ctx: QuoteContext, from: Waypoint, to: Waypoint, fromF
   } catch (err) {
     if (err instanceof UnroutableError) {
       const field = err.which === 'to' ? toField : fromField;
-      throw new HttpError(422, `${err.message}. Please check "${err.which === 'to' ? to.text : from.text}".`, field);
+      throw new DomainError('invalid', `${err.message}. Please check "${err.which === 'to' ? to.text : from.text}".`, field);
     }
     console.error('Distance service failed:', err);
-    throw new HttpError(503, 'We cannot measure this journey right now. Please try again in a minute, or call us to book.');
+    throw new DomainError('busy', 'We cannot measure this journey right now. Please try again in a minute, or call us to book.');
   }
 }
 
@@ -71,11 +71,11 @@ export function cheapestFirst(offers: PricedOffer[]): PricedOffer[] {
 export function checkNotSamePlace(pickup: Waypoint, dropoff: Waypoint, stops: number): void {
   if (stops > 0) return;
   const samePoint = pickup.exact && dropoff.exact && pickup.lat === dropoff.lat && pickup.lon === dropoff.lon;
-  if (samePoint || sameAddressText(pickup.text, dropoff.text)) throw new HttpError(422, SAME_PLACE, 'dropoff');
+  if (samePoint || sameAddressText(pickup.text, dropoff.text)) throw new DomainError('invalid', SAME_PLACE, 'dropoff');
 }
 
 export async function measureRoute(ctx: QuoteContext, form: BookingForm): Promise<Route> {
-  if (!form.stops.length && sameAddressText(form.pickup, form.dropoff)) throw new HttpError(422, SAME_PLACE, 'dropoff');
+  if (!form.stops.length && sameAddressText(form.pickup, form.dropoff)) throw new DomainError('invalid', SAME_PLACE, 'dropoff');
   const points: { w: Waypoint; field: string }[] = [{ w: await waypoint(ctx, form.pickup, 'pickup'), field: 'pickup' }];
   for (const [i, s] of form.stops.entries()) points.push({ w: await waypoint(ctx, stopText(s), `stops.${i}`), field: `stops.${i}` });
   points.push({ w: await waypoint(ctx, form.dropoff, 'dropoff'), field: 'dropoff' });
@@ -134,11 +134,11 @@ function checkLegs(form: BookingForm, ctx: QuoteContext): Date {
   const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
   checkGracePeriod(pickupAt, ctx.settings, ctx.now);
   if (form.select_option !== 'return') return pickupAt;
-  if (!form.return_date) throw new HttpError(422, 'return_date is required for a return trip', 'return_date');
-  if (!form.return_hour) throw new HttpError(422, 'return_hour is required for a return trip', 'return_hour');
-  if (!form.return_min) throw new HttpError(422, 'return_min is required for a return trip', 'return_min');
+  if (!form.return_date) throw new DomainError('invalid', 'return_date is required for a return trip', 'return_date');
+  if (!form.return_hour) throw new DomainError('invalid', 'return_hour is required for a return trip', 'return_hour');
+  if (!form.return_min) throw new DomainError('invalid', 'return_min is required for a return trip', 'return_min');
   if (pickupInstant(form.return_date, form.return_hour, form.return_min) <= pickupAt) {
-    throw new HttpError(422, 'return_date: the return pickup must be after the outbound pickup', 'return_date');
+    throw new DomainError('invalid', 'return_date: the return pickup must be after the outbound pickup', 'return_date');
   }
   return pickupAt;
 }

@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/index';
 import { hour12To24, ukLocalToInstant } from '../../domain/ukTime';
 import { graceMinutes, type Settings } from '../../domain/settings';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 import { reference } from '../operator/referenceData';
 
 import { BANNED_ADDRESS_MESSAGE, GRACE_PERIOD_MESSAGE } from '../../domain/messages';
@@ -28,7 +28,7 @@ const instants = new Map<string, number>();
 /** A pickup sooner than GRACE_TIME minutes from now (or in the past) must be booked by phone. */
 export function checkGracePeriod(at: Date, settings: Settings, now: Date, field = 'pickup_date'): void {
   const graceMs = graceMinutes(settings) * 60_000;
-  if (at.getTime() - now.getTime() < graceMs) throw new HttpError(422, GRACE_PERIOD_MESSAGE, field);
+  if (at.getTime() - now.getTime() < graceMs) throw new DomainError('invalid', GRACE_PERIOD_MESSAGE, field);
 }
 
 const normalise = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
@@ -40,6 +40,6 @@ export async function checkBanned(db: Queryable, addresses: { field: string; tex
   const patterns = banned.map(normalise).filter(Boolean);
   for (const a of addresses) {
     const text = ` ${normalise(a.text)} `;
-    if (patterns.some((p) => text.includes(` ${p} `))) throw new HttpError(422, BANNED_ADDRESS_MESSAGE, a.field);
+    if (patterns.some((p) => text.includes(` ${p} `))) throw new DomainError('invalid', BANNED_ADDRESS_MESSAGE, a.field);
   }
 }

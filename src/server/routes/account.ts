@@ -5,7 +5,8 @@
 import { Hono } from 'hono';
 import { PassengerLoginRequest, UpdatePassengerRequest } from '../../domain/schemas';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED } from '../../domain/messages';
-import { HttpError, readBody } from '../http/errors';
+import { DomainError } from '../errors';
+import { readBody } from '../http/body';
 import { signIn } from '../auth/passengers';
 import { clientAddress } from '../http/clientAddress';
 import { bearerToken, issueToken, passengerOfToken, requirePassenger, revokeToken } from '../auth/tokens';
@@ -16,7 +17,7 @@ const NOT_YOURS = 'You can only see and change your own account.';
 
 /** A request naming a passenger id must name the signed-in one. */
 function ownId(named: string | number | null | undefined, signedIn: number): void {
-  if (named !== undefined && named !== null && named !== '' && Number(named) !== signedIn) throw new HttpError(403, NOT_YOURS);
+  if (named !== undefined && named !== null && named !== '' && Number(named) !== signedIn) throw new DomainError('forbidden', NOT_YOURS);
 }
 
 export function accountRoutes(deps: AppDeps) {

@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { clientAddress } from '../http/clientAddress';
 import { ForgotPasswordRequest, ResetPasswordRequest, VerifyCodeRequest } from '../../domain/schemas';
-import { readBody } from '../http/errors';
+import { readBody } from '../http/body';
 import { resetPassword, sendResetCode, verifyResetCode, type ResetDeps } from '../auth/passwordReset';
 import { loadSettings, type AppDeps } from '../deps';
 

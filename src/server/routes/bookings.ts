@@ -4,7 +4,8 @@ import { Hono, type Context } from 'hono';
 import { BookingRequest } from '../../domain/schemas';
 import { createBooking, type BookingDeps } from '../bookings/bookings';
 import { finishCardBooking } from '../payments/cardBookings';
-import { HttpError, readBody } from '../http/errors';
+import { DomainError } from '../errors';
+import { readBody } from '../http/body';
 import { apiJson } from '../http/securityHeaders';
 import { quoteContext } from './pricing';
 import { clientAddress } from '../http/clientAddress';
@@ -13,7 +14,7 @@ import type { AppDeps } from '../deps';
 
 export function idempotencyKey(c: Context): string | null {
   const key = c.req.header('Idempotency-Key')?.trim() || null;
-  if (key && key.length > 200) throw new HttpError(422, 'Idempotency-Key is longer than 200 characters', 'Idempotency-Key');
+  if (key && key.length > 200) throw new DomainError('invalid', 'Idempotency-Key is longer than 200 characters', 'Idempotency-Key');
   return key;
 }
 
@@ -22,7 +23,7 @@ export async function bookingDeps(deps: AppDeps, c: Context): Promise<BookingDep
   // A token that no longer works is a 401, not a guest booking.
   const token = bearerToken(c);
   const signedIn = token ? await passengerOfToken(deps.db, token) : null;
-  if (token && signedIn === null) throw new HttpError(401, SESSION_ENDED, 'Authorization');
+  if (token && signedIn === null) throw new DomainError('unauthenticated', SESSION_ENDED, 'Authorization');
   return {
     db: deps.db, ctx: await quoteContext(deps), client: clientAddress(c, deps.security.trustProxy), signedIn,
     hashCost: deps.security.passwordHashCost, secret: deps.security.secret, limits: deps.security.limits,

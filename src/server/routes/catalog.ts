@@ -2,7 +2,7 @@
 // and the site's text pages (terms, privacy, accessibility; src/domain/sitePages.ts).
 import { Hono } from 'hono';
 import { loadSettings, type AppDeps } from '../deps';
-import { HttpError } from '../http/errors';
+import { DomainError } from '../errors';
 import {
   DEFAULT_PAGE_TEXT, PAGE_TEXT_SETTINGS, SITE_PAGES, fillPlaceholders, isSitePageSlug, pageBlocks,
 } from '../../domain/sitePages';
@@ -18,7 +18,7 @@ export function catalogRoutes({ db }: AppDeps) {
     })
     .get('/page/:slug', async (c) => {
       const slug = c.req.param('slug');
-      if (!isSitePageSlug(slug)) throw new HttpError(404, 'There is no such page.', 'slug');
+      if (!isSitePageSlug(slug)) throw new DomainError('notFound', 'There is no such page.', 'slug');
       const page = SITE_PAGES[slug];
       const s = await loadSettings(db);
       const text = s[page.setting]?.trim() || DEFAULT_PAGE_TEXT[slug];

@@ -3,7 +3,7 @@
 // dropped; otherwise each is counted per client address first (limits.ts).
 import { Hono, type Context } from 'hono';
 import { ContactForm, QuoteRequest } from '../../domain/schemas';
-import { readBody } from '../http/errors';
+import { readBody } from '../http/body';
 import { QUOTE_SENT } from '../../domain/messages';
 import { isHoneypotFilled } from '../../domain/contactSchemas';
 import { takeAllowance } from '../limits';

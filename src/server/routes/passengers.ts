@@ -1,7 +1,7 @@
 // POST /check-passenger-email (SPEC 4 'Email check', SPEC 8 messages).
 import { Hono } from 'hono';
 import { CheckEmailRequest } from '../../domain/schemas';
-import { readBody } from '../http/errors';
+import { readBody } from '../http/body';
 import { signIn } from '../auth/passengers';
 import { clientAddress } from '../http/clientAddress';
 import type { AppDeps } from '../deps';

@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import { ConfirmPaymentIntentRequest, CreatePaymentIntentRequest } from '../../domain/cardSchemas';
 import { confirmCardPayment, startCardPayment } from '../payments/cardBookings';
-import { readBody } from '../http/errors';
+import { readBody } from '../http/body';
 import { bookingDeps, idempotencyKey } from './bookings';
 import type { AppDeps } from '../deps';
 

@@ -2,7 +2,8 @@
 import { Hono } from 'hono';
 import { BookingForm, DistanceRequest, HourlyRateForm } from '../../domain/schemas';
 import { isEnabled } from '../../domain/settings';
-import { HttpError, readBody } from '../http/errors';
+import { DomainError } from '../errors';
+import { readBody } from '../http/body';
 import { apiJson } from '../http/securityHeaders';
 import { checkNotSamePlace, leg, quoteDistance, quoteHourly, waypoint, type DistanceQuote, type PricedOffer, type QuoteContext } from '../pricing/quote';
 import { loadSettings, type AppDeps } from '../deps';
@@ -55,7 +56,7 @@ export function pricingRoutes(deps: AppDeps) {
       const form = await readBody(c, HourlyRateForm);
       const ctx = await quoteContext(deps);
       if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS')) {
-        throw new HttpError(422, 'Hourly hire is not offered at the moment. Please get a quote for your journey instead.', 'pickup_duration');
+        throw new DomainError('invalid', 'Hourly hire is not offered at the moment. Please get a quote for your journey instead.', 'pickup_duration');
       }
       const quote = await quoteHourly(ctx, form);
       return c.json({ price_details: quote.offers.map((o) => o.detail), hours: quote.hours });
