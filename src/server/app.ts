@@ -1,26 +1,29 @@
 // The HTTP API of SPEC section 7 under /api/v1, as one Hono app.
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { DomainError } from './errors';
 import { bodyStillArriving, closeConnection } from './http/connection';
-import { answerError, answerRefusal, errorBody } from './http/answers';
-import { catalogRoutes } from './routes/catalog';
-import { pricingRoutes } from './routes/pricing';
-import { bookingRoutes } from './routes/bookings';
-import { passengerRoutes } from './routes/passengers';
-import { enquiryRoutes } from './routes/enquiries';
-import { authRoutes } from './routes/auth';
-import { accountRoutes } from './routes/account';
-import { paymentRoutes } from './routes/payments';
-import { handleWebhook } from './payments/cardBookings';
+import { answerError, errorBody } from './http/answers';
+import { catalogRoutes } from './catalog/routes';
+import { pricingRoutes } from './pricing/routes';
+import { bookingRoutes } from './bookings/routes';
+import { enquiryRoutes } from './enquiries/routes';
+import { authRoutes } from './auth/routes';
+import { accountRoutes } from './account/routes';
+import { paymentRoutes, webhookRoutes } from './payments/routes';
 import { GATEWAY_PATH } from './payments/provider';
 import { securityHeaders, type Providers } from './http/securityHeaders';
-import { loadSettings, type AppDeps } from './deps';
+import { loadSettings, type AppDeps, type AppEnv } from './deps';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 
-export function createApiApp(deps: AppDeps) {
-  const api = new Hono();
+/** The deps, set once for every request: routes read them as `c.var.deps`. */
+const provide = (deps: AppDeps): MiddlewareHandler<AppEnv> => (c, next) => {
+  c.set('deps', deps);
+  return next();
+};
+
+function createApiApp(deps: AppDeps) {
+  const api = new Hono<AppEnv>();
   // An answer given before the request body has all arrived (a 401 or 503 to a
   // large upload) ends the connection cleanly, so the client's next request
   // goes on a new one instead of being lost (http/errors.ts, closeConnection).
@@ -71,14 +74,13 @@ export function createApiApp(deps: AppDeps) {
     }
     return limitBody(c, next);
   });
-  api.route('/', catalogRoutes(deps));
-  api.route('/', pricingRoutes(deps));
-  api.route('/', passengerRoutes(deps));
-  api.route('/', bookingRoutes(deps));
-  api.route('/', enquiryRoutes(deps));
-  api.route('/', authRoutes(deps));
-  api.route('/', accountRoutes(deps));
-  api.route('/', paymentRoutes(deps));
+  api.route('/', catalogRoutes);
+  api.route('/', pricingRoutes);
+  api.route('/', bookingRoutes);
+  api.route('/', enquiryRoutes);
+  api.route('/', authRoutes);
+  api.route('/', accountRoutes);
+  api.route('/', paymentRoutes);
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError(answerError);
   return api;
@@ -91,11 +93,9 @@ const carriesBody = (length: string | undefined, transferEncoding: string | unde
 /** application/json, with or without parameters (`; charset=utf-8`). */
 export const isJsonType = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type?.trim() ?? '');
 
-/** Stripe's events are up to a few hundred kB; anything larger is not an event. */
-export const MAX_WEBHOOK_BYTES = 1024 * 1024;
-
 export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
-  const app = new Hono();
+  const app = new Hono<AppEnv>();
+  app.use('*', provide(deps));
   // Security headers on every answer (pages, assets, API, errors, 404s). Stripe is
   // configured at start-up (the local test gateway's Stripe.js comes from this site
   // and needs nothing more); Google Maps by a setting that can change at run time,
@@ -106,18 +106,8 @@ export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
     pageProviders: async () => ({ ...fixed, googleMaps: Boolean((await loadSettings(deps.db)).GOOGLE_API_KEY?.trim()) }),
   }));
   if (testAdmin) app.route('/', testAdmin);
-  // The provider's events: signed (checked on the raw body), so outside the API-key check; each handled once.
-  app.post('/api/v1/stripe/webhook', bodyLimit({ maxSize: MAX_WEBHOOK_BYTES, onError: (c) => c.json(errorBody('Too large'), 413) }), async (c) => {
-    try {
-      const outcome = await handleWebhook(deps.db, deps.cards, await c.req.text(), c.req.header('Stripe-Signature'));
-      if (outcome === 'handled') deps.mail.kick();
-      return c.json({ received: true, outcome });
-    } catch (err) {
-      if (err instanceof DomainError) return answerRefusal(c, err);
-      console.error('Webhook failed:', err);
-      return c.json(errorBody('The event could not be handled now; send it again later.'), 500);
-    }
-  });
+  // The provider's events: signed, so outside the API-key check (payments/routes.ts).
+  app.route('/api/v1', webhookRoutes);
   // The local test gateway, when it is the card provider: the card page's Stripe.js stand-in and its API.
   if (deps.cards.gateway) app.route(GATEWAY_PATH, deps.cards.gateway.app);
   // With Stripe configured there is no test gateway: its paths are not found (not the site's page either).

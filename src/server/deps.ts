@@ -1,7 +1,8 @@
 // What every route is given: the database, the outside services and the
-// configuration (AppDeps), and the settings readers the routes share. Routes
-// import this module, never app.ts, so the app and its routes do not import
-// each other.
+// configuration (AppDeps), set once per request as the typed Hono variable
+// `deps` (AppEnv: `c.var.deps`), and the settings readers the routes share.
+// Routes import this module, never app.ts, so the app and its routes do not
+// import each other.
 import type { Db, Queryable } from './db/index';
 import type { DistanceService } from './geo/distance';
 import type { MailQueue } from './mail/queue';
@@ -20,6 +21,9 @@ export interface AppDeps {
   /** Card payments: Stripe, or the local test gateway (payments/provider.ts). */
   cards: CardProvider;
 }
+
+/** The Hono environment of every route: `c.var.deps`. */
+export interface AppEnv { Variables: { deps: AppDeps } }
 
 /** What the sign-in and reset-code checks need from the configuration. */
 export interface SecurityConfig {

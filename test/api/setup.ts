@@ -13,7 +13,7 @@ import { estimateDistance, type DistanceService } from '../../src/server/geo/dis
 import { MailQueue } from '../../src/server/mail/queue';
 import type { MailTransport, OutgoingMessage } from '../../src/server/mail/transport';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
-import type { WebhookDelivery } from '../../src/server/payments/testGateway/webhooks';
+import type { WebhookDelivery } from '../../src/server/testGateway/webhooks';
 import { DEFAULT_LIMITS, type Limits } from '../../src/server/limits';
 
 /**

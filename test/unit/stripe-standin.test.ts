@@ -13,7 +13,7 @@ import { CardNumberElement, CardCvcElement, Elements, useElements, useStripe } f
 import type { Stripe, StripeCardNumberElement, StripeCardNumberElementChangeEvent, StripeElements } from '@stripe/stripe-js';
 
 // (A path, not a URL object: jsdom's URL is not Node's.)
-const SCRIPT = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../src/server/payments/testGateway/stripe.js'), 'utf8');
+const SCRIPT = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../src/server/testGateway/stripe.js'), 'utf8');
 const BASE = 'http://shop.test/test-gateway/';
 const PK = 'pk_test_local_0123456789';
 const SECRET = 'pi_123_secret_abc';

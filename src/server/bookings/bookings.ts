@@ -20,7 +20,7 @@ import { findAccount, signIn } from '../auth/passengers';
 import { addressKey, takeAllowance, type Limits, type Use } from '../limits';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { hashPassword } from '../auth/passwords';
-import { profileOf } from '../auth/account';
+import { profileOf } from '../account/account';
 import { bookingConfirmation } from '../mail/templates';
 
 /** A reference a person can read over the phone: no 0/O or 1/I (src/domain/bookingReference.ts, which the contact form checks too). */

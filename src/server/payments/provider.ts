@@ -8,8 +8,8 @@ import { createHmac } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { Config } from '../config';
 import type { Queryable } from '../db/index';
-import { testGateway, type TestGateway } from './testGateway/gateway';
-import type { WebhookDelivery } from './testGateway/webhooks';
+import { testGateway, type TestGateway } from '../testGateway/gateway';
+import type { WebhookDelivery } from '../testGateway/webhooks';
 
 export interface CardProvider {
   /** The SDK's client, made on first use. */

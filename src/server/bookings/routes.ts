@@ -2,15 +2,15 @@
 // A card booking was written when its payment started; this call completes it (src/server/payments/cardBookings.ts).
 import { Hono, type Context } from 'hono';
 import { BookingRequest } from '../../domain/schemas';
-import { createBooking, type BookingDeps } from '../bookings/bookings';
+import { createBooking, type BookingDeps } from './bookings';
 import { finishCardBooking } from '../payments/cardBookings';
 import { DomainError } from '../errors';
 import { readBody } from '../http/body';
 import { apiJson } from '../http/securityHeaders';
-import { quoteContext } from './pricing';
+import { quoteContext } from '../pricing/routes';
 import { clientAddress } from '../http/clientAddress';
 import { SESSION_ENDED, bearerToken, passengerOfToken } from '../auth/tokens';
-import type { AppDeps } from '../deps';
+import type { AppDeps, AppEnv } from '../deps';
 
 export function idempotencyKey(c: Context): string | null {
   const key = c.req.header('Idempotency-Key')?.trim() || null;
@@ -30,15 +30,14 @@ export async function bookingDeps(deps: AppDeps, c: Context): Promise<BookingDep
   };
 }
 
-export function bookingRoutes(deps: AppDeps) {
-  return new Hono().post('/booking', async (c) => {
-    const body = await readBody(c, BookingRequest);
-    const key = idempotencyKey(c);
-    const bd = await bookingDeps(deps, c);
-    const data = body.payment_method === 'card'
-      ? await finishCardBooking({ ...bd, cards: deps.cards }, body, key)
-      : await createBooking(bd, body, key);
-    deps.mail.kick();
-    return apiJson({ success: true, message: `Your booking ${data.booking.booking_number} is confirmed.`, data });
-  });
-}
+export const bookingRoutes = new Hono<AppEnv>().post('/booking', async (c) => {
+  const { deps } = c.var;
+  const body = await readBody(c, BookingRequest);
+  const key = idempotencyKey(c);
+  const bd = await bookingDeps(deps, c);
+  const data = body.payment_method === 'card'
+    ? await finishCardBooking({ ...bd, cards: deps.cards }, body, key)
+    : await createBooking(bd, body, key);
+  deps.mail.kick();
+  return apiJson({ success: true, message: `Your booking ${data.booking.booking_number} is confirmed.`, data });
+});

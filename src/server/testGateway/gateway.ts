@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Queryable } from '../../db/index';
+import type { Queryable } from '../db/index';
 import { brandOf, cardDetailsError, outcomeOf, type CardOutcome } from './cards';
 import { WebhookSender, type WebhookDelivery } from './webhooks';
 

@@ -5,8 +5,8 @@ import { isEnabled } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { readBody } from '../http/body';
 import { apiJson } from '../http/securityHeaders';
-import { checkNotSamePlace, leg, quoteDistance, quoteHourly, waypoint, type DistanceQuote, type PricedOffer, type QuoteContext } from '../pricing/quote';
-import { loadSettings, type AppDeps } from '../deps';
+import { checkNotSamePlace, leg, quoteDistance, quoteHourly, waypoint, type DistanceQuote, type PricedOffer, type QuoteContext } from './quote';
+import { loadSettings, type AppDeps, type AppEnv } from '../deps';
 
 export async function quoteContext(deps: AppDeps): Promise<QuoteContext> {
   return { db: deps.db, distance: deps.distance, settings: await loadSettings(deps.db), now: deps.now() };
@@ -45,29 +45,27 @@ export function distancePriceJson(quote: DistanceQuote): string {
   return `{"price_details":[${quote.offers.map(detailJson).join(',')}],${rest.slice(1)}`;
 }
 
-export function pricingRoutes(deps: AppDeps) {
-  return new Hono()
-    .post('/calculate-distance-price', async (c) => {
-      const form = await readBody(c, BookingForm);
-      const quote = await quoteDistance(await quoteContext(deps), form);
-      return apiJson(distancePriceJson(quote));
-    })
-    .post('/calculate-hourly-price', async (c) => {
-      const form = await readBody(c, HourlyRateForm);
-      const ctx = await quoteContext(deps);
-      if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS')) {
-        throw new DomainError('invalid', 'Hourly hire is not offered at the moment. Please get a quote for your journey instead.', 'pickup_duration');
-      }
-      const quote = await quoteHourly(ctx, form);
-      return c.json({ price_details: quote.offers.map((o) => o.detail), hours: quote.hours });
-    })
-    .post('/calculate-distance', async (c) => {
-      const body = await readBody(c, DistanceRequest);
-      const ctx = await quoteContext(deps);
-      const from = await waypoint(ctx, body.pickup, 'pickup');
-      const to = await waypoint(ctx, body.dropoff, 'dropoff');
-      checkNotSamePlace(from, to, 0);
-      const l = await leg(ctx, from, to, 'pickup', 'dropoff');
-      return c.json({ via_miles: l.miles, time_duration: l.seconds, estimated: l.estimated });
-    });
-}
+export const pricingRoutes = new Hono<AppEnv>()
+  .post('/calculate-distance-price', async (c) => {
+    const form = await readBody(c, BookingForm);
+    const quote = await quoteDistance(await quoteContext(c.var.deps), form);
+    return apiJson(distancePriceJson(quote));
+  })
+  .post('/calculate-hourly-price', async (c) => {
+    const form = await readBody(c, HourlyRateForm);
+    const ctx = await quoteContext(c.var.deps);
+    if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS')) {
+      throw new DomainError('invalid', 'Hourly hire is not offered at the moment. Please get a quote for your journey instead.', 'pickup_duration');
+    }
+    const quote = await quoteHourly(ctx, form);
+    return c.json({ price_details: quote.offers.map((o) => o.detail), hours: quote.hours });
+  })
+  .post('/calculate-distance', async (c) => {
+    const body = await readBody(c, DistanceRequest);
+    const ctx = await quoteContext(c.var.deps);
+    const from = await waypoint(ctx, body.pickup, 'pickup');
+    const to = await waypoint(ctx, body.dropoff, 'dropoff');
+    checkNotSamePlace(from, to, 0);
+    const l = await leg(ctx, from, to, 'pickup', 'dropoff');
+    return c.json({ via_miles: l.miles, time_duration: l.seconds, estimated: l.estimated });
+  });

@@ -3,8 +3,8 @@
 import type { Db, Queryable } from '../db/index';
 import type { Settings } from '../../domain/settings';
 import { emailKey } from '../../domain/fields';
-import { signIn } from './passengers';
-import { revokeOtherTokens } from './tokens';
+import { signIn } from '../auth/passengers';
+import { revokeOtherTokens } from '../auth/tokens';
 import { enqueueEmail } from '../mail/queue';
 import { emailChangedMail } from '../mail/templates';
 import { penceToPounds } from '../../domain/money';
