@@ -10,15 +10,22 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, 'build/server');
 const SERVER_ENTRY = path.join(ROOT, 'src/server/main.ts');
+/** The browser tests' server (the site plus their admin door): compiled only when the tests ask for it. */
+const TEST_SERVER_ENTRY = path.join(ROOT, 'test/e2e/server.ts');
 const SELF = fileURLToPath(import.meta.url);
 const entryIn = (outDir) => path.join(outDir, 'main.mjs');
+/** Where the browser tests' server is compiled to (compileServer with `{ withTests: true }`). */
+export const testEntryIn = (outDir = OUT_DIR) => path.join(outDir, 'e2e-server.mjs');
 const manifestIn = (outDir) => path.join(outDir, 'manifest.json');
 
-/** Whether build/server/main.mjs is missing or older than a file it was built from (or than this script). */
-export function compiledServerIsStale(outDir = OUT_DIR) {
+/**
+ * Whether build/server/main.mjs (and, withTests, the tests' server) is missing or older than a file it was built from
+ * (or than this script).
+ */
+export function compiledServerIsStale(outDir = OUT_DIR, { withTests = false } = {}) {
   try {
     const manifest = JSON.parse(readFileSync(manifestIn(outDir), 'utf8'));
-    if (manifest.root !== ROOT) return true;
+    if (manifest.root !== ROOT || (withTests && !manifest.withTests)) return true;
     const built = statSync(entryIn(outDir)).mtimeMs;
     return [SELF, ...manifest.inputs.map((f) => path.join(ROOT, f))].some((f) => !existsSync(f) || statSync(f).mtimeMs > built);
   } catch {
@@ -38,16 +45,17 @@ const sourceAddresses = {
 };
 
 /**
- * Compiles the server. Modules loaded only on demand (PostgreSQL's client, the Stripe SDK, SMTP, the browser tests'
- * admin calls) become chunks of their own, so a start loads none of them unless it needs them. Chunk names carry a
+ * Compiles the server. Modules loaded only on demand (PostgreSQL's client, the Stripe SDK, SMTP) become chunks of
+ * their own, so a start loads none of them unless it needs them. `withTests` compiles the browser tests' server
+ * (test/e2e/server.ts) beside it; the production entry never loads it. Chunk names carry a
  * hash of their content and each file is written aside and renamed, the entry last: a server starting meanwhile
  * loads either the old build or the new one, never half of one. Chunks no build has used for a day are removed.
  */
-export async function compileServer(outDir = OUT_DIR) {
+export async function compileServer(outDir = OUT_DIR, { withTests = false } = {}) {
   const { build } = await import('esbuild');
   mkdirSync(outDir, { recursive: true });
   const result = await build({
-    entryPoints: { main: SERVER_ENTRY }, outdir: outDir, entryNames: '[name]', chunkNames: 'chunks/[name]-[hash]',
+    entryPoints: { main: SERVER_ENTRY, ...(withTests ? { 'e2e-server': TEST_SERVER_ENTRY } : {}) }, outdir: outDir, entryNames: '[name]', chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' }, bundle: true, splitting: true, platform: 'node', format: 'esm', target: 'node20',
     packages: 'external', metafile: true, write: false, logLevel: 'warning', plugins: [sourceAddresses],
     banner: { js: '// Compiled from src/server by scripts/compile-server.mjs: edit the sources, not this file.' },
@@ -56,7 +64,7 @@ export async function compileServer(outDir = OUT_DIR) {
   const files = [...result.outputFiles].sort((a, b) => (a.path === entry) - (b.path === entry));
   for (const file of files) writeAtomically(file.path, file.contents);
   const inputs = Object.keys(result.metafile.inputs).map((f) => path.relative(ROOT, path.resolve(ROOT, f)));
-  writeAtomically(manifestIn(outDir), JSON.stringify({ root: ROOT, inputs }, null, 1));
+  writeAtomically(manifestIn(outDir), JSON.stringify({ root: ROOT, withTests, inputs }, null, 1));
   removeOldChunks(path.join(outDir, 'chunks'), new Set(files.map((f) => f.path)));
   return entry;
 }

@@ -2,7 +2,7 @@
 // reaches the next matching call only, as many times as asked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
-import { e2eAdminApp } from '../../src/server/operator/e2eAdmin';
+import { e2eAdminApp } from '../e2e/e2eAdmin';
 import type { Db } from '../../src/server/db/index';
 import { estimateDistance } from '../../src/server/geo/distance';
 import { KEYS, TEST_SECURITY, localCards, seededTestDb } from './setup';

