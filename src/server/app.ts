@@ -9,7 +9,7 @@ import { bookingRoutes } from './bookings/routes';
 import { enquiryRoutes } from './enquiries/routes';
 import { authRoutes } from './auth/routes';
 import { accountRoutes } from './account/routes';
-import { paymentRoutes, webhookRoutes } from './payments/routes';
+import { paymentRoutes, webhookRoutes } from './bookings/cardRoutes';
 import { GATEWAY_PATH } from './payments/provider';
 import { securityHeaders, type Providers } from './http/securityHeaders';
 import { loadSettings, type AppDeps, type AppEnv } from './deps';
@@ -26,7 +26,7 @@ function createApiApp(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   // An answer given before the request body has all arrived (a 401 or 503 to a
   // large upload) ends the connection cleanly, so the client's next request
-  // goes on a new one instead of being lost (http/errors.ts, closeConnection).
+  // goes on a new one instead of being lost (http/connection.ts, closeConnection).
   api.use('*', async (c, next) => {
     await next();
     if (bodyStillArriving(c)) closeConnection(c);
@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
     pageProviders: async () => ({ ...fixed, googleMaps: Boolean((await loadSettings(deps.db)).GOOGLE_API_KEY?.trim()) }),
   }));
   if (testAdmin) app.route('/', testAdmin);
-  // The provider's events: signed, so outside the API-key check (payments/routes.ts).
+  // The provider's events: signed, so outside the API-key check (bookings/cardRoutes.ts).
   app.route('/api/v1', webhookRoutes);
   // The local test gateway, when it is the card provider: the card page's Stripe.js stand-in and its API.
   if (deps.cards.gateway) app.route(GATEWAY_PATH, deps.cards.gateway.app);

@@ -7,7 +7,7 @@ import type { Db, Queryable } from './db/index';
 import type { DistanceService } from './geo/distance';
 import type { MailQueue } from './mail/queue';
 import type { Settings } from '../domain/settings';
-import { referenceSettings } from './operator/referenceData';
+import { referenceSettings } from './reference/referenceData';
 import type { CardProvider } from './payments/provider';
 import type { Limits } from './limits';
 

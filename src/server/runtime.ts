@@ -30,7 +30,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     log.push('Started from the prepared demo database (Albion Executive Cars).');
   } else if (await seedIfEmpty(db, config.passwordHashCost)) log.push('Seeded the demo operator (Albion Executive Cars).');
   // PGlite makes some files of its own with wider rights than the umask allows (pg_internal.init): tightened here
-  // and with the retention timer (main.ts); the 0700 folder keeps others out meanwhile.
+  // and with the retention timer (server.ts); the 0700 folder keeps others out meanwhile.
   if (!config.databaseUrl) makeTreePrivate(pgliteDir);
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : outboxTransport(path.join(config.dataDir, 'outbox'));
   const from = async () => config.mailFrom ?? (await loadSettings(db)).FROM_EMAIL ?? 'bookings@localhost';

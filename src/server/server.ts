@@ -17,9 +17,9 @@ import { keepNewFilesPrivate, makeTreePrivate } from './privateData';
 import { removeOldOutboxFiles } from './mail/transport';
 import { loadServerSecret } from './auth/secret';
 import { cardProviderFromConfig } from './payments/provider';
-import { reconcileCardBookings } from './payments/cardBookings';
+import { reconcileCardBookings } from './bookings/cardBookings';
 import { purgeExpiredRecords } from './operator/retention';
-import { expireUnpaidCardBookings, removeUnpaidPersonalData } from './payments/unpaidBookings';
+import { expireUnpaidCardBookings, removeUnpaidPersonalData } from './bookings/unpaidBookings';
 import { listening, listeningOn, refusalLine, siteUrl } from './startup';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -115,7 +115,7 @@ async function start(options: ServeOptions) {
     if (n) console.log(`Completed ${n} card booking(s) whose payment had succeeded.`);
   }, (err) => console.error('Card booking check failed:', err));
   // The privacy policy's retention times (operator/retention.ts), checked with the same timer; card bookings never paid
-  // expire after a day and lose their personal data after PENDING_RETENTION_DAYS (payments/unpaidBookings.ts); sent
+  // expire after a day and lose their personal data after PENDING_RETENTION_DAYS (bookings/unpaidBookings.ts); sent
   // messages leave the outbox folder after OUTBOX_RETENTION_DAYS; what PGlite made since is made private.
   const purge = () => purgeExpiredRecords(db)
     .then(() => expireUnpaidCardBookings(db, cards))

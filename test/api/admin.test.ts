@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { testApp } from './setup';
 import { setSetting } from '../../src/server/operator/operator';
-import { runAdmin } from '../../src/server/operator/admin';
+import { runAdmin } from '../../src/server/admin';
 import { processStartToken } from '../../src/server/dataLock';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -80,7 +80,7 @@ describe('npm run admin', () => {
     // This test process stands for the running server: its pid and start token, as the server writes them.
     writeFileSync(path.join(dir, 'server.pid'), `${process.pid}\n${processStartToken(process.pid)}\n`);
     try {
-      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/operator/admin.ts', 'settings'], {
+      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/admin.ts', 'settings'], {
         env: { ...process.env, DATA_DIR: dir },
       });
       await expect(run).rejects.toMatchObject({ stderr: expect.stringContaining('Stop the server, run the command') });

@@ -7,8 +7,8 @@ import { localCards, testApp } from './setup';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { loadConfig } from '../../src/server/config';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
-import { expireUnpaidCardBookings, removeUnpaidPersonalData } from '../../src/server/payments/unpaidBookings';
-import { runAdmin } from '../../src/server/operator/admin';
+import { expireUnpaidCardBookings, removeUnpaidPersonalData } from '../../src/server/bookings/unpaidBookings';
+import { runAdmin } from '../../src/server/admin';
 import { createApp } from '../../src/server/app';
 import { estimateDistance } from '../../src/server/geo/distance';
 

@@ -7,7 +7,7 @@ import type { Db } from '../../src/server/db/index';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
 import { testGateway, type TestGateway, AUTHENTICATION_FAILED } from '../../src/server/testGateway/gateway';
 import { signPayload, type WebhookDelivery } from '../../src/server/testGateway/webhooks';
-import { PROVIDER_UNAVAILABLE, reconcileCardBookings } from '../../src/server/payments/cardBookings';
+import { PROVIDER_UNAVAILABLE, reconcileCardBookings } from '../../src/server/bookings/cardBookings';
 import { stripeClient } from '../../src/server/payments/provider';
 import { KEY_REUSED } from '../../src/server/bookings/bookings';
 import { setSetting } from '../../src/server/operator/operator';

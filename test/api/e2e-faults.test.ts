@@ -1,4 +1,4 @@
-// The browser tests' fault route (src/server/operator/e2eAdmin.ts): only with the token, and each kind of failure
+// The browser tests' fault route (test/e2e/e2eAdmin.ts): only with the token, and each kind of failure
 // reaches the next matching call only, as many times as asked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';

@@ -5,7 +5,7 @@ import type { Db } from '../../src/server/db/index';
 import { openTestDb } from './setup';
 import { migrate } from '../../src/server/db/migrate';
 import { seedIfEmpty } from '../../src/server/operator/seed';
-import { reference, referenceDataChanged, referenceSettings } from '../../src/server/operator/referenceData';
+import { reference, referenceDataChanged, referenceSettings } from '../../src/server/reference/referenceData';
 import { setSetting } from '../../src/server/operator/operator';
 
 let db: Db;

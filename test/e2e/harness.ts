@@ -31,7 +31,7 @@ export const ROOMY_RATE_LIMITS = Object.entries(DEFAULT_LIMITS).map(([name, l]) 
 
 export interface RunningServer {
   url: string; dataDir: string; stop(): Promise<void>; output(): string;
-  /** Runs `npm run admin -- ...args` inside the running server (see src/server/operator/e2eAdmin.ts). */
+  /** Runs `npm run admin -- ...args` inside the running server (see ./e2eAdmin.ts). */
   admin(...args: string[]): Promise<string>;
 }
 

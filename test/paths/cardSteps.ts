@@ -1,5 +1,5 @@
 // The card page's steps a person takes, shared by the booking and card payment paths: the local test gateway's
-// card inputs (Stripe's documented test numbers, src/server/payments/testGateway/cards.ts) and the Pay button.
+// card inputs (Stripe's documented test numbers, src/server/testGateway/cards.ts) and the Pay button.
 import type { PathPage } from './pathRunner';
 
 export const CARDS = {

@@ -1,5 +1,5 @@
 // The worker's shared test server (test/e2e/globalSetup.ts) as the paths use it: the operator's settings switched through
-// the admin route and put back after each path, calls failed on request (src/server/operator/e2eAdmin.ts), and
+// the admin route and put back after each path, calls failed on request (test/e2e/e2eAdmin.ts), and
 // the API called as the site calls it, to open a page with real data.
 import { connect, sharedServerInfo } from '../e2e/harness';
 import { DEMO_SETTINGS } from '../../src/server/operator/seed';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The local test gateway's Stripe.js stand-in (src/server/payments/testGateway/stripe.js),
+// The local test gateway's Stripe.js stand-in (src/server/testGateway/stripe.js),
 // run in jsdom against a fake fetch: Stripe.js's shapes for what the card page uses,
 // and that @stripe/stripe-js and @stripe/react-stripe-js accept it unchanged.
 import { readFileSync } from 'node:fs';

@@ -1,9 +1,9 @@
 // POST /booking (SPEC 7): the answer is success, data.{booking, bookingDetail, bookingStops, passengerDetails}, message.
-// A card booking was written when its payment started; this call completes it (src/server/payments/cardBookings.ts).
+// A card booking was written when its payment started; this call completes it (./cardBookings.ts).
 import { Hono, type Context } from 'hono';
 import { BookingRequest } from '../../domain/schemas';
 import { createBooking, type BookingDeps } from './bookings';
-import { finishCardBooking } from '../payments/cardBookings';
+import { finishCardBooking } from './cardBookings';
 import { DomainError } from '../errors';
 import { readBody } from '../http/body';
 import { apiJson } from '../http/securityHeaders';

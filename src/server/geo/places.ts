@@ -8,7 +8,7 @@ import type { Queryable } from '../db/index';
 import { unknownPlaceMessage } from '../../domain/messages';
 import { Gazetteer } from './gazetteer';
 import { findPostcode } from './postcodes';
-import { reference } from '../operator/referenceData';
+import { reference } from '../reference/referenceData';
 
 export { extractPostcode } from './postcodes';
 

@@ -1,7 +1,7 @@
 // Operator data changes: settings, companies, fleet, rates and known places.
 // The demo seed and `npm run admin` both go through these functions.
 import type { Queryable } from '../db/index';
-import { referenceDataChanged } from './referenceData';
+import { referenceDataChanged } from '../reference/referenceData';
 
 /** Every write here changes what prices are made of: the in-memory copy is dropped. */
 async function change<T = Record<string, unknown>>(db: Queryable, sql: string, params: unknown[]): Promise<T[]> {

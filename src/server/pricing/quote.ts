@@ -11,7 +11,7 @@ import { sameAddressText, stopText } from '../../domain/places';
 import { findPlace, UnknownPlaceError } from '../geo/places';
 import { UnroutableError, type DistanceService, type Waypoint } from '../geo/distance';
 import { DomainError } from '../errors';
-import { reference } from '../operator/referenceData';
+import { reference } from '../reference/referenceData';
 import {
   distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, roundingLine, totalPence, type DistanceRate, type PriceLine,
 } from './engine';

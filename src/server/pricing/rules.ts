@@ -3,7 +3,7 @@ import type { Queryable } from '../db/index';
 import { hour12To24, ukLocalToInstant } from '../../domain/ukTime';
 import { graceMinutes, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
-import { reference } from '../operator/referenceData';
+import { reference } from '../reference/referenceData';
 
 import { BANNED_ADDRESS_MESSAGE, GRACE_PERIOD_MESSAGE } from '../../domain/messages';
 

@@ -2,11 +2,11 @@
 // fleet, rates, places, banned addresses) and recent bookings, from a terminal.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { Db } from '../db/index';
-import { poundsToPence, penceToPounds } from '../../domain/money';
+import type { Db } from './db/index';
+import { poundsToPence, penceToPounds } from '../domain/money';
 import {
   addAddress, banAddress, recentBookings, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType,
-} from './operator';
+} from './operator/operator';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -183,10 +183,10 @@ export async function runAdmin(db: Db, argv: string[]): Promise<string> {
 }
 
 async function main() {
-  const { loadConfig } = await import('../config');
-  const { openRuntime } = await import('../runtime');
-  const { claimDataDir, dataDirOwner } = await import('../dataLock');
-  const { keepNewFilesPrivate } = await import('../privateData');
+  const { loadConfig } = await import('./config');
+  const { openRuntime } = await import('./runtime');
+  const { claimDataDir, dataDirOwner } = await import('./dataLock');
+  const { keepNewFilesPrivate } = await import('./privateData');
   const config = loadConfig();
   keepNewFilesPrivate();
   const argv = process.argv.slice(2);

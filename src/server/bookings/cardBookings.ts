@@ -20,8 +20,8 @@ import { DomainError } from '../errors';
 import { releaseHeldEmails } from '../mail/queue';
 import {
   KEY_REUSED, KeyAlreadyUsed, authenticateReplay, loadBooking, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
-} from '../bookings/bookings';
-import { stripeSdk, type CardProvider } from './provider';
+} from './bookings';
+import { stripeSdk, type CardProvider } from '../payments/provider';
 
 export interface CardDeps extends BookingDeps { cards: CardProvider }
 

@@ -8,7 +8,7 @@ import { confirmCardPayment, handleWebhook, startCardPayment } from './cardBooki
 import { DomainError } from '../errors';
 import { answerRefusal, errorBody } from '../http/answers';
 import { readBody } from '../http/body';
-import { bookingDeps, idempotencyKey } from '../bookings/routes';
+import { bookingDeps, idempotencyKey } from './routes';
 import type { AppEnv } from '../deps';
 
 export const paymentRoutes = new Hono<AppEnv>()

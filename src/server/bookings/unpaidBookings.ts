@@ -6,7 +6,7 @@
 import type Stripe from 'stripe';
 import type { Db } from '../db/index';
 import { completeCardBooking } from './cardBookings';
-import type { CardProvider } from './provider';
+import type { CardProvider } from '../payments/provider';
 
 export const PENDING_HOURS = 24;
 
