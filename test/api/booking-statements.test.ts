@@ -2,7 +2,7 @@
 // of a transaction count too), and that the answer built while writing is exactly what the database holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../src/server/db/index';
-import { loadBooking } from '../../src/server/bookings/bookings';
+import { loadBooking } from '../../src/server/bookings/queries';
 import { MailQueue } from '../../src/server/mail/queue';
 import { memoryTransport, seededTestDb, testApp } from './setup';
 import { setSetting } from '../../src/server/operator/operator';

@@ -10,7 +10,7 @@ import { currencyOf, isEnabled, settingsFromList } from '../../src/domain/settin
 import { isStoredPhone } from '../../src/domain/detailsValidation';
 import { PHONE_MESSAGE } from '../../src/domain/messages';
 import { BookingReferenceOrEmpty, normaliseBookingReference } from '../../src/domain/bookingReference';
-import { newBookingNumber } from '../../src/server/bookings/bookings';
+import { newBookingNumber } from '../../src/server/bookings/bookingNumber';
 
 describe('the phone rule', () => {
   it('accepts UK numbers as people write them and stores them as E.164', () => {

@@ -19,8 +19,9 @@ import { giveBack, takeAllowance, usedUp, type LimitName, type Use } from '../li
 import { DomainError } from '../errors';
 import { releaseHeldEmails } from '../mail/queue';
 import {
-  KEY_REUSED, KeyAlreadyUsed, authenticateReplay, loadBooking, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
+  KEY_REUSED, authenticateReplay, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
 } from './bookings';
+import { KeyAlreadyUsed, loadBooking } from './queries';
 import { stripeSdk, type CardProvider } from '../payments/provider';
 
 export interface CardDeps extends BookingDeps { cards: CardProvider }

@@ -8,7 +8,7 @@ import { confirmCardPayment, handleWebhook, startCardPayment } from './cardBooki
 import { DomainError } from '../errors';
 import { answerRefusal, errorBody } from '../http/answers';
 import { readBody } from '../http/body';
-import { bookingDeps, idempotencyKey } from './routes';
+import { bookingDeps, idempotencyKey } from './request';
 import type { AppEnv } from '../deps';
 
 export const paymentRoutes = new Hono<AppEnv>()

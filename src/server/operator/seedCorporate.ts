@@ -3,7 +3,7 @@
 // on a fresh `npm start`. Dates are relative to the day the database is seeded.
 import type { Db, Queryable } from '../db/index';
 import { ukToday } from '../../domain/ukTime';
-import { newBookingNumber } from '../bookings/bookings';
+import { newBookingNumber } from '../bookings/bookingNumber';
 
 export const DEMO_CORPORATE = {
   // The phone as every phone is stored (E.164, decision 20); shown as +44 20 7946 0018.

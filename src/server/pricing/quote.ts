@@ -11,13 +11,18 @@ import { sameAddressText, stopText } from '../../domain/places';
 import { findPlace, UnknownPlaceError } from '../geo/places';
 import { UnroutableError, type DistanceService, type Waypoint } from '../geo/distance';
 import { DomainError } from '../errors';
-import { reference } from '../reference/referenceData';
+import { reference, referenceSettings } from '../reference/referenceData';
 import {
   distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, roundingLine, totalPence, type DistanceRate, type PriceLine,
 } from './engine';
 import { checkBanned, checkGracePeriod, pickupInstant } from './rules';
 
 export interface QuoteContext { db: Queryable; distance: DistanceService; settings: Settings; now: Date }
+
+/** A request's quote context: the settings as they are now, and the time now. */
+export async function quoteContext(deps: { db: Queryable; distance: DistanceService; now: () => Date }): Promise<QuoteContext> {
+  return { db: deps.db, distance: deps.distance, settings: await referenceSettings(deps.db), now: deps.now() };
+}
 
 export interface Offer {
   company_id: number; company_name: string; vehicle_id: number; vehicle_type: string; vehicle_image: string;

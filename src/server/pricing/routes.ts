@@ -5,12 +5,8 @@ import { isEnabled } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { readBody } from '../http/body';
 import { apiJson } from '../http/securityHeaders';
-import { checkNotSamePlace, leg, quoteDistance, quoteHourly, waypoint, type DistanceQuote, type PricedOffer, type QuoteContext } from './quote';
-import { loadSettings, type AppDeps, type AppEnv } from '../deps';
-
-export async function quoteContext(deps: AppDeps): Promise<QuoteContext> {
-  return { db: deps.db, distance: deps.distance, settings: await loadSettings(deps.db), now: deps.now() };
-}
+import { checkNotSamePlace, leg, quoteContext, quoteDistance, quoteHourly, waypoint, type DistanceQuote, type PricedOffer } from './quote';
+import type { AppEnv } from '../deps';
 
 /** What an offer's price detail says of the vehicle, whatever the trip: serialised once per offer (per reference load). */
 const vehicleParts = new WeakMap<object, string>();

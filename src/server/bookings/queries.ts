@@ -1,0 +1,158 @@
+// The bookings' SQL: the whole booking written in one statement, a key's use, and a booking read back.
+import type { Queryable } from '../db/index';
+import type { BookingResult } from '../../domain/schemas';
+import { penceToPounds } from '../../domain/money';
+import { ACCOUNT_EXISTS } from '../../domain/messages';
+import { DomainError } from '../errors';
+import type { PreparedBooking, WriteOptions } from './types';
+
+const statementTexts = new Map<string, string>();
+
+/** Another request with this Idempotency-Key committed first: nothing was written. */
+export class KeyAlreadyUsed extends Error {}
+/** The booking number drawn is taken already (1 in 10^11): nothing was written; draw another. */
+export class BookingNumberTaken extends Error {}
+
+/** PostgreSQL's (and PGlite's) error for a unique index, with the index it is about. */
+function uniqueViolationOf(err: unknown): string | null {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  if (e?.code !== '23505') return null;
+  return e.constraint ?? /"([^"]+)"/.exec(e.message ?? '')?.[1] ?? '';
+}
+
+/** What the one statement writes beside the prepared booking: its number, who rides, and its confirmation e-mail. */
+export interface BookingWrite {
+  prepared: PreparedBooking; options: WriteOptions; bookingNumber: string;
+  passenger: BookingResult['passengerDetails'];
+  mail: { subject: string; text: string; html: string }; recipients: string[];
+}
+export interface InsertedBooking { id: number; passenger_id: number; stop_ids: number[] | null }
+
+/**
+ * The whole booking in one statement (decision 29): the key is claimed first and everything else is written only
+ * from the claim's row, so a key another request used (ON CONFLICT DO NOTHING: on PostgreSQL this waits for that
+ * request's transaction) writes nothing at all and answers KeyAlreadyUsed. A new account whose e-mail has one, or a
+ * booking number already drawn, fails the statement, which is atomic: nothing stays behind.
+ */
+export async function insertBooking(q: Queryable, w: BookingWrite): Promise<InsertedBooking> {
+  const { prepared: { req, trip, contact }, options: o, bookingNumber, mail, recipients } = w;
+  const quantity = req.selectedVehicle;
+  const d = trip.details;
+  const offer = trip.chosen.offer;
+  const total = trip.chosen.unitPence * quantity;
+  const params: unknown[] = [];
+  const $ = (value: unknown, type: string) => { params.push(value); return `$${params.length}::${type}`; };
+  const claim = o.idempotencyKey
+    ? `INSERT INTO idempotency_keys (key, request_hash) VALUES (${$(o.idempotencyKey, 'text')}, ${$(o.hash, 'text')})
+         ON CONFLICT (key) DO NOTHING RETURNING key`
+    : 'SELECT NULL::text AS key';
+  const passenger = contact.passengerId !== null
+    ? `SELECT ${$(contact.passengerId, 'int')} AS id FROM claim`
+    : `INSERT INTO passengers (name, email, phone, password_hash)
+         SELECT ${$(contact.name, 'text')}, ${$(contact.email.trim(), 'text')}, ${$(contact.phone.trim(), 'text')},
+                ${$(contact.passwordHash, 'text')} FROM claim RETURNING id`;
+  const booking = `INSERT INTO bookings (booking_number, idempotency_key, ride_type, booking_type, company_id, vehicle_type_id,
+         passenger_id, registration_mode, pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date,
+         return_time, hourly_duration, flight_no, return_flight_no, via_miles, return_via_miles, time_duration,
+         vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at, status)
+       SELECT ${$(bookingNumber, 'text')}, ${$(o.idempotencyKey, 'text')}, ${$(trip.rideType, 'text')}, ${$(req.bookingType, 'text')},
+         ${$(offer.company_id, 'int')}, ${$(offer.vehicle_id, 'int')}, passenger.id, ${$(req.selected_passenger, 'text')},
+         ${$(trip.pickup, 'text')}, ${$(trip.dropoff, 'text')}, ${$(trip.date, 'date')}, ${$(trip.time, 'text')},
+         ${$(trip.returnDate, 'date')}, ${$(trip.returnTime, 'text')}, ${$(trip.hourlyDuration, 'text')}, ${$(trip.flightNo, 'text')},
+         ${$(trip.returnFlightNo, 'text')}, ${$(trip.miles, 'float8')}, ${$(trip.returnMiles, 'float8')}, ${$(trip.seconds, 'int')},
+         ${$(quantity, 'int')}, ${$(trip.chosen.unitPence, 'int')}, ${$(total, 'int')},
+         ${$(JSON.stringify(trip.chosen.detail.breakdown), 'jsonb')}, ${$(o.paymentMethod, 'text')}, ${$(o.paymentStatus, 'text')},
+         ${$(trip.pickupAt.toISOString(), 'timestamptz')}, ${$(o.status, 'text')}
+       FROM passenger RETURNING id, passenger_id`;
+  const details = `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
+         waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options)
+       SELECT booking.id, ${$(d.meet_and_greet, 'text')}, ${$(d.baby_seat, 'int')}, ${$(d.booster_seat, 'int')},
+         ${$(d.wheel_chair, 'text')}, ${$(d.special_luggages, 'int')}, ${$(d.waiting_minutes, 'int')}, ${$(d.luggages, 'int')},
+         ${$(d.hand_luggages, 'int')}, ${$(quantity, 'int')}, ${$(d.return_options ? JSON.stringify(d.return_options) : null, 'jsonb')}
+       FROM booking`;
+  const pd = w.passenger;
+  const passengers = `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
+         total_passengers, additional_info)
+       SELECT booking.id, booking.passenger_id, ${$(pd.passenger_name, 'text')}, ${$(pd.passenger_email, 'text')},
+         ${$(pd.passenger_contact_no, 'text')}, ${$(pd.total_passengers, 'int')}, ${$(pd.additional_info, 'text')} FROM booking`;
+  const stops = trip.stops.length
+    ? `INSERT INTO booking_stops (booking_id, leg, position, stop_address, stop_post_code, stop_street_number)
+         SELECT booking.id, 'outbound', s.position, s.stop_address, s.stop_post_code, s.stop_street_number
+           FROM booking, json_to_recordset(${$(JSON.stringify(trip.stops.map((st, position) => ({
+             position, stop_address: st.street_name, stop_post_code: st.postcode, stop_street_number: st.number,
+           }))), 'json')}) AS s(position int, stop_address text, stop_post_code text, stop_street_number text)
+         RETURNING id, position`
+    : 'SELECT NULL::int AS id, NULL::int AS position WHERE false';
+  const emails = `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, booking_id, status)
+       SELECT 'booking_confirmation', r.to_address, ${$(mail.subject, 'text')}, ${$(mail.text, 'text')}, ${$(mail.html, 'text')},
+         booking.id, ${$(o.status === 'pending' ? 'held' : 'pending', 'text')}
+         FROM booking, json_array_elements_text(${$(JSON.stringify(recipients), 'json')}) AS r(to_address)`;
+  const built = `WITH claim AS (${claim}), passenger AS (${passenger}), booking AS (${booking}), details AS (${details}),
+    passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails})
+    SELECT booking.id, booking.passenger_id, (SELECT json_agg(stops.id ORDER BY stops.position) FROM stops) AS stop_ids FROM booking`;
+  // The text depends only on which parts there are: one string per variant, so lookups by it (the prepared
+  // statement's name) hash it once.
+  const variant = `${o.idempotencyKey ? 'k' : ''}${contact.passengerId !== null ? 'p' : ''}${trip.stops.length ? 's' : ''}`;
+  let sql = statementTexts.get(variant);
+  if (sql !== built) statementTexts.set(variant, (sql = built));
+  let rows: InsertedBooking[];
+  try {
+    rows = await q.query(sql, params, { prepare: true });
+  } catch (err) {
+    const index = uniqueViolationOf(err);
+    if (index === 'passengers_email_account') throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
+    if (index === 'bookings_booking_number_key') throw new BookingNumberTaken();
+    throw err;
+  }
+  if (!rows.length) throw new KeyAlreadyUsed();
+  return rows[0];
+}
+
+/** Whether a key was used, with the hash of its request and the booking it made (none yet while that is written). */
+export async function keyUse(db: Queryable, key: string) {
+  const [row] = await db.query<{ id: number | null; request_hash: string; passenger_id: number | null; has_account: boolean | null }>(
+    `SELECT b.id, k.request_hash, b.passenger_id, p.password_hash IS NOT NULL AS has_account
+       FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key LEFT JOIN passengers p ON p.id = b.passenger_id
+      WHERE k.key = $1`, [key]);
+  return row;
+}
+
+export async function loadBooking(db: Queryable, id: number): Promise<BookingResult | null> {
+  // One statement: the booking with its details, stops and passenger as JSON (four SELECTs before).
+  const [b] = await db.query<Record<string, unknown> & {
+    detail: BookingResult['bookingDetail']; stops: BookingResult['bookingStops']; passenger: BookingResult['passengerDetails'];
+  }>(
+    `SELECT b.id, b.booking_number, b.ride_type, b.pick_up_address, b.drop_off_address,
+            to_char(b.pick_up_date, 'YYYY-MM-DD') AS pick_up_date, b.pick_up_time,
+            to_char(b.return_date, 'YYYY-MM-DD') AS return_date, b.return_time, b.hourly_duration, b.payment_method,
+            b.total_booking_amount_pence, b.flight_no, b.return_flight_no, c.company_name, v.category_name,
+            (SELECT json_build_object('meet_and_greet', d.meet_and_greet, 'baby_seat', d.baby_seat, 'booster_seat', d.booster_seat,
+                      'wheel_chair', d.wheel_chair, 'special_luggages', d.special_luggages, 'waiting_minutes', d.waiting_minutes,
+                      'luggages', d.luggages, 'hand_luggages', d.hand_luggages, 'vehicle_qty', d.vehicle_qty)
+               FROM booking_details d WHERE d.booking_id = b.id) AS detail,
+            (SELECT coalesce(json_agg(json_build_object('id', s.id, 'stop_address', s.stop_address, 'stop_post_code', s.stop_post_code,
+                      'stop_street_number', s.stop_street_number) ORDER BY s.leg DESC, s.position), '[]'::json)
+               FROM booking_stops s WHERE s.booking_id = b.id) AS stops,
+            (SELECT json_build_object('passenger_id', p.passenger_id, 'passenger_name', p.passenger_name,
+                      'passenger_email', p.passenger_email, 'passenger_contact_no', p.passenger_contact_no,
+                      'total_passengers', p.total_passengers, 'additional_info', p.additional_info)
+               FROM booking_passengers p WHERE p.booking_id = b.id) AS passenger
+       FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
+      WHERE b.id = $1`,
+    [id],
+  );
+  if (!b) return null;
+  const { total_booking_amount_pence, category_name, detail, stops, passenger, ...booking } = b;
+  return {
+    booking: {
+      ...(booking as Omit<BookingResult['booking'], 'total_booking_amount' | 'fleet_category'>),
+      total_booking_amount: penceToPounds(total_booking_amount_pence as number),
+      fleet_category: { category_name: category_name as string },
+    },
+    // A missing row reads as undefined, as it did with a SELECT of its own.
+    bookingDetail: (detail ?? undefined) as BookingResult['bookingDetail'],
+    bookingStops: stops,
+    passengerDetails: (passenger ?? undefined) as BookingResult['passengerDetails'],
+  };
+}
+

@@ -1,0 +1,31 @@
+// A booking on its way to the database: the request priced and its passenger known (bookings.ts prepares it), and how
+// it is written (./queries.ts writes it).
+import type { BookingDetail, BookingForm, BookingRequest } from '../../domain/schemas';
+import type { ExtraDetailKey } from '../../domain/extras';
+import type { PricedOffer } from '../pricing/quote';
+
+/** The trip as the server priced it, in the columns it is stored in. */
+export interface Trip {
+  rideType: 'Q' | 'H'; chosen: PricedOffer; pickupAt: Date; pickup: string; dropoff: string | null; date: string; time: string;
+  returnDate: string | null; returnTime: string | null; hourlyDuration: string | null; flightNo: string | null;
+  returnFlightNo: string | null; miles: number | null; returnMiles: number | null; seconds: number | null;
+  details: Pick<BookingDetail, ExtraDetailKey> & { luggages: number; hand_luggages: number; return_options: unknown; passengers: number };
+  stops: BookingForm['stops'];
+}
+
+/** Who the booking is for. */
+export interface Contact {
+  passengerId: number | null; name: string; email: string; phone: string; passwordHash: string | null;
+  /** Booking for someone else: their phone as stored, '' when not given. */
+  passengerPhone: string;
+}
+
+/** A request checked against the settings, priced by the server, and its passenger known: ready to be written. */
+export interface PreparedBooking { req: BookingRequest; trip: Trip; contact: Contact }
+
+export interface WriteOptions {
+  idempotencyKey: string | null; hash: string;
+  /** 'pending': a card booking waiting for its payment; its confirmation e-mail is held until then. */
+  status: 'confirmed' | 'pending';
+  paymentMethod: 'car' | 'card'; paymentStatus: 'due_in_car' | 'awaiting_payment';
+}
