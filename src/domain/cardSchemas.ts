@@ -3,7 +3,7 @@
 // kept apart from ./schemas so that the first page never carries them.
 import { assign, boolean, enums, integer, nullable, optional, size, string, type, type Infer } from 'superstruct';
 import { Text } from './fields';
-import { BookingRequest } from './schemas';
+import { BookingRequest } from './requestSchemas';
 
 /** Body of POST /api/v1/create-payment-intent (SPEC 7): the booking as POST /booking will send it, the card, the amount in pence. */
 export const CreatePaymentIntentRequest = assign(BookingRequest, type({

@@ -1,6 +1,7 @@
 // Shapes of every call in SPEC section 7 used so far, shared by the server
 // (which validates every body with them) and the browser (which builds bodies
-// with them and checks what it reads back).
+// with them and checks what it reads back). The bodies only the server checks
+// are in ./requestSchemas, so the browser's first page does not carry them.
 import {
   array, assign, boolean, defaulted, enums, integer, literal, nullable, number, object,
   optional, pattern, record, refine, size, string, type, union, unknown, type Infer,
@@ -137,7 +138,6 @@ export const PriceResponse = type({
 });
 export type PriceResponse = Infer<typeof PriceResponse>;
 
-export const DistanceRequest = object({ pickup: Text(1, 300), dropoff: Text(1, 300) });
 export const DistanceResult = type({ via_miles: number(), time_duration: integer(), estimated: optional(boolean()) });
 export type DistanceResult = Infer<typeof DistanceResult>;
 
@@ -165,24 +165,6 @@ export const RegistrationData = type({
 export type RegistrationData = Infer<typeof RegistrationData>;
 /** The details as saved on every change (SPEC 4): the e-mail may not be typed yet. */
 export const RegistrationDraft = assign(RegistrationData, type({ email: EmailOrEmpty }));
-
-export const PaymentMethod = enums(['car', 'card']);
-
-/** Body of POST /api/v1/booking (SPEC 7). */
-export const BookingRequest = type({
-  selectedVehicleData: type({ vehicle_id: integer(), company_id: integer() }),
-  selectedVehicle: defaulted(size(integer(), 1, 6), 1),
-  bookingType: BookingType,
-  // Checked against BookingForm or HourlyRateForm by booking type, so errors name e.g. bookingForm.pickup.
-  bookingForm: optional(nullable(record(string(), unknown()))),
-  hourlyRateForm: optional(nullable(record(string(), unknown()))),
-  registrationData: RegistrationData,
-  payment_method: PaymentMethod,
-  selected_passenger: defaulted(RegistrationMode, 'guest_login'),
-  stripe_session_id: optional(nullable(Text(0, 255))),
-  paymentId: optional(nullable(Text(0, 255))),
-});
-export type BookingRequest = Infer<typeof BookingRequest>;
 
 export const BookingRecord = type({
   id: integer(),
@@ -253,10 +235,6 @@ export type BookingResponse = Infer<typeof BookingResponse>;
 export const ApiError = type({ success: literal(false), message: string(), field: optional(string()) });
 
 /** POST /check-passenger-email. */
-export const CheckEmailRequest = object({
-  email: Email,
-  password: size(string(), 1, 200),
-});
 export const CheckEmailResponse = type({ success: boolean(), found: boolean(), message: string() });
 export type CheckEmailResponse = Infer<typeof CheckEmailResponse>;
 
@@ -264,13 +242,6 @@ export type CheckEmailResponse = Infer<typeof CheckEmailResponse>;
 // which carries the phone rule and its metadata; they are exported from here too, for callers of this module.
 export { ContactForm, QUERY_REASONS, QuoteRequest, UpdatePassengerRequest } from './contactSchemas';
 
-/** SPEC 7 auth calls of the forgot-password flow. */
-const clientType = defaulted(Text(0, 40), 'website');
-export const ForgotPasswordRequest = type({ email: Email, type: clientType });
-export const VerifyCodeRequest = type({ email: Email, code: pattern(string(), /^\d{6}$/) });
-export const ResetPasswordRequest = type({
-  email: Email, code: pattern(string(), /^\d{6}$/), new_password: size(string(), 6, 200), type: clientType,
-});
 export const AuthResponse = type({ success: boolean(), message: string() });
 export type AuthResponse = Infer<typeof AuthResponse>;
 
@@ -281,7 +252,6 @@ export const PassengerProfile = type({
 export type PassengerProfile = Infer<typeof PassengerProfile>;
 
 /** POST /check-passenger-login. */
-export const PassengerLoginRequest = object({ email: Email, password: size(string(), 1, 200) });
 export const PassengerLoginResponse = type({
   success: boolean(), message: string(), access_token: optional(string()), passenger: optional(PassengerProfile),
 });

@@ -3,14 +3,8 @@
 // accept what the site sends and refuse what it never would (the API tests check the calls; these, the rules).
 import { describe, expect, it } from 'vitest';
 import { create, is, validate, type Struct } from 'superstruct';
-import {
-  AddressItem, ApiError, AuthResponse, BookingDetail, BookingForm, BookingRecord, BookingRequest, BookingResponse, BookingResult,
-  BookingStopRecord, BookingType, CheckEmailRequest, CheckEmailResponse, Company, CorporateBooking, DistanceRequest, DistanceResult,
-  FleetVehicle, ForgotPasswordRequest, Hour12, HourlyRateDraft, HourlyRateForm, LatLon, Minute, PassengerDetail,
-  PassengerLoginRequest, PassengerLoginResponse, PassengerProfile, PaymentMethod, PriceBreakdown, PriceDetail, PriceResponse,
-  RegistrationData, RegistrationDraft, RegistrationMode, ResetPasswordRequest, Setting, Stop, UpdatePassengerResponse,
-  VerifyCodeRequest,
-} from '../../src/domain/schemas';
+import { AddressItem, ApiError, AuthResponse, BookingDetail, BookingForm, BookingRecord, BookingResponse, BookingResult, BookingStopRecord, BookingType, CheckEmailResponse, Company, CorporateBooking, DistanceResult, FleetVehicle, Hour12, HourlyRateDraft, HourlyRateForm, LatLon, Minute, PassengerDetail, PassengerLoginResponse, PassengerProfile, PriceBreakdown, PriceDetail, PriceResponse, RegistrationData, RegistrationDraft, RegistrationMode, Setting, Stop, UpdatePassengerResponse } from '../../src/domain/schemas';
+import { BookingRequest, CheckEmailRequest, DistanceRequest, ForgotPasswordRequest, PassengerLoginRequest, PaymentMethod, ResetPasswordRequest, VerifyCodeRequest } from '../../src/domain/requestSchemas';
 import { bookingForm, bookingOk, hourlyForm, passenger, prices, registration } from '../machine/fixtures';
 
 /** The first failure's message, or null when the value passes (after coercion and defaults). */

@@ -3,7 +3,8 @@
 // All but the sign-in need `Authorization: Bearer <token>`, and act on the
 // token's passenger whatever id the request names (another id is a 403).
 import { Hono } from 'hono';
-import { PassengerLoginRequest, UpdatePassengerRequest } from '../../domain/schemas';
+import { UpdatePassengerRequest } from '../../domain/schemas';
+import { PassengerLoginRequest } from '../../domain/requestSchemas';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED } from '../../domain/messages';
 import { DomainError } from '../errors';
 import { readBody } from '../http/body';

@@ -2,7 +2,7 @@
 // POST /auth/forgot-password, /auth/verify-code, /auth/reset-password.
 import { Hono, type Context } from 'hono';
 import { clientAddress } from '../http/clientAddress';
-import { CheckEmailRequest, ForgotPasswordRequest, ResetPasswordRequest, VerifyCodeRequest } from '../../domain/schemas';
+import { CheckEmailRequest, ForgotPasswordRequest, ResetPasswordRequest, VerifyCodeRequest } from '../../domain/requestSchemas';
 import { EMAIL_FOUND, EMAIL_NOT_FOUND } from '../../domain/messages';
 import { readBody } from '../http/body';
 import { signIn } from './passengers';

@@ -4,7 +4,8 @@
 import { legExtras, storedExtras } from '../../domain/extras';
 import { createHmac } from 'node:crypto';
 import type { Db, Queryable } from '../db/index';
-import { BookingForm, HourlyRateForm, type BookingRequest, type BookingResult } from '../../domain/schemas';
+import { BookingForm, HourlyRateForm, type BookingResult } from '../../domain/schemas';
+import { type BookingRequest } from '../../domain/requestSchemas';
 import { penceToPounds } from '../../domain/money';
 import { allowsGuests, isEnabled, showsPayInCar } from '../../domain/settings';
 import { toTime24 } from '../../domain/ukTime';

@@ -10,7 +10,8 @@
 //    released in the same transaction.
 import type Stripe from 'stripe';
 import type { Db, Queryable } from '../db/index';
-import type { BookingRequest, BookingResult } from '../../domain/schemas';
+import type { BookingResult } from '../../domain/schemas';
+import type { BookingRequest } from '../../domain/requestSchemas';
 import type { CreatePaymentIntentRequest } from '../../domain/cardSchemas';
 import { formatExactPrice, penceToPounds } from '../../domain/money';
 import { cardTriesUsedUp } from '../../domain/messages';

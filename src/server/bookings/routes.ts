@@ -1,7 +1,7 @@
 // POST /booking (SPEC 7): the answer is success, data.{booking, bookingDetail, bookingStops, passengerDetails}, message.
 // A card booking was written when its payment started; this call completes it (./cardBookings.ts).
 import { Hono } from 'hono';
-import { BookingRequest } from '../../domain/schemas';
+import { BookingRequest } from '../../domain/requestSchemas';
 import { createBooking } from './bookings';
 import { finishCardBooking } from './cardBookings';
 import { readBody } from '../http/body';

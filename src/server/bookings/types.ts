@@ -1,6 +1,7 @@
 // A booking on its way to the database: the request priced and its passenger known (bookings.ts prepares it), and how
 // it is written (./queries.ts writes it).
-import type { BookingDetail, BookingForm, BookingRequest } from '../../domain/schemas';
+import type { BookingDetail, BookingForm } from '../../domain/schemas';
+import type { BookingRequest } from '../../domain/requestSchemas';
 import type { ExtraDetailKey } from '../../domain/extras';
 import type { PricedOffer } from '../pricing/quote';
 

@@ -1,6 +1,7 @@
 // Prices and distances (SPEC 7): always computed here, from the operator's rates.
 import { Hono } from 'hono';
-import { BookingForm, DistanceRequest, HourlyRateForm } from '../../domain/schemas';
+import { BookingForm, HourlyRateForm } from '../../domain/schemas';
+import { DistanceRequest } from '../../domain/requestSchemas';
 import { isEnabled } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { readBody } from '../http/body';

@@ -1,3 +1,5 @@
+import '../screens.css';
+
 /** Card brand marks, drawn inline so nothing is fetched from a third party. */
 export function CardLogos() {
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { focusOwner, pageHeading } from '../focus';
+import '../screens.css';
 
 /**
  * A modal message on the browser's own <dialog> (showModal): the page behind is inert, so focus stays inside.

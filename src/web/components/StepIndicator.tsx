@@ -3,6 +3,7 @@
 import { useLocation } from 'wouter';
 import { STEPS, stepOfPath } from '../../domain/screens';
 import { RouteLink } from './RouteLink';
+import '../screens.css';
 
 export function StepIndicator() {
   const [location] = useLocation();

@@ -2,6 +2,7 @@
 import { BookingActor, useSettings } from '../bookingActor';
 import { currencyOf } from '../../domain/settings';
 import { finalPricePence, formatAmount, formatExactPrice, penceToPounds } from '../../domain/money';
+import '../screens.css';
 
 /** `exact`: where money is taken (the payment and card pages), the total in pence, as it is charged. */
 export function VehicleSummary({ exact = false }: { exact?: boolean }) {

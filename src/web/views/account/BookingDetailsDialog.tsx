@@ -7,6 +7,7 @@ import { Dialog } from '../../components/Dialog';
 import { useAmountFormat } from './format';
 import { bookingSummary, corporateAsResult, type SummaryRow } from '../../../domain/bookingSummary';
 import { useSettings } from '../../appActor';
+import '../../screens.css';
 
 function Rows({ rows }: { rows: SummaryRow[] }) {
   return (

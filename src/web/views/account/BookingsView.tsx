@@ -8,6 +8,7 @@ import { BookingDetailsDialog } from './BookingDetailsDialog';
 import { useAmountFormat } from './format';
 import { bookingTypeLabel, paymentMethodLabel } from '../../../domain/bookingLabels';
 import { formatDateUK, formatTime12 } from '../../../domain/ukTime';
+import '../../screens.css';
 
 const COLUMNS = [
   'Booking Number', 'Pickup', 'Destination', 'Pickup Date', 'Pickup Time', 'Vehicle', 'Payment Method', 'Booking Amount',

@@ -7,6 +7,7 @@ import { RouteLink } from '../../components/RouteLink';
 import { TextField } from '../../components/TextField';
 import { emailProblem } from '../../../domain/fields';
 import { BrandMark } from './BrandMark';
+import '../../screens.css';
 
 interface Values { email: string; password: string }
 

@@ -9,6 +9,7 @@ import { TextField } from '../../components/TextField';
 import { emailKey, emailProblem } from '../../../domain/fields';
 import { CURRENT_PASSWORD_NEEDED } from '../../../domain/messages';
 import { formatPhone, isPhone, normalisePhone, PHONE_MESSAGE } from '../../../domain/phone';
+import '../../screens.css';
 
 interface Values { name: string; email: string; phone: string; currentPassword: string }
 

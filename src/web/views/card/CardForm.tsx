@@ -8,6 +8,7 @@ import type { StripeCardNumberElementChangeEvent, StripeElementChangeEvent } fro
 import type { CardKeyResponse } from '../../../domain/cardSchemas';
 import type { CardField } from '../../../../machines/cardPayment';
 import { registerCardForm, stripeFor } from '../../cardProvider';
+import '../../screens.css';
 
 const ELEMENT_STYLE = {
   style: {

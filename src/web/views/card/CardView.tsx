@@ -17,6 +17,7 @@ import { CardLogos } from '../../components/CardLogos';
 import { Dialog } from '../../components/Dialog';
 import { CardForm } from './CardForm';
 import './card.css';
+import '../../screens.css';
 
 type CardRef = ActorRefFrom<typeof cardPaymentMachine>;
 

@@ -18,6 +18,7 @@ import { needsTravelReference } from '../../../domain/forms';
 import type { RegistrationData, RegistrationMode } from '../../../domain/schemas';
 import { emptyRegistration, type Flights } from '../../../../machines/booking';
 import { pathOfScreen } from '../../../domain/screens';
+import '../../screens.css';
 
 type Values = DetailsValues & Omit<Partial<RegistrationData>, 'passengerDetails'> & Partial<Flights> & {
   mode: RegistrationMode; someoneElse?: boolean;

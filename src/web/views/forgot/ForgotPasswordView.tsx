@@ -8,6 +8,7 @@ import { BookingActor } from '../../bookingActor';
 import type { forgotPasswordMachine } from '../../../../machines/forgotPassword';
 import { TextField } from '../../components/TextField';
 import { emailProblem } from '../../../domain/fields';
+import '../../screens.css';
 
 const STEPS = ['email', 'code', 'password'] as const;
 

@@ -6,6 +6,7 @@ import { isEnabled } from '../../../domain/settings';
 import { useSettings } from '../../bookingActor';
 import { fetchFleet } from '../../api';
 import { ServicesPanel } from './ServicesPanel';
+import '../../screens.css';
 
 export const POPULAR_LOCATIONS = [
   'Heathrow Airport Terminal 5, Hounslow TW6 2GA',

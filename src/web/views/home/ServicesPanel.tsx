@@ -1,3 +1,5 @@
+import '../../screens.css';
+
 /** SPEC 1 and 2: the services panel about Meet and Greet. */
 export function ServicesPanel() {
   return (

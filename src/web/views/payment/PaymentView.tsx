@@ -12,6 +12,7 @@ import { useIsMobile } from '../../hooks';
 import { amountPence } from '../../../../machines/booking';
 import { formatExactPrice, penceToPounds } from '../../../domain/money';
 import { formatPhone } from '../../../domain/phone';
+import '../../screens.css';
 
 export function PersonalDetails() {
   const reg = BookingActor.useSelector((s) => s.context.registration);

@@ -15,6 +15,7 @@ import { Honeypot } from '../../components/Honeypot';
 import { CountSelect, DateField } from '../../components/fields';
 import { QuoteRequest, validateQuoteForm } from '../../../domain/contactSchemas';
 import { toTime24, ukToday } from '../../../domain/ukTime';
+import '../../screens.css';
 
 interface Values {
   pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string;

@@ -14,6 +14,7 @@ import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { Honeypot } from '../../components/Honeypot';
 import { telHref } from '../../components/SiteBar';
+import '../../screens.css';
 
 const EMPTY: ContactValues = {
   firstName: '', lastName: '', email: '', telephone: '', queryReason: 'Booking', bookingNumber: '', comments: '', website: '',

@@ -7,6 +7,7 @@ import { confirmationPaymentLabel } from '../../../domain/bookingLabels';
 import { bookingSummary } from '../../../domain/bookingSummary';
 import { bookingCalendar, calendarFileName } from '../../../domain/calendar';
 import { telHref } from '../../components/SiteBar';
+import '../../screens.css';
 
 export function SuccessView() {
   const result = BookingActor.useSelector((s) => s.context.booking);
