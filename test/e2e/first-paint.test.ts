@@ -70,9 +70,12 @@ describe('the first page', () => {
     const chunk = loaded.find((l) => l.path.includes('QuotationView') && l.path.endsWith('.js'))!.path;
     expect((await (await page.request.get(`${server.url}${chunk}`)).text()).startsWith('//#')).toBe(false);
     expect(main).not.toContain('login-wrap');
-    // Nor do its styles hold the account area's, the card page's or the site pages' (they come with their chunks).
+    // Nor do its styles hold the account area's, the card page's, the site pages' or the later screens' (they come
+    // with their chunks: src/web/screens.css).
     const css = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.css'))}`)).text();
-    for (const rule of ['.login-wrap', '.card-input', '.site-page', '.site-footer-inner']) expect(css, rule).not.toContain(rule);
+    for (const rule of ['.login-wrap', '.card-input', '.site-page', '.site-footer-inner', '.vehicle-card', '.success-head', '.dialog-inner', '.fleet-grid']) {
+      expect(css, rule).not.toContain(rule);
+    }
     await page.close();
   });
 
