@@ -9,7 +9,7 @@ import { bookingRoutes } from './bookings/routes';
 import { enquiryRoutes } from './enquiries/routes';
 import { authRoutes } from './auth/routes';
 import { accountRoutes } from './account/routes';
-import { paymentRoutes, webhookRoutes } from './bookings/cardRoutes';
+import { cardRoutes, webhookRoutes } from './bookings/cardRoutes';
 import { GATEWAY_PATH } from './payments/provider';
 import { securityHeaders, type Providers } from './http/securityHeaders';
 import { loadSettings, type AppDeps, type AppEnv } from './deps';
@@ -80,7 +80,7 @@ function createApiApp(deps: AppDeps) {
   api.route('/', enquiryRoutes);
   api.route('/', authRoutes);
   api.route('/', accountRoutes);
-  api.route('/', paymentRoutes);
+  api.route('/', cardRoutes);
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError(answerError);
   return api;

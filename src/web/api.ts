@@ -1,15 +1,14 @@
-// The API client (ofetch): one function per SPEC 7 call, each checking what
-// it reads back. ./liveApp.ts hands them to the machines; the corporate and
-// password-reset calls are in ./accountApi.ts, a lazy chunk.
+// The API client (ofetch) and the calls the first page makes (settings,
+// addresses, prices), each checking what it reads back. ./liveApp.ts hands
+// them to the machines; the later steps' calls are in ./bookingApi.ts and the
+// corporate and password-reset calls in ./accountApi.ts, lazy chunks both.
 import { ofetch, FetchError } from 'ofetch';
 import { array, assert, is } from 'superstruct';
-import {
-  AddressItem, BookingResponse, CheckEmailResponse, FleetVehicle, PriceResponse, Setting, type BookingForm, type QuoteRequest,
-} from '../domain/schemas';
+import { AddressItem, PriceResponse, Setting, type BookingForm } from '../domain/schemas';
 import { settingsFromList, type Settings } from '../domain/settings';
 import { AddressError, addressField } from '../domain/places';
 import { isUrgentBookingError, PART_NOT_LOADED } from '../domain/messages';
-import type { CheckEmailInput, CreateBookingInput, PriceInput, PriceOutput } from '../../machines/booking';
+import type { PriceInput, PriceOutput } from '../../machines/booking';
 
 declare global {
   interface Window {
@@ -52,7 +51,7 @@ export function errorMessage(err: unknown): string {
  * What a price or booking call failed with: an AddressError when the server could not place an address of the form
  * (decision 23). A banned address names its field too, but it is SPEC 8's urgent-booking case, not a typing error.
  */
-function callError(err: unknown): Error {
+export function callError(err: unknown): Error {
   const message = errorMessage(err);
   const field = err instanceof FetchError && !isUrgentBookingError(message)
     ? addressField((err.data as { field?: string } | undefined)?.field) : null;
@@ -110,62 +109,6 @@ export async function calculatePrice({ bookingType, form, settings }: PriceInput
   }
 }
 
-/** SPEC 7 booking's body; the card calls send the same booking, so the server knows it by the same key. */
-export function bookingBody(input: CreateBookingInput) {
-  return {
-    selectedVehicleData: input.vehicle,
-    selectedVehicle: input.quantity,
-    bookingType: input.bookingType,
-    bookingForm: input.bookingForm,
-    hourlyRateForm: input.hourlyForm,
-    registrationData: input.registration,
-    payment_method: input.paymentMethod,
-    selected_passenger: input.mode,
-    stripe_session_id: input.stripeSessionId ?? null,
-    paymentId: input.paymentId ?? null,
-  };
-}
-
 /** The corporate calls' sign-in header. */
 export const bearer = (token: string | null): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
 
-/** SPEC 6: a signed-in corporate passenger's booking carries the bearer token and is theirs. */
-export const bookingHeaders = (input: CreateBookingInput) => ({ 'Idempotency-Key': input.idempotencyKey, ...bearer(input.token) });
-
-export async function createBooking(input: CreateBookingInput): Promise<BookingResponse> {
-  try {
-    const res = await api('/booking', { method: 'POST', headers: bookingHeaders(input), body: bookingBody(input) });
-    assert(res, BookingResponse);
-    return res;
-  } catch (err) {
-    throw callError(err);
-  }
-}
-
-/** SPEC 4 'Email check'. */
-export async function checkEmail(input: CheckEmailInput): Promise<CheckEmailResponse> {
-  try {
-    const res = await api('/check-passenger-email', { method: 'POST', body: input });
-    assert(res, CheckEmailResponse);
-    return res;
-  } catch (err) {
-    throw new Error(errorMessage(err));
-  }
-}
-
-/** SPEC 4 'Quote send'. */
-export async function sendQuote(request: QuoteRequest): Promise<{ success: boolean; message?: string }> {
-  return api('/send-instant-email', { method: 'POST', body: request });
-}
-
-/** SPEC 8: a fleet fetch failure is logged only. */
-export async function fetchFleet(): Promise<FleetVehicle[]> {
-  try {
-    const list = await api('/fetch_vehicles');
-    assert(list, array(FleetVehicle));
-    return list;
-  } catch (err) {
-    console.error('Fleet unavailable:', errorMessage(err));
-    return [];
-  }
-}

@@ -8,7 +8,8 @@ import type { Stripe, StripeElements } from '@stripe/stripe-js';
 import { assert } from 'superstruct';
 import { CardKeyResponse, ConfirmPaymentIntentResponse, CreatePaymentIntentResponse } from '../domain/cardSchemas';
 import type { CreateBookingInput } from '../domain/bookingRequest';
-import { api, bookingBody, bookingHeaders, errorMessage } from './api';
+import { api, errorMessage } from './api';
+import { bookingBody, bookingHeaders } from './bookingApi';
 import type { AuthenticationResult, BillingDetails, CardField, PaymentMethodResult } from '../../machines/cardPayment';
 
 const loaded = new Map<string, Promise<Stripe>>();

@@ -12,7 +12,8 @@ import { RESET_FAILED } from '../domain/messages';
 import * as api from './api';
 import { clearStoredBooking, persist, storeSession, storeSettings } from './storage';
 
-// The corporate and password-reset calls load on first use, never with the first page.
+// The later steps' calls, and the corporate and password-reset calls, load on first use, never with the first page.
+const bookingCalls = () => import('./bookingApi');
 const accountCalls = () => import('./accountApi');
 
 const forgotPassword = forgotPasswordMachine.provide({
@@ -42,16 +43,16 @@ const cardPayment = cardPaymentMachine.provide({
     createIntent: fromPromise(async ({ input }: { input: CreateIntentInput }) => (await card()).createIntent(input)),
     confirmIntent: fromPromise(async ({ input }: { input: { intentId: string } }) => (await card()).confirmIntent(input)),
     authenticate: fromPromise(async ({ input }: { input: { clientSecret: string } }) => (await card()).authenticate(input)),
-    completeBooking: fromPromise(({ input }: { input: CreateBookingInput }) => api.createBooking(input)),
+    completeBooking: fromPromise(async ({ input }: { input: CreateBookingInput }) => (await bookingCalls()).createBooking(input)),
   },
 });
 
 const booking = bookingMachine.provide({
   actors: {
     calculatePrice: fromPromise(({ input }: { input: PriceInput }) => api.calculatePrice(input)),
-    checkEmail: fromPromise(({ input }: { input: CheckEmailInput }) => api.checkEmail(input)),
-    createBooking: fromPromise(({ input }: { input: CreateBookingInput }) => api.createBooking(input)),
-    sendQuote: fromPromise(({ input }: { input: QuoteRequest }) => api.sendQuote(input)),
+    checkEmail: fromPromise(async ({ input }: { input: CheckEmailInput }) => (await bookingCalls()).checkEmail(input)),
+    createBooking: fromPromise(async ({ input }: { input: CreateBookingInput }) => (await bookingCalls()).createBooking(input)),
+    sendQuote: fromPromise(async ({ input }: { input: QuoteRequest }) => (await bookingCalls()).sendQuote(input)),
     forgotPassword,
     cardPayment,
   },

@@ -57,7 +57,7 @@ describe('serving the website', () => {
   });
 
   it("names the files of the view an address opens, so they load beside the main script (decision 30)", async () => {
-    const hints = async (p: string) => [...(await (await app.request(p)).text()).matchAll(/<link\b[^>]*rel="(?:modulepreload|preload)"[^>]*>/g)].map((m) => m[0]);
+    const hints = async (p: string) => [...(await (await app.request(p)).text()).matchAll(/<link\b[^>]*rel="(?:modulepreload|preload|stylesheet)"[^>]*>/g)].map((m) => m[0]);
     const quotation = await hints('/quotationview');
     expect(quotation).toEqual([
       expect.stringMatching(/^<link nonce="[^"]+" rel="modulepreload" href="\/QuotationView\.1\.js">$/),
@@ -65,9 +65,10 @@ describe('serving the website', () => {
     ]);
     // Paths match without case, as the routes do.
     expect(await hints('/QuotationView')).toHaveLength(2);
-    // A view's styles are fetched early without blocking the first paint.
+    // A view's styles are part of its page's first render: fetched beside the main ones, not after its script.
     expect(await hints('/contactus')).toEqual([
-      '<link rel="preload" as="style" href="/SiteArea.3.css">', expect.stringMatching(/rel="modulepreload" href="\/SiteArea\.3\.js">$/),
+      expect.stringMatching(/^<link nonce="[^"]+" rel="stylesheet" href="\/SiteArea\.3\.css">$/),
+      expect.stringMatching(/rel="modulepreload" href="\/SiteArea\.3\.js">$/),
     ]);
     // The home page's code is the main script; an unknown path, and anything in the list that is not a file name, get none.
     for (const p of ['/', '/anything', '/login']) expect(await hints(p), p).toEqual([]);

@@ -90,7 +90,7 @@ describe('the first page', () => {
     const context = await suite.browser.newContext();
     const html = await (await context.request.get(`${server.url}/quotationview`)).text();
     await context.close();
-    for (const f of quotationFiles) expect(html).toContain(`rel="modulepreload" href="${f}"`);
+    for (const f of quotationFiles) expect(html).toContain(f.endsWith('.css') ? `rel="stylesheet" href="${f}"` : `rel="modulepreload" href="${f}"`);
     // Every screen's view (src/domain/screens.ts) is a lazily loaded module of the build, listed under its name.
     const { SCREENS } = await import('../../src/domain/screens');
     for (const screen of Object.values(SCREENS)) if ('view' in screen) expect(Object.keys(chunks), screen.path).toContain(screen.view);

@@ -11,7 +11,7 @@ import { readBody } from '../http/body';
 import { bookingDeps, idempotencyKey } from './request';
 import type { AppEnv } from '../deps';
 
-export const paymentRoutes = new Hono<AppEnv>()
+export const cardRoutes = new Hono<AppEnv>()
   .get('/secret_key', (c) => {
     const { cards } = c.var.deps;
     return c.json({ success: true, publishableKey: cards.publishableKey, testMode: cards.testMode, stripeJs: cards.standInScript });

@@ -122,10 +122,14 @@ async function readViewChunks(file: string): Promise<ViewChunks> {
   }
 }
 
-/** Preload hints for a view's files: scripts as module preloads, stylesheets as preloads (not render-blocking). */
+/**
+ * The files of the view an address opens: scripts as module preloads, stylesheets as stylesheets. The view is that
+ * page's first render, so its styles are fetched beside the main ones, not after its script asks for them (Parcel's
+ * loader finds the link already in the page and does not wait for it again).
+ */
 export function viewHints(chunks: ViewChunks, view: string | null): string {
   const files = (view && Array.isArray(chunks[view]) ? chunks[view] : []).filter((f) => typeof f === 'string' && /^\/[\w./-]+$/.test(f));
-  return files.map((f) => (f.endsWith('.css') ? `<link rel="preload" as="style" href="${f}">` : f.endsWith('.js') ? `<link rel="modulepreload" href="${f}">` : '')).join('');
+  return files.map((f) => (f.endsWith('.css') ? `<link rel="stylesheet" href="${f}">` : f.endsWith('.js') ? `<link rel="modulepreload" href="${f}">` : '')).join('');
 }
 
 /** The page compressed as the browser asks (brotli first): a few kB, compressed per response as it differs per nonce. */

@@ -2,6 +2,7 @@
 // from screen readers, so no person fills it; a program that fills every input does, and its message is dropped.
 import { Field } from 'react-final-form';
 import { HONEYPOT_FIELD } from '../../domain/contactSchemas';
+import '../screens.css';
 
 export function Honeypot() {
   return (

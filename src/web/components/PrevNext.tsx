@@ -3,8 +3,6 @@ import { currentStep } from '../../../machines/bookingLocation';
 import { prevNextOf } from '../../domain/screens';
 import { BookingActor } from '../bookingActor';
 import { RouteLink } from './RouteLink';
-import '../screens.css';
-
 export function PrevNext({ nextLabel = 'Next step' }: { nextLabel?: string }) {
   const screen = BookingActor.useSelector(currentStep);
   const links = screen && prevNextOf(screen);

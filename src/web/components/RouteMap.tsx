@@ -3,8 +3,6 @@
 import { formatMiles } from '../../domain/miles';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { mapsReady } from '../maps';
-import '../screens.css';
-
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 function RouteDrawing({ from, to, stops, miles }: { from: string; to: string; stops: string[]; miles?: number }) {

@@ -3,8 +3,6 @@
 import { useLocation } from 'wouter';
 import { STEPS, stepOfPath } from '../../domain/screens';
 import { RouteLink } from './RouteLink';
-import '../screens.css';
-
 export function StepIndicator() {
   const [location] = useLocation();
   const current = stepOfPath(location);

@@ -7,8 +7,6 @@ import type { BookingForm } from '../../domain/schemas';
 import { EXTRAS, extraPhrase, legExtras } from '../../domain/extras';
 import { formatMiles, wholeKm } from '../../domain/miles';
 import { RouteMap } from './RouteMap';
-import '../screens.css';
-
 export function formatDuration(seconds: number): string {
   const minutes = Math.round(seconds / 60);
   const h = Math.floor(minutes / 60);

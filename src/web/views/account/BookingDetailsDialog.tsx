@@ -7,8 +7,6 @@ import { Dialog } from '../../components/Dialog';
 import { useAmountFormat } from './format';
 import { bookingSummary, corporateAsResult, type SummaryRow } from '../../../domain/bookingSummary';
 import { useSettings } from '../../appActor';
-import '../../screens.css';
-
 function Rows({ rows }: { rows: SummaryRow[] }) {
   return (
     <dl className="detail-grid">

@@ -10,8 +10,6 @@ import { VehicleSummary } from '../../components/VehicleSummary';
 import { PersonalDetails } from '../payment/PaymentView';
 import { amountPence } from '../../../../machines/booking';
 import { formatExactPrice, penceToPounds } from '../../../domain/money';
-import '../../screens.css';
-
 export function CheckoutView() {
   const total = BookingActor.useSelector((s) => formatExactPrice(penceToPounds(amountPence(s.context))));
   return (

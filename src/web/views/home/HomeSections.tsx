@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import type { FleetVehicle } from '../../../domain/schemas';
 import { isEnabled } from '../../../domain/settings';
 import { useSettings } from '../../bookingActor';
-import { fetchFleet } from '../../api';
+import { fetchFleet } from '../../bookingApi';
 import { ServicesPanel } from './ServicesPanel';
 import '../../screens.css';
 

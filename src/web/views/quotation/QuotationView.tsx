@@ -12,8 +12,6 @@ import { lowestPrice } from '../../../domain/priceFiltering';
 import { useAfterFirstPaint } from '../../hooks';
 import { range } from '../../../domain/forms';
 import type { PriceDetail } from '../../../domain/schemas';
-import '../../screens.css';
-
 type Layout = 'list' | 'grid';
 
 function Breakdown({ vehicle, currency }: { vehicle: PriceDetail; currency: string }) {

@@ -1,7 +1,7 @@
 // SPEC 2 '/ourfleet': every vehicle type, with its picture, name, passengers and suitcases.
 import { useEffect, useState } from 'react';
 import type { FleetVehicle } from '../../../domain/schemas';
-import { fetchFleet } from '../../api';
+import { fetchFleet } from '../../bookingApi';
 import { RouteLink } from '../../components/RouteLink';
 
 export function FleetView() {
