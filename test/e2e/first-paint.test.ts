@@ -70,10 +70,10 @@ describe('the first page', () => {
     const chunk = loaded.find((l) => l.path.includes('QuotationView') && l.path.endsWith('.js'))!.path;
     expect((await (await page.request.get(`${server.url}${chunk}`)).text()).startsWith('//#')).toBe(false);
     expect(main).not.toContain('login-wrap');
-    // Nor do its styles hold the account area's, the card page's, the site pages' or the later screens' (they come
-    // with their chunks: src/web/screens.css).
+    // Nor do its styles hold the account area's, the card page's, the site pages' or what neither home nor the vehicle
+    // results show (they come with their chunks: src/web/screens.css).
     const css = await (await page.request.get(`${server.url}${first.find((f) => f.endsWith('.css'))}`)).text();
-    for (const rule of ['.login-wrap', '.card-input', '.site-page', '.site-footer-inner', '.vehicle-card', '.success-head', '.dialog-inner', '.fleet-grid']) {
+    for (const rule of ['.login-wrap', '.card-input', '.site-page', '.site-footer-inner', '.success-head', '.dialog-inner', '.fleet-grid', '.pay-option']) {
       expect(css, rule).not.toContain(rule);
     }
     await page.close();
@@ -86,6 +86,8 @@ describe('the first page', () => {
     // Every file fetched beside the main script slows it down: a view is one script of its own (decision 33), plus the
     // phone library that the forms with a phone field share (package.json, @parcel/bundler-default).
     expect(quotationFiles.filter((f) => f.endsWith('.js'))).toHaveLength(1);
+    // Nor a stylesheet: the vehicle results, often the first view, render with the first page's styles.
+    expect(quotationFiles.filter((f) => f.endsWith('.css'))).toEqual([]);
     for (const [module, files] of Object.entries(chunks)) expect(files.filter((f) => f.endsWith('.js')).length, module).toBeLessThanOrEqual(2);
     const context = await suite.browser.newContext();
     const html = await (await context.request.get(`${server.url}/quotationview`)).text();
