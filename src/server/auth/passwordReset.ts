@@ -11,6 +11,7 @@ import { revokeAllTokens } from './tokens';
 import { enqueueEmail } from '../mail/queue';
 import { DomainError } from '../errors';
 import { giveBack, takeAllowance, type Limits, type Use } from '../limits';
+import { consumeCode, codesInLastHour, countTry, lockPassenger, replaceCode, setPasswordHash } from './queries';
 import {
   PASSWORD_RESET_DONE, RESET_CODE_EXPIRED, RESET_CODE_INVALID, RESET_CODE_SENT, RESET_CODE_VERIFIED, RESET_EMAIL_NOT_FOUND,
 } from '../../domain/messages';
@@ -61,15 +62,11 @@ export async function sendResetCode(d: ResetDeps, email: string, companyName: st
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await d.db.transaction(async (tx) => {
     // One request per account at a time, so the hourly limit cannot be raced.
-    await tx.query('SELECT id FROM passengers WHERE id = $1 FOR UPDATE', [account.id]);
-    const [{ n }] = await tx.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM password_reset_codes WHERE passenger_id = $1 AND created_at > now() - interval '1 hour'",
-      [account.id]);
-    if (n >= MAX_CODES_PER_HOUR) throw new DomainError('tooMany', 'Too many reset codes were asked for. Please try again in an hour or call us.');
-    await tx.query('UPDATE password_reset_codes SET used_at = now() WHERE passenger_id = $1 AND used_at IS NULL', [account.id]);
-    await tx.query(
-      'INSERT INTO password_reset_codes (passenger_id, code_hash, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))',
-      [account.id, hashResetCode(d.secret, account.id, code), CODE_MINUTES]);
+    await lockPassenger(tx, account.id);
+    if (await codesInLastHour(tx, account.id) >= MAX_CODES_PER_HOUR) {
+      throw new DomainError('tooMany', 'Too many reset codes were asked for. Please try again in an hour or call us.');
+    }
+    await replaceCode(tx, account.id, hashResetCode(d.secret, account.id, code), CODE_MINUTES);
     const text = `Your ${companyName} password reset code is ${code}. It expires in ${CODE_MINUTES} minutes.\n\nIf you did not ask for it, you can ignore this e-mail.`;
     await enqueueEmail(tx, {
       kind: 'password_reset', to: account.email, subject: RESET_MAIL_SUBJECT, text, eraseAfterSend: true,
@@ -86,11 +83,7 @@ export async function sendResetCode(d: ResetDeps, email: string, companyName: st
  */
 async function checkCode(d: ResetDeps, email: string, code: string): Promise<{ passengerId: number; codeId: number }> {
   const account = await accountOf(d, email);
-  const [row] = await d.db.query<{ id: number; code_hash: string }>(
-    `UPDATE password_reset_codes SET attempts = attempts + 1
-      WHERE id = (SELECT id FROM password_reset_codes WHERE passenger_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1)
-        AND used_at IS NULL AND expires_at > now() AND attempts < $2
-      RETURNING id, code_hash`, [account.id, MAX_ATTEMPTS]);
+  const row = await countTry(d.db, account.id, MAX_ATTEMPTS);
   if (!row) throw new DomainError('invalid', RESET_CODE_EXPIRED, 'code');
   if (!codeMatches(d.secret, account.id, code, row.code_hash)) throw new DomainError('invalid', RESET_CODE_INVALID, 'code');
   return { passengerId: account.id, codeId: row.id };
@@ -106,9 +99,8 @@ export async function resetPassword(d: ResetDeps, email: string, code: string, n
   const hash = await hashPassword(newPassword, d.hashCost);
   await d.db.transaction(async (tx) => {
     // Used once: of two resets with one code, only the first changes the password.
-    const consumed = await tx.query('UPDATE password_reset_codes SET used_at = now() WHERE id = $1 AND used_at IS NULL RETURNING id', [codeId]);
-    if (!consumed.length) throw new DomainError('invalid', RESET_CODE_EXPIRED, 'code');
-    await tx.query('UPDATE passengers SET password_hash = $2 WHERE id = $1', [passengerId, hash]);
+    if (!(await consumeCode(tx, codeId))) throw new DomainError('invalid', RESET_CODE_EXPIRED, 'code');
+    await setPasswordHash(tx, passengerId, hash);
     await clearSignInFailures(tx, email);
     await revokeAllTokens(tx, passengerId);
   });

@@ -23,6 +23,7 @@ import {
   KEY_REUSED, authenticateReplay, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
 } from './bookings';
 import { KeyAlreadyUsed, loadBooking } from './queries';
+import { bookingOfIntent, cardKeyUse, keepIntent, markPaid, recentPendingIntents, recordEvent, type KeyedBooking } from './cardQueries';
 import { stripeSdk, type CardProvider } from '../payments/provider';
 
 export interface CardDeps extends BookingDeps { cards: CardProvider }
@@ -39,17 +40,10 @@ const cardRequest = (req: BookingRequest): BookingRequest => {
   return { ...booking, payment_method: 'card', stripe_session_id: null, paymentId: null };
 };
 
-interface KeyedBooking {
-  id: number; number: string; status: string; total: number; intent: string | null; passenger_id: number; has_account: boolean;
-}
 
 /** The booking an Idempotency-Key was used for (422 when the key came with another request), or null. */
 async function bookingOfKey(db: Queryable, key: string, hash: string): Promise<KeyedBooking | null> {
-  const [row] = await db.query<KeyedBooking & { request_hash: string; payment_method: string | null }>(
-    `SELECT b.id, b.booking_number AS number, b.status, b.total_booking_amount_pence AS total, b.payment_intent_id AS intent,
-            b.payment_method, k.request_hash, b.passenger_id, p.password_hash IS NOT NULL AS has_account
-       FROM idempotency_keys k LEFT JOIN bookings b ON b.idempotency_key = k.key LEFT JOIN passengers p ON p.id = b.passenger_id
-      WHERE k.key = $1`, [key]);
+  const row = await cardKeyUse(db, key);
   if (!row) return null;
   if (row.request_hash !== hash || row.payment_method !== 'card') throw new DomainError('invalid', KEY_REUSED, 'Idempotency-Key');
   return row.id === null ? null : row;
@@ -140,10 +134,8 @@ async function intentOf(deps: CardDeps, booking: KeyedBooking): Promise<Stripe.P
     amount: booking.total, currency: 'gbp', confirmation_method: 'manual', allowed_payment_method_types: ['card'],
     description: `Booking ${booking.number}`, metadata: { booking_id: String(booking.id), booking_number: booking.number },
   }, { idempotencyKey: `intent-${booking.number}` }));
-  const [kept] = await deps.db.query<{ payment_intent_id: string }>(
-    `UPDATE bookings SET payment_intent_id = COALESCE(payment_intent_id, $2) WHERE id = $1 RETURNING payment_intent_id`,
-    [booking.id, intent.id]);
-  return kept.payment_intent_id === intent.id ? intent : provider(() => stripe.paymentIntents.retrieve(kept.payment_intent_id));
+  const kept = await keepIntent(deps.db, booking.id, intent.id);
+  return kept === intent.id ? intent : provider(() => stripe.paymentIntents.retrieve(kept));
 }
 
 export interface ConfirmResult {
@@ -158,7 +150,7 @@ const chargeOf = (pi: Stripe.PaymentIntent) => (typeof pi.latest_charge === 'str
  * it stands. Only a try of the card counts against the card allowances: asking where a payment stands never does.
  */
 export async function confirmCardPayment(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
-  const [booking] = await deps.db.query<{ id: number }>('SELECT id FROM bookings WHERE payment_intent_id = $1', [intentId]);
+  const booking = await bookingOfIntent(deps.db, intentId);
   if (!booking) throw new DomainError('notFound', 'There is no payment with this id for a booking here.', 'paymentIntentId');
   const stripe = await deps.cards.stripe();
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
@@ -219,17 +211,15 @@ export type Completion = 'completed' | 'already' | 'unknown' | 'mismatch';
  */
 export async function completeCardBooking(tx: Queryable, pi: Stripe.PaymentIntent): Promise<Completion> {
   if (pi.status !== 'succeeded') return 'unknown';
-  const rows = await tx.query<{ id: number }>(
-    `UPDATE bookings SET status = 'confirmed', payment_status = 'paid', payment_id = $2, paid_at = now(), payment_livemode = $7
-      WHERE payment_intent_id = $1 AND status = 'pending' AND total_booking_amount_pence = $3 AND $4 = 'gbp'
-        AND id::text = $5 AND $3 = $6
-      RETURNING id`,
-    [pi.id, chargeOf(pi), pi.amount, pi.currency, pi.metadata?.booking_id ?? '', pi.amount_received, pi.livemode === true]);
-  if (rows.length) {
-    await releaseHeldEmails(tx, rows[0].id);
+  const paid = await markPaid(tx, {
+    intentId: pi.id, chargeId: chargeOf(pi), amount: pi.amount, currency: pi.currency, bookingId: pi.metadata?.booking_id ?? '',
+    received: pi.amount_received, live: pi.livemode === true,
+  });
+  if (paid !== null) {
+    await releaseHeldEmails(tx, paid);
     return 'completed';
   }
-  const [b] = await tx.query<{ id: number; status: string }>('SELECT id, status FROM bookings WHERE payment_intent_id = $1', [pi.id]);
+  const b = await bookingOfIntent(tx, pi.id);
   if (!b) return 'unknown';
   if (b.status === 'confirmed') return 'already';
   console.error(`Payment ${pi.id} succeeded but does not match booking ${b.id} (amount, currency or booking id): left for a person to check.`);
@@ -242,12 +232,8 @@ export async function completeCardBooking(tx: Queryable, pi: Stripe.PaymentInten
  * asked about; an older pending booking was abandoned.
  */
 export async function reconcileCardBookings(db: Db, cards: CardProvider): Promise<number> {
-  const pending = await db.query<{ payment_intent_id: string }>(
-    `SELECT payment_intent_id FROM bookings
-      WHERE status = 'pending' AND payment_method = 'card' AND payment_intent_id IS NOT NULL AND created_at > now() - interval '7 days'
-      ORDER BY created_at LIMIT 500`);
   let completed = 0;
-  for (const { payment_intent_id } of pending) {
+  for (const payment_intent_id of await recentPendingIntents(db)) {
     try {
       const pi = await (await cards.stripe()).paymentIntents.retrieve(payment_intent_id);
       if (pi.status === 'succeeded' && (await db.transaction((tx) => completeCardBooking(tx, pi))) === 'completed') completed++;
@@ -267,8 +253,7 @@ export async function handleWebhook(db: Db, cards: CardProvider, rawBody: string
     throw new DomainError('malformed', `Webhook signature check failed: ${(err as Error).message}`, 'Stripe-Signature');
   }
   return db.transaction(async (tx) => {
-    const fresh = await tx.query('INSERT INTO payment_events (id, type) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [event.id, event.type]);
-    if (!fresh.length) return 'duplicate';
+    if (!(await recordEvent(tx, event.id, event.type))) return 'duplicate';
     if (event.type !== 'payment_intent.succeeded') return 'ignored';
     await completeCardBooking(tx, event.data.object as Stripe.PaymentIntent);
     return 'handled';
