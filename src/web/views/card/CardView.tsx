@@ -18,6 +18,7 @@ import { Dialog } from '../../components/Dialog';
 import { CardForm } from './CardForm';
 import './card.css';
 import '../../screens.css';
+import { StepHead } from '../../components/StepHead';
 
 type CardRef = ActorRefFrom<typeof cardPaymentMachine>;
 
@@ -93,10 +94,7 @@ export function CardView() {
   return (
     <div className="page card-page">
       <StepIndicator />
-      <div className="page-head">
-        <RouteLink to="payment" className="back-link">← Back</RouteLink>
-        <h1>Card payment</h1>
-      </div>
+      <StepHead back="payment" title="Card payment" />
       <div className="two-col">
         <div className="stack">
           <VehicleSummary exact />

@@ -10,15 +10,13 @@ import { VehicleSummary } from '../../components/VehicleSummary';
 import { PersonalDetails } from '../payment/PaymentView';
 import { amountPence } from '../../../../machines/booking';
 import { formatExactPrice, penceToPounds } from '../../../domain/money';
+import { StepHead } from '../../components/StepHead';
 export function CheckoutView() {
   const total = BookingActor.useSelector((s) => formatExactPrice(penceToPounds(amountPence(s.context))));
   return (
     <div className="page">
       <StepIndicator />
-      <div className="page-head">
-        <RouteLink to="payment" className="back-link">← Back</RouteLink>
-        <h1>Review your booking</h1>
-      </div>
+      <StepHead back="payment" title="Review your booking" />
       <div className="two-col">
         <div className="stack">
           <VehicleSummary exact />

@@ -19,6 +19,7 @@ import type { RegistrationData, RegistrationMode } from '../../../domain/schemas
 import { emptyRegistration, type Flights } from '../../../../machines/booking';
 import { pathOfScreen } from '../../../domain/screens';
 import '../../screens.css';
+import { StepHead } from '../../components/StepHead';
 
 type Values = DetailsValues & Omit<Partial<RegistrationData>, 'passengerDetails'> & Partial<Flights> & {
   mode: RegistrationMode; someoneElse?: boolean;
@@ -106,10 +107,7 @@ export function DetailsView() {
   return (
     <div className="page">
       <StepIndicator />
-      <div className="page-head">
-        <RouteLink to="quotation" className="back-link">← Back</RouteLink>
-        <h1>Personal details</h1>
-      </div>
+      <StepHead back="quotation" title="Personal details" />
       <StepNotice />
       <div className="two-col">
         <VehicleSummary />

@@ -13,6 +13,7 @@ import { amountPence } from '../../../../machines/booking';
 import { formatExactPrice, penceToPounds } from '../../../domain/money';
 import { formatPhone } from '../../../domain/phone';
 import '../../screens.css';
+import { StepHead } from '../../components/StepHead';
 
 export function PersonalDetails() {
   const reg = BookingActor.useSelector((s) => s.context.registration);
@@ -55,10 +56,7 @@ export function PaymentView() {
   return (
     <div className="page">
       <StepIndicator />
-      <div className="page-head">
-        <RouteLink to="details" className="back-link">← Back</RouteLink>
-        <h1>Payment</h1>
-      </div>
+      <StepHead back="details" title="Payment" />
       {notice && <p className="banner-ok" role="status">{notice}</p>}
       <div className="two-col">
         <div className="stack">

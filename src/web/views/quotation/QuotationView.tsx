@@ -12,6 +12,7 @@ import { lowestPrice } from '../../../domain/priceFiltering';
 import { useAfterFirstPaint } from '../../hooks';
 import { range } from '../../../domain/forms';
 import type { PriceDetail } from '../../../domain/schemas';
+import { StepHead } from '../../components/StepHead';
 type Layout = 'list' | 'grid';
 
 function Breakdown({ vehicle, currency }: { vehicle: PriceDetail; currency: string }) {
@@ -95,14 +96,12 @@ export function QuotationView() {
   return (
     <div className="page">
       <StepIndicator />
-      <div className="page-head">
-        <RouteLink to="home" className="back-link">← Back</RouteLink>
-        <h1>Top results</h1>
+      <StepHead back="home" title="Top results">
         <div className="layout-toggle" role="group" aria-label="Layout">
           <button type="button" aria-pressed={layout === 'list'} onClick={() => setLayout('list')}>List</button>
           <button type="button" aria-pressed={layout === 'grid'} onClick={() => setLayout('grid')}>Grid</button>
         </div>
-      </div>
+      </StepHead>
       <StepNotice />
       <div className="two-col results">
         <TripSummary />

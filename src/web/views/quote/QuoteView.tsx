@@ -16,6 +16,7 @@ import { CountSelect, DateField } from '../../components/fields';
 import { QuoteRequest, validateQuoteForm } from '../../../domain/contactSchemas';
 import { toTime24, ukToday } from '../../../domain/ukTime';
 import '../../screens.css';
+import { StepHead } from '../../components/StepHead';
 
 interface Values {
   pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string;
@@ -77,10 +78,7 @@ export function QuoteView() {
 
   return (
     <div className="page narrow">
-      <div className="page-head">
-        <RouteLink to="home" className="back-link">← Back</RouteLink>
-        <h1>Quote Now</h1>
-      </div>
+      <StepHead back="home" title="Quote Now" />
       {urgentReason && <UrgentReasonPanel reason={urgentReason} />}
       <p className="muted">Tell us about your journey and we will reply with a price, usually within the hour. For a pickup in the next few hours, please call us.</p>
       <Form<Values>
