@@ -16,7 +16,7 @@ import { loadSettings, type AppDeps, type AppEnv } from './deps';
 
 export const MAX_BODY_BYTES = 100 * 1024;
 
-/** The deps, set once for every request: routes read them as `c.var.deps`. */
+/** The deps, set once for every request that reaches a route: routes read them as `c.var.deps`. */
 const provide = (deps: AppDeps): MiddlewareHandler<AppEnv> => (c, next) => {
   c.set('deps', deps);
   return next();
@@ -27,7 +27,9 @@ function createApiApp(deps: AppDeps) {
   // An answer given before the request body has all arrived (a 401 or 503 to a
   // large upload) ends the connection cleanly, so the client's next request
   // goes on a new one instead of being lost (http/connection.ts, closeConnection).
+  // The deps are set here too, in the API's first step, rather than by a middleware of their own on every request.
   api.use('*', async (c, next) => {
+    c.set('deps', deps);
     await next();
     if (bodyStillArriving(c)) closeConnection(c);
   });
@@ -95,7 +97,6 @@ export const isJsonType = (type: string | undefined) => /^application\/json\s*(;
 
 export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
   const app = new Hono<AppEnv>();
-  app.use('*', provide(deps));
   // Security headers on every answer (pages, assets, API, errors, 404s). Stripe is
   // configured at start-up (the local test gateway's Stripe.js comes from this site
   // and needs nothing more); Google Maps by a setting that can change at run time,
@@ -107,6 +108,7 @@ export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
   }));
   if (testAdmin) app.route('/', testAdmin);
   // The provider's events: signed, so outside the API-key check (bookings/cardRoutes.ts).
+  app.use('/api/v1/stripe/*', provide(deps));
   app.route('/api/v1', webhookRoutes);
   // The local test gateway, when it is the card provider: the card page's Stripe.js stand-in and its API.
   if (deps.cards.gateway) app.route(GATEWAY_PATH, deps.cards.gateway.app);
