@@ -58,3 +58,11 @@ export function formatBookingAmount(pounds: string | number, settings: Settings)
   const currency = currencyOf(settings);
   return isEnabled(settings, 'ROUND_OFF') ? formatWholePrice(pounds, currency) : formatExactPrice(pounds, currency);
 }
+
+/**
+ * The office's inbox, for everything the site tells the operator (new bookings, quote requests, contact messages):
+ * OPERATOR_EMAIL when set, else FROM_EMAIL, else the published Company_Email (issue 26, decision 39).
+ */
+export function operatorEmail(s: Settings): string {
+  return s.OPERATOR_EMAIL?.trim() || s.FROM_EMAIL?.trim() || s.Company_Email?.trim() || 'bookings@localhost';
+}

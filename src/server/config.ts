@@ -2,11 +2,14 @@
 import path from 'node:path';
 import { parseQueueLimit } from './db/admission';
 import { parseLimits, type Limits } from './limits';
+import { siteUrl } from './startup';
 
 export interface Config {
   port: number;
   /** The address to listen on (HOST); unset: every interface. */
   host?: string;
+  /** The site's address as people open it (SITE_URL), for links in e-mails; unset: where this server listens. */
+  siteUrl: string;
   dataDir: string;
   databaseUrl?: string;
   apiPublicKey: string;
@@ -55,9 +58,12 @@ export const DEFAULT_API_PUBLIC_KEY = 'local-public-key';
 export const DEFAULT_API_SECRET_KEY = 'local-secret-key';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = portNumber(env.PORT);
+  const host = env.HOST?.trim() || undefined;
   return {
-    port: portNumber(env.PORT),
-    host: env.HOST?.trim() || undefined,
+    port,
+    host,
+    siteUrl: publicUrl(env.SITE_URL, port, host),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     apiPublicKey: env.API_PUBLIC_KEY || DEFAULT_API_PUBLIC_KEY,
@@ -98,6 +104,17 @@ function stripeKeys(env: NodeJS.ProcessEnv) {
     stripeApiUrl: env.STRIPE_API_URL || undefined,
     testGatewayInProduction: !set.length && env.NODE_ENV === 'production',
   };
+}
+
+/** SITE_URL: http(s), a host, perhaps a port and a path; kept without a trailing slash. */
+function publicUrl(value: string | undefined, port: number, host: string | undefined): string {
+  if (!value?.trim()) return siteUrl(port, host);
+  let url: URL | null = null;
+  try { url = new URL(value.trim()); } catch { /* refused below */ }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username) {
+    throw new Error(`SITE_URL must be the site's address, such as https://bookings.example.co.uk, not "${value}"`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 function portNumber(value: string | undefined): number {

@@ -17,6 +17,8 @@ export interface AppDeps {
   mail: Pick<MailQueue, 'kick'>;
   apiKeys: { public: string; secret: string };
   now: () => Date;
+  /** The site's address as people open it (SITE_URL), for links in e-mails. */
+  siteUrl: string;
   security: SecurityConfig;
   /** Card payments: Stripe, or the local test gateway (payments/provider.ts). */
   cards: CardProvider;
@@ -39,9 +41,4 @@ export interface SecurityConfig {
 
 export async function loadSettings(db: Queryable): Promise<Settings> {
   return referenceSettings(db);
-}
-
-/** Where operator mail goes: Company_Email, else FROM_EMAIL. */
-export function operatorEmail(s: Settings): string {
-  return s.Company_Email?.trim() || s.FROM_EMAIL?.trim() || 'bookings@localhost';
 }

@@ -82,7 +82,7 @@ async function start(options: ServeOptions) {
     })).ok,
   });
   const app = createApp(
-    { db, distance, mail, apiKeys: keys, now: () => new Date(), security, cards },
+    { db, distance, mail, apiKeys: keys, now: () => new Date(), siteUrl: config.siteUrl, security, cards },
     webApp({
       // WEB_DIST_DIR: another build to serve (npm run bench:web builds into its own folder, never into dist).
       distDir: process.env.WEB_DIST_DIR || distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret },

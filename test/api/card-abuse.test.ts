@@ -169,7 +169,7 @@ describe('the test gateway in production', () => {
       { stripeSecretKey: 'sk_test_x', stripePublishableKey: 'pk_test_x', stripeWebhookSecret: 'whsec_x', stripeApiUrl: 'http://127.0.0.1:9' },
       { db: t.db, secret: Buffer.from('x'), deliverWebhook: null });
     const app = createApp({
-      db: t.db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(),
+      db: t.db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(), siteUrl: 'http://localhost:8080',
       security: { secret: Buffer.from('x'), passwordHashCost: 10, trustProxy: false, limits: DEFAULT_LIMITS }, cards: stripe,
     });
     for (const path of ['/test-gateway/stripe.js', '/test-gateway/v1/payment_methods']) {

@@ -105,8 +105,15 @@ async function bookingOf(key: string) {
     'SELECT id, booking_number, status, payment_method, payment_status, payment_intent_id, payment_id, total_booking_amount_pence FROM bookings WHERE idempotency_key = $1', [key]);
   return row;
 }
+/** The booking's confirmation e-mails (the office's notices are held and released with them: test/api/office-notices). */
 async function mailsOf(bookingId: number) {
-  return db.query<{ status: string; to_address: string }>('SELECT status, to_address FROM outbound_emails WHERE booking_id = $1 ORDER BY id', [bookingId]);
+  return db.query<{ status: string; to_address: string }>(
+    "SELECT status, to_address FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation' ORDER BY id", [bookingId]);
+}
+/** The office's and the company's notices of the booking (test/api/office-notices). */
+async function noticesOf(bookingId: number) {
+  return db.query<{ status: string; body_text: string }>(
+    "SELECT status, body_text FROM outbound_emails WHERE booking_id = $1 AND kind = 'new_booking_notice' ORDER BY id", [bookingId]);
 }
 async function intentsOf(bookingId: number) {
   return db.query("SELECT id FROM test_gateway_objects WHERE kind = 'payment_intent' AND data->'metadata'->>'booking_id' = $1", [String(bookingId)]);
@@ -146,6 +153,10 @@ describe('a card that succeeds (4242 4242 4242 4242)', () => {
     const mails = await mailsOf(pending.id);
     expect(mails.map((m) => m.status)).toEqual(['pending']);
     expect(mails[0].to_address).toBe('amelia.card@example.com');
+    // The office's and the company's notices (issue 26) are released with it, and say it is paid.
+    const notices = await noticesOf(pending.id);
+    expect(notices.length).toBeGreaterThan(0);
+    for (const n of notices) expect([n.status, n.body_text.includes('Paid by card')]).toEqual(['pending', true]);
 
     // The same call again (a retry, a reload) answers the same booking and sends nothing more.
     const again = await book(key, confirmed.body);
@@ -153,11 +164,14 @@ describe('a card that succeeds (4242 4242 4242 4242)', () => {
     expect((await mailsOf(pending.id)).length).toBe(1);
   });
 
-  it('holds the confirmation e-mail while the payment is pending', async () => {
+  it('holds the confirmation e-mail, and the office\'s notices, while the payment is pending', async () => {
     const key = newKey();
     await createIntent(key, '4242424242424242');
     const b = await bookingOf(key);
     expect((await mailsOf(b.id)).map((m) => m.status)).toEqual(['held']);
+    const notices = await noticesOf(b.id);
+    expect(notices.length).toBeGreaterThan(0);
+    expect(notices.every((n) => n.status === 'held')).toBe(true);
   });
 });
 

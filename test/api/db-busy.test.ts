@@ -19,7 +19,7 @@ beforeAll(async () => {
   await seedIfEmpty(db, 10);
   app = createApp({
     db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] },
-    now: () => new Date(), security: TEST_SECURITY, cards: localCards(db),
+    now: () => new Date(), siteUrl: 'http://localhost:8080', security: TEST_SECURITY, cards: localCards(db),
   });
 });
 afterAll(async () => { await db.close(); });

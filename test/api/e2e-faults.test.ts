@@ -15,7 +15,7 @@ beforeAll(async () => {
   db = await seededTestDb();
   app = createApp({
     db, distance: estimateDistance, mail: { kick: () => {} }, cards: localCards(db),
-    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => new Date(), security: TEST_SECURITY,
+    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => new Date(), siteUrl: 'http://localhost:8080', security: TEST_SECURITY,
   }, undefined, e2eAdminApp(db, TOKEN));
 });
 afterAll(() => db.close());

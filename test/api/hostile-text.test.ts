@@ -180,7 +180,7 @@ describe('e-mail fields', () => {
   it('sends a booking for someone else to exactly the two addresses given', async () => {
     const res = await t.call('POST', '/booking', CALLS['/booking'].body());
     expect(res.status).toBe(200);
-    const to = await t.db.query<{ to_address: string }>('SELECT to_address FROM outbound_emails WHERE booking_id = $1 ORDER BY id', [res.body.data.booking.id]);
+    const to = await t.db.query<{ to_address: string }>("SELECT to_address FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation' ORDER BY id", [res.body.data.booking.id]);
     expect(to.map((r) => r.to_address)).toEqual(['amelia@example.com', 'tom@example.com']);
   });
 

@@ -42,7 +42,7 @@ describe('the booking confirmation e-mail', () => {
     const res = await book();
     expect(res.status).toBe(200);
     const ref = res.body.data.booking.booking_number;
-    const [queued] = await t.db.query<any>('SELECT status, to_address FROM outbound_emails WHERE booking_id = $1', [res.body.data.booking.id]);
+    const [queued] = await t.db.query<any>("SELECT status, to_address FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation'", [res.body.data.booking.id]);
     expect(queued).toEqual({ status: 'pending', to_address: 'grace@example.com' });
     await t.mail.deliverDue();
     const m = t.mailbox.sent.find((x) => x.subject === `Booking confirmed: ${ref}`)!;
@@ -53,7 +53,7 @@ describe('the booking confirmation e-mail', () => {
       expect(m.text).toContain(text);
     }
     expect(m.html).toContain(ref);
-    const [sent] = await t.db.query<any>('SELECT status, sent_at FROM outbound_emails WHERE booking_id = $1', [res.body.data.booking.id]);
+    const [sent] = await t.db.query<any>("SELECT status, sent_at FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation'", [res.body.data.booking.id]);
     expect(sent.status).toBe('sent');
   });
 

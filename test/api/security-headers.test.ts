@@ -20,7 +20,7 @@ let db: Db;
 const dist = mkdtempSync(path.join(os.tmpdir(), 'dist-sec-'));
 const web = () => webApp({ distDir: dist, publicDir: path.resolve('public'), runtime: { apiPublicKey: KEYS['API-PUBLIC-KEY'], apiSecretKey: KEYS['API-SECRET-KEY'] } });
 const deps = () => ({
-  db, distance: estimateDistance, mail: { kick: () => {} }, now: () => new Date(), security: TEST_SECURITY, cards: localCards(db),
+  db, distance: estimateDistance, mail: { kick: () => {} }, now: () => new Date(), siteUrl: 'http://localhost:8080', security: TEST_SECURITY, cards: localCards(db),
   apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] },
 });
 /** The database, failing every query. */

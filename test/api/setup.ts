@@ -27,6 +27,9 @@ export const TEST_SECURITY = { secret: Buffer.from('test-server-secret'), passwo
 
 export const KEYS = { 'API-PUBLIC-KEY': 'test-public', 'API-SECRET-KEY': 'test-secret' };
 
+/** The site's address in the e-mails of the API tests. */
+export const TEST_SITE_URL = 'https://bookings.example.co.uk';
+
 export function memoryTransport() {
   const sent: OutgoingMessage[] = [];
   let failWith: string | null = null;
@@ -82,7 +85,7 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db; cards
   const app: ReturnType<typeof createApp> = createApp({
     cards: opts.cards?.(db) ?? localCards(db, toSite),
     db, distance: opts.distance ?? estimateDistance, mail: { kick: () => {} },
-    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now,
+    apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now, siteUrl: TEST_SITE_URL,
     security: { ...TEST_SECURITY, limits: opts.limits ?? TEST_SECURITY.limits },
   });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   db = await openDb({});
   await migrate(db);
   const runtime = { apiPublicKey: 'pk-<x>', apiSecretKey: 'sk' };
-  app = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'pk-<x>', secret: 'sk' }, now: () => new Date(), security: TEST_SECURITY, cards: localCards(db) },
+  app = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'pk-<x>', secret: 'sk' }, now: () => new Date(), siteUrl: 'http://localhost:8080', security: TEST_SECURITY, cards: localCards(db) },
     webApp({
       distDir: dist, publicDir: path.resolve('public'), runtime,
       // As main.ts hands them: GET /setting's own answer.
@@ -157,7 +157,7 @@ describe('the browser tests\' admin door', () => {
   it('does not exist unless the server was given it (only the browser tests\' server is, test/e2e/server.ts), and wants the token when it does', async () => {
     expect((await app.request('/__e2e__/admin', { method: 'POST', body: '{"args":["settings"]}' })).status).toBe(404);
     const { e2eAdminApp } = await import('../e2e/e2eAdmin');
-    const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(), security: TEST_SECURITY, cards: localCards(db) },
+    const withDoor = createApp({ db, distance: estimateDistance, mail: { kick: () => {} }, apiKeys: { public: 'p', secret: 's' }, now: () => new Date(), siteUrl: 'http://localhost:8080', security: TEST_SECURITY, cards: localCards(db) },
       undefined, e2eAdminApp(db, 'open-sesame'));
     const call = (token: string) => withDoor.request('/__e2e__/admin', {
       method: 'POST', headers: { 'x-e2e-admin-token': token, 'content-type': 'application/json' }, body: '{"args":["help"]}',

@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../db/index';
 import { BookingForm, HourlyRateForm, type BookingResult } from '../../domain/schemas';
 import { type BookingRequest } from '../../domain/requestSchemas';
 import { penceToPounds } from '../../domain/money';
-import { allowsGuests, isEnabled, showsPayInCar } from '../../domain/settings';
+import { allowsGuests, isEnabled, operatorEmail, showsPayInCar, type Settings } from '../../domain/settings';
 import { toTime24 } from '../../domain/ukTime';
 import { validateDetails } from '../../domain/detailsValidation';
 import { isPhone, normalisePhone, PHONE_MESSAGE } from '../../domain/phone';
@@ -19,7 +19,7 @@ import { addressKey, takeAllowance, type Limits, type Use } from '../limits';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../account/account';
-import { bookingConfirmation } from '../mail/templates';
+import { bookingConfirmation, newBookingNotice } from '../mail/templates';
 import { newBookingNumber } from './bookingNumber';
 import { BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
@@ -73,6 +73,12 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
   return { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone };
 }
 
+/** Who hears of a new booking besides the passenger (issue 26): the office, and the company whose vehicle was booked. */
+export function officeRecipients(settings: Settings, companyEmail: string): string[] {
+  const addresses = [operatorEmail(settings), companyEmail.trim()].filter(Boolean);
+  return addresses.filter((a, i) => addresses.findIndex((b) => addressKey(b) === addressKey(a)) === i);
+}
+
 /** Where a booking's confirmation goes: the booker and, when booking for someone else with an address, that person. */
 function confirmationRecipients(req: BookingRequest, bookerEmail: string): string[] {
   const reg = req.registrationData;
@@ -121,6 +127,8 @@ export interface BookingDeps {
   /** HMAC key for the request hashes kept with idempotency keys. */
   secret: Buffer;
   limits: Limits;
+  /** The site's address, for the link to the booking in the office's e-mail. */
+  siteUrl: string;
 }
 
 export const KEY_REUSED = 'This booking was already submitted with different details (the Idempotency-Key was used before). Check your e-mail for its confirmation, or start a new booking.';
@@ -294,9 +302,16 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
   // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.
   const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
   const recipients = confirmationRecipients(req, contact.email);
+  const notice = newBookingNotice(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, {
+    booker: { name: contact.name, email: contact.email, phone: contact.phone },
+    // A card booking's notice is held with its confirmation and sent only once the payment has succeeded.
+    paymentStatus: o.paymentMethod === 'card' ? 'Paid by card' : 'To be paid in the car',
+    consoleUrl: `${deps.siteUrl}/operator/bookings/${bookingNumber}`,
+  });
 
   const row = await insertBooking(q, {
     prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients,
+    notice: { mail: notice, recipients: officeRecipients(deps.ctx.settings, offer.company_email), replyTo: contact.email },
   });
   result.booking.id = row.id;
   result.passengerDetails.passenger_id = row.passenger_id;

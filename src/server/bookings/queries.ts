@@ -25,6 +25,8 @@ export interface BookingWrite {
   prepared: PreparedBooking; options: WriteOptions; bookingNumber: string;
   passenger: BookingResult['passengerDetails'];
   mail: { subject: string; text: string; html: string }; recipients: string[];
+  /** The office's and the company's notice (issue 26), held and released with the confirmation; replies go to the booker. */
+  notice: { mail: { subject: string; text: string; html: string }; recipients: string[]; replyTo: string };
 }
 export interface InsertedBooking { id: number; passenger_id: number; stop_ids: number[] | null }
 
@@ -35,7 +37,7 @@ export interface InsertedBooking { id: number; passenger_id: number; stop_ids: n
  * booking number already drawn, fails the statement, which is atomic: nothing stays behind.
  */
 export async function insertBooking(q: Queryable, w: BookingWrite): Promise<InsertedBooking> {
-  const { prepared: { req, trip, contact }, options: o, bookingNumber, mail, recipients } = w;
+  const { prepared: { req, trip, contact }, options: o, bookingNumber, mail, recipients, notice } = w;
   const quantity = req.selectedVehicle;
   const d = trip.details;
   const offer = trip.chosen.offer;
@@ -83,12 +85,17 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
            }))), 'json')}) AS s(position int, stop_address text, stop_post_code text, stop_street_number text)
          RETURNING id, position`
     : 'SELECT NULL::int AS id, NULL::int AS position WHERE false';
+  const mailStatus = $(o.status === 'pending' ? 'held' : 'pending', 'text');
   const emails = `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, booking_id, status)
        SELECT 'booking_confirmation', r.to_address, ${$(mail.subject, 'text')}, ${$(mail.text, 'text')}, ${$(mail.html, 'text')},
-         booking.id, ${$(o.status === 'pending' ? 'held' : 'pending', 'text')}
+         booking.id, ${mailStatus}
          FROM booking, json_array_elements_text(${$(JSON.stringify(recipients), 'json')}) AS r(to_address)`;
+  const notices = `INSERT INTO outbound_emails (kind, to_address, reply_to, subject, body_text, body_html, booking_id, status)
+       SELECT 'new_booking_notice', r.to_address, ${$(notice.replyTo, 'text')}, ${$(notice.mail.subject, 'text')},
+         ${$(notice.mail.text, 'text')}, ${$(notice.mail.html, 'text')}, booking.id, ${mailStatus}
+         FROM booking, json_array_elements_text(${$(JSON.stringify(notice.recipients), 'json')}) AS r(to_address)`;
   const built = `WITH claim AS (${claim}), passenger AS (${passenger}), booking AS (${booking}), details AS (${details}),
-    passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails})
+    passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails}), notices AS (${notices})
     SELECT booking.id, booking.passenger_id, (SELECT json_agg(stops.id ORDER BY stops.position) FROM stops) AS stop_ids FROM booking`;
   // The text depends only on which parts there are: one string per variant, so lookups by it (the prepared
   // statement's name) hash it once.

@@ -22,6 +22,6 @@ export async function bookingDeps(deps: AppDeps, c: Context): Promise<BookingDep
   if (token && signedIn === null) throw new DomainError('unauthenticated', SESSION_ENDED, 'Authorization');
   return {
     db: deps.db, ctx: await quoteContext(deps), client: clientAddress(c, deps.security.trustProxy), signedIn,
-    hashCost: deps.security.passwordHashCost, secret: deps.security.secret, limits: deps.security.limits,
+    hashCost: deps.security.passwordHashCost, secret: deps.security.secret, limits: deps.security.limits, siteUrl: deps.siteUrl,
   };
 }

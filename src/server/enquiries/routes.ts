@@ -8,7 +8,8 @@ import { QUOTE_SENT } from '../../domain/messages';
 import { isHoneypotFilled } from '../../domain/contactSchemas';
 import { takeAllowance } from '../limits';
 import { clientAddress } from '../http/clientAddress';
-import { loadSettings, operatorEmail, type AppEnv } from '../deps';
+import { operatorEmail } from '../../domain/settings';
+import { loadSettings, type AppEnv } from '../deps';
 import { saveContactMessage, saveQuoteRequest } from './enquiries';
 
 const CONTACT_SENT = 'Your form has been submitted successfully!. Thank You for Contacting';

@@ -47,6 +47,48 @@ export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { 
   return { subject: m.subject, text: m.text, html: m.html };
 }
 
+/** What the office's notice adds to the passenger's confirmation. */
+export interface BookingNotice {
+  /** Who booked, when not the passenger (booking for someone else): the office may need to call them. */
+  booker: { name: string; email: string; phone: string };
+  /** Where the payment stands, in words: 'To be paid in the car', 'Paid by card'. */
+  paymentStatus: string;
+  /** The booking in the operator's console. */
+  consoleUrl: string;
+}
+
+/**
+ * What the office and the company that drives the booking read of a new booking (issue 26): everything the
+ * passenger's confirmation says (every extra, each price line, the flights), the passenger's and the booker's phone
+ * and e-mail, how it is paid and where that stands, and the link to it in the console.
+ */
+export function newBookingNotice(r: BookingResult, s: Settings, breakdown: { label: string; amount: string }[], n: BookingNotice): Message {
+  const b = r.booking;
+  const p = r.passengerDetails;
+  const currency = currencyOf(s);
+  const summary = bookingSummary(r, { reader: 'email', settings: s, amount: (pounds) => formatExactPrice(pounds, currency) });
+  const forSomeoneElse = n.booker.email.trim().toLowerCase() !== p.passenger_email.trim().toLowerCase() || n.booker.name !== p.passenger_name;
+  const rows: [string, string][] = [
+    ...summary.journey, ...summary.stops, ...summary.passenger,
+    ...(forSomeoneElse ? [
+      { label: 'Booked by', value: n.booker.name }, { label: 'Booker email', value: n.booker.email },
+      { label: 'Booker phone', value: formatPhone(n.booker.phone) || '-' },
+    ] : []),
+    ...summary.extras,
+    ...breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
+    ...summary.vehicle,
+    { label: 'Payment status', value: n.paymentStatus },
+    { label: 'In the console', value: n.consoleUrl },
+  ].map((row) => [row.label, row.value]);
+  const m = render(
+    `New booking ${b.booking_number}: ${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`,
+    `A booking for ${b.company_name} was made on the website. Open it in the console: ${n.consoleUrl}`,
+    rows,
+    ['Reply to this e-mail to write to the person who booked.'],
+  );
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
 export interface QuoteRequestMail {
   pickup_address: string; dropoff_address: string; pickup_date: string; pickup_time: string; passenger_name: string;
   passenger_email: string; passenger_phone: string; passengers: number; luggages: number; additional_info: string;

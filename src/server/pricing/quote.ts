@@ -25,7 +25,7 @@ export async function quoteContext(deps: { db: Queryable; distance: DistanceServ
 }
 
 export interface Offer {
-  company_id: number; company_name: string; vehicle_id: number; vehicle_type: string; vehicle_image: string;
+  company_id: number; company_name: string; company_email: string; vehicle_id: number; vehicle_type: string; vehicle_image: string;
   max_seat: number; luggage: number; small_luggage: number; hourly_rate_pence: number; rate: DistanceRate;
 }
 

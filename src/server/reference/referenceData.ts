@@ -17,7 +17,10 @@ export function referenceDataChanged(): void {
 export interface KnownPlace { address: string; postcode: string; lat: number; lon: number }
 
 export interface OfferRow {
-  company_id: number; company_name: string; vehicle_id: number; vehicle_type: string; vehicle_image: string;
+  company_id: number; company_name: string;
+  /** Where the company hears of its bookings (issue 26); '' when it has none. */
+  company_email: string;
+  vehicle_id: number; vehicle_type: string; vehicle_image: string;
   max_seat: number; luggage: number; small_luggage: number; hourly_rate_pence: number;
   base_fare_pence: number; minimum_fare_pence: number;
   bands: { from_miles: number; per_mile_pence: number }[];
@@ -35,7 +38,7 @@ async function load(db: Queryable): Promise<Reference> {
   const [settings, rows, bands, banned, places] = await Promise.all([
     db.query<{ setting_name: string; setting_value: string }>(SETTINGS_SQL),
     db.query<Omit<OfferRow, 'bands'>>(
-      `SELECT c.id AS company_id, c.company_name, v.id AS vehicle_id, v.category_name AS vehicle_type,
+      `SELECT c.id AS company_id, c.company_name, c.contact_email AS company_email, v.id AS vehicle_id, v.category_name AS vehicle_type,
               v.image AS vehicle_image, v.seats AS max_seat, v.luggage, v.hand_luggage AS small_luggage,
               r.base_fare_pence, r.minimum_fare_pence, r.hourly_rate_pence
          FROM vehicle_rates r
