@@ -95,7 +95,8 @@ const carriesBody = (length: string | undefined, transferEncoding: string | unde
 /** application/json, with or without parameters (`; charset=utf-8`). */
 export const isJsonType = (type: string | undefined) => /^application\/json\s*(;|$)/i.test(type?.trim() ?? '');
 
-export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
+/** The site: its API and, with `web`, its pages; `extra` are doors mounted first (the admin door, the tests' door). */
+export function createApp(deps: AppDeps, web?: Hono, ...extra: (Hono | undefined)[]) {
   const app = new Hono<AppEnv>();
   // Security headers on every answer (pages, assets, API, errors, 404s). Stripe is
   // configured at start-up (the local test gateway's Stripe.js comes from this site
@@ -106,7 +107,7 @@ export function createApp(deps: AppDeps, web?: Hono, testAdmin?: Hono) {
     staticProviders: fixed, trustProxy: deps.security.trustProxy,
     pageProviders: async () => ({ ...fixed, googleMaps: Boolean((await loadSettings(deps.db)).GOOGLE_API_KEY?.trim()) }),
   }));
-  if (testAdmin) app.route('/', testAdmin);
+  for (const door of extra) if (door) app.route('/', door);
   // The provider's events: signed, so outside the API-key check (bookings/cardRoutes.ts).
   app.use('/api/v1/stripe/*', provide(deps));
   app.route('/api/v1', webhookRoutes);

@@ -21,6 +21,8 @@ import { reconcileCardBookings } from './bookings/cardBookings';
 import { purgeExpiredRecords } from './operator/retention';
 import { expireUnpaidCardBookings, removeUnpaidPersonalData } from './bookings/unpaidBookings';
 import { listening, listeningOn, refusalLine, siteUrl } from './startup';
+import { adminDoorApp, newDoorSecret, openDoor } from './operator/adminDoor';
+import type { AddressInfo } from 'node:net';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -81,6 +83,7 @@ async function start(options: ServeOptions) {
       method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, body: payload,
     })).ok,
   });
+  const doorSecret = config.databaseUrl ? null : newDoorSecret();
   const app = createApp(
     { db, distance, mail, apiKeys: keys, now: () => new Date(), siteUrl: config.siteUrl, security, cards },
     webApp({
@@ -93,12 +96,16 @@ async function start(options: ServeOptions) {
         return res.json();
       },
     }),
+    // `npm run admin` while the site runs on the embedded database (operator/adminDoor.ts).
+    doorSecret ? adminDoorApp(db, doorSecret, () => mail.kick()) : undefined,
     options.testRoutes?.(db),
   );
 
   // HOST unset: every interface, as node listens by default.
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
   await listening(server, config.port, config.host);
+  const closeDoor = doorSecret
+    ? openDoor(config.dataDir, { pid: process.pid, port: (server.address() as AddressInfo).port, secret: doorSecret }) : () => {};
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
   console.log(`Mail goes to: ${mail.describe()}; distances: ${distance.name}; card payments: ${cards.describe}`);
   if (config.testGatewayInProduction) {
@@ -140,6 +147,7 @@ async function start(options: ServeOptions) {
     cards.gateway?.webhooks.stop();
     await mail.stop();
     await db.close();
+    closeDoor();
     opened.release?.();
     process.exit(0);
   }

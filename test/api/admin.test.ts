@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { testApp } from './setup';
 import { setSetting } from '../../src/server/operator/operator';
-import { runAdmin } from '../../src/server/admin';
+import { runAdmin } from '../../src/server/operator/adminCommands';
 import { processStartToken } from '../../src/server/dataLock';
 
 let t: Awaited<ReturnType<typeof testApp>>;

@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { loadConfig } from '../../src/server/config';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
 import { expireUnpaidCardBookings, removeUnpaidPersonalData } from '../../src/server/bookings/unpaidBookings';
-import { runAdmin } from '../../src/server/admin';
+import { runAdmin } from '../../src/server/operator/adminCommands';
 import { createApp } from '../../src/server/app';
 import { estimateDistance } from '../../src/server/geo/distance';
 

@@ -183,6 +183,31 @@ describe('the compiled server', () => {
   }
   const askSettings = (url: string) => fetch(`${url}/api/v1/setting`, { headers: { 'API-PUBLIC-KEY': 'local-public-key', 'API-SECRET-KEY': 'local-secret-key' } });
 
+  it('lets `npm run admin` work while it runs on the embedded database, through its door, which goes when it stops', async () => {
+    const dataDir = path.join(tmp, 'admin-while-running');
+    const admin = (...args: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/admin.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => { err += d; });
+      child.once('exit', (code) => resolve({ code, out, err }));
+    });
+    const started = await run({ DATA_DIR: dataDir }, async (port) => {
+      expect(existsSync(path.join(dataDir, 'admin-door.json'))).toBe(true);
+      const listed = await admin('bookings');
+      expect([listed.code, listed.err]).toEqual([0, '']);
+      expect(listed.out).toMatch(/BK-[A-Z2-9]{8}/);
+      // A change made through the door is what the running site answers at once.
+      expect((await admin('set-setting', 'GRACE_TIME', '75')).code).toBe(0);
+      const settings = await (await askSettings(`http://127.0.0.1:${port}`)).json() as { setting_name: string; setting_value: string }[];
+      expect(settings.find((x) => x.setting_name === 'GRACE_TIME')?.setting_value).toBe('75');
+      expect(await admin('launch-rockets')).toMatchObject({ code: 2, err: expect.stringContaining('Unknown command') });
+    });
+    expect(started.code).toBeNull();
+    expect(existsSync(path.join(dataDir, 'admin-door.json'))).toBe(false);
+  }, 60_000);
+
   it('starts and answers, finding the files beside its sources (migrations, the demo database)', async () => {
     await compileServer(out);
     const dataDir = path.join(tmp, 'compiled-data');

@@ -9,7 +9,7 @@ import { Hono, type Context } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Db } from '../../src/server/db/index';
-import { runAdmin } from '../../src/server/admin';
+import { runAdmin } from '../../src/server/operator/adminCommands';
 
 /** One request to fail: by method and API path (e.g. POST /api/v1/check-email). */
 export interface Fault {

@@ -1,0 +1,184 @@
+// The admin commands (`npm run admin -- <command>`): the operator's data (settings, companies, fleet, rates, places,
+// banned addresses), recent bookings and the mail queue. Run by the command line (../admin.ts) on the database, or
+// by the running server through its door (./adminDoor.ts).
+import { parseArgs } from 'node:util';
+import type { Db } from '../db/index';
+import { poundsToPence, penceToPounds } from '../../domain/money';
+import {
+  addAddress, banAddress, recentBookings, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType,
+} from './operator';
+
+export const HELP = `Usage: npm run admin -- <command> [options]
+
+  settings                                  list every setting
+  set-setting NAME VALUE                    set a setting (e.g. set-setting GRACE_TIME 90)
+  companies                                 list operator companies
+  add-company --name N [--phone P] [--email E] [--address A]
+                                            add a company, or change the one with that name
+  disable-company --name N | enable-company --name N
+  vehicles                                  list vehicle types
+  add-vehicle --name N --seats S --luggage L --hand-luggage H [--image URL] [--order K]
+                                            add a vehicle type, or change the one with that name
+  rates                                     list every company's rates
+  set-rate --company N --vehicle V --base 4.00 --minimum 22.00 [--hourly 35.00] --band 0:2.60 [--band 10:1.85 ...]
+                                            what a company charges for a vehicle type (pounds; bands are from-mile:per-mile)
+  add-address --address TEXT --lat 51.5 --lon -0.12 [--postcode PC] [--kind airport|station|...]
+  banned                                    list banned addresses
+  ban-address TEXT [--reason R]             refuse any pickup, drop-off or stop containing TEXT
+  unban-address TEXT
+  bookings [--limit 20]                     the most recent bookings
+  emails [--status pending|sent|failed]     the outgoing mail queue
+  retry-emails                              send failed messages again
+`;
+
+/** A command typed wrongly: its message says how to type it. */
+export class UsageError extends Error {}
+
+function money(text: string | undefined, name: string): number {
+  const p = poundsToPence(text ?? '');
+  if (Number.isNaN(p) || p < 0) throw new UsageError(`--${name} must be an amount in pounds, like 12.50`);
+  return p;
+}
+
+function int(text: string | undefined, name: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number`);
+  return n;
+}
+
+function need(value: string | undefined, name: string): string {
+  if (!value?.trim()) throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function table(rows: Record<string, unknown>[]): string {
+  if (!rows.length) return '(none)';
+  const cols = Object.keys(rows[0]);
+  const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  const widths = cols.map((c) => Math.min(48, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
+  const line = (vals: string[]) => vals.map((v, i) => (v.length > widths[i] ? `${v.slice(0, widths[i] - 1)}…` : v.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(cols), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n');
+}
+
+async function idOf(db: Db, sql: string, name: string, what: string): Promise<number> {
+  const [row] = await db.query<{ id: number }>(sql, [name]);
+  if (!row) throw new UsageError(`No ${what} called "${name}"`);
+  return row.id;
+}
+
+/** Runs one admin command; returns what to print. Throws UsageError for bad input. */
+export async function runAdmin(db: Db, argv: string[]): Promise<string> {
+  // "--lon -1.54": a negative number is the option's value, not another option.
+  const args0 = argv.flatMap((a, i) => (/^-\d/.test(a) && argv[i - 1]?.startsWith('--') ? [] : [
+    /^--/.test(a) && /^-\d/.test(argv[i + 1] ?? '') ? `${a}=${argv[i + 1]}` : a,
+  ]));
+  const { positionals, values } = parseArgs({
+    args: args0, allowPositionals: true, strict: true,
+    options: {
+      name: { type: 'string' }, phone: { type: 'string' }, email: { type: 'string' }, address: { type: 'string' },
+      seats: { type: 'string' }, luggage: { type: 'string' }, 'hand-luggage': { type: 'string' }, image: { type: 'string' },
+      order: { type: 'string' }, company: { type: 'string' }, vehicle: { type: 'string' }, base: { type: 'string' },
+      minimum: { type: 'string' }, hourly: { type: 'string' }, band: { type: 'string', multiple: true },
+      lat: { type: 'string' }, lon: { type: 'string' }, postcode: { type: 'string' }, kind: { type: 'string' },
+      reason: { type: 'string' }, limit: { type: 'string' }, status: { type: 'string' },
+    },
+  });
+  const [command, ...args] = positionals;
+  switch (command) {
+    case 'settings':
+      return table(await db.query('SELECT setting_name, setting_value FROM settings ORDER BY setting_name'));
+    case 'set-setting': {
+      if (args.length !== 2) throw new UsageError('set-setting takes a NAME and a VALUE');
+      await setSetting(db, args[0], args[1]);
+      return `${args[0]} = ${args[1]}`;
+    }
+    case 'companies':
+      return table(await db.query('SELECT id, company_name, contact_phone, contact_email, address, active FROM companies ORDER BY id'));
+    case 'add-company': {
+      const id = await upsertCompany(db, { company_name: need(values.name, 'name'), contact_phone: values.phone, contact_email: values.email, address: values.address });
+      return `Company ${id}: ${values.name}`;
+    }
+    case 'disable-company':
+    case 'enable-company': {
+      const ok = await setCompanyActive(db, need(values.name, 'name'), command === 'enable-company');
+      if (!ok) throw new UsageError(`No company called "${values.name}"`);
+      return `${values.name} ${command === 'enable-company' ? 'enabled' : 'disabled'}`;
+    }
+    case 'vehicles':
+      return table(await db.query('SELECT id, category_name, seats, luggage, hand_luggage, image, sort_order FROM vehicle_types ORDER BY sort_order, id'));
+    case 'add-vehicle': {
+      const name = need(values.name, 'name');
+      const id = await upsertVehicleType(db, {
+        category_name: name, seats: int(values.seats, 'seats'), luggage: int(values.luggage, 'luggage'),
+        hand_luggage: int(values['hand-luggage'], 'hand-luggage'),
+        image: values.image ?? '/storage/vehicles/saloon.svg', sort_order: values.order ? int(values.order, 'order') : 99,
+      });
+      return `Vehicle type ${id}: ${name}`;
+    }
+    case 'rates': {
+      const rows = await db.query<Record<string, unknown>>(
+        `SELECT c.company_name AS company, v.category_name AS vehicle, r.base_fare_pence, r.minimum_fare_pence, r.hourly_rate_pence,
+                (SELECT string_agg(b.from_miles || ':' || to_char(b.per_mile_pence / 100.0, 'FM990.00'), ' ' ORDER BY b.from_miles)
+                   FROM vehicle_rate_bands b WHERE b.company_id = r.company_id AND b.vehicle_type_id = r.vehicle_type_id) AS bands
+           FROM vehicle_rates r JOIN companies c ON c.id = r.company_id JOIN vehicle_types v ON v.id = r.vehicle_type_id
+          ORDER BY c.company_name, v.sort_order`);
+      return table(rows.map(({ base_fare_pence, minimum_fare_pence, hourly_rate_pence, ...r }) => ({
+        ...r, base: penceToPounds(base_fare_pence as number), minimum: penceToPounds(minimum_fare_pence as number),
+        hourly: penceToPounds(hourly_rate_pence as number),
+      })));
+    }
+    case 'set-rate': {
+      const company = need(values.company, 'company');
+      const vehicle = need(values.vehicle, 'vehicle');
+      const bands = (values.band ?? []).map((b) => {
+        const [from, rate] = b.split(':');
+        return { from_miles: int(from, 'band'), per_mile_pence: money(rate, 'band') };
+      });
+      if (!bands.length) throw new UsageError('set-rate needs at least one --band from-mile:per-mile, starting at 0');
+      try {
+        await setRate(db, {
+          company_id: await idOf(db, 'SELECT id FROM companies WHERE company_name = $1', company, 'company'),
+          vehicle_type_id: await idOf(db, 'SELECT id FROM vehicle_types WHERE category_name = $1', vehicle, 'vehicle type'),
+          base_fare_pence: money(values.base, 'base'), minimum_fare_pence: money(values.minimum, 'minimum'),
+          hourly_rate_pence: values.hourly ? money(values.hourly, 'hourly') : 0, bands,
+        });
+      } catch (err) {
+        if (err instanceof UsageError) throw err;
+        throw new UsageError((err as Error).message);
+      }
+      return `Rate set: ${company}, ${vehicle}`;
+    }
+    case 'add-address': {
+      const lat = Number(values.lat), lon = Number(values.lon);
+      if (!(lat >= 49 && lat <= 61 && lon >= -9 && lon <= 2)) throw new UsageError('--lat and --lon must be a place in the UK');
+      const id = await addAddress(db, { address: need(values.address, 'address'), postcode: values.postcode, lat, lon, kind: values.kind });
+      return `Address ${id}: ${values.address}`;
+    }
+    case 'banned':
+      return table(await db.query('SELECT pattern, reason, created_at FROM banned_addresses ORDER BY pattern'));
+    case 'ban-address':
+      if (!args[0]) throw new UsageError('ban-address takes the TEXT to refuse');
+      await banAddress(db, args.join(' '), values.reason ?? '');
+      return `Banned: ${args.join(' ')}`;
+    case 'unban-address':
+      if (!(await unbanAddress(db, args.join(' ')))) throw new UsageError(`"${args.join(' ')}" is not banned`);
+      return `No longer banned: ${args.join(' ')}`;
+    case 'bookings':
+      return table(await recentBookings(db, values.limit ? int(values.limit, 'limit') : 20));
+    case 'emails':
+      return table(await db.query(
+        `SELECT id, kind, to_address, subject, status, attempts, last_error FROM outbound_emails
+          WHERE $1::text IS NULL OR status = $1 ORDER BY id DESC LIMIT 50`, [values.status ?? null]));
+    case 'retry-emails': {
+      // Reset-code messages lose their body when they fail (it held the code): the passenger asks for a new code instead.
+      const rows = await db.query(
+        "UPDATE outbound_emails SET status = 'pending', attempts = 0, next_attempt_at = now() WHERE status = 'failed' AND NOT erase_after_send RETURNING id");
+      return `${rows.length} message(s) will be sent again by the running server (failed reset codes are not: ask for a new code)`;
+    }
+    case undefined:
+    case 'help':
+      return HELP;
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${HELP}`);
+  }
+}
