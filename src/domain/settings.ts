@@ -59,6 +59,9 @@ export function formatBookingAmount(pounds: string | number, settings: Settings)
   return isEnabled(settings, 'ROUND_OFF') ? formatWholePrice(pounds, currency) : formatExactPrice(pounds, currency);
 }
 
+/** Settings only the server reads, never sent to browsers (GET /setting, the page): the office's own inbox. */
+export const SERVER_ONLY_SETTINGS: readonly string[] = ['OPERATOR_EMAIL'];
+
 /**
  * The office's inbox, for everything the site tells the operator (new bookings, quote requests, contact messages):
  * OPERATOR_EMAIL when set, else FROM_EMAIL, else the published Company_Email (issue 26, decision 39).

@@ -89,6 +89,10 @@ describe('a new booking', () => {
     try {
       const data = await book('Metro Cars London');
       expect((await noticesOf(data.booking.id)).map((n) => n.to_address)).toEqual(['desk@albion-executive.co.uk', 'dispatch@metrocars.london']);
+      // The office's own inbox is the server's to read: never sent to browsers.
+      const settings = (await t.call('GET', '/setting')).body as { setting_name: string }[];
+      expect(settings.some((s) => s.setting_name === 'GRACE_TIME')).toBe(true);
+      expect(settings.some((s) => s.setting_name === 'OPERATOR_EMAIL')).toBe(false);
     } finally {
       await setSetting(t.db, 'OPERATOR_EMAIL', '');
     }
