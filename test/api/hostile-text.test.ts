@@ -185,12 +185,15 @@ describe('e-mail fields', () => {
   });
 
   it('reach the mail library as single address objects, and a bad one is refused before sending', () => {
-    const options = toMailOptions({ ...IDENTITY, from: 'bookings@example.com', to: 'a@example.com', replyTo: 'r@example.com', subject: 's', text: 't', html: 'h' });
+    const options = toMailOptions({ ...IDENTITY, from: 'bookings@example.com', to: 'a@example.com', cc: 'c@example.com', replyTo: 'r@example.com', subject: 's', text: 't', html: 'h' });
     expect(options).toMatchObject({
-      from: { name: '', address: 'bookings@example.com' }, to: [{ name: '', address: 'a@example.com' }], replyTo: [{ name: '', address: 'r@example.com' }],
+      from: { name: '', address: 'bookings@example.com' }, to: [{ name: '', address: 'a@example.com' }], cc: [{ name: '', address: 'c@example.com' }],
+      replyTo: [{ name: '', address: 'r@example.com' }],
     });
     for (const bad of hostile) {
       expect(() => toMailOptions({ ...IDENTITY, from: 'bookings@example.com', to: bad, subject: 's', text: 't', html: 'h' }), bad).toThrow(/not one valid e-mail address/);
+      expect(() => toMailOptions({ ...IDENTITY, from: 'bookings@example.com', to: 'a@example.com', cc: bad, subject: 's', text: 't', html: 'h' }), bad)
+        .toThrow(/copy address .* is not one valid e-mail address/s);
     }
   });
 

@@ -328,6 +328,11 @@ describe('mail transports', () => {
         .not.toMatch(/^Bcc:/m);
       expect(() => outboxMessage({ ...identity(), from: 'a@example.com', to: 'b@example.com, c@example.com', subject: 's', text: '', html: '' }))
         .toThrow(/not one valid e-mail address/);
+      // A copy is one more checked address, in a Cc header of its own.
+      expect(outboxMessage({ ...identity(), from: 'a@example.com', to: 'b@example.com', cc: 'c@example.com', subject: 's', text: '', html: '' }))
+        .toMatch(/^To: b@example.com\nCc: c@example.com\n/m);
+      expect(() => outboxMessage({ ...identity(), from: 'a@example.com', to: 'b@example.com', cc: 'c@example.com, d@example.com', subject: 's', text: '', html: '' }))
+        .toThrow(/copy address/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

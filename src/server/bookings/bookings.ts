@@ -73,10 +73,14 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
   return { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone };
 }
 
-/** Who hears of a new booking besides the passenger (issue 26): the office, and the company whose vehicle was booked. */
-export function officeRecipients(settings: Settings, companyEmail: string): string[] {
-  const addresses = [operatorEmail(settings), companyEmail.trim()].filter(Boolean);
-  return addresses.filter((a, i) => addresses.findIndex((b) => addressKey(b) === addressKey(a)) === i);
+/**
+ * Who hears of a booking besides the passenger (issue 26): the office, and the company whose vehicle was booked as a
+ * copy of the same message (none when it has no address or it is the office's own).
+ */
+export function officeRecipients(settings: Settings, companyEmail: string): { to: string; cc: string | null } {
+  const office = operatorEmail(settings);
+  const company = companyEmail.trim();
+  return { to: office, cc: company && addressKey(company) !== addressKey(office) ? company : null };
 }
 
 /** Where a booking's confirmation goes: the booker and, when booking for someone else with an address, that person. */
@@ -311,7 +315,7 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
 
   const row = await insertBooking(q, {
     prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients,
-    notice: { mail: notice, recipients: officeRecipients(deps.ctx.settings, offer.company_email), replyTo: contact.email },
+    notice: { mail: notice, ...officeRecipients(deps.ctx.settings, offer.company_email), replyTo: contact.email },
   });
   result.booking.id = row.id;
   result.passengerDetails.passenger_id = row.passenger_id;

@@ -25,8 +25,11 @@ export interface BookingWrite {
   prepared: PreparedBooking; options: WriteOptions; bookingNumber: string;
   passenger: BookingResult['passengerDetails'];
   mail: { subject: string; text: string; html: string }; recipients: string[];
-  /** The office's and the company's notice (issue 26), held and released with the confirmation; replies go to the booker. */
-  notice: { mail: { subject: string; text: string; html: string }; recipients: string[]; replyTo: string };
+  /**
+   * The office's notice (issue 26), with the company that drives it as a copy (none when the office drives it
+   * itself): held and released with the confirmation; replies go to the booker.
+   */
+  notice: { mail: { subject: string; text: string; html: string }; to: string; cc: string | null; replyTo: string };
 }
 export interface InsertedBooking { id: number; passenger_id: number; stop_ids: number[] | null }
 
@@ -90,10 +93,10 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
        SELECT 'booking_confirmation', r.to_address, ${$(mail.subject, 'text')}, ${$(mail.text, 'text')}, ${$(mail.html, 'text')},
          booking.id, ${mailStatus}
          FROM booking, json_array_elements_text(${$(JSON.stringify(recipients), 'json')}) AS r(to_address)`;
-  const notices = `INSERT INTO outbound_emails (kind, to_address, reply_to, subject, body_text, body_html, booking_id, status)
-       SELECT 'new_booking_notice', r.to_address, ${$(notice.replyTo, 'text')}, ${$(notice.mail.subject, 'text')},
-         ${$(notice.mail.text, 'text')}, ${$(notice.mail.html, 'text')}, booking.id, ${mailStatus}
-         FROM booking, json_array_elements_text(${$(JSON.stringify(notice.recipients), 'json')}) AS r(to_address)`;
+  const notices = `INSERT INTO outbound_emails (kind, to_address, cc_address, reply_to, subject, body_text, body_html, booking_id, status)
+       SELECT 'new_booking_notice', ${$(notice.to, 'text')}, ${$(notice.cc, 'text')}, ${$(notice.replyTo, 'text')},
+         ${$(notice.mail.subject, 'text')}, ${$(notice.mail.text, 'text')}, ${$(notice.mail.html, 'text')}, booking.id, ${mailStatus}
+         FROM booking`;
   const built = `WITH claim AS (${claim}), passenger AS (${passenger}), booking AS (${booking}), details AS (${details}),
     passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails}), notices AS (${notices})
     SELECT booking.id, booking.passenger_id, (SELECT json_agg(stops.id ORDER BY stops.position) FROM stops) AS stop_ids FROM booking`;

@@ -8,7 +8,7 @@ import type { MailTransport } from './transport';
 
 export interface NewEmail {
   kind: 'booking_confirmation' | 'new_booking_notice' | 'quote_request' | 'contact_message' | 'password_reset' | 'email_changed';
-  to: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
+  to: string; cc?: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
   /** The body holds a secret (a reset code): erase it once the message is sent or given up. */
   eraseAfterSend?: boolean;
   /** Written now but not sent until released (a card booking's confirmation waits for the payment). */
@@ -17,10 +17,10 @@ export interface NewEmail {
 
 export async function enqueueEmail(tx: Queryable, e: NewEmail): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
-    `INSERT INTO outbound_emails (kind, to_address, reply_to, subject, body_text, body_html, booking_id, erase_after_send, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+    `INSERT INTO outbound_emails (kind, to_address, cc_address, reply_to, subject, body_text, body_html, booking_id, erase_after_send, status)
+     VALUES ($1, $2, $10, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
     [e.kind, e.to, e.replyTo ?? null, e.subject, e.text, e.html, e.bookingId ?? null, e.eraseAfterSend ?? false,
-      e.held ? 'held' : 'pending'],
+      e.held ? 'held' : 'pending', e.cc ?? null],
   );
   return row.id;
 }
@@ -42,7 +42,7 @@ export const SEND_TIMEOUT_MS = 30_000;
 export const CLAIM_BATCH = 20;
 
 interface Row {
-  id: number; message_key: string; created_at: Date; to_address: string; reply_to: string | null; subject: string;
+  id: number; message_key: string; created_at: Date; to_address: string; cc_address: string | null; reply_to: string | null; subject: string;
   body_text: string; body_html: string; attempts: number;
 }
 
@@ -75,7 +75,7 @@ export class MailQueue {
         WHERE id IN (SELECT id FROM outbound_emails
                       WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, message_key, created_at, to_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds, CLAIM_BATCH], { prepare: true });
+        RETURNING id, message_key, created_at, to_address, cc_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds, CLAIM_BATCH], { prepare: true });
     return rows.sort((a, b) => a.id - b.id);
   }
 
@@ -104,7 +104,7 @@ export class MailQueue {
         try {
           await withTimeout(this.transport.send({
             key: m.message_key, createdAt: new Date(m.created_at), from,
-            to: m.to_address, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
+            to: m.to_address, cc: m.cc_address ?? undefined, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
           }), this.timing.sendTimeoutMs);
         } catch (err) {
           await this.failed(m, (err as Error).message);

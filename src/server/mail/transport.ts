@@ -20,7 +20,10 @@ export interface OutgoingMessage {
   key: string;
   /** When the message was written: its Date header and the start of its outbox file name. */
   createdAt: Date;
-  from: string; to: string; replyTo?: string; subject: string; text: string; html: string;
+  from: string; to: string;
+  /** One address that gets a copy (the company on the office's notice of its booking). */
+  cc?: string;
+  replyTo?: string; subject: string; text: string; html: string;
 }
 export interface MailTransport { readonly description: string; send(msg: OutgoingMessage): Promise<void> }
 
@@ -41,6 +44,7 @@ export function toMailOptions(msg: OutgoingMessage): Mail.Options {
     messageId: messageId(msg), date: msg.createdAt,
     from: address(msg.from, 'sender'),
     to: [address(msg.to, 'recipient')],
+    cc: msg.cc ? [address(msg.cc, 'copy')] : undefined,
     replyTo: msg.replyTo ? [address(msg.replyTo, 'reply-to')] : undefined,
     subject: msg.subject, text: msg.text, html: msg.html,
   };
@@ -94,10 +98,11 @@ export function outboxMessage(msg: OutgoingMessage): string {
   const checked = (value: string, role: string): string => { address(value, role); return value.trim(); };
   const from = checked(msg.from, 'sender');
   const to = checked(msg.to, 'recipient');
+  const cc = msg.cc ? checked(msg.cc, 'copy') : null;
   const replyTo = msg.replyTo ? checked(msg.replyTo, 'reply-to') : null;
   const boundary = `--_alt_${msg.key}`;
   return [
-    `From: ${from}`, `To: ${to}`, ...(replyTo ? [`Reply-To: ${replyTo}`] : []), `Subject: ${headerValue(msg.subject)}`,
+    `From: ${from}`, `To: ${to}`, ...(cc ? [`Cc: ${cc}`] : []), ...(replyTo ? [`Reply-To: ${replyTo}`] : []), `Subject: ${headerValue(msg.subject)}`,
     `Message-ID: ${messageId(msg)}`, `Date: ${msg.createdAt.toUTCString()}`, 'MIME-Version: 1.0',
     `Content-Type: multipart/alternative; boundary="${boundary}"`, '',
     `--${boundary}`, 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: base64', '', base64Lines(msg.text),
@@ -144,7 +149,7 @@ export function outboxTransport(dir: string, log: (line: string) => void = conso
         await makeFolder();
         await write();
       });
-      log(`Mail to ${msg.to}: "${msg.subject}" -> ${file}`);
+      log(`Mail to ${msg.to}${msg.cc ? ` (copy to ${msg.cc})` : ''}: "${msg.subject}" -> ${file}`);
     },
   };
 }
