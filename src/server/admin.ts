@@ -39,7 +39,7 @@ async function main() {
   const { db, log } = await openRuntime(config);
   log.forEach((l) => console.error(l));
   try {
-    console.log(await runAdmin(db, argv));
+    console.log(await runAdmin(db, argv, config.passwordHashCost));
   } catch (err) {
     console.error(err instanceof UsageError || (err as Error).name === 'TypeError' ? (err as Error).message : err);
     process.exitCode = 2;

@@ -97,7 +97,7 @@ async function start(options: ServeOptions) {
       },
     }),
     // `npm run admin` while the site runs on the embedded database (operator/adminDoor.ts).
-    doorSecret ? adminDoorApp(db, doorSecret, () => mail.kick()) : undefined,
+    doorSecret ? adminDoorApp(db, doorSecret, () => mail.kick(), config.passwordHashCost) : undefined,
     options.testRoutes?.(db),
   );
 

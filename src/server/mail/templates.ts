@@ -124,3 +124,50 @@ export function emailChangedMail(oldEmail: string, newEmail: string, s: Settings
   ], ['Every other device signed in to your account has been signed out.', ...signature(s)]);
   return { subject: m.subject, text: m.text, html: m.html };
 }
+
+/** The driver the office gave a booking, as the passenger reads it. */
+export interface DriverDetails { name: string; mobile: string; vehicle: string; registration: string }
+
+/** To the passenger when the office assigns a driver, and again when it changes the driver (issue 26). */
+export function driverAssignedMail(r: BookingResult, driver: DriverDetails, s: Settings, changed: boolean): Message {
+  const b = r.booking;
+  const m = render(`Your driver for ${b.booking_number}`,
+    `${changed ? 'Your driver has changed. ' : ''}Your driver for ${formatDateUK(b.pick_up_date)} at ${formatTime12(b.pick_up_time)} is ${driver.name}.`, [
+      ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+      ['Driver', driver.name], ['Driver mobile', formatPhone(driver.mobile)], ['Vehicle', driver.vehicle], ['Registration', driver.registration],
+    ], ['Your driver will be waiting at the pickup address at the time booked.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
+/** What a cancellation says of the money: nothing to pay, refunded (all or part), or kept. */
+export function refundWords(paymentMethod: string, refundedPence: number | null, paidPence: number, currency: string): string {
+  if (paymentMethod !== 'card') return 'Nothing is charged.';
+  if (refundedPence === null || refundedPence === 0) return 'The payment is not refunded.';
+  const amount = formatExactPrice((refundedPence / 100).toFixed(2), currency);
+  return refundedPence === paidPence
+    ? `The ${amount} paid is refunded to your card. It usually shows within 5 to 10 working days.`
+    : `${amount} of your payment is refunded to your card. It usually shows within 5 to 10 working days.`;
+}
+
+/** To the passenger when the office cancels a booking. */
+export function bookingCancelledMail(r: BookingResult, reason: string, money: string, s: Settings): Message {
+  const b = r.booking;
+  const phone = s.Company_Contact_Info ? ` or call us on ${s.Company_Contact_Info}` : '';
+  const m = render(`Booking cancelled: ${b.booking_number}`, `Your booking ${b.booking_number} has been cancelled.`, [
+    ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+    ['Reason', reason], ['Payment', money],
+  ], [`If you did not expect this, reply to this e-mail${phone}.`, ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
+/** To the office, with the company in copy, when a booking is cancelled or changed (issue 26). */
+export function officeChangeNotice(r: BookingResult, what: string, rows: [string, string][], by: string, consoleUrl: string): Message {
+  const b = r.booking;
+  const m = render(`${what}: ${b.booking_number}, ${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`,
+    `${what} for ${b.company_name}, by ${by}.`, [
+      ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+      ['Passenger', `${r.passengerDetails.passenger_name}, ${formatPhone(r.passengerDetails.passenger_contact_no)}`],
+      ...rows, ['In the console', consoleUrl],
+    ], []);
+  return { subject: m.subject, text: m.text, html: m.html };
+}

@@ -7,6 +7,9 @@ import { poundsToPence, penceToPounds } from '../../domain/money';
 import {
   addAddress, banAddress, recentBookings, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType,
 } from './operator';
+import { addStaff, listStaff, removeStaff } from './staff';
+import { DomainError } from '../errors';
+import { DEFAULT_PASSWORD_HASH_COST } from '../config';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -29,6 +32,11 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   bookings [--limit 20]                     the most recent bookings
   emails [--status pending|sent|failed]     the outgoing mail queue
   retry-emails                              send failed messages again
+  staff                                     list the office's staff (who may sign in at /operator)
+  add-staff --email E --name N --role admin|dispatcher|company [--company NAME] [--password P]
+                                            add a member of staff, or change the one with that e-mail; prints a new
+                                            password unless --password is given
+  remove-staff --email E                    stop a member of staff signing in (their sessions end)
 `;
 
 /** A command typed wrongly: its message says how to type it. */
@@ -67,7 +75,7 @@ async function idOf(db: Db, sql: string, name: string, what: string): Promise<nu
 }
 
 /** Runs one admin command; returns what to print. Throws UsageError for bad input. */
-export async function runAdmin(db: Db, argv: string[]): Promise<string> {
+export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWORD_HASH_COST): Promise<string> {
   // "--lon -1.54": a negative number is the option's value, not another option.
   const args0 = argv.flatMap((a, i) => (/^-\d/.test(a) && argv[i - 1]?.startsWith('--') ? [] : [
     /^--/.test(a) && /^-\d/.test(argv[i + 1] ?? '') ? `${a}=${argv[i + 1]}` : a,
@@ -80,7 +88,8 @@ export async function runAdmin(db: Db, argv: string[]): Promise<string> {
       order: { type: 'string' }, company: { type: 'string' }, vehicle: { type: 'string' }, base: { type: 'string' },
       minimum: { type: 'string' }, hourly: { type: 'string' }, band: { type: 'string', multiple: true },
       lat: { type: 'string' }, lon: { type: 'string' }, postcode: { type: 'string' }, kind: { type: 'string' },
-      reason: { type: 'string' }, limit: { type: 'string' }, status: { type: 'string' },
+      reason: { type: 'string' }, limit: { type: 'string' }, status: { type: 'string' }, role: { type: 'string' },
+      password: { type: 'string' },
     },
   });
   const [command, ...args] = positionals;
@@ -175,6 +184,24 @@ export async function runAdmin(db: Db, argv: string[]): Promise<string> {
         "UPDATE outbound_emails SET status = 'pending', attempts = 0, next_attempt_at = now() WHERE status = 'failed' AND NOT erase_after_send RETURNING id");
       return `${rows.length} message(s) will be sent again by the running server (failed reset codes are not: ask for a new code)`;
     }
+    case 'staff':
+      return table((await listStaff(db)).map(({ id, email, name, role, company_name, active, created_at }) => ({ id, email, name, role, company: company_name ?? "", active, created_at })));
+    case 'add-staff': {
+      try {
+        const { password } = await addStaff(db, {
+          email: need(values.email, 'email'), name: need(values.name, 'name'), role: need(values.role, 'role'),
+          companyName: values.company, password: values.password,
+        }, hashCost);
+        return values.password ? `Staff ${values.email} (${values.role}) can sign in at /operator`
+          : `Staff ${values.email} (${values.role}) can sign in at /operator with this password, shown once: ${password}`;
+      } catch (err) {
+        if (err instanceof DomainError) throw new UsageError(err.message);
+        throw err;
+      }
+    }
+    case 'remove-staff':
+      if (!(await removeStaff(db, need(values.email, 'email')))) throw new UsageError(`No staff with the e-mail "${values.email}"`);
+      return `${values.email} can no longer sign in`;
     case undefined:
     case 'help':
       return HELP;

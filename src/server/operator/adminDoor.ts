@@ -50,7 +50,7 @@ export function cameOverLoopback(c: Context): boolean {
 }
 
 /** The door: POST {args} with the secret, over loopback; the command's output, or its usage error (422). */
-export function adminDoorApp(db: Db, secret: string, afterRun: () => void = () => {}) {
+export function adminDoorApp(db: Db, secret: string, afterRun: () => void = () => {}, hashCost?: number) {
   const expected = Buffer.from(secret);
   const allowed = (c: Context) => {
     const given = Buffer.from(c.req.header(SECRET_HEADER) ?? '');
@@ -64,7 +64,7 @@ export function adminDoorApp(db: Db, secret: string, afterRun: () => void = () =
     const args = body.args;
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return c.json({ message: 'args must be a list of words' }, 422);
     try {
-      const output = await runAdmin(db, args);
+      const output = await runAdmin(db, args, hashCost);
       afterRun();
       return c.json({ output });
     } catch (err) {

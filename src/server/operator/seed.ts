@@ -82,6 +82,12 @@ const RATES: Record<string, Record<string, RateRow>> = {
   },
 };
 
+/** The demo office's staff (README gives their sign-ins): the operator's administrator, and a partner company's desk. */
+export const DEMO_STAFF = [
+  { email: 'ops@albion-executive.co.uk', name: 'Priya Shah', role: 'admin', company: null, password: 'Albion-Desk-2026' },
+  { email: 'dispatch@metrocars.london', name: 'Tom Okafor', role: 'company', company: 'Metro Cars London', password: 'Metro-Desk-2026' },
+] as const;
+
 /**
  * Seeds an empty database; `hashCost` is the scrypt cost of the demo corporate passenger's password. Without
  * `bookings`, the demo passenger has none yet (the prepared demo database, demoImage.ts, adds them when copied).
@@ -91,6 +97,7 @@ export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST,
   if (n > 0) return false;
   // Hashed before the transaction: scrypt is slow, and the embedded database waits for a transaction.
   const corporateHash = await hashPassword(DEMO_CORPORATE.password, hashCost);
+  const staffHashes = await Promise.all(DEMO_STAFF.map((s) => hashPassword(s.password, hashCost)));
   return db.transaction(async (tx) => {
     // Servers starting together on one PostgreSQL take turns, and only the first finds it empty.
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(724002)');
@@ -112,6 +119,10 @@ export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST,
     }
     for (const a of DEMO_ADDRESSES) await addAddress(tx, a);
     await seedCorporatePassenger(tx, corporateHash, bookings);
+    for (const [i, s] of DEMO_STAFF.entries()) {
+      await tx.query('INSERT INTO staff (email, name, role, company_id, password_hash) VALUES ($1, $2, $3, $4, $5)',
+        [s.email, s.name, s.role, s.company ? companyIds.get(s.company)! : null, staffHashes[i]]);
+    }
     return true;
   });
 }

@@ -355,6 +355,51 @@ export function testGateway(opts: GatewayOptions) {
     })));
   });
 
+  // Refunds, as Stripe's Refunds API: of a succeeded payment intent, at most what was received and not refunded yet;
+  // a card refund succeeds at once in test mode. The intent's charge records what was refunded.
+  app.post('/v1/refunds', async (c) => {
+    secretOnly(c);
+    const form = c.get('form');
+    const intentId = String(form.payment_intent ?? '');
+    if (!intentId) throw invalid('Refunds need a payment_intent.', { param: 'payment_intent' });
+    return c.json(await locked(intentId, async () => {
+      const pi = await load<StoredIntent>(intentId, 'payment_intent');
+      if (pi.status !== 'succeeded' || !pi.latest_charge) {
+        throw invalid(`This PaymentIntent (${pi.id}) does not have a successful charge to refund.`, { code: 'charge_not_refundable' });
+      }
+      const charge = await load<{ id: string; amount: number; amount_refunded?: number; refunded?: boolean }>(pi.latest_charge, 'charge');
+      const left = charge.amount - (charge.amount_refunded ?? 0);
+      const amount = form.amount === undefined ? left : Number(form.amount);
+      if (!Number.isInteger(amount) || amount <= 0) throw invalid('Invalid positive integer', { param: 'amount' });
+      if (amount > left) {
+        throw invalid(`Refund amount (£${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (£${(left / 100).toFixed(2)})`,
+          { code: 'amount_too_large', param: 'amount' });
+      }
+      const refund = {
+        id: objectId('re_'), object: 'refund', amount, currency: pi.currency, charge: charge.id, payment_intent: pi.id,
+        status: 'succeeded', reason: form.reason ? String(form.reason) : null, metadata: (form.metadata ?? {}) as Record<string, string>,
+        created: seconds(),
+      };
+      await save(refund);
+      Object.assign(charge, { amount_refunded: (charge.amount_refunded ?? 0) + amount, refunded: (charge.amount_refunded ?? 0) + amount === charge.amount });
+      await save(charge as never);
+      return refund;
+    }));
+  });
+
+  app.get('/v1/refunds', async (c) => {
+    secretOnly(c);
+    const intentId = String(c.get('form').payment_intent ?? '');
+    const rows = await opts.db.query<{ data: { payment_intent: string; created: number } }>(
+      "SELECT data FROM test_gateway_objects WHERE kind = 'refund' AND data->>'payment_intent' = $1 ORDER BY created_at DESC", [intentId]);
+    return c.json({ object: 'list', url: '/v1/refunds', has_more: false, data: rows.map((r) => r.data) });
+  });
+
+  app.get('/v1/refunds/:id', async (c) => {
+    secretOnly(c);
+    return c.json(await load<object>(c.req.param('id'), 'refund'));
+  });
+
   app.get('/v1/charges/:id', async (c) => {
     secretOnly(c);
     return c.json(await load<object>(c.req.param('id'), 'charge'));

@@ -1,0 +1,116 @@
+// What the office does to a booking from the console (issue 26): assign a driver, mark it completed or a no-show,
+// cancel it (refunding a card payment). Each action locks the booking's row, checks the action is still allowed
+// (operatorDesk.ts allowedActions), changes it, writes the audit entry and the e-mails, all in one transaction: two
+// dispatchers pressing at once change it once. A refund is written with the cancellation and only then asked of the
+// card provider, under its own idempotency key (see refunds.ts).
+import type { Db, Queryable } from '../db/index';
+import { allowedActions, cancelErrors, driverErrors, MESSAGES, plate, refundPence, type BookingAction, type CancelInput, type DriverInput } from '../../domain/operatorDesk';
+import { normalisePhone } from '../../domain/phone';
+import { currencyOf, type Settings } from '../../domain/settings';
+import { DomainError } from '../errors';
+import { enqueueEmail } from '../mail/queue';
+import { bookingCancelledMail, driverAssignedMail, officeChangeNotice, refundWords } from '../mail/templates';
+import { loadBooking } from '../bookings/queries';
+import { officeRecipients } from '../bookings/bookings';
+import { deskBooking, scopeOf, type DeskBooking } from './deskQueries';
+import type { Staff } from './staff';
+
+export interface DeskDeps { db: Db; settings: Settings; now: Date; siteUrl: string }
+
+export const consoleUrl = (siteUrl: string, reference: string) => `${siteUrl}/operator/bookings/${reference}`;
+
+/** Writes who did what to which booking, with the values before and after. */
+export async function audit(tx: Queryable, staff: Staff, action: string, bookingId: number | null, subject: string, before: unknown, after: unknown) {
+  await tx.query(
+    'INSERT INTO audit_log (staff_id, staff_name, action, booking_id, subject, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [staff.id, `${staff.name} (${staff.email})`, action, bookingId, subject, before === undefined ? null : JSON.stringify(before),
+      after === undefined ? null : JSON.stringify(after)]);
+}
+
+/**
+ * The booking, locked for this transaction, when the viewer may see it (404 otherwise) and the action is still allowed
+ * (409 otherwise: someone else got there first, or its time has passed).
+ */
+async function lockFor(tx: Queryable, deps: DeskDeps, staff: Staff, reference: string, action: BookingAction): Promise<DeskBooking> {
+  await tx.query('SELECT 1 FROM bookings WHERE booking_number = $1 FOR UPDATE', [reference.trim().toUpperCase()]);
+  const b = await deskBooking(tx, scopeOf(staff), reference);
+  if (!b) throw new DomainError('notFound', MESSAGES.notFound);
+  if (!allowedActions({ status: b.status, pickupAt: new Date(b.pickup_at) }, deps.now).includes(action)) {
+    throw new DomainError('conflict', MESSAGES.notAllowed);
+  }
+  return b;
+}
+
+/** The first of a form's messages as the 422 the API gives, naming its field. */
+function refuse(errors: Record<string, string | undefined>): void {
+  const [field, message] = Object.entries(errors).find(([, m]) => m) ?? [];
+  if (field) throw new DomainError('invalid', message!, field);
+}
+
+async function notifyOffice(tx: Queryable, deps: DeskDeps, b: DeskBooking, what: string, rows: [string, string][], staff: Staff) {
+  const result = await loadBooking(tx, b.id);
+  if (!result) return;
+  const mail = officeChangeNotice(result, what, rows, staff.name, consoleUrl(deps.siteUrl, b.booking_number));
+  const { to, cc } = officeRecipients(deps.settings, b.company_email);
+  await enqueueEmail(tx, { kind: 'booking_change_notice', to, cc: cc ?? undefined, ...mail, bookingId: b.id });
+}
+
+/** Gives a booking its driver (or a new one); the passenger is e-mailed the driver's details each time. */
+export async function assignDriver(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof DriverInput, unknown>>) {
+  refuse(driverErrors(input));
+  const driver: DriverInput = {
+    name: String(input.name).trim(), mobile: normalisePhone(String(input.mobile)) ?? String(input.mobile).trim(),
+    vehicle: String(input.vehicle).trim(), registration: plate(String(input.registration)),
+  };
+  return deps.db.transaction(async (tx) => {
+    const b = await lockFor(tx, deps, staff, reference, 'assignDriver');
+    await tx.query('UPDATE bookings SET driver = $2 WHERE id = $1', [b.id, JSON.stringify(driver)]);
+    await audit(tx, staff, b.driver ? 'Driver changed' : 'Driver assigned', b.id, `${driver.name}, ${driver.vehicle} ${driver.registration}`, b.driver, driver);
+    const result = (await loadBooking(tx, b.id))!;
+    const mail = driverAssignedMail(result, driver, deps.settings, b.driver !== null);
+    await enqueueEmail(tx, { kind: 'driver_assigned', to: result.passengerDetails.passenger_email, ...mail, bookingId: b.id });
+    await notifyOffice(tx, deps, b, b.driver ? 'Driver changed' : 'Driver assigned', [
+      ['Driver', driver.name], ['Driver mobile', driver.mobile], ['Vehicle', `${driver.vehicle}, ${driver.registration}`],
+    ], staff);
+    return driver;
+  });
+}
+
+/** Marks a booking whose pickup time has come as completed or a no-show. */
+export async function finishBooking(deps: DeskDeps, staff: Staff, reference: string, outcome: 'completed' | 'no_show') {
+  return deps.db.transaction(async (tx) => {
+    const b = await lockFor(tx, deps, staff, reference, outcome === 'completed' ? 'complete' : 'noShow');
+    await tx.query('UPDATE bookings SET status = $2, completed_at = now() WHERE id = $1', [b.id, outcome]);
+    await audit(tx, staff, outcome === 'completed' ? 'Marked completed' : 'Marked no-show', b.id, '', { status: b.status }, { status: outcome });
+    return outcome;
+  });
+}
+
+/** What a card booking can give back: what was paid, when it was paid through the provider (a payment to refund). */
+export const refundablePence = (b: Pick<DeskBooking, 'payment_method' | 'payment_status' | 'payment_intent_id' | 'total_pence'>) =>
+  (b.payment_method === 'card' && b.payment_status === 'paid' && b.payment_intent_id ? b.total_pence : null);
+
+/**
+ * Cancels a booking with its reason. A paid card booking's refund (all of it, or the part entered) is written now,
+ * 'pending', and made by the caller after the commit (refunds.ts). The passenger, the office and the company are told.
+ */
+export async function cancelBooking(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof CancelInput, unknown>>) {
+  return deps.db.transaction(async (tx) => {
+    const b = await lockFor(tx, deps, staff, reference, 'cancel');
+    const paid = refundablePence(b);
+    refuse(cancelErrors(input, paid));
+    const reason = String(input.reason).trim();
+    const refund = paid !== null && input.refund === 'yes' ? refundPence(input.refund_amount as string | undefined, paid) as number : null;
+    await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1", [b.id, reason]);
+    const [refundRow] = refund === null ? [] : await tx.query<{ id: number }>(
+      'INSERT INTO refunds (booking_id, amount_pence, staff_id) VALUES ($1, $2, $3) RETURNING id', [b.id, refund, staff.id]);
+    await audit(tx, staff, 'Cancelled', b.id, reason, { status: b.status },
+      { status: 'cancelled', reason, refund_pence: refund });
+    const result = (await loadBooking(tx, b.id))!;
+    const money = refundWords(b.payment_method, refund, b.total_pence, currencyOf(deps.settings));
+    const mail = bookingCancelledMail(result, reason, money, deps.settings);
+    await enqueueEmail(tx, { kind: 'booking_cancelled', to: result.passengerDetails.passenger_email, ...mail, bookingId: b.id });
+    await notifyOffice(tx, deps, b, 'Booking cancelled', [['Reason', reason], ['Payment', money]], staff);
+    return { refundId: refundRow?.id ?? null };
+  });
+}

@@ -1,0 +1,185 @@
+// The console's calls, under /api/v1/operator (issue 26). A member of staff signs in for an HttpOnly session cookie;
+// every other call needs it (401 without), and a company member reaches only their company's bookings (another's is
+// 404). The API's key headers and JSON-only bodies apply here as everywhere, so no other site can make these calls.
+import { Hono, type Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { clientAddress } from '../http/clientAddress';
+import { readJson } from '../http/body';
+import { DomainError } from '../errors';
+import { isBoardTab, isBookingStatus, MESSAGES, STATUS_LABELS, allowedActions } from '../../domain/operatorDesk';
+import { isCalendarDate } from '../../domain/ukTime';
+import { penceToPounds } from '../../domain/money';
+import { loadSettings, type AppEnv } from '../deps';
+import { loadBooking } from '../bookings/queries';
+import { endSession, signInStaff, staffOfSession, STAFF_IDLE_HOURS, type Staff } from './staff';
+import {
+  EXPORT_COLUMNS, boardRows, deskBooking, exportRows, latestBooking, mailRows, refundOf, scopeOf, timelineOf,
+} from './deskQueries';
+import { assignDriver, audit, cancelBooking, finishBooking, refundablePence, type DeskDeps } from './desk';
+import { makeRefund } from './refunds';
+import { toCsv } from './csv';
+
+export const SESSION_COOKIE = 'operator_session';
+
+/** Sent back only over HTTPS when the site is served over HTTPS (directly, or behind a trusted proxy that says so). */
+function isHttps(c: Context<AppEnv>): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  return c.var.deps.security.trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0].trim() === 'https';
+}
+
+async function requireStaff(c: Context<AppEnv>): Promise<Staff> {
+  const token = getCookie(c, SESSION_COOKIE);
+  const staff = token ? await staffOfSession(c.var.deps.db, token) : null;
+  if (!staff) throw new DomainError('unauthenticated', MESSAGES.sessionEnded);
+  return staff;
+}
+
+function requireAdmin(staff: Staff): void {
+  if (staff.role !== 'admin') throw new DomainError('forbidden', MESSAGES.adminOnly);
+}
+
+async function deskDeps(c: Context<AppEnv>): Promise<DeskDeps> {
+  const { db, now, siteUrl } = c.var.deps;
+  return { db, now: now(), siteUrl, settings: await loadSettings(db) };
+}
+
+const idParam = (v: string | undefined) => (v && /^\d{1,9}$/.test(v) ? Number(v) : undefined);
+
+export const operatorRoutes = new Hono<AppEnv>()
+  .post('/operator/session', async (c) => {
+    const { db, security } = c.var.deps;
+    const body = (await readJson(c)) as { email?: unknown; password?: unknown };
+    const email = typeof body?.email === 'string' ? body.email.trim() : '';
+    const password = typeof body?.password === 'string' ? body.password : '';
+    if (!email) throw new DomainError('invalid', 'Enter your e-mail.', 'email');
+    if (!password) throw new DomainError('invalid', 'Enter your password.', 'password');
+    const result = await signInStaff(db, email, password, clientAddress(c, security.trustProxy), security.passwordHashCost);
+    if (!result) throw new DomainError('unauthenticated', MESSAGES.signInFailed, 'password');
+    setCookie(c, SESSION_COOKIE, result.token, {
+      httpOnly: true, sameSite: 'Strict', path: '/api/v1/operator', secure: isHttps(c), maxAge: STAFF_IDLE_HOURS * 3600,
+    });
+    return c.json({ staff: result.staff });
+  })
+  .delete('/operator/session', async (c) => {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token) await endSession(c.var.deps.db, token);
+    deleteCookie(c, SESSION_COOKIE, { path: '/api/v1/operator', secure: isHttps(c) });
+    return c.json({ signedOut: true });
+  })
+  .get('/operator/session', async (c) => c.json({ staff: await requireStaff(c) }))
+  .get('/operator/bookings', async (c) => {
+    const staff = await requireStaff(c);
+    const tab = c.req.query('tab') ?? 'today';
+    if (!isBoardTab(tab)) throw new DomainError('invalid', `tab is one of today, upcoming, past, awaiting, cancelled`, 'tab');
+    const status = c.req.query('status') || undefined;
+    if (status && !isBookingStatus(status)) throw new DomainError('invalid', 'status is not a booking status', 'status');
+    const { db, now } = c.var.deps;
+    const scope = scopeOf(staff);
+    const [board, latest] = await Promise.all([
+      boardRows(db, scope, { tab, q: c.req.query('q')?.slice(0, 100), company: idParam(c.req.query('company')), vehicle: idParam(c.req.query('vehicle')), status }, now()),
+      latestBooking(db, scope),
+    ]);
+    return c.json({ ...board, latest });
+  })
+  // What the board polls every few seconds: the newest booking's id tells it when to load again.
+  .get('/operator/latest', async (c) => {
+    const staff = await requireStaff(c);
+    return c.json(await latestBooking(c.var.deps.db, scopeOf(staff)));
+  })
+  .get('/operator/filters', async (c) => {
+    const staff = await requireStaff(c);
+    const { db } = c.var.deps;
+    const scope = scopeOf(staff);
+    const [companies, vehicles] = await Promise.all([
+      db.query('SELECT id, company_name FROM companies WHERE $1::int IS NULL OR id = $1 ORDER BY company_name', [scope]),
+      db.query('SELECT id, category_name FROM vehicle_types ORDER BY sort_order, id'),
+    ]);
+    return c.json({ companies, vehicles, statuses: Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label })) });
+  })
+  .get('/operator/bookings/:reference', async (c) => {
+    const staff = await requireStaff(c);
+    const { db, now } = c.var.deps;
+    const b = await deskBooking(db, scopeOf(staff), c.req.param('reference'));
+    if (!b) throw new DomainError('notFound', MESSAGES.notFound);
+    const [booking, timeline, refund] = await Promise.all([loadBooking(db, b.id), timelineOf(db, b.id), refundOf(db, b.id)]);
+    return c.json({
+      booking,
+      desk: {
+        status: b.status, status_label: STATUS_LABELS[b.status as keyof typeof STATUS_LABELS] ?? b.status,
+        pickup_at: b.pickup_at, actions: allowedActions({ status: b.status, pickupAt: new Date(b.pickup_at) }, now()),
+        breakdown: b.price_breakdown.lines,
+        payment: {
+          method: b.payment_method, status: b.payment_status, charge_id: b.payment_id, intent_id: b.payment_intent_id,
+          test: b.payment_livemode === false, refundable: refundablePence(b) === null ? null : penceToPounds(refundablePence(b)!),
+        },
+        driver: b.driver, cancel_reason: b.cancel_reason,
+        refund: refund && { amount: penceToPounds(refund.amount_pence), status: refund.status, id: refund.provider_refund_id, error: refund.last_error },
+      },
+      timeline,
+    });
+  })
+  .post('/operator/bookings/:reference/driver', async (c) => {
+    const staff = await requireStaff(c);
+    const driver = await assignDriver(await deskDeps(c), staff, c.req.param('reference'), ((await readJson(c)) ?? {}) as Record<string, unknown>);
+    c.var.deps.mail.kick();
+    return c.json({ driver });
+  })
+  .post('/operator/bookings/:reference/complete', async (c) => {
+    const staff = await requireStaff(c);
+    return c.json({ status: await finishBooking(await deskDeps(c), staff, c.req.param('reference'), 'completed') });
+  })
+  .post('/operator/bookings/:reference/no-show', async (c) => {
+    const staff = await requireStaff(c);
+    return c.json({ status: await finishBooking(await deskDeps(c), staff, c.req.param('reference'), 'no_show') });
+  })
+  .post('/operator/bookings/:reference/cancel', async (c) => {
+    const staff = await requireStaff(c);
+    const { refundId } = await cancelBooking(await deskDeps(c), staff, c.req.param('reference'), ((await readJson(c)) ?? {}) as Record<string, unknown>);
+    c.var.deps.mail.kick();
+    const refund = refundId === null ? null : await makeRefund(c.var.deps.db, c.var.deps.cards, refundId);
+    return c.json({ status: 'cancelled', refund });
+  })
+  // A refund the provider did not make (it did not answer, or refused): asked again, under the same key.
+  .post('/operator/bookings/:reference/refund', async (c) => {
+    const staff = await requireStaff(c);
+    const { db, cards } = c.var.deps;
+    const b = await deskBooking(db, scopeOf(staff), c.req.param('reference'));
+    if (!b) throw new DomainError('notFound', MESSAGES.notFound);
+    const refund = await refundOf(db, b.id);
+    if (!refund) throw new DomainError('conflict', 'This booking has no refund to make.');
+    if (refund.status !== 'succeeded') await audit(db, staff, 'Refund retried', b.id, '', { status: refund.status }, undefined);
+    return c.json({ refund: await makeRefund(db, cards, refund.id) });
+  })
+  .get('/operator/emails', async (c) => {
+    const staff = await requireStaff(c);
+    const status = c.req.query('status') ?? 'failed';
+    if (status !== 'pending' && status !== 'failed' && status !== 'sent') throw new DomainError('invalid', 'status is pending, failed or sent', 'status');
+    return c.json({ emails: await mailRows(c.var.deps.db, scopeOf(staff), status) });
+  })
+  .post('/operator/emails/:id/retry', async (c) => {
+    const staff = await requireStaff(c);
+    const { db, mail } = c.var.deps;
+    const id = idParam(c.req.param('id'));
+    // Reset codes lose their body when they fail (it held the code): the passenger asks for a new code instead.
+    const [row] = id === undefined ? [] : await db.query<{ id: number; booking_id: number | null; subject: string }>(
+      `UPDATE outbound_emails e SET status = 'pending', attempts = 0, next_attempt_at = now(), last_error = NULL
+        WHERE e.id = $1 AND e.status = 'failed' AND NOT e.erase_after_send
+          AND ($2::int IS NULL OR EXISTS (SELECT 1 FROM bookings b WHERE b.id = e.booking_id AND b.company_id = $2))
+        RETURNING e.id, e.booking_id, e.subject`, [id, scopeOf(staff)]);
+    if (!row) throw new DomainError('conflict', 'This message is not waiting to be retried (it was sent, is being sent, or held a reset code).');
+    await audit(db, staff, 'E-mail retried', row.booking_id, row.subject, { status: 'failed' }, { status: 'pending' });
+    mail.kick();
+    return c.json({ retried: row.id });
+  })
+  .get('/operator/export', async (c) => {
+    const staff = await requireStaff(c);
+    const from = c.req.query('from') ?? '';
+    const to = c.req.query('to') ?? '';
+    if (!isCalendarDate(from)) throw new DomainError('invalid', 'Choose the first day, as a date.', 'from');
+    if (!isCalendarDate(to)) throw new DomainError('invalid', 'Choose the last day, as a date.', 'to');
+    if (to < from) throw new DomainError('invalid', 'The last day is before the first.', 'to');
+    const rows = await exportRows(c.var.deps.db, scopeOf(staff), from, to);
+    c.header('Content-Type', 'text/csv; charset=utf-8');
+    c.header('Content-Disposition', `attachment; filename="bookings-${from}-to-${to}.csv"`);
+    return c.body(toCsv(rows, EXPORT_COLUMNS));
+  });
