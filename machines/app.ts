@@ -8,7 +8,7 @@
 // (`locationOf`). While a child waits for an answer that decides the next
 // screen (its 'busy' tag) a location change is ignored, and the web layer puts
 // the address back.
-import { assign, sendTo, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, sendTo, setup, type ActorRefFrom, type AnyActorLogic, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import type { Settings } from '../src/domain/settings';
 import { bookingMachine, type StoredBooking } from './booking';
 import { bookingLocation } from './bookingLocation';
@@ -41,9 +41,17 @@ export interface AppContext {
   session: Session | null;
   booking: ActorRefFrom<typeof bookingMachine> | null;
   account: ActorRefFrom<typeof accountMachine> | null;
+  /**
+   * The office's console (./operator.ts), spawned when its code has loaded (`operator.loaded`): a bundle of its own,
+   * so a customer's page never carries it. Its snapshot's `context.location` is where it is.
+   */
+  operator: AnyActorRef | null;
 }
 
-export type AppEvent = { type: 'url.changed'; path: string; search: string } | AccountToApp;
+export type AppEvent =
+  | { type: 'url.changed'; path: string; search: string }
+  | { type: 'operator.loaded'; logic: AnyActorLogic }
+  | AccountToApp;
 
 export const appMachine = setup({
   types: {
@@ -78,12 +86,21 @@ export const appMachine = setup({
     }),
     toBooking: sendTo(({ context }) => context.booking!, ({ context }) => ({ type: 'url.changed' as const, ...context.location })),
     toAccount: sendTo(({ context }) => context.account!, ({ context }) => ({ type: 'url.changed' as const, ...context.location })),
+    toOperatorIfRunning: enqueueActions(({ context, enqueue }) => {
+      if (context.operator) enqueue.sendTo(context.operator, { type: 'url.changed', ...context.location });
+    }),
+    startOperator: assign({
+      operator: ({ context, event, spawn }) => (event.type === 'operator.loaded' && !context.operator
+        // The logic is the console's, known only once loaded: XState types an id only for logic named in setup().
+        ? spawn(event.logic, { id: 'operator', input: { location: context.location } } as never) : context.operator),
+    }),
     shareSession: sendTo(({ context }) => context.booking!, ({ event }) => ({
       type: 'session.changed' as const, session: event.type === 'session.changed' ? event.session : null,
     })),
   },
   guards: {
-    busy: ({ context }) => isBusy(context.booking) || isBusy(context.account),
+    busy: ({ context }) => isBusy(context.booking) || isBusy(context.account) || isBusy(context.operator),
+    onOperatorRoute: ({ context }) => areaOfPath(context.location.path) === 'operator',
     onAccountRoute: ({ context }) => areaOfPath(context.location.path) === 'account',
     onSiteRoute: ({ context }) => areaOfPath(context.location.path) === 'site',
     settingsInPage: ({ context }) => context.settingsInPage,
@@ -92,7 +109,7 @@ export const appMachine = setup({
   id: 'app',
   context: ({ input }) => ({
     location: input.location, settings: input.settings ?? input.stored.settings ?? {}, settingsInPage: Boolean(input.settings), settingsError: null,
-    stored: input.stored, session: input.session, booking: null, account: null,
+    stored: input.stored, session: input.session, booking: null, account: null, operator: null,
   }),
   initial: 'start',
   states: {
@@ -140,12 +157,17 @@ export const appMachine = setup({
         routing: {
           always: [
             { guard: 'onAccountRoute', target: 'account', actions: 'toAccount' },
+            { guard: 'onOperatorRoute', target: 'operator' },
             { guard: 'onSiteRoute', target: 'site' },
             { target: 'wizard', actions: 'toBooking' },
           ],
         },
         wizard: {},
         account: {},
+        operator: {
+          entry: { type: 'toOperatorIfRunning' },
+          on: { 'operator.loaded': { actions: 'startOperator' } },
+        },
         site: {
           invoke: { id: 'contact', src: 'contact' },
         },
@@ -161,6 +183,7 @@ type AccountSnapshot = SnapshotFrom<typeof accountMachine>;
 /** The area on screen, or null while the settings load. */
 export function areaOf(s: AppSnapshot): Area | null {
   if (s.matches({ ready: 'account' })) return 'account';
+  if (s.matches({ ready: 'operator' })) return 'operator';
   if (s.matches({ ready: 'site' })) return 'site';
   if (s.matches({ ready: 'wizard' })) return 'wizard';
   return null;
@@ -172,7 +195,13 @@ export function locationOf(app: AppSnapshot, booking: BookingSnapshot | undefine
   if (area === 'account' && account) return accountLocation(account);
   if (area === 'wizard' && booking) return bookingLocation(booking);
   if (area === 'site') return siteLocation(app);
+  if (area === 'operator') return operatorLocation(app);
   return null;
+}
+
+/** The console's location, or the one asked for while its code loads. */
+export function operatorLocation(app: AppSnapshot): Location {
+  return (app.context.operator?.getSnapshot() as { context?: { location?: Location } } | undefined)?.context?.location ?? app.context.location;
 }
 
 /** A page of the site area, under its own spelling of the path (paths match without case). */

@@ -5,8 +5,11 @@
 // of their states shows (`meta: { screen }`); the address bar, the step indicator, the title, the Previous/Next
 // control, links and the server's list of the site's pages all come from here.
 
-/** wizard: the booking steps; account: the corporate area; site: the pages around them (contact, fleet, terms...). */
-export type Area = 'wizard' | 'account' | 'site';
+/**
+ * wizard: the booking steps; account: the corporate area; site: the pages around them (contact, fleet, terms...);
+ * operator: the office's console (issue 26), a bundle of its own that a customer never loads.
+ */
+export type Area = 'wizard' | 'account' | 'site' | 'operator';
 
 /** SPEC 2 'Step indicator': book trip 0, quotation 1, personal detail 2, payment 3. */
 export type StepIndex = 0 | 1 | 2 | 3;
@@ -52,6 +55,12 @@ export const SCREENS = {
   login: { path: '/login', title: 'Sign in to your corporate account', hideNavbar: true, area: 'account', view: 'AccountArea' },
   bookings: { path: '/bookings', title: 'Your bookings', hideNavbar: true, area: 'account', signedIn: true, view: 'AccountArea' },
   myAccount: { path: '/my-account', title: 'My account', hideNavbar: true, area: 'account', signedIn: true, view: 'AccountArea' },
+  // The console (issue 26). A `:name` part of a path stands for any one part (a booking's reference).
+  operatorLogin: { path: '/operator/login', title: 'Staff sign-in', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  operatorBoard: { path: '/operator', title: 'Bookings board', aliases: ['/operator/bookings'], hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  operatorBooking: { path: '/operator/bookings/:reference', title: 'Booking', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  operatorMail: { path: '/operator/mail', title: 'Mail', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  operatorExport: { path: '/operator/export', title: 'Export for the accounts', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
 } as const satisfies Record<string, Screen & { previous?: string; next?: string }>;
 
 export type ScreenName = keyof typeof SCREENS;
@@ -59,6 +68,7 @@ type InArea<A extends Area> = { [K in ScreenName]: (typeof SCREENS)[K]['area'] e
 export type WizardScreen = InArea<'wizard'>;
 export type AccountScreen = InArea<'account'>;
 export type SiteScreen = InArea<'site'>;
+export type OperatorScreen = InArea<'operator'>;
 
 /** SPEC 2 'Step indicator': its four steps, each named and leading to its screen. */
 export const STEPS = [
@@ -72,11 +82,22 @@ const NAMES = Object.keys(SCREENS) as ScreenName[];
 const screen = (name: ScreenName): Screen => SCREENS[name];
 const pathsOf = (name: ScreenName): readonly string[] => [screen(name).path, ...(screen(name).aliases ?? [])];
 
+/** Whether a path is the pattern's: the same parts (without case), a `:name` part standing for any one part. */
+function pathMatches(pattern: string, path: string): boolean {
+  if (!pattern.includes(':')) return pattern.toLowerCase() === path.toLowerCase();
+  const want = pattern.split('/');
+  const got = path.split('/');
+  return want.length === got.length && want.every((w, i) => (w.startsWith(':') ? got[i] !== '' : w.toLowerCase() === got[i].toLowerCase()));
+}
+
 /** The screen a path names (paths are matched without case, as the original site did); null for any other path. */
 export function screenOfPath(path: string): ScreenName | null {
-  const p = path.toLowerCase();
-  return NAMES.find((n) => pathsOf(n).some((x) => x.toLowerCase() === p)) ?? null;
+  return NAMES.find((n) => pathsOf(n).some((x) => pathMatches(x, path))) ?? null;
 }
+
+/** A path of a screen with its `:name` parts filled in ('/operator/bookings/BK-2X7Q9M4P'). */
+export const pathWith = (name: ScreenName, params: Record<string, string>): string =>
+  pathOfScreen(name).replace(/:(\w+)/g, (_m, key: string) => encodeURIComponent(params[key] ?? ''));
 
 export const pathOfScreen = (name: ScreenName): string => screen(name).path;
 /** SPEC 2: a request a step guard turns back lands on the home screen under /home. */

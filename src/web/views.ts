@@ -15,6 +15,7 @@ export const VIEWS = {
   CheckoutView: preloadable(() => import('./views/checkout/CheckoutView'), (m) => m.CheckoutView),
   SiteArea: preloadable(() => import('./views/site/SiteArea'), (m) => m.SiteArea),
   AccountArea: preloadable(() => import('./views/account/AccountArea'), (m) => m.AccountArea),
+  OperatorArea: preloadable(() => import('./views/operator/OperatorArea'), (m) => m.OperatorArea),
 } satisfies Record<ViewName, unknown>;
 
 /** The view that shows a screen, or null when the main script shows it (home). */

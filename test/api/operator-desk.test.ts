@@ -94,7 +94,8 @@ describe('staff sign-in', () => {
 
     expect((await t.call('GET', '/operator/session', undefined, as(cookie))).body.staff.name).toBe(ADMIN.name);
     expect((await t.call('DELETE', '/operator/session', undefined, as(cookie))).status).toBe(200);
-    const after = await t.call('GET', '/operator/session', undefined, as(cookie));
+    expect((await t.call('GET', '/operator/session', undefined, as(cookie))).body).toEqual({ staff: null });
+    const after = await t.call('GET', '/operator/bookings', undefined, as(cookie));
     expect(after.status).toBe(401);
     expect(after.body.message).toBe('Please sign in again: your session has ended.');
   });
@@ -130,7 +131,7 @@ describe('staff, added from the command line', () => {
       .rejects.toThrow('The role is one of admin, dispatcher, company');
     expect(await runAdmin(t.db, ['staff'])).toContain('night@albion-executive.co.uk');
     await runAdmin(t.db, ['remove-staff', '--email', 'night@albion-executive.co.uk']);
-    expect((await t.call('GET', '/operator/session', undefined, as(cookie))).status).toBe(401);
+    expect((await t.call('GET', '/operator/session', undefined, as(cookie))).body.staff).toBeNull();
     expect((await t.call('POST', '/operator/session', { email: 'night@albion-executive.co.uk', password })).status).toBe(401);
   });
 });

@@ -488,8 +488,9 @@ function outputText(out: unknown): string {
   if (out === undefined) return '';
   if (out === null || typeof out !== 'object') return ` (${String(out)})`;
   if (Array.isArray(out)) return ` (${out.length} ${out.length === 1 ? 'item' : 'items'})`;
-  const o = out as { message?: unknown; success?: unknown };
+  const o = out as { message?: unknown; success?: unknown; kind?: unknown; refund?: { status?: unknown } | null };
   if (typeof o.message === 'string' && o.message) return ` (${o.message})`;
+  if (typeof o.kind === 'string') return ` (${o.kind}${o.refund ? `, refund ${String(o.refund.status)}` : ''})`;
   return 'success' in o ? ` (success: ${String(o.success)})` : '';
 }
 

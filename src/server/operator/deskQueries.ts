@@ -96,10 +96,10 @@ export async function timelineOf(db: Queryable, bookingId: number): Promise<Time
        SELECT created_at AS t, 1 AS o, 0::bigint AS seq, 'created' AS kind, 'Booked on the website' AS text, NULL AS by, NULL AS detail
          FROM bookings WHERE id = $1
        UNION ALL SELECT paid_at, 2, 0, 'paid', 'Paid by card', NULL, payment_id FROM bookings WHERE id = $1 AND paid_at IS NOT NULL
-       UNION ALL SELECT created_at, 3, id, 'email',
+       UNION ALL SELECT created_at, 4, id, 'email',
               'E-mail to ' || to_address || coalesce(' (copy to ' || cc_address || ')', '') || ': ' || subject,
               NULL, status || coalesce(': ' || last_error, '') FROM outbound_emails WHERE booking_id = $1
-       UNION ALL SELECT created_at, 4, id, 'change', action, staff_name, subject FROM audit_log WHERE booking_id = $1
+       UNION ALL SELECT created_at, 3, id, 'change', action, staff_name, subject FROM audit_log WHERE booking_id = $1
        UNION ALL SELECT created_at, 5, id, 'refund', 'Refund of £' || to_char(amount_pence / 100.0, 'FM999999990.00'), NULL,
               status || coalesce(' ' || provider_refund_id, '') || coalesce(': ' || last_error, '') FROM refunds WHERE booking_id = $1
      ) e(t, o, seq, kind, text, by, detail)

@@ -66,7 +66,11 @@ export const operatorRoutes = new Hono<AppEnv>()
     deleteCookie(c, SESSION_COOKIE, { path: '/api/v1/operator', secure: isHttps(c) });
     return c.json({ signedOut: true });
   })
-  .get('/operator/session', async (c) => c.json({ staff: await requireStaff(c) }))
+  // Who is signed in in this browser: null when nobody is (not a 401, which a browser logs as an error).
+  .get('/operator/session', async (c) => {
+    const token = getCookie(c, SESSION_COOKIE);
+    return c.json({ staff: token ? await staffOfSession(c.var.deps.db, token) : null });
+  })
   .get('/operator/bookings', async (c) => {
     const staff = await requireStaff(c);
     const tab = c.req.query('tab') ?? 'today';

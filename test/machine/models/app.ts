@@ -6,7 +6,9 @@ import { appMachine, areaOf, locationOf, type AppEvent, type AppInput, type AppS
 import { bookingMachine } from '../../../machines/booking';
 import { accountMachine, type Session } from '../../../machines/account';
 import { contactMachine } from '../../../machines/contact';
-import type { Location } from '../../../src/domain/screens';
+import { operatorMachine, type StaffMember } from '../../../machines/operator';
+import { fromPromise } from 'xstate';
+import type { Area, Location } from '../../../src/domain/screens';
 import { isBusy } from '../../../machines/shared';
 import type { Settings } from '../../../src/domain/settings';
 import type { PassengerLoginResponse } from '../../../src/domain/schemas';
@@ -28,6 +30,17 @@ export const url = (href: string): AppEvent => {
 export const loaded: Settings = { ...settings, CORPORATE_LOGIN: 'enable', Company_Name: 'Test Cars Ltd' };
 export const loginOk: PassengerLoginResponse = { success: true, message: 'Signed in', access_token: 'token-new', passenger };
 
+/**
+ * The console's code, as OperatorArea hands it over once its chunk has loaded: the real machine, its session check
+ * left unanswered (the console's own model, ./operator.ts, walks the rest). Named in the paths' text, not spelt out.
+ */
+export const consoleLoaded: AppEvent = {
+  type: 'operator.loaded',
+  logic: Object.assign(operatorMachine.provide({ actors: { getSession: fromPromise<StaffMember | null, void>(() => new Promise<null>(() => {})) } }), {
+    toJSON: () => 'the console',
+  }),
+};
+
 export const EVENTS: ModelEvent<AppEvent>[] = [
   loadSettings.done(loaded),
   loadSettings.fails(new Error('offline')),
@@ -40,6 +53,9 @@ export const EVENTS: ModelEvent<AppEvent>[] = [
   url('/quotationview'),
   url('/contactus'),
   url('/OurFleet'),
+  url('/operator'),
+  url('/operator/bookings/BK-ABCDEFGH'),
+  consoleLoaded,
   toChild('booking', { type: 'home.submit', bookingType: 'milleage', form: bookingForm }),
   calculatePrice.done({ prices, trip: null }),
   toChild('account', { type: 'login.submit', email: 'amelia@example.com', password: 'secret-1' }),
@@ -69,7 +85,7 @@ export const services = (answered: Answered) => ({
 
 /** What a step shows, read when it happens (the app's snapshot only references its children). */
 export interface Seen {
-  area: 'wizard' | 'account' | 'site' | null;
+  area: Area | null;
   location: Location | null;
   busy: boolean;
   wizard: { session: Session | null; settings: Settings } | null;
@@ -79,7 +95,7 @@ export const view = (s: AppSnapshot): Seen => {
   return {
     area: areaOf(s),
     location: locationOf(s, booking, s.context.account?.getSnapshot()),
-    busy: isBusy(s.context.booking) || isBusy(s.context.account),
+    busy: isBusy(s.context.booking) || isBusy(s.context.account) || isBusy(s.context.operator),
     wizard: booking ? { session: booking.context.session, settings: booking.context.settings } : null,
   };
 };
@@ -94,8 +110,10 @@ export const WIZARD_PATHS = ['/', '/home', '/booktripview', '/quotationview', '/
 export const SITE_PATHS = ['/contactus', '/ourfleet', '/terms-and-conditions', '/privacy-policy', '/accessibility'];
 export const areaFor = (path: string) => {
   const p = path.toLowerCase();
-  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : 'wizard';
+  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : isOperatorPath(p) ? 'operator' : 'wizard';
 };
+/** Issue 26: the console's pages, /operator and below. */
+export const isOperatorPath = (p: string) => p === '/operator' || p.startsWith('/operator/');
 export type Answer = { type: string; output?: unknown; error?: Error };
 
 /** Where the visitor is: the last location asked for while nothing was waiting, or where the account sent them. */
@@ -146,6 +164,11 @@ export function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput)
   // A page of the site shows under its own spelling, and its contact form is running (only there).
   if (seen.area === 'site') expect(seen.location).toEqual({ path: at.path.toLowerCase(), search: '' });
   expect(s.children.contact !== undefined).toBe(seen.area === 'site');
+  // Issue 26: the console runs once its code has been handed over on one of its pages, and stays for the visit; until
+  // then (and while it checks the session) the address bar keeps the page asked for.
+  const handedOver = trail.some((x, i) => x.event.type === 'operator.loaded' && (trail[i - 1]?.view as Seen | undefined ?? view(s)).area === 'operator');
+  expect(s.context.operator !== null).toBe(handedOver);
+  if (seen.area === 'operator') expect(seen.location).toEqual(at);
   const before = trail.at(-2)?.view as Seen | undefined;
   if (last?.event.type === 'url.changed') {
     if (before?.busy) expect([seen.area, seen.location]).toEqual([before.area, before.location]);
@@ -169,10 +192,10 @@ export const model: Model<typeof appMachine> = {
   events: EVENTS,
   inputs: INPUTS,
   serialize: (s) => {
-    const { booking, account } = s.context;
+    const { booking, account, operator } = s.context;
     return JSON.stringify([
       s.value, view(s), s.context.location, s.context.session?.token ?? null, s.context.settingsError,
-      booking?.getSnapshot().value ?? null, account?.getSnapshot().value ?? null,
+      booking?.getSnapshot().value ?? null, account?.getSnapshot().value ?? null, operator?.getSnapshot().value ?? null,
     ]);
   },
   view,

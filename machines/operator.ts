@@ -1,0 +1,441 @@
+// The office's console (issue 26): staff sign-in, the bookings board (tabs, search, filters, new bookings noticed
+// while it is open), a booking's page with the office's actions (each confirmed first), the mail queue and the export.
+// The app machine (./app.ts) spawns it when the console's code has loaded and hands it every location under
+// /operator as `url.changed`; the address bar shows `context.location`, which each screen's state sets on entry.
+// A call answered 401 (the session ended) signs the console out, keeping where it was to come back after sign-in.
+import { assertEvent, assign, fromCallback, setup, type SnapshotFrom } from 'xstate';
+import type { BoardTab, BookingAction, CancelInput, DriverInput } from '../src/domain/operatorDesk';
+import { MESSAGES } from '../src/domain/operatorDesk';
+import { locationOfScreen, pathWith, screenOfPath, type Location, type OperatorScreen } from '../src/domain/screens';
+import type { BookingResult } from '../src/domain/schemas';
+import { errorText, failure, output, provided } from './shared';
+
+export interface StaffMember { id: number; email: string; name: string; role: 'admin' | 'dispatcher' | 'company'; company_name: string | null }
+
+export interface BoardQuery { tab: BoardTab; q: string; company: string; vehicle: string; status: string }
+export interface BoardRow {
+  id: number; booking_number: string; status: string; pick_up_date: string; pick_up_time: string; pick_up_address: string;
+  drop_off_address: string | null; ride_type: string; company_name: string; category_name: string; passenger_name: string;
+  passenger_contact_no: string; total: string; payment_method: string; payment_status: string; driver_name: string | null;
+}
+export interface Latest { latest_id: number; count: number }
+export interface Board { rows: BoardRow[]; total: number; latest: Latest }
+export interface Filters { companies: { id: number; company_name: string }[]; vehicles: { id: number; category_name: string }[]; statuses: { value: string; label: string }[] }
+
+export interface TimelineEntry { at: string; kind: string; text: string; by: string | null; detail: string | null }
+export interface BookingPage {
+  booking: BookingResult;
+  desk: {
+    status: string; status_label: string; actions: BookingAction[]; breakdown: { label: string; amount: string }[];
+    payment: { method: string; status: string; charge_id: string | null; intent_id: string | null; test: boolean; refundable: string | null };
+    driver: DriverInput | null; cancel_reason: string | null;
+    refund: { amount: string; status: string; id: string | null; error: string | null } | null;
+  };
+  timeline: TimelineEntry[];
+}
+export interface MailRow {
+  id: number; kind: string; to_address: string; cc_address: string | null; subject: string; status: string; attempts: number;
+  last_error: string | null; created_at: string; booking_number: string | null;
+}
+export type MailStatus = 'failed' | 'pending' | 'sent';
+
+/** What the office does to a booking, with what its form says. */
+export type DeskAction =
+  | { kind: 'assignDriver'; driver: DriverInput }
+  | { kind: 'complete' } | { kind: 'noShow' }
+  | { kind: 'cancel'; cancel: CancelInput }
+  | { kind: 'retryRefund' };
+
+/** What an action answers: which it was and, for a cancellation, how the refund went. */
+export interface ActionResult { kind: DeskAction['kind']; refund?: { status: string; error?: string } | null }
+
+/** An API refusal as the machine keeps it: the message, the field it names, and whether the session ended. */
+export interface CallError { message: string; field?: string; status?: number }
+
+export type OperatorEvent =
+  | { type: 'url.changed'; path: string; search: string }
+  | { type: 'signIn'; email: string; password: string }
+  | { type: 'signOut' }
+  | { type: 'board.query'; query: Partial<BoardQuery> }
+  | { type: 'board.showNew' }
+  | { type: 'latest'; latest: Latest }
+  | { type: 'open'; reference: string }
+  | { type: 'action.start'; action: BookingAction | 'retryRefund' }
+  | { type: 'action.confirm'; action: DeskAction }
+  | { type: 'action.cancel' }
+  | { type: 'mail.show'; status: MailStatus }
+  | { type: 'mail.retry'; id: number }
+  | { type: 'export.download'; from: string; to: string }
+  | { type: 'retry' }
+  | { type: 'message.dismissed' };
+
+export interface OperatorInput { location: Location }
+
+export interface OperatorContext {
+  location: Location;
+  /** Where to go once signed in (the page asked for before the session was found). */
+  wanted: Location | null;
+  staff: StaffMember | null;
+  query: BoardQuery;
+  board: Board | null;
+  filters: Filters | null;
+  /** The newest booking the person has been shown, and how many there were then: newer ones are 'new'. */
+  seenId: number | null;
+  seenCount: number | null;
+  latest: Latest | null;
+  reference: string | null;
+  page: BookingPage | null;
+  /** The action whose confirmation is open. */
+  action: BookingAction | 'retryRefund' | null;
+  mailStatus: MailStatus;
+  mail: MailRow[] | null;
+  error: CallError | null;
+  notice: string | null;
+}
+
+const TABS: readonly string[] = ['today', 'upcoming', 'past', 'awaiting', 'cancelled'];
+export const DEFAULT_QUERY: BoardQuery = { tab: 'today', q: '', company: '', vehicle: '', status: '' };
+
+/** The board's query as the address bar keeps it: /operator?tab=upcoming&q=smith. */
+export function queryOfSearch(search: string): BoardQuery {
+  const p = new URLSearchParams(search);
+  const tab = p.get('tab') ?? '';
+  return {
+    tab: (TABS.includes(tab) ? tab : 'today') as BoardTab, q: p.get('q') ?? '', company: p.get('company') ?? '',
+    vehicle: p.get('vehicle') ?? '', status: p.get('status') ?? '',
+  };
+}
+export function searchOfQuery(q: BoardQuery): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v && !(k === 'tab' && v === 'today')) p.set(k, v);
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The reference of a booking page's path. */
+const referenceOf = (path: string) => decodeURIComponent(/[^/]*$/.exec(path)![0]).toUpperCase();
+const ACTION_DONE: Record<DeskAction['kind'], string> = {
+  assignDriver: 'Driver saved. The passenger has been e-mailed the details.',
+  complete: 'Marked as completed.', noShow: 'Marked as a no-show.',
+  cancel: 'Booking cancelled. The passenger, the office and the company have been told.',
+  retryRefund: 'Refund asked for again.',
+};
+
+const isSessionEnd = (e: unknown) => (e as CallError)?.status === 401;
+/** A call's refusal as kept: its message, and the field and status it came with. */
+function asCallError(e: unknown): CallError {
+  const { field, status } = (typeof e === 'object' && e ? e : {}) as Partial<CallError>;
+  return { message: errorText(e), ...(field ? { field } : {}), ...(status ? { status } : {}) };
+}
+
+export const operatorMachine = setup({
+  types: {
+    context: {} as OperatorContext,
+    events: {} as OperatorEvent,
+    input: {} as OperatorInput,
+    meta: {} as { screen?: OperatorScreen },
+  },
+  actors: {
+    /** The member of staff signed in in this browser, or null. */
+    getSession: provided<StaffMember | null>('getSession'),
+    signIn: provided<StaffMember, { email: string; password: string }>('signIn'),
+    signOut: provided<void>('signOut'),
+    loadBoard: provided<Board, BoardQuery>('loadBoard'),
+    loadFilters: provided<Filters>('loadFilters'),
+    loadBooking: provided<BookingPage, { reference: string }>('loadBooking'),
+    runAction: provided<ActionResult, { reference: string; action: DeskAction }>('runAction'),
+    loadMail: provided<MailRow[], { status: MailStatus }>('loadMail'),
+    retryMail: provided<unknown, { id: number }>('retryMail'),
+    exportCsv: provided<void, { from: string; to: string }>('exportCsv'),
+    /** Polls the newest booking every few seconds and sends `latest` (provided by the app; tests send it themselves). */
+    watchLatest: fromCallback(() => () => {}),
+  },
+  actions: {
+    setLocation: assign({ location: (_, params: { location: Location }) => params.location }),
+    rememberLocation: assign({
+      wanted: ({ event }) => (event.type === 'url.changed' && screenOfPath(event.path) !== 'operatorLogin' ? { path: event.path, search: event.search } : null),
+    }),
+    takeLocation: assign(({ event }) => {
+      assertEvent(event, 'url.changed');
+      return { location: { path: event.path, search: event.search } };
+    }),
+    setStaff: assign({ staff: (_, staff: StaffMember) => staff }),
+    setError: assign({ error: (_, { error }: { error: unknown }) => asCallError(error), notice: null }),
+    clearMessages: assign({ error: null, notice: null }),
+    sessionEnded: assign({ staff: null, error: { message: MESSAGES.sessionEnded }, wanted: ({ context }) => context.location, board: null, page: null, mail: null }),
+  },
+  guards: {
+    sessionEnded: (_, { error }: { error: unknown }) => isSessionEnd(error),
+    onBooking: ({ context }) => screenOfPath(context.location.path) === 'operatorBooking',
+    onMail: ({ context }) => screenOfPath(context.location.path) === 'operatorMail',
+    onExport: ({ context }) => screenOfPath(context.location.path) === 'operatorExport',
+    newerThanBoard: ({ context, event }) => event.type === 'latest' && event.latest.latest_id > (context.board?.latest.latest_id ?? 0),
+  },
+}).createMachine({
+  id: 'operator',
+  context: ({ input }) => ({
+    location: input.location, wanted: screenOfPath(input.location.path) === 'operatorLogin' ? null : input.location, staff: null, query: queryOfSearch(input.location.search), board: null, filters: null,
+    seenId: null, seenCount: null, latest: null, reference: null, page: null, action: null, mailStatus: 'failed', mail: null, error: null, notice: null,
+  }),
+  initial: 'checking',
+  states: {
+    // Is there a session (the cookie is the browser's)? Meanwhile the address bar keeps what was asked for.
+    checking: {
+      tags: 'busy',
+      invoke: {
+        src: 'getSession',
+        onDone: [
+          { guard: ({ event }) => event.output !== null, target: 'signedIn', actions: { type: 'setStaff', params: ({ event }) => event.output! } },
+          { target: 'signedOut' },
+        ],
+        onError: { target: 'signedOut' },
+      },
+    },
+    signedOut: {
+      initial: 'idle',
+      entry: { type: 'setLocation', params: () => ({ location: locationOfScreen('operatorLogin') }) },
+      on: {
+        'url.changed': { actions: 'rememberLocation', target: '.idle', reenter: true },
+      },
+      states: {
+        idle: {
+          meta: { screen: 'operatorLogin' },
+          on: {
+            signIn: { target: 'signingIn', actions: 'clearMessages' },
+            'message.dismissed': { actions: 'clearMessages' },
+          },
+        },
+        signingIn: {
+          meta: { screen: 'operatorLogin' },
+          tags: 'busy',
+          invoke: {
+            src: 'signIn',
+            input: ({ event }) => {
+              assertEvent(event, 'signIn');
+              return { email: event.email, password: event.password };
+            },
+            onDone: { target: '#operator.signedIn', actions: { type: 'setStaff', params: output } },
+            onError: { target: 'idle', actions: { type: 'setError', params: failure } },
+          },
+        },
+      },
+    },
+    signingOut: {
+      tags: 'busy',
+      invoke: {
+        src: 'signOut',
+        onDone: { target: 'signedOut', actions: assign({ staff: null, wanted: null, board: null, page: null, mail: null, notice: null, error: null }) },
+        onError: { target: 'signedOut', actions: assign({ staff: null, wanted: null, board: null, page: null, mail: null }) },
+      },
+    },
+    signedIn: {
+      // Back to what was asked for before the sign-in; the sign-in page itself leads to the board.
+      entry: assign(({ context }) => {
+        const wanted = context.wanted && screenOfPath(context.wanted.path) !== 'operatorLogin' ? context.wanted : locationOfScreen('operatorBoard');
+        return { location: wanted, wanted: null, query: screenOfPath(wanted.path) === 'operatorBoard' ? queryOfSearch(wanted.search) : context.query };
+      }),
+      invoke: [
+        { id: 'watchLatest', src: 'watchLatest' },
+        { src: 'loadFilters', onDone: { actions: assign({ filters: ({ event }) => event.output }) }, onError: {} },
+      ],
+      on: {
+        'url.changed': { target: '.routing', actions: ['takeLocation', 'clearMessages'] },
+        signOut: { target: 'signingOut' },
+        latest: { actions: assign({ latest: ({ event }) => event.latest }) },
+        open: {
+          target: '.booking',
+          actions: [
+            { type: 'setLocation', params: ({ event }) => ({ location: { path: pathWith('operatorBooking', { reference: event.reference }), search: '' } }) },
+            'clearMessages',
+          ],
+        },
+        'mail.show': {
+          target: '.mail',
+          actions: [
+            assign({ mailStatus: ({ event }) => event.status }),
+            { type: 'setLocation', params: ({ event }) => ({ location: locationOfScreen('operatorMail', event.status === 'failed' ? '' : `?status=${event.status}`) }) },
+          ],
+        },
+        'message.dismissed': { actions: 'clearMessages' },
+      },
+      initial: 'routing',
+      states: {
+        routing: {
+          always: [
+            { guard: 'onBooking', target: 'booking' },
+            { guard: 'onMail', target: 'mail', actions: assign({ mailStatus: ({ context }) => (new URLSearchParams(context.location.search).get('status') as MailStatus) || 'failed' }) },
+            { guard: 'onExport', target: 'export' },
+            { target: 'board', actions: assign({ query: ({ context }) => queryOfSearch(context.location.search) }) },
+          ],
+        },
+        board: {
+          meta: { screen: 'operatorBoard' },
+          entry: { type: 'setLocation', params: ({ context }) => ({ location: locationOfScreen('operatorBoard', searchOfQuery(context.query)) }) },
+          on: {
+            'board.query': {
+              target: '.loading',
+              actions: [
+                assign({ query: ({ context, event }) => ({ ...context.query, ...event.query }) }),
+                { type: 'setLocation', params: ({ context, event }) => ({ location: locationOfScreen('operatorBoard', searchOfQuery({ ...context.query, ...event.query })) }) },
+              ],
+            },
+            // What is new is shown: the board is loaded again, and everything on it counts as seen.
+            'board.showNew': { target: '.loading', actions: assign({ seenId: null, seenCount: null }) },
+          },
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                src: 'loadBoard',
+                input: ({ context }) => context.query,
+                onDone: {
+                  target: 'ready',
+                  actions: assign(({ context, event }) => ({
+                    board: event.output, latest: event.output.latest, seenId: context.seenId ?? event.output.latest.latest_id,
+                    seenCount: context.seenCount ?? event.output.latest.count,
+                  })),
+                },
+                onError: [
+                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  { target: 'failed', actions: { type: 'setError', params: failure } },
+                ],
+              },
+            },
+            // New bookings load in place while the board is open; they stay marked new until "Show".
+            ready: { on: { latest: { guard: 'newerThanBoard', target: 'loading', actions: assign({ latest: ({ event }) => event.latest }) } } },
+            failed: { on: { retry: 'loading' } },
+          },
+        },
+        booking: {
+          meta: { screen: 'operatorBooking' },
+          entry: assign({ reference: ({ context }) => referenceOf(context.location.path), page: null, action: null }),
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                src: 'loadBooking',
+                input: ({ context }) => ({ reference: context.reference! }),
+                onDone: { target: 'ready', actions: assign({ page: ({ event }) => event.output }) },
+                onError: [
+                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  { guard: ({ event }) => (event.error as CallError)?.status === 404, target: 'notFound' },
+                  { target: 'failed', actions: { type: 'setError', params: failure } },
+                ],
+              },
+            },
+            notFound: {},
+            failed: { on: { retry: 'loading' } },
+            ready: {
+              on: {
+                'action.start': {
+                  target: 'confirming',
+                  guard: ({ context, event }) => event.action === 'retryRefund' || Boolean(context.page?.desk.actions.includes(event.action)),
+                  actions: [assign({ action: ({ event }) => event.action }), 'clearMessages'],
+                },
+              },
+            },
+            // The action's dialog: a form (driver, cancel) or a question (completed, no-show, refund), then Confirm.
+            confirming: {
+              on: {
+                'action.cancel': { target: 'ready', actions: assign({ action: null, error: null }) },
+                'action.confirm': { target: 'acting', actions: assign({ error: null }) },
+              },
+            },
+            acting: {
+              tags: 'busy',
+              invoke: {
+                src: 'runAction',
+                input: ({ context, event }) => {
+                  assertEvent(event, 'action.confirm');
+                  return { reference: context.reference!, action: event.action };
+                },
+                onDone: {
+                  target: 'loading',
+                  actions: assign(({ event }) => {
+                    const { kind, refund } = event.output;
+                    return {
+                      action: null,
+                      notice: refund?.status === 'failed' ? null : ACTION_DONE[kind],
+                      error: refund?.status === 'failed' ? { message: `The booking is cancelled, but the refund failed: ${refund.error}. Use Retry refund.` } : null,
+                    };
+                  }),
+                },
+                onError: [
+                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  // Someone else changed the booking meanwhile: it is loaded again, with the message.
+                  { guard: ({ event }) => (event.error as CallError)?.status === 409, target: 'loading', actions: [assign({ action: null }), { type: 'setError', params: failure }] },
+                  { target: 'confirming', actions: { type: 'setError', params: failure } },
+                ],
+              },
+            },
+          },
+        },
+        mail: {
+          meta: { screen: 'operatorMail' },
+          entry: { type: 'setLocation', params: ({ context }) => ({ location: locationOfScreen('operatorMail', context.mailStatus === 'failed' ? '' : `?status=${context.mailStatus}`) }) },
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                src: 'loadMail',
+                input: ({ context }) => ({ status: context.mailStatus }),
+                onDone: { target: 'ready', actions: assign({ mail: ({ event }) => event.output }) },
+                onError: [
+                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  { target: 'failed', actions: { type: 'setError', params: failure } },
+                ],
+              },
+            },
+            ready: { on: { 'mail.retry': { target: 'retrying', actions: 'clearMessages' } } },
+            failed: { on: { retry: 'loading' } },
+            retrying: {
+              tags: 'busy',
+              invoke: {
+                src: 'retryMail',
+                input: ({ event }) => {
+                  assertEvent(event, 'mail.retry');
+                  return { id: event.id };
+                },
+                onDone: { target: 'loading', actions: assign({ notice: 'The message will be sent again now.' }) },
+                onError: [
+                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  { target: 'loading', actions: { type: 'setError', params: failure } },
+                ],
+              },
+            },
+          },
+        },
+        export: {
+          meta: { screen: 'operatorExport' },
+          entry: { type: 'setLocation', params: () => ({ location: locationOfScreen('operatorExport') }) },
+          initial: 'idle',
+          states: {
+            idle: { on: { 'export.download': { target: 'downloading', actions: 'clearMessages' } } },
+            downloading: {
+              invoke: {
+                src: 'exportCsv',
+                input: ({ event }) => {
+                  assertEvent(event, 'export.download');
+                  return { from: event.from, to: event.to };
+                },
+                onDone: { target: 'idle', actions: assign({ notice: 'The file has been downloaded.' }) },
+                onError: [
+                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  { target: 'idle', actions: { type: 'setError', params: failure } },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type OperatorSnapshot = SnapshotFrom<typeof operatorMachine>;
+
+/** How many bookings arrived since the person was last shown the board (bookings are never deleted). */
+export const unseenCount = (s: OperatorSnapshot): number => {
+  const { latest, seenCount } = s.context;
+  return latest && seenCount !== null ? Math.max(0, latest.count - seenCount) : 0;
+};

@@ -1,0 +1,135 @@
+// A booking's page in the console (issue 26): every detail (the one summary, src/domain/bookingSummary.ts), the
+// price lines, the payment, the driver and a timeline; the actions the booking still allows, each confirmed in a
+// window first (./ActionDialogs.tsx).
+import { bookingSummary, type SummaryRow } from '../../../domain/bookingSummary';
+import { formatExactPrice } from '../../../domain/money';
+import { formatPhone } from '../../../domain/phone';
+import { useSettings } from '../../appActor';
+import { useLocation } from 'wouter';
+import { useOperator, useOperatorRef } from './operatorActor';
+import { ActionDialog } from './ActionDialogs';
+import { PAYMENT_STATUS, pounds } from './format';
+import type { BookingAction } from '../../../domain/operatorDesk';
+import { pathOfScreen } from '../../../domain/screens';
+
+const ACTION_LABELS: Record<BookingAction, string> = {
+  assignDriver: 'Assign driver', complete: 'Mark completed', noShow: 'Mark no-show', cancel: 'Cancel booking',
+};
+
+export function BookingView() {
+  const actor = useOperatorRef();
+  const settings = useSettings();
+  const reference = useOperator((s) => s.context.reference);
+  const page = useOperator((s) => s.context.page);
+  const notFound = useOperator((s) => s.matches({ signedIn: { booking: 'notFound' } }));
+  const failed = useOperator((s) => s.matches({ signedIn: { booking: 'failed' } }));
+  const acting = useOperator((s) => s.context.action);
+  const notice = useOperator((s) => s.context.notice);
+  const error = useOperator((s) => (s.matches({ signedIn: { booking: 'confirming' } }) ? null : s.context.error?.message ?? null));
+  const [, navigate] = useLocation();
+
+  const back = (
+    <p className="op-back">
+      <a href={pathOfScreen('operatorBoard')} onClick={(e) => { if (e.button !== 0 || e.metaKey || e.ctrlKey) return; e.preventDefault(); navigate(pathOfScreen('operatorBoard')); }}>← All bookings</a>
+    </p>
+  );
+  if (notFound) {
+    return <section className="op-page">{back}<h1 tabIndex={-1}>No booking {reference}</h1><p>There is no booking with this reference that you can see.</p></section>;
+  }
+  if (failed) {
+    return (
+      <section className="op-page">{back}<h1 tabIndex={-1}>Booking {reference}</h1>
+        <p className="banner-error" role="alert">{error} <button type="button" className="btn-link" onClick={() => actor.send({ type: 'retry' })}>Try again</button></p>
+      </section>
+    );
+  }
+  if (!page) return <section className="op-page" aria-busy="true">{back}<h1 tabIndex={-1}>Booking {reference}</h1><p>Loading the booking...</p></section>;
+
+  const { desk } = page;
+  const summary = bookingSummary(page.booking, { reader: 'email', settings, amount: (p) => formatExactPrice(p) });
+  const canRetryRefund = desk.refund !== null && desk.refund.status !== 'succeeded';
+  return (
+    <section className="op-page" aria-labelledby="booking-title">
+      {back}
+      <div className="op-page-head">
+        <h1 id="booking-title" tabIndex={-1}>Booking {page.booking.booking.booking_number}</h1>
+        <span className={`op-status op-status-${desk.status}`}>{desk.status_label}</span>
+      </div>
+      <div aria-live="polite">
+        {notice && <p className="banner-ok">{notice}</p>}
+      </div>
+      {error && <p className="banner-error" role="alert">{error}</p>}
+      {(desk.actions.length > 0 || canRetryRefund) && (
+        <div className="op-actions" role="group" aria-label="Actions">
+          {desk.actions.map((a) => (
+            <button key={a} type="button" className={a === 'cancel' ? 'btn op-danger' : 'btn btn-secondary'} onClick={() => actor.send({ type: 'action.start', action: a })}>
+              {a === 'assignDriver' && desk.driver ? 'Change driver' : ACTION_LABELS[a]}
+            </button>
+          ))}
+          {canRetryRefund && <button type="button" className="btn btn-secondary" onClick={() => actor.send({ type: 'action.start', action: 'retryRefund' })}>Retry refund</button>}
+        </div>
+      )}
+      <div className="op-grid">
+        <Rows title="Journey" rows={[...summary.journey, ...summary.stops]} />
+        <Rows title="Passenger" rows={summary.passenger} />
+        <Rows title="Vehicle and payment" rows={summary.vehicle} />
+        <Rows title="Extras" rows={summary.extras} />
+        <section className="op-card" aria-labelledby="price-title">
+          <h2 id="price-title">Price</h2>
+          <table className="op-lines">
+            <tbody>
+              {desk.breakdown.map((l, i) => <tr key={i}><th scope="row">{l.label}</th><td>{formatExactPrice(l.amount)}</td></tr>)}
+              <tr className="op-total"><th scope="row">Total</th><td>{pounds(page.booking.booking.total_booking_amount)}</td></tr>
+            </tbody>
+          </table>
+        </section>
+        <section className="op-card" aria-labelledby="payment-title">
+          <h2 id="payment-title">Payment</h2>
+          <dl className="op-dl">
+            <dt>Method</dt><dd>{desk.payment.method === 'card' ? 'Card' : 'In the car'}</dd>
+            <dt>Status</dt><dd>{PAYMENT_STATUS[desk.payment.status] ?? desk.payment.status}</dd>
+            {desk.payment.charge_id && <><dt>Charge</dt><dd className="op-code">{desk.payment.charge_id}</dd></>}
+            {desk.payment.test && <><dt>Test</dt><dd><span className="op-test">Test payment: no real money was taken</span></dd></>}
+            {desk.refund && <><dt>Refund</dt><dd>{pounds(desk.refund.amount)}, {desk.refund.status}{desk.refund.id ? ` (${desk.refund.id})` : ''}{desk.refund.error ? `: ${desk.refund.error}` : ''}</dd></>}
+            {desk.cancel_reason && <><dt>Cancelled because</dt><dd>{desk.cancel_reason}</dd></>}
+          </dl>
+        </section>
+        <section className="op-card" aria-labelledby="driver-title">
+          <h2 id="driver-title">Driver</h2>
+          {desk.driver ? (
+            <dl className="op-dl">
+              <dt>Name</dt><dd>{desk.driver.name}</dd>
+              <dt>Mobile</dt><dd>{formatPhone(desk.driver.mobile)}</dd>
+              <dt>Vehicle</dt><dd>{desk.driver.vehicle}</dd>
+              <dt>Registration</dt><dd>{desk.driver.registration}</dd>
+            </dl>
+          ) : <p className="muted">No driver assigned yet.</p>}
+        </section>
+      </div>
+      <section className="op-card op-timeline" aria-labelledby="timeline-title">
+        <h2 id="timeline-title">Timeline</h2>
+        <ol>
+          {page.timeline.map((e, i) => (
+            <li key={i}>
+              <span className="op-when">{e.at}</span>
+              <span>{e.text}{e.by && <> <span className="muted">by {e.by}</span></>}{e.detail && <> <span className="op-detail">{e.detail}</span></>}</span>
+            </li>
+          ))}
+        </ol>
+      </section>
+      {acting && <ActionDialog action={acting} page={page} />}
+    </section>
+  );
+}
+
+function Rows({ title, rows }: { title: string; rows: SummaryRow[] }) {
+  const id = `rows-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <section className="op-card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <dl className="op-dl">
+        {rows.map((r, i) => <div key={i} className="op-dl-row"><dt>{r.label}</dt><dd className={r.strong ? 'strong' : undefined}>{r.value}</dd></div>)}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+// The office's console (issue 26), a chunk of its own: a customer's page never loads it. Once loaded it hands the
+// app machine its machine (machines/operator.ts, with the browser's services) to run as the app's `operator` child,
+// then shows the screen that machine's state names.
+import { useEffect, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { AppActor, useSettings } from '../../appActor';
+import { LoadingOverlay } from '../../components/LoadingOverlay';
+import { ROLE_LABELS } from '../../../domain/operatorDesk';
+import { pathOfScreen } from '../../../domain/screens';
+import { unseenCount } from '../../../../machines/operator';
+import { liveOperator } from './liveOperator';
+import { OperatorContext, operatorScreen, useOperator, useOperatorRef, type OperatorRef } from './operatorActor';
+import { OperatorLogin } from './OperatorLogin';
+import { BoardView } from './BoardView';
+import { BookingView } from './BookingView';
+import { MailView } from './MailView';
+import { ExportView } from './ExportView';
+import './operator.css';
+
+export function OperatorArea() {
+  const app = AppActor.useActorRef();
+  const ref = AppActor.useSelector((s) => s.context.operator) as OperatorRef | null;
+  useEffect(() => {
+    if (!ref) app.send({ type: 'operator.loaded', logic: liveOperator });
+  }, [app, ref]);
+  if (!ref) return <LoadingOverlay text="Opening the console" />;
+  return (
+    <OperatorContext.Provider value={ref}>
+      <Console />
+    </OperatorContext.Provider>
+  );
+}
+
+function Console() {
+  const screen = useOperator(operatorScreen);
+  if (screen === null) return <LoadingOverlay text="Opening the console" />;
+  if (screen === 'operatorLogin') return <OperatorLogin />;
+  return (
+    <div className="op-shell">
+      <ConsoleBar />
+      <main id="main" className="op-main">
+        {screen === 'operatorBoard' && <BoardView />}
+        {screen === 'operatorBooking' && <BookingView />}
+        {screen === 'operatorMail' && <MailView />}
+        {screen === 'operatorExport' && <ExportView />}
+      </main>
+    </div>
+  );
+}
+
+function ConsoleBar() {
+  const actor = useOperatorRef();
+  const settings = useSettings();
+  const screen = useOperator(operatorScreen);
+  const staff = useOperator((s) => s.context.staff);
+  const unseen = useOperator(unseenCount);
+  const signingOut = useOperator((s) => s.matches('signingOut'));
+  const [, navigate] = useLocation();
+  const link = (to: 'operatorBoard' | 'operatorMail' | 'operatorExport', label: string, extra?: ReactNode) => { const href = pathOfScreen(to); return (
+    <li>
+      <a
+        href={href}
+        className="op-nav-link"
+        aria-current={screen === to || (to === 'operatorBoard' && screen === 'operatorBooking') ? 'page' : undefined}
+        onClick={(e) => {
+          if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+          e.preventDefault();
+          navigate(href);
+        }}
+      >
+        {label}{extra}
+      </a>
+    </li>
+  ); };
+  return (
+    <header className="op-bar">
+      <div className="op-bar-inner">
+        <p className="op-brand">{settings.Company_Name || 'Operator'} <span className="op-brand-sub">Office</span></p>
+        <nav aria-label="Console">
+          <ul className="op-nav">
+            {link('operatorBoard', 'Bookings', unseen > 0 && (
+              <span className="op-badge" aria-label={`, ${unseen} new`}>{unseen}</span>
+            ))}
+            {link('operatorMail', 'Mail')}
+            {link('operatorExport', 'Export')}
+          </ul>
+        </nav>
+        <div className="op-who">
+          {staff && <span className="op-who-name">{staff.name}<span className="op-who-role"> · {staff.company_name ?? ROLE_LABELS[staff.role]}</span></span>}
+          <button type="button" className="btn op-signout" disabled={signingOut} onClick={() => actor.send({ type: 'signOut' })}>Sign out</button>
+        </div>
+      </div>
+    </header>
+  );
+}

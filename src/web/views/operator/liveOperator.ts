@@ -1,0 +1,36 @@
+// The console's machine with the browser's services: its calls (./operatorApi.ts) and the watch for new bookings,
+// which asks for the newest booking every 5 seconds (the database is asked, so a booking made through another server
+// process shows too) while the console is signed in.
+import { fromCallback, fromPromise } from 'xstate';
+import { operatorMachine, type BoardQuery, type DeskAction, type Latest, type MailStatus } from '../../../../machines/operator';
+import * as calls from './operatorApi';
+
+export const POLL_MS = 5_000;
+
+export const liveOperator = operatorMachine.provide({
+  actors: {
+    getSession: fromPromise(() => calls.getSession()),
+    signIn: fromPromise(({ input }: { input: { email: string; password: string } }) => calls.signIn(input)),
+    signOut: fromPromise(() => calls.signOut()),
+    loadBoard: fromPromise(({ input }: { input: BoardQuery }) => calls.loadBoard(input)),
+    loadFilters: fromPromise(() => calls.loadFilters()),
+    loadBooking: fromPromise(({ input }: { input: { reference: string } }) => calls.loadBooking(input.reference)),
+    runAction: fromPromise(({ input }: { input: { reference: string; action: DeskAction } }) => calls.runAction(input.reference, input.action)),
+    loadMail: fromPromise(({ input }: { input: { status: MailStatus } }) => calls.loadMail(input.status)),
+    retryMail: fromPromise(({ input }: { input: { id: number } }) => calls.retryMail(input.id)),
+    exportCsv: fromPromise(({ input }: { input: { from: string; to: string } }) => calls.exportCsv(input.from, input.to)),
+    watchLatest: fromCallback(({ sendBack }) => {
+      let stopped = false;
+      const tick = async () => {
+        try {
+          const latest: Latest = await calls.latest();
+          if (!stopped) sendBack({ type: 'latest', latest });
+        } catch {
+          // A missed poll is tried again at the next; an ended session shows at the next call the person makes.
+        }
+      };
+      const timer = setInterval(() => { void tick(); }, POLL_MS);
+      return () => { stopped = true; clearInterval(timer); };
+    }),
+  },
+});

@@ -1,0 +1,61 @@
+// The console's calls (src/server/operator/routes.ts), in the console's own chunk. The session is an HttpOnly cookie
+// the browser sends by itself; a refusal becomes a CallError with the server's message, the field it names and the
+// status (401: the session ended), which the console's machine reads.
+import { FetchError } from 'ofetch';
+import { api, errorMessage } from '../../api';
+import type {
+  ActionResult, Board, BoardQuery, BookingPage, CallError, DeskAction, Filters, Latest, MailRow, MailStatus, StaffMember,
+} from '../../../../machines/operator';
+
+function callError(err: unknown): Error & Partial<CallError> {
+  const status = err instanceof FetchError ? err.response?.status : undefined;
+  const field = err instanceof FetchError ? (err.data as { field?: string } | undefined)?.field : undefined;
+  return Object.assign(new Error(errorMessage(err)), { ...(field ? { field } : {}), ...(status ? { status } : {}) });
+}
+
+async function call<T>(path: string, options: { method?: string; body?: object; query?: Record<string, string>; responseType?: 'blob' } = {}): Promise<T> {
+  try {
+    return await api<T>(`/operator/${path}`, { credentials: 'same-origin', ...options } as never) as T;
+  } catch (err) {
+    throw callError(err);
+  }
+}
+
+export const getSession = async () => (await call<{ staff: StaffMember | null }>('session')).staff;
+export const signIn = async (body: { email: string; password: string }) =>
+  (await call<{ staff: StaffMember }>('session', { method: 'POST', body })).staff;
+export const signOut = async () => { await call('session', { method: 'DELETE' }); };
+
+export function loadBoard(q: BoardQuery): Promise<Board> {
+  const query = Object.fromEntries(Object.entries(q).filter(([, v]) => v !== ''));
+  return call<Board>('bookings', { query });
+}
+export const loadFilters = () => call<Filters>('filters');
+export const latest = () => call<Latest>('latest');
+export const loadBooking = (reference: string) => call<BookingPage>(`bookings/${encodeURIComponent(reference)}`);
+
+const ACTION_PATHS: Record<DeskAction['kind'], string> = {
+  assignDriver: 'driver', complete: 'complete', noShow: 'no-show', cancel: 'cancel', retryRefund: 'refund',
+};
+
+export async function runAction(reference: string, action: DeskAction): Promise<ActionResult> {
+  const body = action.kind === 'assignDriver' ? action.driver : action.kind === 'cancel' ? action.cancel : undefined;
+  const answer = await call<Omit<ActionResult, 'kind'>>(`bookings/${encodeURIComponent(reference)}/${ACTION_PATHS[action.kind]}`, { method: 'POST', body });
+  return { ...answer, kind: action.kind };
+}
+
+export const loadMail = async (status: MailStatus) => (await call<{ emails: MailRow[] }>('emails', { query: { status } })).emails;
+export const retryMail = (id: number) => call(`emails/${id}/retry`, { method: 'POST' });
+
+/** The CSV, fetched with the key headers and saved as the file the server names. */
+export async function exportCsv(from: string, to: string): Promise<void> {
+  const blob = await call<Blob>('export', { query: { from, to }, responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `bookings-${from}-to-${to}.csv`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,234 @@
+// The model of machines/operator.ts (the office's console, issue 26) that paths are generated from
+// (test/machine/modelPaths.ts): the events a test may send, the inputs it starts from, and the facts of the issue
+// each state keeps, worked out from the events of the path.
+import { expect } from 'vitest';
+import { operatorMachine, unseenCount, type Board, type BookingPage, type OperatorEvent, type OperatorInput, type OperatorSnapshot, type StaffMember } from '../../../machines/operator';
+import { MESSAGES } from '../../../src/domain/operatorDesk';
+import { answers, type Model, type ModelEvent, type Trail } from '../modelPaths';
+
+export const getSession = answers(operatorMachine, 'getSession');
+export const signIn = answers(operatorMachine, 'signIn');
+export const signOut = answers(operatorMachine, 'signOut');
+export const loadBoard = answers(operatorMachine, 'loadBoard');
+export const loadFilters = answers(operatorMachine, 'loadFilters');
+export const loadBooking = answers(operatorMachine, 'loadBooking');
+export const runAction = answers(operatorMachine, 'runAction');
+export const loadMail = answers(operatorMachine, 'loadMail');
+export const retryMail = answers(operatorMachine, 'retryMail');
+export const exportCsv = answers(operatorMachine, 'exportCsv');
+export const SERVICES = ['getSession', 'signIn', 'signOut', 'loadBoard', 'loadFilters', 'loadBooking', 'runAction', 'loadMail', 'retryMail', 'exportCsv'];
+
+export const url = (href: string): OperatorEvent => {
+  const at = href.indexOf('?');
+  return { type: 'url.changed', path: at < 0 ? href : href.slice(0, at), search: at < 0 ? '' : href.slice(at) };
+};
+
+export const staff: StaffMember = { id: 1, email: 'ops@albion-executive.co.uk', name: 'Priya Shah', role: 'admin', company_name: null };
+export const REF = 'BK-ABCDEFGH';
+export const board: Board = {
+  rows: [{
+    id: 7, booking_number: REF, status: 'confirmed', pick_up_date: '2030-09-12', pick_up_time: '07:15', pick_up_address: 'Heathrow T5',
+    drop_off_address: 'Trafalgar Square', ride_type: 'Q', company_name: 'Metro Cars London', category_name: 'Saloon', passenger_name: 'Oliver Bennett',
+    passenger_contact_no: '+447700900123', total: '62.00', payment_method: 'car', payment_status: 'due_in_car', driver_name: null,
+  }],
+  total: 1, latest: { latest_id: 7, count: 5 },
+};
+export const page: BookingPage = {
+  booking: { booking: { booking_number: REF } } as BookingPage['booking'],
+  desk: {
+    status: 'confirmed', status_label: 'Confirmed', actions: ['assignDriver', 'cancel'], breakdown: [],
+    payment: { method: 'car', status: 'due_in_car', charge_id: null, intent_id: null, test: false, refundable: null },
+    driver: null, cancel_reason: null, refund: null,
+  },
+  timeline: [],
+};
+const driver = { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' };
+/** A refusal as the console's calls throw it (src/web/views/operator/operatorApi.ts): its message, status and field. */
+export const refusal = (message: string, extra: { status?: number; field?: string } = {}) => Object.assign(new Error(message), extra);
+const ended = refusal(MESSAGES.sessionEnded, { status: 401 });
+const conflict = refusal(MESSAGES.notAllowed, { status: 409 });
+const invalid = refusal('Enter a valid mobile number, e.g. 07700 900123.', { field: 'mobile', status: 422 });
+const down = refusal('We could not reach the booking server. Please check your connection and try again.');
+
+export const EVENTS: ModelEvent<OperatorEvent>[] = [
+  url('/operator'),
+  url('/operator?tab=upcoming&q=smith'),
+  url(`/operator/bookings/${REF}`),
+  url('/operator/mail'),
+  url('/operator/export'),
+  url('/operator/login'),
+  getSession.done(staff),
+  getSession.done(null),
+  getSession.fails(down),
+  { type: 'signIn', email: staff.email, password: 'Albion-Desk-2026' },
+  signIn.done(staff),
+  signIn.fails(refusal(MESSAGES.signInFailed, { status: 401, field: 'password' })),
+  { type: 'signOut' },
+  signOut.done(),
+  signOut.fails(down),
+  loadFilters.done({ companies: [], vehicles: [], statuses: [] }),
+  loadFilters.fails(down),
+  { type: 'board.query', query: { tab: 'past' } },
+  { type: 'board.showNew' },
+  { type: 'latest', latest: { latest_id: 9, count: 7 } },
+  loadBoard.done(board),
+  loadBoard.fails(ended),
+  loadBoard.fails(down),
+  { type: 'open', reference: REF },
+  loadBooking.done(page),
+  loadBooking.fails(refusal(MESSAGES.notFound, { status: 404 })),
+  loadBooking.fails(ended),
+  loadBooking.fails(down),
+  { type: 'action.start', action: 'assignDriver' },
+  { type: 'action.start', action: 'complete' },
+  { type: 'action.confirm', action: { kind: 'assignDriver', driver } },
+  { type: 'action.cancel' },
+  runAction.done({ kind: 'assignDriver' }),
+  runAction.done({ kind: 'cancel', refund: { status: 'failed', error: 'connect ECONNREFUSED' } }),
+  runAction.fails(invalid),
+  runAction.fails(conflict),
+  runAction.fails(ended),
+  { type: 'mail.show', status: 'sent' },
+  loadMail.done([]),
+  loadMail.fails(ended),
+  loadMail.fails(down),
+  { type: 'mail.retry', id: 3 },
+  retryMail.done({ retried: 3 }),
+  retryMail.fails(refusal('This message is not waiting to be retried.', { status: 409 })),
+  retryMail.fails(ended),
+  { type: 'export.download', from: '2030-09-01', to: '2030-09-30' },
+  exportCsv.done(),
+  exportCsv.fails(ended),
+  exportCsv.fails(down),
+  { type: 'retry' },
+  { type: 'message.dismissed' },
+];
+
+export const INPUTS: Record<string, OperatorInput> = {
+  'a visit to /operator': { location: { path: '/operator', search: '' } },
+  "a link to a booking from the office's e-mail": { location: { path: `/operator/bookings/${REF}`, search: '' } },
+  'a visit to /operator/login': { location: { path: '/operator/login', search: '' } },
+};
+
+type Answer = { type: string; output?: unknown; error?: { message: string; status?: number; field?: string } };
+const is = (e: ModelEvent | undefined, answer: { type: string }) => e?.type === answer.type;
+const failed = (e: ModelEvent | undefined, service: { fails: (x: unknown) => { type: string } }) => e?.type === service.fails(null).type;
+const statusOf = (e: ModelEvent | undefined) => (e as Answer | undefined)?.error?.status;
+
+/** Signed in by the path's events: a session found or a sign-in accepted, not ended since by a 401 or sign-out. */
+export function signedIn(trail: Trail<OperatorSnapshot>): boolean {
+  let on = false;
+  for (const { event: e } of trail) {
+    if ((is(e, getSession.done()) && (e as Answer).output !== null) || is(e, signIn.done())) on = true;
+    if (statusOf(e) === 401 && !failed(e, signIn)) on = false;
+    if (is(e, signOut.done()) || failed(e, signOut)) on = false;
+  }
+  return on;
+}
+
+/**
+ * The page the person is on, or asked for, by the path's events: where the console must be once signed in (a
+ * page asked for before, or the one open when the session ended; after the sign-in page or a sign-out, the board).
+ */
+export function pageOf(trail: Trail<OperatorSnapshot>, input: OperatorInput): string {
+  let at = input.location.path;
+  for (const { event: e } of trail) {
+    if (e.type === 'url.changed') at = (e as unknown as { path: string }).path;
+    if (e.type === 'open') at = `/operator/bookings/${(e as unknown as { reference: string }).reference}`;
+    if (e.type === 'mail.show') at = '/operator/mail';
+    if (e.type === 'board.query' || e.type === 'board.showNew') at = '/operator';
+    if (is(e, signOut.done()) || failed(e, signOut)) at = '/operator/login';
+  }
+  return at === '/operator/login' ? '/operator' : at;
+}
+
+export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input: OperatorInput) {
+  const last = trail.at(-1)?.event;
+  const where = s.context.location.path + s.context.location.search;
+  const on = signedIn(trail);
+  const checked = trail.some((x) => is(x.event, getSession.done()) || failed(x.event, getSession));
+
+  // Issue 26: nobody is shown the console before the session is known, nor without one.
+  if (!checked) {
+    expect(s.value).toBe('checking');
+    expect(where).toBe(input.location.path + input.location.search);
+    return;
+  }
+  expect(s.context.staff !== null, 'signed in').toBe(on || s.matches('signingOut'));
+  if (!on && !s.matches('signingOut')) {
+    expect(s.matches('signedOut')).toBe(true);
+    expect(where).toBe('/operator/login');
+  }
+  // A session that ended mid-visit says so, and the console goes back to that page after the next sign-in.
+  if (statusOf(last) === 401 && !failed(last, signIn)) {
+    expect(s.context.error?.message).toBe(MESSAGES.sessionEnded);
+    expect(s.context.wanted).not.toBeNull();
+  }
+  if (failed(last, signIn)) expect([s.value, s.context.error?.message]).toEqual([{ signedOut: 'idle' }, MESSAGES.signInFailed]);
+
+  if (on) {
+    // Each screen shows under its own address: the board with its query, a booking under its reference.
+    if (s.matches({ signedIn: 'board' })) {
+      expect(s.context.location.path).toBe('/operator');
+      const p = new URLSearchParams(s.context.location.search);
+      expect(p.get('tab') ?? 'today').toBe(s.context.query.tab);
+      expect(p.get('q') ?? '').toBe(s.context.query.q);
+    }
+    if (s.matches({ signedIn: 'booking' })) expect(where).toBe(`/operator/bookings/${s.context.reference}`);
+    if (s.matches({ signedIn: 'mail' })) expect(s.context.location.path).toBe('/operator/mail');
+    if (s.matches({ signedIn: 'export' })) expect(where).toBe('/operator/export');
+    // Signing in (or finding the session) opens the page asked for; the sign-in page itself leads to the board.
+    const opened = trail.findLastIndex((x) => is(x.event, signIn.done()) || is(x.event, getSession.done()));
+    const since = trail.slice(opened + 1);
+    if (opened >= 0 && !since.some((x) => ['url.changed', 'open', 'board.query', 'mail.show'].includes(x.event.type))) {
+      expect(s.context.location.path).toBe(pageOf(trail.slice(0, opened), input));
+    }
+  }
+
+  // New bookings: counted against those shown when the board last loaded; Show loads them and counts nothing new.
+  const lastLoad = trail.findLastIndex((x) => is(x.event, loadBoard.done()));
+  const shown = lastLoad >= 0 ? (trail[lastLoad].event as Answer & { output: Board }).output.latest.count : null;
+  const newest = trail.findLast((x) => x.event.type === 'latest')?.event as Extract<OperatorEvent, { type: 'latest' }> | undefined;
+  if (on && newest && shown !== null && trail.findLastIndex((x) => x.event.type === 'latest') > lastLoad && s.context.seenCount !== null) {
+    expect(unseenCount(s)).toBe(Math.max(0, newest.latest.count - s.context.seenCount));
+  }
+  if (last?.type === 'board.showNew' && on) expect(s.context.seenCount).toBeNull();
+
+  // An action waits for its confirmation; a refusal naming a field keeps the form open with it; someone else's
+  // change (409) reloads the booking with the message; a refund that failed says so.
+  if (is(last, runAction.done())) {
+    const out = (last as Answer & { output: { refund?: { status: string } } }).output;
+    expect(s.matches({ signedIn: { booking: 'loading' } })).toBe(true);
+    if (out.refund?.status === 'failed') expect(s.context.error?.message).toMatch(/refund failed/);
+    else expect(s.context.notice).not.toBeNull();
+  }
+  if (failed(last, runAction) && statusOf(last) === 422) expect([s.value, s.context.error?.field]).toEqual([{ signedIn: { booking: 'confirming' } }, 'mobile']);
+  if (failed(last, runAction) && statusOf(last) === 409) {
+    expect([s.value, s.context.action, s.context.error?.message]).toEqual([{ signedIn: { booking: 'loading' } }, null, MESSAGES.notAllowed]);
+  }
+  if (failed(last, loadBooking) && statusOf(last) === 404) expect(s.value).toEqual({ signedIn: { booking: 'notFound' } });
+  if (s.matches({ signedIn: { booking: 'confirming' } })) {
+    expect(s.context.action === 'retryRefund' || s.context.page?.desk.actions.includes(s.context.action!)).toBe(true);
+  }
+  if (last?.type === 'action.start' && s.context.page && !s.context.page.desk.actions.includes((last as unknown as { action: never }).action)) {
+    expect(s.matches({ signedIn: { booking: 'confirming' } })).toBe(false);
+  }
+  if (is(last, retryMail.done())) expect(s.context.notice).toBe('The message will be sent again now.');
+  if (is(last, signOut.done()) || failed(last, signOut)) expect([s.context.staff, s.context.wanted]).toEqual([null, null]);
+}
+
+export const model: Model<typeof operatorMachine> = {
+  name: 'operator machine',
+  machine: operatorMachine,
+  events: EVENTS,
+  inputs: INPUTS,
+  serialize: (s) => JSON.stringify([
+    s.value, s.context.location, s.context.wanted, s.context.staff?.id ?? null, s.context.query, s.context.board?.total ?? null,
+    s.context.seenCount, s.context.latest, s.context.reference, s.context.page?.desk.status ?? null, s.context.action,
+    s.context.mailStatus, s.context.mail?.length ?? null, s.context.error?.message ?? null, s.context.notice,
+  ]),
+  facts: spec,
+  factsTitle: "issue 26's console: sign-in, addresses, new bookings and actions",
+  services: SERVICES,
+  depth: () => 5,
+};

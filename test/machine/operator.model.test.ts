@@ -1,0 +1,69 @@
+// Model-based tests of machines/operator.ts, the office's console (issue 26): paths generated from the model
+// (./models/operator.ts) cover every transition, with the issue's facts checked after each step.
+import { describe, expect, it } from 'vitest';
+import { run, testModel } from './modelPaths';
+import { MESSAGES } from '../../src/domain/operatorDesk';
+import { unseenCount } from '../../machines/operator';
+import { INPUTS, REF, refusal, board, getSession, loadBoard, loadBooking, model, page, runAction, signIn, staff, url } from './models/operator';
+
+testModel(model);
+
+describe('what the console does on its way', () => {
+  it("opens the booking of the office's e-mail after signing in, and comes back to it when the session ends", async () => {
+    const sut = run(model, INPUTS["a link to a booking from the office's e-mail"]);
+    await sut.exec(getSession.done(null));
+    expect(sut.snapshot.context.location).toEqual({ path: '/operator/login', search: '' });
+    await sut.exec({ type: 'signIn', email: staff.email, password: 'x' });
+    await sut.exec(signIn.done(staff));
+    expect(sut.snapshot.context.location.path).toBe(`/operator/bookings/${REF}`);
+    expect(sut.calls.at(-1)).toEqual({ service: 'loadBooking', input: { reference: REF } });
+    await sut.exec(loadBooking.fails(refusal(MESSAGES.sessionEnded, { status: 401 })));
+    expect([sut.snapshot.context.location.path, sut.snapshot.context.error?.message]).toEqual(['/operator/login', MESSAGES.sessionEnded]);
+    await sut.exec({ type: 'signIn', email: staff.email, password: 'x' });
+    await sut.exec(signIn.done(staff));
+    expect(sut.snapshot.context.location.path).toBe(`/operator/bookings/${REF}`);
+    sut.stop();
+  });
+
+  it('counts bookings that arrive while the board is open, and Show counts them seen', async () => {
+    const sut = run(model, INPUTS['a visit to /operator']);
+    await sut.exec(getSession.done(staff));
+    await sut.exec(loadBoard.done(board));
+    expect(unseenCount(sut.snapshot)).toBe(0);
+    await sut.exec({ type: 'latest', latest: { latest_id: 9, count: 7 } });
+    expect(unseenCount(sut.snapshot)).toBe(2);
+    expect(sut.calls.at(-1)?.service).toBe('loadBoard');
+    await sut.exec(loadBoard.done({ ...board, latest: { latest_id: 9, count: 7 } }));
+    expect(unseenCount(sut.snapshot)).toBe(2);
+    await sut.exec({ type: 'board.showNew' });
+    await sut.exec(loadBoard.done({ ...board, latest: { latest_id: 9, count: 7 } }));
+    expect(unseenCount(sut.snapshot)).toBe(0);
+    sut.stop();
+  });
+
+  it('sends the driver only once confirmed, and keeps the form open with the field the server refused', async () => {
+    const sut = run(model, INPUTS["a link to a booking from the office's e-mail"]);
+    await sut.exec(getSession.done(staff));
+    await sut.exec(loadBooking.done(page));
+    await sut.exec({ type: 'action.start', action: 'complete' });
+    expect(sut.snapshot.matches({ signedIn: { booking: 'confirming' } })).toBe(false);
+    await sut.exec({ type: 'action.start', action: 'assignDriver' });
+    expect(sut.calls.map((c) => c.service)).not.toContain('runAction');
+    const driver = { name: 'Dan', mobile: '1', vehicle: 'E-Class', registration: 'LB71 XKE' };
+    await sut.exec({ type: 'action.confirm', action: { kind: 'assignDriver', driver } });
+    expect(sut.calls.at(-1)).toEqual({ service: 'runAction', input: { reference: REF, action: { kind: 'assignDriver', driver } } });
+    await sut.exec(runAction.fails(refusal('Enter a valid mobile number.', { field: 'mobile', status: 422 })));
+    expect(sut.snapshot.context.error).toEqual({ message: 'Enter a valid mobile number.', field: 'mobile', status: 422 });
+    sut.stop();
+  });
+
+  it('keeps the board query in the address', async () => {
+    const sut = run(model, INPUTS['a visit to /operator']);
+    await sut.exec(getSession.done(staff));
+    await sut.exec({ type: 'board.query', query: { tab: 'past', q: 'smith' } });
+    expect(sut.snapshot.context.location).toEqual({ path: '/operator', search: '?tab=past&q=smith' });
+    await sut.exec(url('/operator?tab=cancelled'));
+    expect(sut.snapshot.context.query.tab).toBe('cancelled');
+    sut.stop();
+  });
+});
