@@ -1,0 +1,234 @@
+// The office's console (issue 26) in Chromium against the real server, as its staff use it: sign in, the board
+// (tabs, search, new bookings arriving without a reload), a booking's page, assigning a driver, cancelling a card
+// booking with its refund, the mail queue, the export, a company member's narrower view, sign-out; at 1280 and
+// 375 px, with axe, and by keyboard alone. Bookings are made through the API, as the website makes them.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { onSharedServer, ukDateInDays } from './harness';
+import { violations } from './axe';
+import { outboxMails } from './outbox';
+import { DEMO_STAFF } from '../../src/server/operator/seed';
+
+const suite = onSharedServer();
+const shared = suite.server;
+const [ADMIN, METRO] = DEMO_STAFF;
+const KEYS = { 'content-type': 'application/json', 'API-PUBLIC-KEY': 'local-public-key', 'API-SECRET-KEY': 'local-secret-key' };
+
+const api = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${shared.url}/api/v1${path}`, { method: body ? 'POST' : 'GET', headers: { ...KEYS, ...headers }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, body: await res.json() as any };
+};
+
+let counter = 0;
+/** A booking made as the website makes it: paid in the car, or by card through the local test gateway. */
+async function book(company: string, opts: { card?: boolean; days?: number; surname?: string } = {}) {
+  const form = {
+    pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
+    pickup_date: ukDateInDays(opts.days ?? 20), pickup_hour: '7am', pickup_min: '15', passengers: 2, luggages: 1,
+  };
+  const prices = await api('/calculate-distance-price', form);
+  const vehicle = prices.body.price_details.find((p: any) => p.vehicle_type === 'Saloon' && p.company_name === company);
+  const request = {
+    selectedVehicleData: vehicle, selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, hourlyRateForm: null,
+    registrationData: { firstName: 'Eleanor', surname: opts.surname ?? `Whitfield${++counter}`, number: '07700 900321', email: `eleanor.${counter}@example.com`, additionalInfo: '' },
+    payment_method: opts.card ? 'card' : 'car', selected_passenger: 'guest_login', stripe_session_id: null, paymentId: null,
+  };
+  if (!opts.card) {
+    const res = await api('/booking', request);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.booking as { booking_number: string; total_booking_amount: string };
+  }
+  const { publishableKey } = (await api('/secret_key')).body;
+  const pm = await (await fetch(`${shared.url}/test-gateway/v1/payment_methods`, {
+    method: 'POST', headers: { Authorization: `Bearer ${publishableKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ type: 'card', 'card[number]': '4242424242424242', 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' }),
+  })).json() as { id: string };
+  const key = `op-e2e-${Date.now()}-${counter}`;
+  const created = await api('/create-payment-intent', { ...request, paymentMethodId: pm.id, amount: Math.round(Number(vehicle.price) * 100) }, { 'Idempotency-Key': key });
+  const confirmed = await api('/confirm-payment-intent', { paymentIntentId: created.body.paymentIntentId });
+  const done = await api('/booking', { ...request, stripe_session_id: confirmed.body.sessionId, paymentId: confirmed.body.paymentId }, { 'Idempotency-Key': key });
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  return done.body.data.booking as { booking_number: string; total_booking_amount: string };
+}
+
+async function signedIn(who: { email: string; password: string } = ADMIN, width = 1280, path = '/operator'): Promise<Page> {
+  const page = await (await suite.browser.newContext({ viewport: { width, height: 900 } })).newPage();
+  await page.goto(`${shared.url}${path}`);
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  return page;
+}
+const at = (page: Page) => { const u = new URL(page.url()); return u.pathname + u.search; };
+const board = (page: Page) => page.getByRole('table');
+
+describe('staff sign-in', () => {
+  it('keeps the console behind a sign-in, says when the password is wrong, and opens the page asked for', async () => {
+    const b = await book('Metro Cars London');
+    const page = await (await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${shared.url}/operator/bookings/${b.booking_number}`);
+    await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
+    expect(at(page)).toBe('/operator/login');
+    expect(await violations(page)).toEqual([]);
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('The e-mail or password is not correct.');
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: `Booking ${b.booking_number}` }).waitFor();
+    expect(at(page)).toBe(`/operator/bookings/${b.booking_number}`);
+    // The session is a cookie the page's scripts cannot read.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
+    await page.goto(`${shared.url}/operator`);
+    await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
+    await page.context().close();
+  });
+});
+
+describe('the bookings board', () => {
+  it('lists, finds and filters bookings, and shows a new booking within seconds without a reload', async () => {
+    const first = await book('Metro Cars London', { surname: 'Pemberton' });
+    const page = await signedIn();
+    await page.getByRole('button', { name: 'Upcoming' }).click();
+    await expect.poll(() => at(page)).toBe('/operator?tab=upcoming');
+    await board(page).getByRole('link', { name: first.booking_number }).waitFor();
+    expect(await violations(page)).toEqual([]);
+
+    await page.getByLabel('Search').fill('pemberton');
+    await page.getByLabel('Search').press('Enter');
+    await expect.poll(() => at(page)).toBe('/operator?tab=upcoming&q=pemberton');
+    await expect.poll(() => board(page).getByRole('link').allTextContents()).toEqual([first.booking_number]);
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Search').press('Enter');
+    await page.getByLabel('Company').selectOption({ label: 'Albion Executive Cars' });
+    await expect.poll(async () => (await board(page).getByRole('link').allTextContents()).includes(first.booking_number)).toBe(false);
+    await page.getByLabel('Company').selectOption({ label: 'All' });
+    await board(page).getByRole('link', { name: first.booking_number }).waitFor();
+
+    // Made elsewhere (the website) while the board is open: it appears, marked new, with the count in the header.
+    const second = await book('Albion Executive Cars');
+    const link = board(page).getByRole('link', { name: second.booking_number });
+    await link.waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: /Bookings.*1 new/ }).waitFor();
+    await page.getByRole('row').filter({ hasText: second.booking_number }).getByText('New', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Show 1 new booking' }).click();
+    await page.getByRole('button', { name: /^Show \d+ new/ }).waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
+  it('gives a company member only its own company\'s bookings', async () => {
+    const metro = await book('Metro Cars London');
+    const albion = await book('Albion Executive Cars');
+    const page = await signedIn(METRO);
+    await page.getByRole('button', { name: 'Upcoming' }).click();
+    await board(page).getByRole('link', { name: metro.booking_number }).waitFor();
+    expect(await board(page).getByRole('link', { name: albion.booking_number }).count()).toBe(0);
+    expect(await page.getByLabel('Company').locator('option').allTextContents()).toEqual(['All', 'Metro Cars London']);
+    await page.goto(`${shared.url}/operator/bookings/${albion.booking_number}`);
+    await page.getByRole('heading', { name: `No booking ${albion.booking_number}` }).waitFor();
+    await page.context().close();
+  });
+});
+
+describe("a booking's page", () => {
+  it('assigns a driver after a check of the form, e-mails the passenger, and shows it on the timeline', async () => {
+    const b = await book('Metro Cars London');
+    const page = await signedIn(ADMIN, 1280, `/operator/bookings/${b.booking_number}`);
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Assign driver' }).click();
+    const dialog = page.getByRole('dialog', { name: `Assign a driver to ${b.booking_number}` });
+    await dialog.waitFor();
+    await dialog.getByLabel("Driver's name").fill('Dan Price');
+    await dialog.getByLabel('Mobile').fill('123');
+    await dialog.getByRole('button', { name: 'Save driver' }).click();
+    await dialog.getByText('Enter a valid mobile number, e.g. 07700 900123.').waitFor();
+    expect(await violations(page)).toEqual([]);
+    await dialog.getByLabel('Mobile').fill('07700 900777');
+    await dialog.getByLabel('Vehicle (make and model)').fill('Mercedes E-Class');
+    await dialog.getByLabel('Registration').fill('lb71 xke');
+    await dialog.getByRole('button', { name: 'Save driver' }).click();
+    await page.getByText('Driver saved. The passenger has been e-mailed the details.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    const driver = page.getByRole('region', { name: 'Driver', exact: true });
+    await expect.poll(() => driver.textContent()).toContain('LB71 XKE');
+    await page.getByRole('listitem').filter({ hasText: 'Driver assigned' }).filter({ hasText: ADMIN.name }).waitFor();
+    await page.getByRole('button', { name: 'Change driver' }).waitFor();
+    await expect.poll(() => outboxMails(shared.dataDir).filter((m) => m.headers.subject === `Your driver for ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
+    await page.context().close();
+  });
+
+  it('cancels a card booking with its reason and refunds it once, whoever presses twice', async () => {
+    const b = await book('Albion Executive Cars', { card: true });
+    const page = await signedIn(ADMIN, 375, `/operator/bookings/${b.booking_number}`);
+    await page.getByText('Test payment: no real money was taken').waitFor();
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel ${b.booking_number}?` });
+    await dialog.getByLabel('Reason').fill('Duplicate booking made by mistake');
+    expect(await dialog.getByRole('radio', { name: 'Refund it' }).isChecked()).toBe(true);
+    await dialog.getByLabel('Amount to refund (£)').fill('99999');
+    await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+    await dialog.getByText(`The refund cannot be more than the £${b.total_booking_amount} paid.`).waitFor();
+    await dialog.getByLabel('Amount to refund (£)').fill('');
+    await dialog.getByRole('button', { name: 'Cancel booking' }).dblclick();
+    await page.getByText('Booking cancelled. The passenger, the office and the company have been told.').waitFor();
+    await page.getByText('Cancelled', { exact: true }).first().waitFor();
+    const payment = page.getByRole('region', { name: 'Payment', exact: true });
+    await expect.poll(() => payment.textContent()).toContain(`£${b.total_booking_amount}, succeeded`);
+    expect(await page.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);
+    expect(await violations(page)).toEqual([]);
+    await expect.poll(() => outboxMails(shared.dataDir).filter((m) => m.headers.subject === `Booking cancelled: ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
+    await page.context().close();
+  });
+
+  it('can be run by keyboard alone: tab to a booking, open it, confirm an action, close a window with Escape', async () => {
+    const b = await book('Metro Cars London', { surname: 'Keyboard' });
+    const page = await signedIn();
+    await page.getByLabel('Search').focus();
+    await page.keyboard.type(b.booking_number);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Upcoming' }).focus();
+    await page.keyboard.press('Enter');
+    const link = board(page).getByRole('link', { name: b.booking_number });
+    await link.waitFor();
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Booking ${b.booking_number}` }).waitFor();
+    await page.getByRole('button', { name: 'Cancel booking' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('id'))).toBe('reason');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel booking');
+    await page.context().close();
+  });
+});
+
+describe('mail and export', () => {
+  it('shows the messages sent, and downloads the bookings of a range as CSV', async () => {
+    const b = await book('Metro Cars London', { days: 25 });
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Mail' }).click();
+    await page.getByRole('heading', { name: 'Mail' }).waitFor();
+    await expect.poll(() => outboxMails(shared.dataDir).some((m) => m.headers.subject === `Booking confirmed: ${b.booking_number}`), { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Sent' }).click();
+    await expect.poll(() => at(page)).toBe('/operator/mail?status=sent');
+    await page.getByRole('cell', { name: `Booking confirmed: ${b.booking_number}` }).waitFor();
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Export' }).click();
+    await page.getByLabel('First day').fill(ukDateInDays(25));
+    await page.getByLabel('Last day').fill(ukDateInDays(25));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`bookings-${ukDateInDays(25)}-to-${ukDateInDays(25)}.csv`);
+    const text = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+    expect(text).toContain(b.booking_number);
+    expect(await violations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
