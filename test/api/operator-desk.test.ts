@@ -206,6 +206,16 @@ describe('the board', () => {
     expect((await t.call('GET', '/operator/bookings?tab=today&status=lost', undefined, as(admin))).status).toBe(422);
   });
 
+  it('sees a booking made through another server process on the same database (what the board polls is the database)', async () => {
+    const other = await testApp({ db: t.db });
+    const before = (await other.call('GET', '/operator/latest', undefined, as(admin))).body;
+    // The session too is the database's: the cookie signed in through one process works on the other.
+    const b = await book('Metro Cars London', GRACE);
+    const seen = (await other.call('GET', '/operator/latest', undefined, as(admin))).body;
+    expect(seen).toEqual({ latest_id: b.id, count: before.count + 1 });
+    expect((await other.call('GET', `/operator/bookings?tab=upcoming&q=${b.booking_number}`, undefined, as(admin))).body.rows).toHaveLength(1);
+  });
+
   it('puts a booking on Today on its UK day, and a new booking moves the newest id the board polls', async () => {
     const before = (await t.call('GET', '/operator/latest', undefined, as(admin))).body;
     const b = await book('Metro Cars London', OLIVER, bookingForm('2030-10-27', '1am'));
