@@ -18,6 +18,7 @@ import {
 import { assignDriver, audit, cancelBooking, finishBooking, refundablePence, type DeskDeps } from './desk';
 import { makeRefund } from './refunds';
 import { toCsv } from './csv';
+import { changeData, dataSection, isDataSection, type DataChange } from './operatorData';
 
 export const SESSION_COOKIE = 'operator_session';
 
@@ -174,6 +175,20 @@ export const operatorRoutes = new Hono<AppEnv>()
     await audit(db, staff, 'E-mail retried', row.booking_id, row.subject, { status: 'failed' }, { status: 'pending' });
     mail.kick();
     return c.json({ retried: row.id });
+  })
+  // Operator data (administrators): settings, companies, fleet and rates, places, staff.
+  .get('/operator/data/:section', async (c) => {
+    const staff = await requireStaff(c);
+    requireAdmin(staff);
+    const section = c.req.param('section');
+    if (!isDataSection(section)) throw new DomainError('notFound', 'No such part of the operator data.');
+    return c.json({ section, data: await dataSection(c.var.deps.db, section) });
+  })
+  .post('/operator/data', async (c) => {
+    const staff = await requireStaff(c);
+    requireAdmin(staff);
+    const body = (await readJson(c)) as { change?: DataChange } | null;
+    return c.json(await changeData(c.var.deps.db, staff, body?.change as DataChange, c.var.deps.security.passwordHashCost));
   })
   .get('/operator/export', async (c) => {
     const staff = await requireStaff(c);

@@ -1,0 +1,82 @@
+// The operator's settings as the console edits them (issue 26 'Operator data'): SPEC 3's keys and those issues added,
+// each with what kind of value it takes, so a toggle is a switch, a number a number, and a wrong value is refused
+// with a message naming the setting. The console's form and the server check by the same function.
+import { isEmail } from './fields';
+
+export type SettingKind =
+  /** enable / disable */
+  | 'toggle'
+  /** yes / no (SPEC: "some use yes") */
+  | 'yesNo'
+  /** a whole number of minutes */
+  | 'minutes'
+  /** pounds and pence */
+  | 'money'
+  | 'text'
+  | 'email'
+  /** several paragraphs (page texts) */
+  | 'longText';
+
+export interface SettingInfo { name: string; label: string; kind: SettingKind; group: SettingGroup; hint?: string }
+export type SettingGroup = 'Company' | 'Site' | 'Booking' | 'Prices of extras' | 'Payment' | 'Pages';
+export const SETTING_GROUPS: readonly SettingGroup[] = ['Company', 'Site', 'Booking', 'Prices of extras', 'Payment', 'Pages'];
+
+const s = (name: string, label: string, kind: SettingKind, group: SettingGroup, hint?: string): SettingInfo => ({ name, label, kind, group, hint });
+
+export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
+  s('Company_Name', 'Company name', 'text', 'Company'),
+  s('Company_Contact_Info', 'Phone', 'text', 'Company'),
+  s('Company_Email', 'Published e-mail', 'email', 'Company'),
+  s('Company_Address', 'Address', 'text', 'Company'),
+  s('FROM_EMAIL', 'E-mails are sent from', 'email', 'Company'),
+  s('OPERATOR_EMAIL', "The office's inbox", 'email', 'Company', 'New bookings, changes, quote requests and contact messages; empty: the address e-mails are sent from.'),
+  s('SHOW_NAVBAR_PAGE', 'Site bar', 'toggle', 'Site'),
+  s('SHOW_FOOTER_PAGE', 'Footer', 'toggle', 'Site'),
+  s('NAVBAR_OUR_FLEET_PAGE', 'Our fleet in the site bar', 'toggle', 'Site'),
+  s('NAVBAR_URGENT_BOOKING_PAGE', 'Urgent booking in the site bar', 'toggle', 'Site'),
+  s('CORPORATE_LOGIN', 'Corporate accounts', 'toggle', 'Site'),
+  s('SHOW_COMPANY_FLEET_VIEW_SECTION', 'Fleet section on the home page', 'toggle', 'Site'),
+  s('SHOW_COMPANY_CONTACT_SECTION', 'Contact section on the home page', 'toggle', 'Site'),
+  s('SHOW_POPULAR_LOCATION_PAGE', 'Popular places on the home page', 'toggle', 'Site'),
+  s('GOOGLE_API_KEY', 'Google Maps key', 'text', 'Site', 'Empty: addresses are suggested from the built-in gazetteer.'),
+  s('GRACE_TIME', 'Book at least this long ahead', 'minutes', 'Booking', 'Minutes. Sooner pickups are sent to the quote form.'),
+  s('IS_QUOTATION', 'Quotes only (no prices)', 'toggle', 'Booking'),
+  s('HOURLY_RATE_STATUS', 'Hourly hire', 'toggle', 'Booking'),
+  s('MULTIPLE_OPERATORS', 'Offer every company', 'toggle', 'Booking'),
+  s('MULTIPLE_PRICES', 'Several prices per vehicle type', 'toggle', 'Booking'),
+  s('CHEAPEST_COMPANY_PRICE', 'Only the cheapest company per vehicle type', 'toggle', 'Booking'),
+  s('GUEST_LOGIN', 'Booking as a guest', 'toggle', 'Booking'),
+  s('MEET_AND_GREET', 'Meet and greet', 'money', 'Prices of extras'),
+  s('BABY_PRICE_PER_SEAT', 'Baby seat, each', 'money', 'Prices of extras'),
+  s('BOOSTER_PRICE_PER_SEAT', 'Booster seat, each', 'money', 'Prices of extras'),
+  s('WHEEL_CHAIR', 'Wheelchair accessible vehicle', 'money', 'Prices of extras'),
+  s('SPECIAL_LUGGAGE_PER_PRICE', 'Special luggage, each', 'money', 'Prices of extras'),
+  s('PRICE_PER_FIVE_WAITING_MIN', 'Waiting, per 5 minutes', 'money', 'Prices of extras'),
+  s('CURRENCY', 'Currency symbol', 'text', 'Payment'),
+  s('SHOWPAYINCAR', 'Pay in the car', 'yesNo', 'Payment'),
+  s('SHOWCARD', 'Pay by card', 'yesNo', 'Payment'),
+  s('ROUND_OFF', 'Round prices to whole pounds', 'yesNo', 'Payment'),
+  s('TERMS_AND_CONDITIONS', 'Terms and conditions', 'longText', 'Pages', 'Empty: the built-in text.'),
+  s('PRIVACY_POLICY', 'Privacy policy', 'longText', 'Pages', 'Empty: the built-in text.'),
+  s('ACCESSIBILITY_STATEMENT', 'Accessibility statement', 'longText', 'Pages', 'Empty: the built-in text.'),
+];
+
+export const settingInfo = (name: string) => SETTINGS_CATALOGUE.find((x) => x.name === name) ?? null;
+
+/** What is wrong with a value for a setting, or null when it is right. */
+export function settingProblem(info: SettingInfo, value: string): string | null {
+  const v = value.trim();
+  switch (info.kind) {
+    case 'toggle': return v === 'enable' || v === 'disable' ? null : `${info.label}: choose on or off.`;
+    case 'yesNo': return v === 'yes' || v === 'no' ? null : `${info.label}: choose on or off.`;
+    case 'minutes': return /^\d{1,5}$/.test(v) ? null : `${info.label}: enter a whole number of minutes, like 120.`;
+    case 'money': return /^\d{1,5}(\.\d{1,2})?$/.test(v) ? null : `${info.label}: enter an amount in pounds, like 12.50.`;
+    case 'email': return v === '' || isEmail(v) ? null : `${info.label}: enter an e-mail address, or leave it empty.`;
+    case 'text': return v.length <= 300 ? null : `${info.label}: at most 300 characters.`;
+    case 'longText': return v.length <= 20_000 ? null : `${info.label}: at most 20,000 characters.`;
+  }
+}
+
+/** A toggle's value as on or off. */
+export const isOn = (info: SettingInfo, value: string | undefined) => (info.kind === 'yesNo' ? value === 'yes' : value === 'enable');
+export const onOff = (info: SettingInfo, on: boolean) => (info.kind === 'yesNo' ? (on ? 'yes' : 'no') : on ? 'enable' : 'disable');
