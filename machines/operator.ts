@@ -8,6 +8,7 @@ import type { BoardTab, BookingAction, CancelInput, DriverInput } from '../src/d
 import { MESSAGES } from '../src/domain/operatorDesk';
 import { locationOfScreen, pathWith, screenOfPath, type Location, type OperatorScreen } from '../src/domain/screens';
 import type { BookingResult } from '../src/domain/schemas';
+import { isDataSection, type DataChange, type DataSection } from '../src/domain/operatorData';
 import { errorText, failure, output, provided } from './shared';
 
 export interface StaffMember { id: number; email: string; name: string; role: 'admin' | 'dispatcher' | 'company'; company_name: string | null }
@@ -66,8 +67,13 @@ export type OperatorEvent =
   | { type: 'mail.show'; status: MailStatus }
   | { type: 'mail.retry'; id: number }
   | { type: 'export.download'; from: string; to: string }
+  | { type: 'data.show'; section: DataSection }
+  | { type: 'data.save'; change: DataChange }
   | { type: 'retry' }
   | { type: 'message.dismissed' };
+
+/** What a change of the operator's data answers: what was done, and a new member of staff's password, once. */
+export interface DataSaved { done: string; password?: string }
 
 export interface OperatorInput { location: Location }
 
@@ -89,6 +95,11 @@ export interface OperatorContext {
   action: BookingAction | 'retryRefund' | null;
   mailStatus: MailStatus;
   mail: MailRow[] | null;
+  /** Operator data (administrators): the part on show, as the server lists it. */
+  dataSection: DataSection;
+  data: unknown;
+  /** A new member of staff's password, shown once. */
+  password: string | null;
   error: CallError | null;
   notice: string | null;
 }
@@ -111,6 +122,13 @@ export function searchOfQuery(q: BoardQuery): string {
   const s = p.toString();
   return s ? `?${s}` : '';
 }
+
+/** The part of the operator data an address names: /operator/data?section=fleet. */
+const sectionOf = (search: string): DataSection => {
+  const section = new URLSearchParams(search).get('section') ?? '';
+  return isDataSection(section) ? section : 'settings';
+};
+const searchOfSection = (section: DataSection) => (section === 'settings' ? '' : `?section=${section}`);
 
 /** The reference of a booking page's path. */
 const referenceOf = (path: string) => decodeURIComponent(/[^/]*$/.exec(path)![0]).toUpperCase();
@@ -147,6 +165,8 @@ export const operatorMachine = setup({
     loadMail: provided<MailRow[], { status: MailStatus }>('loadMail'),
     retryMail: provided<unknown, { id: number }>('retryMail'),
     exportCsv: provided<void, { from: string; to: string }>('exportCsv'),
+    loadData: provided<unknown, { section: DataSection }>('loadData'),
+    saveData: provided<DataSaved, { change: DataChange }>('saveData'),
     /** Polls the newest booking every few seconds and sends `latest` (provided by the app; tests send it themselves). */
     watchLatest: fromCallback(() => () => {}),
   },
@@ -169,13 +189,16 @@ export const operatorMachine = setup({
     onBooking: ({ context }) => screenOfPath(context.location.path) === 'operatorBooking',
     onMail: ({ context }) => screenOfPath(context.location.path) === 'operatorMail',
     onExport: ({ context }) => screenOfPath(context.location.path) === 'operatorExport',
+    /** Operator data is for administrators; anyone else asking for it gets the board. */
+    onData: ({ context }) => screenOfPath(context.location.path) === 'operatorData' && context.staff?.role === 'admin',
     newerThanBoard: ({ context, event }) => event.type === 'latest' && event.latest.latest_id > (context.board?.latest.latest_id ?? 0),
   },
 }).createMachine({
   id: 'operator',
   context: ({ input }) => ({
     location: input.location, wanted: screenOfPath(input.location.path) === 'operatorLogin' ? null : input.location, staff: null, query: queryOfSearch(input.location.search), board: null, filters: null,
-    seenId: null, seenCount: null, latest: null, reference: null, page: null, action: null, mailStatus: 'failed', mail: null, error: null, notice: null,
+    seenId: null, seenCount: null, latest: null, reference: null, page: null, action: null, mailStatus: 'failed', mail: null,
+    dataSection: 'settings', data: null, password: null, error: null, notice: null,
   }),
   initial: 'checking',
   states: {
@@ -257,6 +280,14 @@ export const operatorMachine = setup({
           ],
         },
         'message.dismissed': { actions: 'clearMessages' },
+        'data.show': {
+          guard: ({ context }) => context.staff?.role === 'admin',
+          target: '.data',
+          actions: [
+            assign({ dataSection: ({ event }) => event.section, password: null }), 'clearMessages',
+            { type: 'setLocation', params: ({ event }) => ({ location: locationOfScreen('operatorData', searchOfSection(event.section)) }) },
+          ],
+        },
       },
       initial: 'routing',
       states: {
@@ -265,6 +296,7 @@ export const operatorMachine = setup({
             { guard: 'onBooking', target: 'booking' },
             { guard: 'onMail', target: 'mail', actions: assign({ mailStatus: ({ context }) => (new URLSearchParams(context.location.search).get('status') as MailStatus) || 'failed' }) },
             { guard: 'onExport', target: 'export' },
+            { guard: 'onData', target: 'data', actions: assign({ dataSection: ({ context }) => sectionOf(context.location.search) }) },
             { target: 'board', actions: assign({ query: ({ context }) => queryOfSearch(context.location.search) }) },
           ],
         },
@@ -400,6 +432,45 @@ export const operatorMachine = setup({
                 onError: [
                   { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
                   { target: 'loading', actions: { type: 'setError', params: failure } },
+                ],
+              },
+            },
+          },
+        },
+        // Operator data (administrators): one part at a time; each change saved, then the part loaded again.
+        data: {
+          meta: { screen: 'operatorData' },
+          entry: [
+            assign({ data: null }),
+            { type: 'setLocation', params: ({ context }) => ({ location: locationOfScreen('operatorData', searchOfSection(context.dataSection)) }) },
+          ],
+          initial: 'loading',
+          states: {
+            loading: {
+              invoke: {
+                src: 'loadData',
+                input: ({ context }) => ({ section: context.dataSection }),
+                onDone: { target: 'ready', actions: assign({ data: ({ event }) => event.output }) },
+                onError: [
+                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  { target: 'failed', actions: { type: 'setError', params: failure } },
+                ],
+              },
+            },
+            ready: { on: { 'data.save': { target: 'saving', actions: assign({ error: null, notice: null, password: null }) } } },
+            failed: { on: { retry: 'loading' } },
+            saving: {
+              tags: 'busy',
+              invoke: {
+                src: 'saveData',
+                input: ({ event }) => {
+                  assertEvent(event, 'data.save');
+                  return { change: event.change };
+                },
+                onDone: { target: 'loading', actions: assign({ notice: ({ event }) => event.output.done, password: ({ event }) => event.output.password ?? null }) },
+                onError: [
+                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  { target: 'ready', actions: { type: 'setError', params: failure } },
                 ],
               },
             },

@@ -61,6 +61,7 @@ export const SCREENS = {
   operatorBooking: { path: '/operator/bookings/:reference', title: 'Booking', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorMail: { path: '/operator/mail', title: 'Mail', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorExport: { path: '/operator/export', title: 'Export for the accounts', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  operatorData: { path: '/operator/data', title: 'Operator data', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
 } as const satisfies Record<string, Screen & { previous?: string; next?: string }>;
 
 export type ScreenName = keyof typeof SCREENS;

@@ -232,3 +232,50 @@ describe('mail and export', () => {
     await page.context().close();
   });
 });
+
+describe('operator data', () => {
+  it('is an administrator\'s: a setting switched, a place banned, staff added with a password shown once', async () => {
+    const page = await signedIn(ADMIN, 1280, '/operator/data');
+    await page.getByRole('heading', { name: 'Operator data' }).waitFor();
+    const hourly = page.getByRole('form', { name: 'Hourly hire' });
+    await hourly.getByText('Off').waitFor();
+    expect(await violations(page)).toEqual([]);
+    await hourly.getByRole('button', { name: 'Turn on: Hourly hire' }).click();
+    await page.getByText('Hourly hire saved.').waitFor();
+    await hourly.getByText('On', { exact: true }).waitFor();
+    const site = await api('/setting');
+    expect(site.body.find((s: any) => s.setting_name === 'HOURLY_RATE_STATUS').setting_value).toBe('enable');
+    await suite.setting('HOURLY_RATE_STATUS', 'disable');
+
+    const grace = page.getByRole('form', { name: 'Book at least this long ahead' });
+    await grace.getByLabel('Book at least this long ahead', { exact: true }).fill('two hours');
+    await grace.getByRole('button', { name: 'Save: Book at least this long ahead' }).click();
+    await grace.getByText('Book at least this long ahead: enter a whole number of minutes, like 120.').waitFor();
+
+    await page.getByRole('button', { name: 'Places', exact: true }).click();
+    await expect.poll(() => at(page)).toBe('/operator/data?section=places');
+    await page.getByLabel('Text to refuse').fill('Wembley Stadium');
+    await page.getByLabel('Reason (for the office)').fill('Event day');
+    await page.getByRole('button', { name: 'Ban', exact: true }).click();
+    await page.getByRole('button', { name: 'Allow Wembley Stadium again' }).click();
+    await page.getByText('"Wembley Stadium" is no longer refused.').waitFor();
+
+    await page.getByRole('button', { name: 'Staff', exact: true }).click();
+    await page.getByLabel('Name').fill('Sam Lee');
+    await page.getByLabel('E-mail').fill(`sam.${Date.now()}@albion-executive.co.uk`);
+    await page.getByLabel('Role').selectOption({ label: 'Dispatcher' });
+    await page.getByRole('button', { name: 'Add staff' }).click();
+    const password = (await page.getByText(/One-time password/).locator('strong').textContent())!;
+    expect(password).toMatch(/^[\w-]{16}$/);
+    expect(await violations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('is not offered to a company member, whose address for it opens the board', async () => {
+    const page = await signedIn(METRO, 1280, '/operator/data');
+    await page.getByRole('heading', { name: 'Bookings', exact: true }).waitFor();
+    expect(at(page)).toBe('/operator');
+    expect(await page.getByRole('link', { name: 'Operator data' }).count()).toBe(0);
+    await page.context().close();
+  });
+});

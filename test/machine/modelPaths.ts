@@ -491,6 +491,7 @@ function outputText(out: unknown): string {
   const o = out as { message?: unknown; success?: unknown; kind?: unknown; refund?: { status?: unknown } | null };
   if (typeof o.message === 'string' && o.message) return ` (${o.message})`;
   if (typeof o.kind === 'string') return ` (${o.kind}${o.refund ? `, refund ${String(o.refund.status)}` : ''})`;
+  if (typeof (o as { role?: unknown }).role === 'string') return ` (${String((o as { role: string }).role)})`;
   return 'success' in o ? ` (success: ${String(o.success)})` : '';
 }
 

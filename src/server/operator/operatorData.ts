@@ -9,10 +9,9 @@ import { SETTINGS_CATALOGUE, settingInfo, settingProblem } from '../../domain/se
 import { addAddress, banAddress, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType } from './operator';
 import { addStaff, listStaff, removeStaff, type Staff } from './staff';
 import { audit } from './desk';
+import type { DataChange, DataSection } from '../../domain/operatorData';
 
-export const DATA_SECTIONS = ['settings', 'companies', 'fleet', 'places', 'staff'] as const;
-export type DataSection = typeof DATA_SECTIONS[number];
-export const isDataSection = (s: string): s is DataSection => (DATA_SECTIONS as readonly string[]).includes(s);
+export { isDataSection, type DataChange, type DataSection } from '../../domain/operatorData';
 
 export async function dataSection(db: Queryable, section: DataSection): Promise<unknown> {
   switch (section) {
@@ -52,19 +51,6 @@ export async function dataSection(db: Queryable, section: DataSection): Promise<
       return listStaff(db);
   }
 }
-
-/** A change an administrator makes, as the console sends it. */
-export type DataChange =
-  | { kind: 'setting'; name: string; value: string }
-  | { kind: 'company'; company_name: string; contact_phone?: string; contact_email?: string; address?: string }
-  | { kind: 'companyActive'; company_name: string; active: boolean }
-  | { kind: 'vehicle'; category_name: string; seats: string | number; luggage: string | number; hand_luggage: string | number; sort_order?: string | number }
-  | { kind: 'rate'; company_id: number; vehicle_type_id: number; base: string; minimum: string; hourly: string; bands: { from_miles: string | number; per_mile: string }[] }
-  | { kind: 'address'; address: string; postcode?: string; lat: string | number; lon: string | number; place_kind?: string }
-  | { kind: 'ban'; pattern: string; reason?: string }
-  | { kind: 'unban'; pattern: string }
-  | { kind: 'addStaff'; email: string; name: string; role: string; company?: string }
-  | { kind: 'removeStaff'; email: string };
 
 const bad = (field: string, message: string): never => { throw new DomainError('invalid', message, field); };
 const text = (v: unknown, field: string, label: string, max = 200): string => {

@@ -16,7 +16,9 @@ export const runAction = answers(operatorMachine, 'runAction');
 export const loadMail = answers(operatorMachine, 'loadMail');
 export const retryMail = answers(operatorMachine, 'retryMail');
 export const exportCsv = answers(operatorMachine, 'exportCsv');
-export const SERVICES = ['getSession', 'signIn', 'signOut', 'loadBoard', 'loadFilters', 'loadBooking', 'runAction', 'loadMail', 'retryMail', 'exportCsv'];
+export const loadData = answers(operatorMachine, 'loadData');
+export const saveData = answers(operatorMachine, 'saveData');
+export const SERVICES = ['getSession', 'signIn', 'signOut', 'loadBoard', 'loadFilters', 'loadBooking', 'runAction', 'loadMail', 'retryMail', 'exportCsv', 'loadData', 'saveData'];
 
 export const url = (href: string): OperatorEvent => {
   const at = href.indexOf('?');
@@ -24,6 +26,7 @@ export const url = (href: string): OperatorEvent => {
 };
 
 export const staff: StaffMember = { id: 1, email: 'ops@albion-executive.co.uk', name: 'Priya Shah', role: 'admin', company_name: null };
+export const companyDesk: StaffMember = { id: 2, email: 'dispatch@metrocars.london', name: 'Tom Okafor', role: 'company', company_name: 'Metro Cars London' };
 export const REF = 'BK-ABCDEFGH';
 export const board: Board = {
   rows: [{
@@ -58,6 +61,7 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   url('/operator/export'),
   url('/operator/login'),
   getSession.done(staff),
+  getSession.done(companyDesk),
   getSession.done(null),
   getSession.fails(down),
   { type: 'signIn', email: staff.email, password: 'Albion-Desk-2026' },
@@ -100,6 +104,15 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   exportCsv.done(),
   exportCsv.fails(ended),
   exportCsv.fails(down),
+  url('/operator/data?section=fleet'),
+  { type: 'data.show', section: 'staff' },
+  loadData.done([]),
+  loadData.fails(ended),
+  loadData.fails(down),
+  { type: 'data.save', change: { kind: 'addStaff', email: 'sam@albion-executive.co.uk', name: 'Sam Lee', role: 'dispatcher' } },
+  saveData.done({ done: 'Sam Lee can sign in with the password below.', password: 'Xq7-kP2mZ9rT4wLb' }),
+  saveData.fails(refusal('Enter a valid e-mail address.', { status: 422, field: 'email' })),
+  saveData.fails(ended),
   { type: 'retry' },
   { type: 'message.dismissed' },
 ];
@@ -130,16 +143,18 @@ export function signedIn(trail: Trail<OperatorSnapshot>): boolean {
  * The page the person is on, or asked for, by the path's events: where the console must be once signed in (a
  * page asked for before, or the one open when the session ended; after the sign-in page or a sign-out, the board).
  */
-export function pageOf(trail: Trail<OperatorSnapshot>, input: OperatorInput): string {
+export function pageOf(trail: Trail<OperatorSnapshot>, input: OperatorInput, role: string | undefined): string {
   let at = input.location.path;
   for (const { event: e } of trail) {
     if (e.type === 'url.changed') at = (e as unknown as { path: string }).path;
+    if (e.type === 'data.show' && role === 'admin') at = '/operator/data';
     if (e.type === 'open') at = `/operator/bookings/${(e as unknown as { reference: string }).reference}`;
     if (e.type === 'mail.show') at = '/operator/mail';
     if (e.type === 'board.query' || e.type === 'board.showNew') at = '/operator';
     if (is(e, signOut.done()) || failed(e, signOut)) at = '/operator/login';
   }
-  return at === '/operator/login' ? '/operator' : at;
+  // Operator data is an administrator's; anyone else lands on the board.
+  return at === '/operator/login' || (at === '/operator/data' && role !== 'admin') ? '/operator' : at;
 }
 
 export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input: OperatorInput) {
@@ -180,8 +195,9 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     // Signing in (or finding the session) opens the page asked for; the sign-in page itself leads to the board.
     const opened = trail.findLastIndex((x) => is(x.event, signIn.done()) || is(x.event, getSession.done()));
     const since = trail.slice(opened + 1);
-    if (opened >= 0 && !since.some((x) => ['url.changed', 'open', 'board.query', 'mail.show'].includes(x.event.type))) {
-      expect(s.context.location.path).toBe(pageOf(trail.slice(0, opened), input));
+    if (opened >= 0 && !since.some((x) => ['url.changed', 'open', 'board.query', 'mail.show', 'data.show'].includes(x.event.type))) {
+      const who = (trail[opened].event as Answer & { output: StaffMember }).output;
+      expect(s.context.location.path).toBe(pageOf(trail.slice(0, opened), input, who.role));
     }
   }
 
@@ -214,6 +230,14 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     expect(s.matches({ signedIn: { booking: 'confirming' } })).toBe(false);
   }
   if (is(last, retryMail.done())) expect(s.context.notice).toBe('The message will be sent again now.');
+  // Operator data is an administrator's: anyone else asking for it is on the board.
+  if (s.matches({ signedIn: 'data' })) {
+    expect(s.context.staff?.role).toBe('admin');
+    expect(s.context.location.path).toBe('/operator/data');
+  }
+  if (on && s.context.staff?.role !== 'admin') expect(s.matches({ signedIn: 'data' })).toBe(false);
+  if (is(last, saveData.done())) expect([s.value, s.context.password]).toEqual([{ signedIn: { data: 'loading' } }, 'Xq7-kP2mZ9rT4wLb']);
+  if (failed(last, saveData) && statusOf(last) === 422) expect([s.value, s.context.error?.field, s.context.password]).toEqual([{ signedIn: { data: 'ready' } }, 'email', null]);
   if (is(last, signOut.done()) || failed(last, signOut)) expect([s.context.staff, s.context.wanted]).toEqual([null, null]);
 }
 
@@ -226,6 +250,7 @@ export const model: Model<typeof operatorMachine> = {
     s.value, s.context.location, s.context.wanted, s.context.staff?.id ?? null, s.context.query, s.context.board?.total ?? null,
     s.context.seenCount, s.context.latest, s.context.reference, s.context.page?.desk.status ?? null, s.context.action,
     s.context.mailStatus, s.context.mail?.length ?? null, s.context.error?.message ?? null, s.context.notice,
+    s.context.dataSection, s.context.data === null, s.context.password, s.context.staff?.role ?? null,
   ]),
   facts: spec,
   factsTitle: "issue 26's console: sign-in, addresses, new bookings and actions",

@@ -15,6 +15,7 @@ import { BoardView } from './BoardView';
 import { BookingView } from './BookingView';
 import { MailView } from './MailView';
 import { ExportView } from './ExportView';
+import { DataView } from './DataView';
 import './operator.css';
 
 export function OperatorArea() {
@@ -43,6 +44,7 @@ function Console() {
         {screen === 'operatorBooking' && <BookingView />}
         {screen === 'operatorMail' && <MailView />}
         {screen === 'operatorExport' && <ExportView />}
+        {screen === 'operatorData' && <DataView />}
       </main>
     </div>
   );
@@ -56,7 +58,7 @@ function ConsoleBar() {
   const unseen = useOperator(unseenCount);
   const signingOut = useOperator((s) => s.matches('signingOut'));
   const [, navigate] = useLocation();
-  const link = (to: 'operatorBoard' | 'operatorMail' | 'operatorExport', label: string, extra?: ReactNode) => { const href = pathOfScreen(to); return (
+  const link = (to: 'operatorBoard' | 'operatorMail' | 'operatorExport' | 'operatorData', label: string, extra?: ReactNode) => { const href = pathOfScreen(to); return (
     <li>
       <a
         href={href}
@@ -83,6 +85,7 @@ function ConsoleBar() {
             ))}
             {link('operatorMail', 'Mail')}
             {link('operatorExport', 'Export')}
+            {staff?.role === 'admin' && link('operatorData', 'Operator data')}
           </ul>
         </nav>
         <div className="op-who">

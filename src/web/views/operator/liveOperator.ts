@@ -4,6 +4,7 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { operatorMachine, type BoardQuery, type DeskAction, type Latest, type MailStatus } from '../../../../machines/operator';
 import * as calls from './operatorApi';
+import type { DataChange, DataSection } from '../../../domain/operatorData';
 
 export const POLL_MS = 5_000;
 
@@ -19,6 +20,8 @@ export const liveOperator = operatorMachine.provide({
     loadMail: fromPromise(({ input }: { input: { status: MailStatus } }) => calls.loadMail(input.status)),
     retryMail: fromPromise(({ input }: { input: { id: number } }) => calls.retryMail(input.id)),
     exportCsv: fromPromise(({ input }: { input: { from: string; to: string } }) => calls.exportCsv(input.from, input.to)),
+    loadData: fromPromise(({ input }: { input: { section: DataSection } }) => calls.loadData(input.section)),
+    saveData: fromPromise(({ input }: { input: { change: DataChange } }) => calls.saveData(input.change)),
     watchLatest: fromCallback(({ sendBack }) => {
       let stopped = false;
       const tick = async () => {

@@ -5,7 +5,9 @@ import { FetchError } from 'ofetch';
 import { api, errorMessage } from '../../api';
 import type {
   ActionResult, Board, BoardQuery, BookingPage, CallError, DeskAction, Filters, Latest, MailRow, MailStatus, StaffMember,
+  DataSaved,
 } from '../../../../machines/operator';
+import type { DataChange, DataSection } from '../../../domain/operatorData';
 
 function callError(err: unknown): Error & Partial<CallError> {
   const status = err instanceof FetchError ? err.response?.status : undefined;
@@ -46,6 +48,9 @@ export async function runAction(reference: string, action: DeskAction): Promise<
 
 export const loadMail = async (status: MailStatus) => (await call<{ emails: MailRow[] }>('emails', { query: { status } })).emails;
 export const retryMail = (id: number) => call(`emails/${id}/retry`, { method: 'POST' });
+
+export const loadData = async (section: DataSection) => (await call<{ data: unknown }>(`data/${section}`)).data;
+export const saveData = (change: DataChange) => call<DataSaved>('data', { method: 'POST', body: { change } });
 
 /** The CSV, fetched with the key headers and saved as the file the server names. */
 export async function exportCsv(from: string, to: string): Promise<void> {
