@@ -69,8 +69,7 @@ export type OperatorEvent =
   | { type: 'export.download'; from: string; to: string }
   | { type: 'data.show'; section: DataSection }
   | { type: 'data.save'; change: DataChange }
-  | { type: 'retry' }
-  | { type: 'message.dismissed' };
+  | { type: 'retry' };
 
 /** What a change of the operator's data answers: what was done, and a new member of staff's password, once. */
 export interface DataSaved { done: string; password?: string }
@@ -122,6 +121,9 @@ export function searchOfQuery(q: BoardQuery): string {
   const s = p.toString();
   return s ? `?${s}` : '';
 }
+
+/** The newer of two views of the newest booking. */
+const newest = (a: Latest | null, b: Latest): Latest => (a && a.latest_id > b.latest_id ? a : b);
 
 /** The part of the operator data an address names: /operator/data?section=fleet. */
 const sectionOf = (search: string): DataSection => {
@@ -225,7 +227,6 @@ export const operatorMachine = setup({
           meta: { screen: 'operatorLogin' },
           on: {
             signIn: { target: 'signingIn', actions: 'clearMessages' },
-            'message.dismissed': { actions: 'clearMessages' },
           },
         },
         signingIn: {
@@ -264,7 +265,7 @@ export const operatorMachine = setup({
       on: {
         'url.changed': { target: '.routing', actions: ['takeLocation', 'clearMessages'] },
         signOut: { target: 'signingOut' },
-        latest: { actions: assign({ latest: ({ event }) => event.latest }) },
+        latest: { actions: assign({ latest: ({ context, event }) => newest(context.latest, event.latest) }) },
         open: {
           target: '.booking',
           actions: [
@@ -279,7 +280,6 @@ export const operatorMachine = setup({
             { type: 'setLocation', params: ({ event }) => ({ location: locationOfScreen('operatorMail', event.status === 'failed' ? '' : `?status=${event.status}`) }) },
           ],
         },
-        'message.dismissed': { actions: 'clearMessages' },
         'data.show': {
           guard: ({ context }) => context.staff?.role === 'admin',
           target: '.data',
@@ -322,10 +322,11 @@ export const operatorMachine = setup({
                 input: ({ context }) => context.query,
                 onDone: {
                   target: 'ready',
-                  actions: assign(({ context, event }) => ({
-                    board: event.output, latest: event.output.latest, seenId: context.seenId ?? event.output.latest.latest_id,
-                    seenCount: context.seenCount ?? event.output.latest.count,
-                  })),
+                  actions: assign(({ context, event }) => {
+                    // The board's answer and the watch race: the newer of the two is what is known.
+                    const latest = newest(context.latest, event.output.latest);
+                    return { board: event.output, latest, seenId: context.seenId ?? latest.latest_id, seenCount: context.seenCount ?? latest.count };
+                  }),
                 },
                 onError: [
                   { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
@@ -334,7 +335,7 @@ export const operatorMachine = setup({
               },
             },
             // New bookings load in place while the board is open; they stay marked new until "Show".
-            ready: { on: { latest: { guard: 'newerThanBoard', target: 'loading', actions: assign({ latest: ({ event }) => event.latest }) } } },
+            ready: { on: { latest: { guard: 'newerThanBoard', target: 'loading', actions: assign({ latest: ({ context, event }) => newest(context.latest, event.latest) }) } } },
             failed: { on: { retry: 'loading' } },
           },
         },

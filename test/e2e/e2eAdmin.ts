@@ -77,7 +77,9 @@ export function e2eAdminApp(db: Db, token: string) {
     })
     .post('/__e2e__/fault', async (c) => {
       if (!allowed(c)) return c.json({ message: 'Forbidden' }, 403);
-      const body = await c.req.json<Fault | { clear: true } | { release: { method: string; path: string } | 'all' }>();
+      const body = await c.req.json<Fault | { clear: true } | { release: { method: string; path: string } | 'all' } | { count: { method: string; path: string } }>();
+      // How many calls for this method and path are held now.
+      if ('count' in body) return c.json({ held: [...held].filter((w) => same(w, body.count)).length });
       // A hold is not a failure: it waits for its call, which may still be on its way, until released.
       if ('clear' in body) faults.splice(0, faults.length, ...faults.filter((f) => f.kind === 'delay'));
       else if ('release' in body) {

@@ -113,7 +113,7 @@ describe('the bookings board', () => {
     const second = await book('Albion Executive Cars');
     const link = board(page).getByRole('link', { name: second.booking_number });
     await link.waitFor({ timeout: 15_000 });
-    await page.getByRole('link', { name: /Bookings.*1 new/ }).waitFor();
+    await page.getByRole('link', { name: 'Bookings (1 new)' }).waitFor();
     await page.getByRole('row').filter({ hasText: second.booking_number }).getByText('New', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Show 1 new booking' }).click();
     await page.getByRole('button', { name: /^Show \d+ new/ }).waitFor({ state: 'detached' });

@@ -35,6 +35,10 @@ describe('what the console does on its way', () => {
     expect(sut.calls.at(-1)?.service).toBe('loadBoard');
     await sut.exec(loadBoard.done({ ...board, latest: { latest_id: 9, count: 7 } }));
     expect(unseenCount(sut.snapshot)).toBe(2);
+    // A board answered before the watch's news does not forget it.
+    await sut.exec({ type: 'board.query', query: { tab: 'past' } });
+    await sut.exec(loadBoard.done(board));
+    expect(unseenCount(sut.snapshot)).toBe(2);
     await sut.exec({ type: 'board.showNew' });
     await sut.exec(loadBoard.done({ ...board, latest: { latest_id: 9, count: 7 } }));
     expect(unseenCount(sut.snapshot)).toBe(0);

@@ -22,6 +22,8 @@ export interface PathServer {
   clearFaults(): Promise<void>;
   /** Lets calls held by a 'delay' fault go on now: those for this method and path, or all of them. */
   release(call: { method: string; path: string } | 'all'): Promise<void>;
+  /** How many calls for this method and path the server holds now. */
+  heldNow(call: { method: string; path: string }): Promise<number>;
   /** Calls the API as the site does; the parsed body, or throws with the server's message. */
   call<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
   /** Puts the settings back, forgets unused faults and lets held calls go. */
@@ -49,6 +51,12 @@ export function pathServer(): PathServer {
     fault: (fault) => post('/__e2e__/fault', { times: fault.kind === 'drop' ? DROPPED_UNTIL_CLEARED : 1, ...fault }),
     clearFaults: () => post('/__e2e__/fault', { clear: true }),
     release: (call) => post('/__e2e__/fault', { release: call }),
+    async heldNow(call) {
+      const res = await fetch(`${info.url}/__e2e__/fault`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-e2e-admin-token': info.token }, body: JSON.stringify({ count: call }),
+      });
+      return ((await res.json()) as { held: number }).held;
+    },
     async call(method, path, body, headers = {}) {
       const res = await fetch(`${info.url}/api/v1${path}`, {
         method, headers: { ...API_HEADERS, ...headers }, body: body === undefined ? undefined : JSON.stringify(body),

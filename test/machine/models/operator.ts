@@ -45,6 +45,10 @@ export const page: BookingPage = {
   },
   timeline: [],
 };
+export const failedMail = {
+  id: 3, kind: 'booking_confirmation', to_address: 'oliver.bennett@example.com', cc_address: null, subject: `Booking confirmed: ${REF}`,
+  status: 'failed', attempts: 6, last_error: '550 mailbox unavailable', created_at: '12-09-2030 07:00', booking_number: REF,
+};
 const driver = { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' };
 /** A refusal as the console's calls throw it (src/web/views/operator/operatorApi.ts): its message, status and field. */
 export const refusal = (message: string, extra: { status?: number; field?: string } = {}) => Object.assign(new Error(message), extra);
@@ -94,6 +98,7 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   runAction.fails(ended),
   { type: 'mail.show', status: 'sent' },
   loadMail.done([]),
+  loadMail.done([failedMail]),
   loadMail.fails(ended),
   loadMail.fails(down),
   { type: 'mail.retry', id: 3 },
@@ -104,8 +109,8 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   exportCsv.done(),
   exportCsv.fails(ended),
   exportCsv.fails(down),
-  url('/operator/data?section=fleet'),
-  { type: 'data.show', section: 'staff' },
+  url('/operator/data?section=staff'),
+  { type: 'data.show', section: 'fleet' },
   loadData.done([]),
   loadData.fails(ended),
   loadData.fails(down),
@@ -114,7 +119,6 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   saveData.fails(refusal('Enter a valid e-mail address.', { status: 422, field: 'email' })),
   saveData.fails(ended),
   { type: 'retry' },
-  { type: 'message.dismissed' },
 ];
 
 export const INPUTS: Record<string, OperatorInput> = {

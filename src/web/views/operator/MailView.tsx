@@ -12,6 +12,7 @@ export function MailView() {
   const retrying = useOperator((s) => s.matches({ signedIn: { mail: 'retrying' } }));
   const notice = useOperator((s) => s.context.notice);
   const error = useOperator((s) => s.context.error?.message ?? null);
+  const failed = useOperator((s) => s.matches({ signedIn: { mail: 'failed' } }));
   return (
     <section className="op-page" aria-labelledby="mail-title">
       <h1 id="mail-title" tabIndex={-1}>Mail</h1>
@@ -22,6 +23,7 @@ export function MailView() {
       </div>
       <div aria-live="polite">{notice && <p className="banner-ok">{notice}</p>}</div>
       {error && <p className="banner-error" role="alert">{error}</p>}
+      {failed && <p><button type="button" className="btn btn-secondary" onClick={() => actor.send({ type: 'retry' })}>Try again</button></p>}
       <p className="op-count" aria-live="polite">{loading ? 'Loading...' : mail && (mail.length ? `${mail.length} ${mail.length === 1 ? 'message' : 'messages'}` : 'No messages here.')}</p>
       {mail && mail.length > 0 && (
         <table className="op-table">

@@ -81,7 +81,7 @@ function ConsoleBar() {
         <nav aria-label="Console">
           <ul className="op-nav">
             {link('operatorBoard', 'Bookings', unseen > 0 && (
-              <span className="op-badge" aria-label={`, ${unseen} new`}>{unseen}</span>
+              <><span className="op-badge" aria-hidden="true">{unseen}</span><span className="sr-only"> ({unseen} new)</span></>
             ))}
             {link('operatorMail', 'Mail')}
             {link('operatorExport', 'Export')}

@@ -22,8 +22,10 @@ export const liveOperator = operatorMachine.provide({
     exportCsv: fromPromise(({ input }: { input: { from: string; to: string } }) => calls.exportCsv(input.from, input.to)),
     loadData: fromPromise(({ input }: { input: { section: DataSection } }) => calls.loadData(input.section)),
     saveData: fromPromise(({ input }: { input: { change: DataChange } }) => calls.saveData(input.change)),
+    // One call at a time: the next is asked for 5 seconds after the last answered (or failed).
     watchLatest: fromCallback(({ sendBack }) => {
       let stopped = false;
+      let timer: ReturnType<typeof setTimeout>;
       const tick = async () => {
         try {
           const latest: Latest = await calls.latest();
@@ -31,9 +33,10 @@ export const liveOperator = operatorMachine.provide({
         } catch {
           // A missed poll is tried again at the next; an ended session shows at the next call the person makes.
         }
+        if (!stopped) timer = setTimeout(() => { void tick(); }, POLL_MS);
       };
-      const timer = setInterval(() => { void tick(); }, POLL_MS);
-      return () => { stopped = true; clearInterval(timer); };
+      timer = setTimeout(() => { void tick(); }, POLL_MS);
+      return () => { stopped = true; clearTimeout(timer); };
     }),
   },
 });
