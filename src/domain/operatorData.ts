@@ -1,10 +1,10 @@
 // The parts of the operator's data an administrator changes from the console (issue 26), and the changes the
 // console sends (src/server/operator/operatorData.ts applies them).
-export const DATA_SECTIONS = ['settings', 'companies', 'fleet', 'places', 'staff'] as const;
+export const DATA_SECTIONS = ['settings', 'companies', 'fleet', 'places', 'staff', 'audit'] as const;
 export type DataSection = typeof DATA_SECTIONS[number];
 export const isDataSection = (s: string): s is DataSection => (DATA_SECTIONS as readonly string[]).includes(s);
 export const SECTION_LABELS: Record<DataSection, string> = {
-  settings: 'Settings', companies: 'Companies', fleet: 'Fleet and rates', places: 'Places', staff: 'Staff',
+  settings: 'Settings', companies: 'Companies', fleet: 'Fleet and rates', places: 'Places', staff: 'Staff', audit: 'Audit log',
 };
 
 /** A change an administrator makes, as the console sends it. */

@@ -123,4 +123,14 @@ describe('operator data', () => {
     expect((await t.call('GET', '/operator/bookings', undefined, as(jo))).status).toBe(401);
     expect((await audited('Staff removed')).at(-1)?.subject).toBe('jo@cotswoldcars.co.uk');
   });
+
+  it('changes a vehicle type, and shows every change in the audit log, newest first', async () => {
+    expect((await change(admin, { kind: 'vehicle', category_name: 'Estate', seats: '0', luggage: '3', hand_luggage: '3' })).body.field).toBe('seats');
+    expect((await change(admin, { kind: 'vehicle', category_name: 'Estate', seats: '4', luggage: '4', hand_luggage: '3', sort_order: '2' })).body.done).toBe('Estate saved.');
+    const fleet = await section('fleet') as { vehicles: { category_name: string; luggage: number }[] };
+    expect(fleet.vehicles.find((v) => v.category_name === 'Estate')?.luggage).toBe(4);
+    const log = await section('audit') as { action: string; staff_name: string; subject: string }[];
+    expect(log[0]).toMatchObject({ action: 'Vehicle type changed', staff_name: `${ADMIN.name} (${ADMIN.email})`, subject: 'Estate' });
+    expect(log.map((a) => a.action)).toContain('Setting changed');
+  });
 });

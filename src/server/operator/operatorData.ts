@@ -49,6 +49,12 @@ export async function dataSection(db: Queryable, section: DataSection): Promise<
     }
     case 'staff':
       return listStaff(db);
+    // The last 200 changes made from the console, newest first.
+    case 'audit':
+      return db.query(
+        `SELECT a.id, to_char(a.created_at AT TIME ZONE 'Europe/London', 'DD-MM-YYYY HH24:MI:SS') AS at, a.staff_name, a.action, a.subject,
+                b.booking_number, a.before, a.after
+           FROM audit_log a LEFT JOIN bookings b ON b.id = a.booking_id ORDER BY a.id DESC LIMIT 200`);
   }
 }
 

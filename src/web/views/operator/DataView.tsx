@@ -39,6 +39,7 @@ export function DataView() {
           {section === 'fleet' && <FleetPart fleet={data as { vehicles: Row[]; rates: Row[] }} />}
           {section === 'places' && <PlacesPart places={data as { known: Row[]; banned: Row[] }} />}
           {section === 'staff' && <StaffPart staff={data as Row[]} />}
+          {section === 'audit' && <AuditPart entries={data as Row[]} />}
         </>
       )}
     </section>
@@ -160,6 +161,7 @@ function CompaniesPart({ companies }: { companies: Row[] }) {
 
 function FleetPart({ fleet }: { fleet: { vehicles: Row[]; rates: Row[] } }) {
   const { saving, fieldError, save } = useSave();
+  const [vehicle, setVehicle] = useState({ category_name: '', seats: '', luggage: '', hand_luggage: '', sort_order: '' });
   const [rate, setRate] = useState<{ company_id: number; vehicle_type_id: number; label: string; base: string; minimum: string; hourly: string; bands: { from_miles: string; per_mile: string }[] } | null>(null);
   const edit = (r: Row) => {
     const bands = (r.bands as { from_miles: number; per_mile: string }[]).map((b) => ({ from_miles: String(b.from_miles), per_mile: b.per_mile }));
@@ -170,9 +172,23 @@ function FleetPart({ fleet }: { fleet: { vehicles: Row[]; rates: Row[] } }) {
     <>
       <Card title="Vehicle types">
         <table className="op-lines op-fleet">
-          <thead><tr><th scope="col">Type</th><th scope="col">Seats</th><th scope="col">Luggage</th><th scope="col">Hand luggage</th></tr></thead>
-          <tbody>{fleet.vehicles.map((v) => <tr key={String(v.id)}><th scope="row">{String(v.category_name)}</th><td>{String(v.seats)}</td><td>{String(v.luggage)}</td><td>{String(v.hand_luggage)}</td></tr>)}</tbody>
+          <thead><tr><th scope="col">Type</th><th scope="col">Seats</th><th scope="col">Luggage</th><th scope="col">Hand luggage</th><th scope="col"><span className="sr-only">Edit</span></th></tr></thead>
+          <tbody>{fleet.vehicles.map((v) => (
+            <tr key={String(v.id)}>
+              <th scope="row">{String(v.category_name)}</th><td>{String(v.seats)}</td><td>{String(v.luggage)}</td><td>{String(v.hand_luggage)}</td>
+              <td><button type="button" className="btn btn-secondary op-small" aria-label={`Edit ${String(v.category_name)}`}
+                onClick={() => setVehicle({ category_name: String(v.category_name), seats: String(v.seats), luggage: String(v.luggage), hand_luggage: String(v.hand_luggage), sort_order: String(v.sort_order) })}>Edit</button></td>
+            </tr>
+          ))}</tbody>
         </table>
+        <form className="op-form op-form-grid" noValidate aria-label="Vehicle type" onSubmit={(e) => { e.preventDefault(); save({ kind: 'vehicle', ...vehicle }); }}>
+          <Input id="category_name" label="Vehicle type" value={vehicle.category_name} onChange={(v) => setVehicle({ ...vehicle, category_name: v })} error={fieldError('category_name')} required hint="A type with this name is changed; any other is added." />
+          <Input id="seats" label="Seats" value={vehicle.seats} onChange={(v) => setVehicle({ ...vehicle, seats: v })} error={fieldError('seats')} required />
+          <Input id="luggage" label="Luggage" value={vehicle.luggage} onChange={(v) => setVehicle({ ...vehicle, luggage: v })} error={fieldError('luggage')} required />
+          <Input id="hand_luggage" label="Hand luggage" value={vehicle.hand_luggage} onChange={(v) => setVehicle({ ...vehicle, hand_luggage: v })} error={fieldError('hand_luggage')} required />
+          <Input id="sort_order" label="Order on the site" value={vehicle.sort_order} onChange={(v) => setVehicle({ ...vehicle, sort_order: v })} error={fieldError('sort_order')} />
+          <div><button type="submit" className="btn btn-primary" disabled={saving}>Save vehicle type</button></div>
+        </form>
       </Card>
       <table className="op-table">
         <caption className="sr-only">Rates</caption>
@@ -309,5 +325,27 @@ function StaffPart({ staff }: { staff: Row[] }) {
         </form>
       </Card>
     </>
+  );
+}
+
+function AuditPart({ entries }: { entries: Row[] }) {
+  const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+  return (
+    <table className="op-table">
+      <caption className="sr-only">The last 200 changes made from the console</caption>
+      <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
+      <tbody>
+        {entries.map((a) => (
+          <tr key={String(a.id)}>
+            <td data-label="When"><div>{String(a.at)}</div></td>
+            <td data-label="Who"><div>{String(a.staff_name)}</div></td>
+            <td data-label="What"><div>{String(a.action)}{a.booking_number ? `: ${String(a.booking_number)}` : ''}{a.subject ? <><br /><span className="muted">{String(a.subject)}</span></> : null}</div></td>
+            <td data-label="Before"><div className="op-code">{show(a.before)}</div></td>
+            <td data-label="After"><div className="op-code">{show(a.after)}</div></td>
+          </tr>
+        ))}
+        {entries.length === 0 && <tr><td colSpan={5}>Nothing has been changed from the console yet.</td></tr>}
+      </tbody>
+    </table>
   );
 }
