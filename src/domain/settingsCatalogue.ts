@@ -2,6 +2,7 @@
 // each with what kind of value it takes, so a toggle is a switch, a number a number, and a wrong value is refused
 // with a message naming the setting. The console's form and the server check by the same function.
 import { isEmail } from './fields';
+import { EXTRAS } from './extras';
 
 export type SettingKind =
   /** enable / disable */
@@ -46,12 +47,9 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('MULTIPLE_PRICES', 'Several prices per vehicle type', 'toggle', 'Booking'),
   s('CHEAPEST_COMPANY_PRICE', 'Only the cheapest company per vehicle type', 'toggle', 'Booking'),
   s('GUEST_LOGIN', 'Booking as a guest', 'toggle', 'Booking'),
-  s('MEET_AND_GREET', 'Meet and greet', 'money', 'Prices of extras'),
-  s('BABY_PRICE_PER_SEAT', 'Baby seat, each', 'money', 'Prices of extras'),
-  s('BOOSTER_PRICE_PER_SEAT', 'Booster seat, each', 'money', 'Prices of extras'),
-  s('WHEEL_CHAIR', 'Wheelchair accessible vehicle', 'money', 'Prices of extras'),
-  s('SPECIAL_LUGGAGE_PER_PRICE', 'Special luggage, each', 'money', 'Prices of extras'),
-  s('PRICE_PER_FIVE_WAITING_MIN', 'Waiting, per 5 minutes', 'money', 'Prices of extras'),
+  // The extras' prices, named as the extras are (src/domain/extras.ts).
+  ...EXTRAS.map((e) => s(e.setting, e.kind === 'count' ? `${e.label}, each` : e.kind === 'minutes' ? `${e.label} (per ${e.step} started)` : e.label,
+    'money', 'Prices of extras', '0 takes it off the booking form.')),
   s('CURRENCY', 'Currency symbol', 'text', 'Payment'),
   s('SHOWPAYINCAR', 'Pay in the car', 'yesNo', 'Payment'),
   s('SHOWCARD', 'Pay by card', 'yesNo', 'Payment'),
