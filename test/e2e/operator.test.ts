@@ -4,7 +4,7 @@
 // 375 px, with axe, and by keyboard alone. Bookings are made through the API, as the website makes them.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { onSharedServer, ukDateInDays } from './harness';
+import { onSharedServer, removeDir, startServer, ukDateInDays } from './harness';
 import { violations } from './axe';
 import { outboxMails } from './outbox';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
@@ -159,6 +159,12 @@ describe("a booking's page", () => {
     await page.getByRole('listitem').filter({ hasText: 'Driver assigned' }).filter({ hasText: ADMIN.name }).waitFor();
     await page.getByRole('button', { name: 'Change driver' }).waitFor();
     await expect.poll(() => outboxMails(shared.dataDir).filter((m) => m.headers.subject === `Your driver for ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
+    // The office heard of the booking, and of its driver, with the company that drives it in copy.
+    const office = outboxMails(shared.dataDir).filter((m) => m.headers.subject.includes(b.booking_number) && m.headers.to === 'bookings@albion-executive.co.uk');
+    expect(office.map((m) => [m.headers.subject.split(':')[0], m.headers.cc]).sort()).toEqual([
+      ['Driver assigned', 'dispatch@metrocars.london'], [`New booking ${b.booking_number}`, 'dispatch@metrocars.london'],
+    ]);
+    expect(office.find((m) => m.headers.subject.startsWith('New booking'))!.texts[0]).toContain(`/operator/bookings/${b.booking_number}`);
     await page.context().close();
   });
 
@@ -277,5 +283,38 @@ describe('operator data', () => {
     expect(at(page)).toBe('/operator');
     expect(await page.getByRole('link', { name: 'Operator data' }).count()).toBe(0);
     await page.context().close();
+  });
+});
+
+describe('a journey that has taken place', () => {
+  it('is marked completed, or a no-show, once its pickup time has come, and nothing more can be done to it', async () => {
+    // A server of its own: the demo's past bookings are changed.
+    const own = await startServer();
+    try {
+      const page = await (await suite.browser.newContext({ viewport: { width: 375, height: 900 } })).newPage();
+      await page.goto(`${own.url}/operator?tab=past`);
+      await page.getByLabel('E-mail').fill(ADMIN.email);
+      await page.getByLabel('Password').fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const links = board(page).getByRole('link');
+      await expect.poll(() => links.count()).toBe(2);
+      const [first, second] = await links.allTextContents();
+      for (const [reference, button, label] of [[first, 'Mark completed', 'Completed'], [second, 'Mark no-show', 'No-show']]) {
+        await page.goto(`${own.url}/operator/bookings/${reference}`);
+        await page.getByRole('button', { name: button }).click();
+        const confirm = page.getByRole('dialog');
+        await confirm.getByText('This cannot be undone.').waitFor();
+        await confirm.getByRole('button', { name: button }).click();
+        await page.getByText(button === 'Mark completed' ? 'Marked as completed.' : 'Marked as a no-show.').waitFor();
+        await page.getByText(label, { exact: true }).first().waitFor();
+        await expect.poll(() => page.getByRole('group', { name: 'Actions' }).count()).toBe(0);
+        await page.getByRole('listitem').filter({ hasText: button === 'Mark completed' ? 'Marked completed' : 'Marked no-show' }).filter({ hasText: ADMIN.name }).waitFor();
+        expect(await violations(page)).toEqual([]);
+      }
+      await page.context().close();
+    } finally {
+      await own.stop();
+      removeDir(own.dataDir);
+    }
   });
 });
