@@ -66,7 +66,7 @@ async function arrange(p: PathPage, then: ModelEvent[]) {
 }
 
 /** The screen's load an act (or the opening) starts, by the address it goes to. */
-function loadOf(p: PathPage, href: string): [{ done: (o?: unknown) => { type: string } }, string] | null {
+function loadOf(href: string): [{ done: (o?: unknown) => { type: string } }, string] | null {
   const path = href.split('?')[0];
   if (path === '/operator') return [loadBoard, `${API}/bookings`];
   if (path.startsWith('/operator/bookings/')) return [loadBooking, `${API}/bookings/${path.split('/').at(-1)}`];
@@ -114,7 +114,7 @@ const hrefFor = (p: PathPage, href: string, then: ModelEvent[]) => {
 async function go(p: PathPage, href: string, then: ModelEvent[]) {
   const to = hrefFor(p, href, then);
   await arrange(p, then);
-  await holdUnanswered(p, then, loadOf(p, to));
+  await holdUnanswered(p, then, loadOf(to));
   await p.back(to);
 }
 
@@ -148,7 +148,7 @@ browserPaths({
       default: return true;
     }
   },
-  async open(p, inputName, input, { then }) {
+  async open(p, _inputName, input, { then }) {
     p.data.reference = await newBooking(p);
     // The watch for new bookings waits, held by the server, until a path's step says a booking arrived.
     await p.server.fault({ method: 'GET', path: `${API}/latest`, kind: 'delay', ms: 120_000, times: 1000 });
@@ -156,7 +156,7 @@ browserPaths({
     if (session?.output) await withSession(p, (session.output as { role: string }).role === 'admin' ? ADMIN : METRO);
     await arrange(p, then);
     const to = hrefFor(p, `${input.location.path}${input.location.search}`, then);
-    if (session?.output) await holdUnanswered(p, then, loadOf(p, to));
+    if (session?.output) await holdUnanswered(p, then, loadOf(to));
     await p.typeUrl(to);
   },
   acts: {
@@ -176,19 +176,19 @@ browserPaths({
     },
     'board.query': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf(p, '/operator'));
+      await holdUnanswered(p, then, loadOf('/operator'));
       await p.page.getByRole('button', { name: 'Past', exact: true }).click();
     },
     'board.showNew': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf(p, '/operator'));
+      await holdUnanswered(p, then, loadOf('/operator'));
       await p.page.getByRole('button', { name: /^Show \d+ new/ }).click();
     },
     // A booking arrives (made through the API, as the website makes one), and the held watch is let go.
     latest: async (p, { then, trail }) => {
       await arrange(p, then);
       const onBoard = (trail.at(-1)?.state ?? null) === null ? false : (trail.at(-1)!.state as S).matches({ signedIn: { board: 'ready' } });
-      if (onBoard) await holdUnanswered(p, then, loadOf(p, '/operator'));
+      if (onBoard) await holdUnanswered(p, then, loadOf('/operator'));
       await newBooking(p);
       // The page's watch asks every 5 seconds; its call, held, is let go once it has come.
       const watch = { method: 'GET', path: `${API}/latest` };
@@ -198,7 +198,7 @@ browserPaths({
     },
     'open BK-ABCDEFGH': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf(p, `/operator/bookings/${p.data.reference}`));
+      await holdUnanswered(p, then, loadOf(`/operator/bookings/${p.data.reference}`));
       await p.page.getByRole('table').getByRole('link', { name: p.data.reference }).click();
     },
     'action.start assignDriver': async (p) => {
@@ -216,7 +216,7 @@ browserPaths({
     'action.cancel': async (p) => { await dialog(p).getByRole('button', { name: 'Go back' }).click(); },
     'mail.show sent': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf(p, '/operator/mail'));
+      await holdUnanswered(p, then, loadOf('/operator/mail'));
       await p.page.getByRole('button', { name: 'Sent', exact: true }).click();
     },
     'mail.retry 3': async (p, { then }) => {
@@ -231,7 +231,7 @@ browserPaths({
     },
     'data.show fleet': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf(p, '/operator/data?section=fleet'));
+      await holdUnanswered(p, then, loadOf('/operator/data?section=fleet'));
       await p.page.getByRole('button', { name: 'Fleet and rates', exact: true }).click();
     },
     'data.save': async (p, { then }) => {
@@ -243,7 +243,7 @@ browserPaths({
     },
     retry: async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf(p, `${p.url.pathname}${p.url.search}`));
+      await holdUnanswered(p, then, loadOf(`${p.url.pathname}${p.url.search}`));
       await p.page.getByRole('button', { name: 'Try again' }).click();
     },
   },
