@@ -221,6 +221,8 @@ export const BookingResult = type({
   bookingDetail: BookingDetail,
   bookingStops: array(BookingStopRecord),
   passengerDetails: PassengerDetail,
+  /** Issue 27: the key of the booking's "Manage your booking" link, in the answer that made it (never again). */
+  manage_key: optional(string()),
 });
 export type BookingResult = Infer<typeof BookingResult>;
 

@@ -11,6 +11,7 @@ import { authRoutes } from './auth/routes';
 import { accountRoutes } from './account/routes';
 import { cardRoutes, webhookRoutes } from './bookings/cardRoutes';
 import { operatorRoutes } from './operator/routes';
+import { manageRoutes } from './manage/routes';
 import { GATEWAY_PATH } from './payments/provider';
 import { securityHeaders, type Providers } from './http/securityHeaders';
 import { loadSettings, type AppDeps, type AppEnv } from './deps';
@@ -85,6 +86,7 @@ function createApiApp(deps: AppDeps) {
   api.route('/', accountRoutes);
   api.route('/', cardRoutes);
   api.route('/', operatorRoutes);
+  api.route('/', manageRoutes);
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError(answerError);
   return api;

@@ -8,6 +8,8 @@ export type RefusalKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'notFound'
+  /** It was there and is no more (an expired link). */
+  | 'gone'
   /** It clashes with what is already there (a key used for another request, a race lost). */
   | 'conflict'
   | 'tooLarge'

@@ -48,6 +48,16 @@ export const DEFAULT_LIMITS = {
     max: 3, windowMinutes: HOUR, field: 'registrationData.email',
     message: 'Too many bookings were confirmed to this e-mail address in the last hour. Please call us to book.',
   },
+  /** "Find my booking" per client address (issue 27), counted whether or not the reference and e-mail match. */
+  bookingLookups: {
+    max: 10, windowMinutes: HOUR, field: 'reference',
+    message: 'Too many bookings were looked up from your network in the last hour. Please try again later or call us.',
+  },
+  /** "Find my booking" links sent for one reference, counted whether or not it exists (so a 429 tells nothing). */
+  linksPerBooking: {
+    max: 3, windowMinutes: HOUR, field: 'reference',
+    message: 'The link to this booking was asked for several times in the last hour. Please check your e-mail, or try again later.',
+  },
   /** Declined or failed card attempts per client address. */
   cardFailures: {
     max: 5, windowMinutes: HOUR, field: 'paymentMethodId',

@@ -21,6 +21,7 @@ import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../account/account';
 import { bookingConfirmation, newBookingNotice } from '../mail/templates';
 import { newBookingNumber } from './bookingNumber';
+import { hashKey, newKey } from '../manage/keys';
 import { BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
 
@@ -313,12 +314,14 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     consoleUrl: `${deps.siteUrl}/operator/bookings/${bookingNumber}`,
   });
 
+  const manageKey = newKey();
   const row = await insertBooking(q, {
-    prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients,
+    prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients, manageKeyHash: hashKey(manageKey),
     notice: { mail: notice, ...officeRecipients(deps.ctx.settings, offer.company_email), replyTo: contact.email },
   });
   result.booking.id = row.id;
   result.passengerDetails.passenger_id = row.passenger_id;
+  result.manage_key = manageKey;
   (row.stop_ids ?? []).forEach((id, i) => { result.bookingStops[i].id = id; });
   return result;
 }

@@ -25,6 +25,7 @@ import {
 import { KeyAlreadyUsed, loadBooking } from './queries';
 import { bookingOfIntent, cardKeyUse, keepIntent, markPaid, recentPendingIntents, recordEvent, type KeyedBooking } from './cardQueries';
 import { stripeSdk, type CardProvider } from '../payments/provider';
+import { mintKey } from '../manage/keys';
 
 export interface CardDeps extends BookingDeps { cards: CardProvider }
 
@@ -199,7 +200,8 @@ export async function finishCardBooking(deps: CardDeps, req: BookingRequest, key
   if (chargeOf(pi) !== req.paymentId) throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
   const outcome = await deps.db.transaction((tx) => completeCardBooking(tx, pi));
   if (outcome === 'mismatch') throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
-  return (await loadBooking(deps.db, booking.id))!;
+  // The success page's "Manage your booking" link (issue 27): a key of its own, shown to whoever proved the payment.
+  return { ...(await loadBooking(deps.db, booking.id))!, manage_key: await mintKey(deps.db, booking.id) };
 }
 
 export type Completion = 'completed' | 'already' | 'unknown' | 'mismatch';

@@ -5,6 +5,7 @@ import { penceToPounds } from '../../domain/money';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { DomainError } from '../errors';
 import type { PreparedBooking, WriteOptions } from './types';
+import { KEY_DAYS_AFTER_PICKUP } from '../manage/keys';
 
 const statementTexts = new Map<string, string>();
 
@@ -30,6 +31,8 @@ export interface BookingWrite {
    * itself): held and released with the confirmation; replies go to the booker.
    */
   notice: { mail: { subject: string; text: string; html: string }; to: string; cc: string | null; replyTo: string };
+  /** The hash of the booking's first "Manage your booking" key (issue 27, manage/keys.ts). */
+  manageKeyHash: string;
 }
 export interface InsertedBooking { id: number; passenger_id: number; stop_ids: number[] | null }
 
@@ -97,8 +100,11 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
        SELECT 'new_booking_notice', ${$(notice.to, 'text')}, ${$(notice.cc, 'text')}, ${$(notice.replyTo, 'text')},
          ${$(notice.mail.subject, 'text')}, ${$(notice.mail.text, 'text')}, ${$(notice.mail.html, 'text')}, booking.id, ${mailStatus}
          FROM booking`;
+  const keys = `INSERT INTO booking_keys (key_hash, booking_id, expires_at)
+       SELECT ${$(w.manageKeyHash, 'text')}, booking.id, ${$(trip.pickupAt.toISOString(), 'timestamptz')} + make_interval(days => ${$(KEY_DAYS_AFTER_PICKUP, 'int')})
+         FROM booking`;
   const built = `WITH claim AS (${claim}), passenger AS (${passenger}), booking AS (${booking}), details AS (${details}),
-    passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails}), notices AS (${notices})
+    passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails}), notices AS (${notices}), keys AS (${keys})
     SELECT booking.id, booking.passenger_id, (SELECT json_agg(stops.id ORDER BY stops.position) FROM stops) AS stop_ids FROM booking`;
   // The text depends only on which parts there are: one string per variant, so lookups by it (the prepared
   // statement's name) hash it once.

@@ -6,7 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type RefusalKind } from '../errors';
 
 export const STATUS_OF: Record<RefusalKind, ContentfulStatusCode> = {
-  malformed: 400, invalid: 422, unauthenticated: 401, forbidden: 403, notFound: 404, conflict: 409, tooLarge: 413, tooMany: 429, busy: 503,
+  malformed: 400, invalid: 422, unauthenticated: 401, forbidden: 403, notFound: 404, gone: 410, conflict: 409, tooLarge: 413, tooMany: 429, busy: 503,
 };
 
 /** PostgreSQL's SQLSTATE for a unique-index violation (PGlite reports the same). */

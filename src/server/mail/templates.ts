@@ -171,3 +171,13 @@ export function officeChangeNotice(r: BookingResult, what: string, rows: [string
     ], []);
   return { subject: m.subject, text: m.text, html: m.html };
 }
+
+/** "Find my booking" (issue 27): the link to the booking's page, to the booking's own address. */
+export function manageLinkMail(r: BookingResult, link: string, s: Settings): Message {
+  const b = r.booking;
+  const m = render(`Your booking ${b.booking_number}`, 'Here is the link to see, change or cancel your booking, and to get a receipt.', [
+    ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+    ['Manage your booking', link],
+  ], ['If you did not ask for this link, you can ignore this e-mail: nothing has changed.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}

@@ -1,0 +1,63 @@
+// Manage my booking (issue 27): until when a passenger may change or cancel a booking themselves, and how its status
+// reads. The page asks these before it shows a button; the server enforces the same functions.
+import { numberSetting, type Settings } from './settings';
+import { ukPartsAt } from './ukTime';
+
+export const DEFAULT_CHANGE_CUTOFF_HOURS = 2;
+export const DEFAULT_CANCELLATION_WINDOW_HOURS = 24;
+
+const hoursSetting = (settings: Settings, key: string, fallback: number) =>
+  (settings[key]?.trim() ? Math.max(0, numberSetting(settings, key)) : fallback);
+
+/** Details can be changed until CHANGE_CUTOFF_HOURS (default 2) before the pickup. */
+export const changeDeadline = (pickupAt: Date, settings: Settings) =>
+  new Date(pickupAt.getTime() - hoursSetting(settings, 'CHANGE_CUTOFF_HOURS', DEFAULT_CHANGE_CUTOFF_HOURS) * 3_600_000);
+
+/** Cancelling is free until CANCELLATION_WINDOW_HOURS (default 24) before the pickup. */
+export const cancelDeadline = (pickupAt: Date, settings: Settings) =>
+  new Date(pickupAt.getTime() - hoursSetting(settings, 'CANCELLATION_WINDOW_HOURS', DEFAULT_CANCELLATION_WINDOW_HOURS) * 3_600_000);
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A moment as a person in the UK reads it, UK time: "Thursday 12 September 2030 at 05:15". */
+export function ukMoment(instant: Date): string {
+  const p = ukPartsAt(instant);
+  const [year, month, day] = p.date.split('-').map(Number);
+  const weekday = WEEKDAYS[new Date(Date.UTC(year, month - 1, day)).getUTCDay()];
+  return `${weekday} ${day} ${MONTHS[month - 1]} ${year} at ${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+}
+
+export type ManageStatus = 'confirmed' | 'driverAssigned' | 'completed' | 'noShow' | 'cancelled' | 'awaitingPayment' | 'expired';
+
+/** The booking's status as the passenger reads it. */
+export function manageStatus(b: { status: string; driver: unknown }): ManageStatus {
+  switch (b.status) {
+    case 'confirmed': return b.driver ? 'driverAssigned' : 'confirmed';
+    case 'completed': return 'completed';
+    case 'no_show': return 'noShow';
+    case 'cancelled': return 'cancelled';
+    case 'pending': return 'awaitingPayment';
+    default: return 'expired';
+  }
+}
+
+export const STATUS_WORDS: Record<ManageStatus, string> = {
+  confirmed: 'Confirmed', driverAssigned: 'Confirmed: your driver is assigned', completed: 'Completed', noShow: 'Marked as a no-show',
+  cancelled: 'Cancelled', awaitingPayment: 'Waiting for the card payment', expired: 'Not booked: the payment was never made',
+};
+
+/** What the passenger may still do: change details, cancel free of charge. */
+export function passengerMay(b: { status: string; pickupAt: Date }, settings: Settings, now: Date) {
+  const open = b.status === 'confirmed';
+  return {
+    change: open && now.getTime() < changeDeadline(b.pickupAt, settings).getTime(),
+    cancel: open && now.getTime() < cancelDeadline(b.pickupAt, settings).getTime(),
+  };
+}
+
+export const MANAGE_MESSAGES = {
+  unknownLink: 'This link does not open a booking. Check that you copied the whole link from your e-mail, or find your booking with its reference and e-mail address.',
+  expiredLink: 'This link has expired. Find your booking again with its reference and e-mail address to get a new one.',
+  findSent: 'If the reference and e-mail address match a booking, we have sent its link to that address. It may take a few minutes to arrive.',
+} as const;

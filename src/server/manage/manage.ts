@@ -1,0 +1,77 @@
+// Manage my booking (issue 27): the booking as its passenger sees it through its link, and "Find my booking".
+import type { Db } from '../db/index';
+import { DomainError } from '../errors';
+import type { Settings } from '../../domain/settings';
+import { MANAGE_MESSAGES, STATUS_WORDS, cancelDeadline, changeDeadline, manageStatus, passengerMay, ukMoment } from '../../domain/manageRules';
+import { emailKey, isEmail } from '../../domain/fields';
+import { penceToPounds } from '../../domain/money';
+import { loadBooking } from '../bookings/queries';
+import { enqueueEmail } from '../mail/queue';
+import { manageLinkMail } from '../mail/templates';
+import { takeAllowance, type Limits } from '../limits';
+import { checkKey, mintKey } from './keys';
+
+/** The address of a booking's page with its key; the key is in the fragment, which browsers never send to a server. */
+export const manageLink = (siteUrl: string, reference: string, key: string) => `${siteUrl}/manage/${reference}#key=${key}`;
+
+/** The booking a key opens, as its page shows it: 404 for a key that is not this booking's, 410 for an expired one. */
+export async function manageView(db: Db, reference: string, key: string, settings: Settings, now: Date) {
+  const check = await checkKey(db, reference, key);
+  if (!check.ok) {
+    throw check.why === 'expired'
+      ? new DomainError('gone', MANAGE_MESSAGES.expiredLink)
+      : new DomainError('notFound', MANAGE_MESSAGES.unknownLink);
+  }
+  const [b] = await db.query<{
+    status: string; pickup_at: Date; driver: Record<string, string> | null; price_breakdown: { lines: { label: string; amount: string }[] };
+    payment_method: string; payment_status: string; payment_livemode: boolean | null; cancel_reason: string | null; cancelled_at: Date | null;
+    refund_pence: number | null; refund_status: string | null;
+  }>(
+    `SELECT b.status, b.pickup_at, b.driver, b.price_breakdown, b.payment_method, b.payment_status, b.payment_livemode, b.cancel_reason,
+            b.cancelled_at, r.amount_pence AS refund_pence, r.status AS refund_status
+       FROM bookings b LEFT JOIN refunds r ON r.booking_id = b.id WHERE b.id = $1`, [check.bookingId]);
+  const booking = (await loadBooking(db, check.bookingId))!;
+  const pickupAt = new Date(b.pickup_at);
+  const status = manageStatus(b);
+  const may = passengerMay({ status: b.status, pickupAt }, settings, now);
+  return {
+    booking,
+    manage: {
+      status, status_words: STATUS_WORDS[status],
+      driver: b.status === 'confirmed' ? b.driver : null,
+      cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason } : null,
+      refund: b.refund_pence === null ? null : { amount: penceToPounds(b.refund_pence), status: b.refund_status },
+      breakdown: b.price_breakdown.lines,
+      payment: { method: b.payment_method, status: b.payment_status, test: b.payment_livemode === false },
+      change_until: ukMoment(changeDeadline(pickupAt, settings)), cancel_until: ukMoment(cancelDeadline(pickupAt, settings)),
+      may,
+    },
+  };
+}
+
+export interface FindDeps { db: Db; limits: Limits; client: string; siteUrl: string; settings: Settings }
+
+/**
+ * "Find my booking": counted per client address and per reference first; when the reference and e-mail match a
+ * booking, a new key's link goes to the booking's own address. The answer is the same either way.
+ */
+export async function findBooking(deps: FindDeps, reference: string, email: string): Promise<string> {
+  const ref = reference.trim().toUpperCase();
+  if (!/^BK-[A-Z0-9]{8}$/.test(ref)) throw new DomainError('invalid', 'Enter the reference as it is on your confirmation, like BK-7KQ2M9XD.', 'reference');
+  if (!isEmail(email)) throw new DomainError('invalid', 'Enter the e-mail address the booking was made with.', 'email');
+  await takeAllowance(deps.db, deps.limits, [{ limit: 'bookingLookups', key: deps.client }, { limit: 'linksPerBooking', key: ref }]);
+  const [row] = await deps.db.query<{ id: number; to: string }>(
+    `SELECT b.id, p.passenger_email AS to FROM bookings b JOIN booking_passengers p ON p.booking_id = b.id
+       LEFT JOIN passengers a ON a.id = b.passenger_id
+      WHERE b.booking_number = $1 AND b.personal_data_removed_at IS NULL
+        AND (lower(trim(p.passenger_email)) = $2 OR lower(trim(a.email)) = $2)`, [ref, emailKey(email)]);
+  if (row) {
+    await deps.db.transaction(async (tx) => {
+      const key = await mintKey(tx, row.id);
+      const booking = (await loadBooking(tx, row.id))!;
+      const mail = manageLinkMail(booking, manageLink(deps.siteUrl, ref, key), deps.settings);
+      await enqueueEmail(tx, { kind: 'manage_link', to: row.to, ...mail, bookingId: row.id, eraseAfterSend: true });
+    });
+  }
+  return MANAGE_MESSAGES.findSent;
+}

@@ -1,0 +1,141 @@
+// Issue 27 parts 1 and 2, through the API: a booking's "Manage your booking" key (made with the booking, stored only
+// as a hash), the page's call that it opens (its own booking only: BOLA), expired and wrong keys, and "Find my
+// booking" (the same answer whether or not it matches, the link to the booking's own address, limits).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SITE_URL, testApp } from './setup';
+import { DEFAULT_LIMITS } from '../../src/server/limits';
+import { MANAGE_MESSAGES } from '../../src/domain/manageRules';
+import { hashKey } from '../../src/server/manage/keys';
+import { DEMO_STAFF } from '../../src/server/operator/seed';
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeAll(async () => { t = await testApp(); });
+afterAll(async () => { await t.db.close(); });
+
+const form = {
+  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
+  pickup_date: '2030-09-12', pickup_hour: '7am', pickup_min: '15', passengers: 2, luggages: 1,
+};
+let counter = 0;
+async function book(email = `amelia.${++counter}@example.com`) {
+  const { body } = await t.call('POST', '/calculate-distance-price', form);
+  const res = await t.call('POST', '/booking', {
+    selectedVehicleData: body.price_details.find((p: any) => p.company_name === 'Metro Cars London' && p.vehicle_type === 'Saloon'),
+    selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car', selected_passenger: 'guest_login',
+    registrationData: { firstName: 'Amelia', surname: 'Hart', number: '07700 900012', email },
+  });
+  expect(res.status).toBe(200);
+  return res.body.data as { booking: { id: number; booking_number: string }; manage_key: string };
+}
+const view = (reference: string, key?: string) => t.call('GET', `/manage/${reference}`, undefined, key === undefined ? {} : { 'X-Manage-Key': key });
+
+describe("a booking's key", () => {
+  it('comes once, with the booking, and is kept only as its hash', async () => {
+    const b = await book();
+    expect(b.manage_key).toMatch(/^[\w-]{43}$/);
+    const rows = await t.db.query<{ key_hash: string }>('SELECT key_hash FROM booking_keys WHERE booking_id = $1', [b.booking.id]);
+    expect(rows).toEqual([{ key_hash: hashKey(b.manage_key) }]);
+    const anywhere = await t.db.query("SELECT 1 FROM outbound_emails WHERE booking_id = $1 AND (body_text LIKE '%' || $2 || '%')", [b.booking.id, b.manage_key]);
+    expect(anywhere).toEqual([]);
+  });
+
+  it('opens its own booking: the status in words, every detail, the price lines, the payment, the deadlines in UK time', async () => {
+    t.clock.now = new Date('2030-09-01T12:00:00Z');
+    try {
+      const b = await book();
+      const res = await view(b.booking.booking_number, b.manage_key);
+      expect(res.status).toBe(200);
+      expect(res.body.booking.booking.booking_number).toBe(b.booking.booking_number);
+      expect(res.body.booking.manage_key).toBeUndefined();
+      expect(res.body.manage).toMatchObject({
+        status: 'confirmed', status_words: 'Confirmed', driver: null, cancelled: null, refund: null,
+        payment: { method: 'car', status: 'due_in_car', test: false },
+        // 07:15 BST on Thursday 12 September 2030: changes until 2 hours before, free cancelling until 24 hours before.
+        change_until: 'Thursday 12 September 2030 at 05:15', cancel_until: 'Wednesday 11 September 2030 at 07:15',
+        may: { change: true, cancel: true },
+      });
+      expect(res.body.manage.breakdown.length).toBeGreaterThan(0);
+      t.clock.now = new Date('2030-09-11T07:00:00Z'); // 08:00 BST on the 11th: past the free cancelling, before the change cut-off
+      expect((await view(b.booking.booking_number, b.manage_key)).body.manage.may).toEqual({ change: true, cancel: false });
+    } finally {
+      t.clock.now = new Date();
+    }
+  });
+
+  it("never opens another booking, and a wrong, missing or malformed key is a clear 404", async () => {
+    const mine = await book();
+    const theirs = await book();
+    for (const [reference, key] of [
+      [theirs.booking.booking_number, mine.manage_key], [mine.booking.booking_number, theirs.manage_key],
+      [mine.booking.booking_number, `${mine.manage_key.slice(0, -1)}${mine.manage_key.endsWith('A') ? 'B' : 'A'}`],
+      [mine.booking.booking_number, ''], [mine.booking.booking_number, 'not a key'], ['BK-NOSUCH22', mine.manage_key],
+    ]) {
+      const res = await view(reference, key);
+      expect(res.status, `${reference} ${key}`).toBe(404);
+      expect(res.body.message).toBe(MANAGE_MESSAGES.unknownLink);
+    }
+    expect((await view(mine.booking.booking_number)).status).toBe(404);
+  });
+
+  it('says when it has expired (some time after the pickup), with a 410', async () => {
+    const b = await book();
+    await t.db.query("UPDATE booking_keys SET expires_at = now() - interval '1 minute' WHERE booking_id = $1", [b.booking.id]);
+    const res = await view(b.booking.booking_number, b.manage_key);
+    expect(res.status).toBe(410);
+    expect(res.body.message).toBe(MANAGE_MESSAGES.expiredLink);
+  });
+
+  it("shows the office's driver, and a cancellation with its reason", async () => {
+    const b = await book();
+    const signIn = await t.call('POST', '/operator/session', { email: DEMO_STAFF[0].email, password: DEMO_STAFF[0].password });
+    const staff = { Cookie: signIn.headers['set-cookie'].split(';')[0] };
+    await t.call('POST', `/operator/bookings/${b.booking.booking_number}/driver`, { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' }, staff);
+    expect((await view(b.booking.booking_number, b.manage_key)).body.manage).toMatchObject({
+      status: 'driverAssigned', status_words: 'Confirmed: your driver is assigned',
+      driver: { name: 'Dan Price', mobile: '+447700900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' },
+    });
+    await t.call('POST', `/operator/bookings/${b.booking.booking_number}/cancel`, { reason: 'Flight cancelled' }, staff);
+    const after = (await view(b.booking.booking_number, b.manage_key)).body.manage;
+    expect(after).toMatchObject({ status: 'cancelled', driver: null, cancelled: { reason: 'Flight cancelled' }, may: { change: false, cancel: false } });
+    expect(after.cancelled.at).toMatch(/^\w+day \d{1,2} \w+ \d{4} at \d{2}:\d{2}$/);
+  });
+});
+
+describe('Find my booking', () => {
+  it('answers the same whether or not the reference and e-mail match, and e-mails a new link only to the booking\'s address', async () => {
+    const b = await book('ruth.bennett@example.com');
+    const wrong = await t.call('POST', '/manage/find', { reference: b.booking.booking_number, email: 'someone.else@example.com' });
+    const unknown = await t.call('POST', '/manage/find', { reference: 'BK-NOSUCH22', email: 'ruth.bennett@example.com' });
+    const right = await t.call('POST', '/manage/find', { reference: b.booking.booking_number.toLowerCase(), email: ' Ruth.Bennett@Example.com ' });
+    for (const res of [wrong, unknown, right]) expect([res.status, res.body.message]).toEqual([200, MANAGE_MESSAGES.findSent]);
+    const mails = await t.db.query<{ to_address: string; body_text: string; erase_after_send: boolean }>(
+      "SELECT to_address, body_text, erase_after_send FROM outbound_emails WHERE booking_id = $1 AND kind = 'manage_link'", [b.booking.id]);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].to_address).toBe('ruth.bennett@example.com');
+    expect(mails[0].erase_after_send).toBe(true);
+    const link = new RegExp(`${TEST_SITE_URL}/manage/${b.booking.booking_number}#key=([\\w-]{43})`).exec(mails[0].body_text);
+    expect(link).not.toBeNull();
+    expect((await view(b.booking.booking_number, link![1])).status).toBe(200);
+    // The first link still works.
+    expect((await view(b.booking.booking_number, b.manage_key)).status).toBe(200);
+  });
+
+  it('names the field of a reference or e-mail that cannot be one', async () => {
+    expect((await t.call('POST', '/manage/find', { reference: 'my booking', email: 'a@example.com' })).body.field).toBe('reference');
+    expect((await t.call('POST', '/manage/find', { reference: 'BK-ABCDEFGH', email: 'nope' })).body.field).toBe('email');
+  });
+
+  it('is limited: 10 look-ups an hour from one address, 3 links an hour for one reference, whether or not it exists', async () => {
+    const strict = await testApp({ db: t.db, limits: DEFAULT_LIMITS });
+    const from = (n: number) => ({ 'X-Forwarded-For': `203.0.113.${n}` });
+    for (let i = 0; i < 3; i++) {
+      expect((await strict.call('POST', '/manage/find', { reference: 'BK-NOSUCH33', email: 'x@example.com' }, from(i))).status).toBe(200);
+    }
+    const fourth = await strict.call('POST', '/manage/find', { reference: 'BK-NOSUCH33', email: 'x@example.com' }, from(9));
+    expect([fourth.status, fourth.body.field]).toEqual([429, 'reference']);
+    for (let i = 0; i < 10; i++) {
+      expect((await strict.call('POST', '/manage/find', { reference: `BK-LOOKUP${String(i).padStart(2, '0')}`.slice(0, 11), email: 'x@example.com' }, from(50))).status).toBe(200);
+    }
+    expect((await strict.call('POST', '/manage/find', { reference: 'BK-LOOKUPZZ', email: 'x@example.com' }, from(50))).status).toBe(429);
+  });
+});

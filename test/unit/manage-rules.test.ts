@@ -1,0 +1,52 @@
+// Issue 27: until when a passenger may change or cancel, and moments read in UK time on both sides of the clock
+// changes (the last Sundays of March and October).
+import { describe, expect, it } from 'vitest';
+import { cancelDeadline, changeDeadline, manageStatus, passengerMay, ukMoment } from '../../src/domain/manageRules';
+
+describe('a moment as a person in the UK reads it', () => {
+  it('is UK time, GMT in winter and BST in summer, on both sides of each clock change', () => {
+    expect(ukMoment(new Date('2030-03-31T00:59:00Z'))).toBe('Sunday 31 March 2030 at 00:59');
+    expect(ukMoment(new Date('2030-03-31T01:00:00Z'))).toBe('Sunday 31 March 2030 at 02:00');
+    // 01:30 on the last Sunday of October happens twice: first in BST, then in GMT.
+    expect(ukMoment(new Date('2030-10-27T00:30:00Z'))).toBe('Sunday 27 October 2030 at 01:30');
+    expect(ukMoment(new Date('2030-10-27T01:30:00Z'))).toBe('Sunday 27 October 2030 at 01:30');
+    expect(ukMoment(new Date('2030-12-31T23:59:00Z'))).toBe('Tuesday 31 December 2030 at 23:59');
+  });
+});
+
+describe('the deadlines', () => {
+  const pickup = new Date('2030-09-12T06:15:00Z'); // 07:15 BST
+  it('are 2 hours (changes) and 24 hours (free cancelling) before the pickup unless the operator says otherwise', () => {
+    expect(ukMoment(changeDeadline(pickup, {}))).toBe('Thursday 12 September 2030 at 05:15');
+    expect(ukMoment(cancelDeadline(pickup, {}))).toBe('Wednesday 11 September 2030 at 07:15');
+    expect(ukMoment(changeDeadline(pickup, { CHANGE_CUTOFF_HOURS: '6' }))).toBe('Thursday 12 September 2030 at 01:15');
+    expect(ukMoment(cancelDeadline(pickup, { CANCELLATION_WINDOW_HOURS: '48' }))).toBe('Tuesday 10 September 2030 at 07:15');
+    expect(ukMoment(cancelDeadline(pickup, { CANCELLATION_WINDOW_HOURS: '0' }))).toBe('Thursday 12 September 2030 at 07:15');
+  });
+
+  it('count real hours across a clock change: 24 hours before 09:00 on the Monday after the October change is 10:00 on Sunday', () => {
+    const monday = new Date('2030-10-28T09:00:00Z'); // 09:00 GMT
+    expect(ukMoment(cancelDeadline(monday, {}))).toBe('Sunday 27 October 2030 at 09:00');
+    const afterSpring = new Date('2030-04-01T08:00:00Z'); // 09:00 BST on Monday 1 April
+    expect(ukMoment(cancelDeadline(afterSpring, {}))).toBe('Sunday 31 March 2030 at 09:00');
+  });
+
+  it('let a confirmed booking be changed and cancelled before them, and nothing else', () => {
+    const before = new Date('2030-09-11T06:14:00Z');
+    expect(passengerMay({ status: 'confirmed', pickupAt: pickup }, {}, before)).toEqual({ change: true, cancel: true });
+    expect(passengerMay({ status: 'confirmed', pickupAt: pickup }, {}, new Date('2030-09-11T06:15:00Z'))).toEqual({ change: true, cancel: false });
+    expect(passengerMay({ status: 'confirmed', pickupAt: pickup }, {}, new Date('2030-09-12T04:15:00Z'))).toEqual({ change: false, cancel: false });
+    for (const status of ['pending', 'cancelled', 'completed', 'no_show', 'expired']) {
+      expect(passengerMay({ status, pickupAt: pickup }, {}, before), status).toEqual({ change: false, cancel: false });
+    }
+  });
+});
+
+describe('the status in words', () => {
+  it('tells a driver assigned apart from a plain confirmation', () => {
+    expect(manageStatus({ status: 'confirmed', driver: null })).toBe('confirmed');
+    expect(manageStatus({ status: 'confirmed', driver: { name: 'Dan' } })).toBe('driverAssigned');
+    expect(manageStatus({ status: 'no_show', driver: null })).toBe('noShow');
+    expect(manageStatus({ status: 'pending', driver: null })).toBe('awaitingPayment');
+  });
+});
