@@ -59,5 +59,6 @@ export function passengerMay(b: { status: string; pickupAt: Date }, settings: Se
 export const MANAGE_MESSAGES = {
   unknownLink: 'This link does not open a booking. Check that you copied the whole link from your e-mail, or find your booking with its reference and e-mail address.',
   expiredLink: 'This link has expired. Find your booking again with its reference and e-mail address to get a new one.',
+  noReceipt: 'A receipt is ready once the booking is paid or confirmed.',
   findSent: 'If the reference and e-mail address match a booking, we have sent its link to that address. It may take a few minutes to arrive.',
 } as const;

@@ -11,6 +11,10 @@ export type SettingKind =
   | 'yesNo'
   /** a whole number of minutes */
   | 'minutes'
+  /** a whole number of hours */
+  | 'hours'
+  /** a rate in per cent, like 20 */
+  | 'percent'
   /** pounds and pence */
   | 'money'
   | 'text'
@@ -47,6 +51,8 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('MULTIPLE_PRICES', 'Several prices per vehicle type', 'toggle', 'Booking'),
   s('CHEAPEST_COMPANY_PRICE', 'Only the cheapest company per vehicle type', 'toggle', 'Booking'),
   s('GUEST_LOGIN', 'Booking as a guest', 'toggle', 'Booking'),
+  s('CHANGE_CUTOFF_HOURS', 'Passengers may change details until', 'hours', 'Booking', 'Hours before the pickup (empty: 2).'),
+  s('CANCELLATION_WINDOW_HOURS', 'Free cancelling until', 'hours', 'Booking', 'Hours before the pickup (empty: 24).'),
   // The extras' prices, named as the extras are (src/domain/extras.ts).
   ...EXTRAS.map((e) => s(e.setting, e.kind === 'count' ? `${e.label}, each` : e.kind === 'minutes' ? `${e.label} (per ${e.step} started)` : e.label,
     'money', 'Prices of extras', '0 takes it off the booking form.')),
@@ -54,6 +60,8 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('SHOWPAYINCAR', 'Pay in the car', 'yesNo', 'Payment'),
   s('SHOWCARD', 'Pay by card', 'yesNo', 'Payment'),
   s('ROUND_OFF', 'Round prices to whole pounds', 'yesNo', 'Payment'),
+  s('VAT_NUMBER', 'VAT number', 'text', 'Payment', 'When set, receipts are VAT invoices, numbered without gaps.'),
+  s('VAT_RATE', 'VAT rate (%)', 'percent', 'Payment', 'Empty: 20.'),
   s('TERMS_AND_CONDITIONS', 'Terms and conditions', 'longText', 'Pages', 'Empty: the built-in text.'),
   s('PRIVACY_POLICY', 'Privacy policy', 'longText', 'Pages', 'Empty: the built-in text.'),
   s('ACCESSIBILITY_STATEMENT', 'Accessibility statement', 'longText', 'Pages', 'Empty: the built-in text.'),
@@ -68,6 +76,8 @@ export function settingProblem(info: SettingInfo, value: string): string | null 
     case 'toggle': return v === 'enable' || v === 'disable' ? null : `${info.label}: choose on or off.`;
     case 'yesNo': return v === 'yes' || v === 'no' ? null : `${info.label}: choose on or off.`;
     case 'minutes': return /^\d{1,5}$/.test(v) ? null : `${info.label}: enter a whole number of minutes, like 120.`;
+    case 'hours': return v === '' || /^\d{1,4}$/.test(v) ? null : `${info.label}: enter a whole number of hours, like 24.`;
+    case 'percent': return v === '' || (/^\d{1,2}(\.\d{1,2})?$/.test(v)) ? null : `${info.label}: enter a rate in per cent, like 20.`;
     case 'money': return /^\d{1,5}(\.\d{1,2})?$/.test(v) ? null : `${info.label}: enter an amount in pounds, like 12.50.`;
     case 'email': return v === '' || isEmail(v) ? null : `${info.label}: enter an e-mail address, or leave it empty.`;
     case 'text': return v.length <= 300 ? null : `${info.label}: at most 300 characters.`;

@@ -7,6 +7,9 @@ import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { MANAGE_MESSAGES } from '../../src/domain/manageRules';
 import { hashKey } from '../../src/server/manage/keys';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
+import { inflateSync } from 'node:zlib';
+import { setSetting } from '../../src/server/operator/operator';
+import { vatOf } from '../../src/server/manage/invoices';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
@@ -137,5 +140,75 @@ describe('Find my booking', () => {
       expect((await strict.call('POST', '/manage/find', { reference: `BK-LOOKUP${String(i).padStart(2, '0')}`.slice(0, 11), email: 'x@example.com' }, from(50))).status).toBe(200);
     }
     expect((await strict.call('POST', '/manage/find', { reference: 'BK-LOOKUPZZ', email: 'x@example.com' }, from(50))).status).toBe(429);
+  });
+});
+
+/** The text a PDF shows, as a reader would copy it: each text run of its (compressed) pages, in order. */
+function pdfText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  const runs: string[] = [];
+  for (const m of raw.matchAll(/stream\r?\n/g)) {
+    const start = m.index! + m[0].length;
+    const end = raw.indexOf('endstream', start);
+    let content: string;
+    try { content = inflateSync(pdf.subarray(start, end)).toString('latin1'); } catch { continue; }
+    for (const tj of content.matchAll(/\[(.*?)\]\s*TJ/g)) {
+      runs.push([...tj[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => Buffer.from(h[1], 'hex').toString('latin1')).join(''));
+    }
+  }
+  return runs.join('\n');
+}
+
+const receipt = async (reference: string, key: string) => {
+  const res = await t.app.request(`/api/v1/manage/${reference}/receipt`, { headers: { ...(await import('./setup')).KEYS, 'X-Manage-Key': key } });
+  return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), body: Buffer.from(await res.arrayBuffer()) };
+};
+
+describe('the receipt', () => {
+  it('is a PDF with the seller, the reference, the journey, each price line, the total and how it is paid', async () => {
+    const b = await book();
+    const res = await receipt(b.booking.booking_number, b.manage_key);
+    expect([res.status, res.type, res.disposition]).toEqual([200, 'application/pdf', `attachment; filename="receipt-${b.booking.booking_number}.pdf"`]);
+    expect(res.body.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(res.body);
+    const [row] = await t.db.query<{ total: string; lines: { label: string; amount: string }[] }>(
+      "SELECT to_char(total_booking_amount_pence / 100.0, 'FM999990.00') AS total, price_breakdown->'lines' AS lines FROM bookings WHERE id = $1", [b.booking.id]);
+    for (const expected of ['Albion Executive Cars', '27 Old Gloucester Street, London WC1N 3AX', 'Receipt', b.booking.booking_number,
+      'Heathrow Airport Terminal 5, Hounslow TW6 2GA', 'Trafalgar Square, London WC2N 5DN', '12-09-2030', '7:15 AM', 'Saloon, Metro Cars London',
+      'Amelia Hart', `£${row.total}`, 'To be paid in the car', ...row.lines.map((l) => l.label)]) {
+      expect(text, expected).toContain(expected);
+    }
+    expect(text).not.toContain('VAT');
+    expect((await receipt(b.booking.booking_number, 'x'.repeat(43))).status).toBe(404);
+  });
+
+  it('is a VAT invoice when the operator has a VAT number: numbered without gaps, once per booking, net plus VAT making the gross', async () => {
+    await setSetting(t.db, 'VAT_NUMBER', 'GB 123 4567 89');
+    try {
+      const [first, second] = [await book(), await book()];
+      const [{ last: before }] = await t.db.query<{ last: number }>('SELECT last FROM invoice_counter');
+      // Asked for twice at once, and again later: one number for the booking.
+      const [a, a2] = await Promise.all([receipt(first.booking.booking_number, first.manage_key), receipt(first.booking.booking_number, first.manage_key)]);
+      const again = await receipt(first.booking.booking_number, first.manage_key);
+      const b2 = await receipt(second.booking.booking_number, second.manage_key);
+      const label = (n: number) => `INV-${String(n).padStart(6, '0')}`;
+      for (const r of [a, a2, again]) expect(r.disposition).toBe(`attachment; filename="invoice-${label(before + 1)}.pdf"`);
+      expect(b2.disposition).toBe(`attachment; filename="invoice-${label(before + 2)}.pdf"`);
+      const text = pdfText(a.body);
+      const [{ pence }] = await t.db.query<{ pence: number }>('SELECT total_booking_amount_pence AS pence FROM bookings WHERE id = $1', [first.booking.id]);
+      const { net, vat } = vatOf(pence, 20);
+      for (const expected of ['VAT invoice', label(before + 1), 'VAT number: GB 123 4567 89', 'VAT at 20%', `£${(net / 100).toFixed(2)}`,
+        `£${(vat / 100).toFixed(2)}`, `£${(pence / 100).toFixed(2)}`]) expect(text, expected).toContain(expected);
+      expect((await t.db.query('SELECT number FROM invoices ORDER BY number')).map((r: any) => r.number).slice(-2)).toEqual([before + 1, before + 2]);
+    } finally {
+      await setSetting(t.db, 'VAT_NUMBER', '');
+    }
+  });
+
+  it('splits VAT to the penny so that net and VAT make the gross', () => {
+    expect(vatOf(6200, 20)).toEqual({ net: 5167, vat: 1033 });
+    expect(vatOf(1, 20)).toEqual({ net: 1, vat: 0 });
+    expect(vatOf(12000, 0)).toEqual({ net: 12000, vat: 0 });
+    for (const gross of [1, 99, 6200, 18460, 123457]) { const { net, vat } = vatOf(gross, 20); expect(net + vat).toBe(gross); }
   });
 });

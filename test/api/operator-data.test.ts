@@ -48,7 +48,8 @@ describe('operator data', () => {
     expect(settings.find((s) => s.name === 'GRACE_TIME')).toMatchObject({ kind: 'minutes', value: DEMO_SETTINGS.GRACE_TIME });
     expect(settings.find((s) => s.name === 'SHOWCARD')).toMatchObject({ kind: 'yesNo', value: 'yes' });
     expect(settings.find((s) => s.name === 'HOURLY_RATE_STATUS')).toMatchObject({ kind: 'toggle', value: 'disable' });
-    for (const [name, value] of [['GRACE_TIME', 'two hours'], ['HOURLY_RATE_STATUS', 'yes'], ['SHOWCARD', 'enable'], ['MEET_AND_GREET', '£15'], ['FROM_EMAIL', 'office']]) {
+    for (const [name, value] of [['GRACE_TIME', 'two hours'], ['HOURLY_RATE_STATUS', 'yes'], ['SHOWCARD', 'enable'], ['MEET_AND_GREET', '£15'], ['FROM_EMAIL', 'office'],
+      ['CANCELLATION_WINDOW_HOURS', 'a day'], ['VAT_RATE', '20%']]) {
       const res = await change(admin, { kind: 'setting', name, value });
       expect(res.status, `${name}=${value}`).toBe(422);
       expect(res.body.field).toBe(name);

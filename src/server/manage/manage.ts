@@ -10,6 +10,10 @@ import { enqueueEmail } from '../mail/queue';
 import { manageLinkMail } from '../mail/templates';
 import { takeAllowance, type Limits } from '../limits';
 import { checkKey, mintKey } from './keys';
+import { invoiceFor } from './invoices';
+import { receiptFileName, receiptPdf } from './receipt';
+import { formatExactPrice } from '../../domain/money';
+import { formatDateUK, ukToday } from '../../domain/ukTime';
 
 /** The address of a booking's page with its key; the key is in the fragment, which browsers never send to a server. */
 export const manageLink = (siteUrl: string, reference: string, key: string) => `${siteUrl}/manage/${reference}#key=${key}`;
@@ -75,3 +79,35 @@ export async function findBooking(deps: FindDeps, reference: string, email: stri
   }
   return MANAGE_MESSAGES.findSent;
 }
+
+/** The booking's receipt, or its VAT invoice when the operator has a VAT_NUMBER: a PDF and its file name. */
+export async function manageReceipt(db: Db, reference: string, key: string, settings: Settings, now: Date) {
+  const check = await checkKey(db, reference, key);
+  if (!check.ok) {
+    throw check.why === 'expired' ? new DomainError('gone', MANAGE_MESSAGES.expiredLink) : new DomainError('notFound', MANAGE_MESSAGES.unknownLink);
+  }
+  const [b] = await db.query<{
+    status: string; price_breakdown: { lines: { label: string; amount: string }[] }; payment_method: string; payment_status: string;
+    paid_at: Date | null; refund_pence: number | null; refund_status: string | null; total_pence: number;
+  }>(
+    `SELECT b.status, b.price_breakdown, b.payment_method, b.payment_status, b.paid_at, r.amount_pence AS refund_pence, r.status AS refund_status,
+            b.total_booking_amount_pence AS total_pence
+       FROM bookings b LEFT JOIN refunds r ON r.booking_id = b.id WHERE b.id = $1`, [check.bookingId]);
+  if (b.status === 'pending' || b.status === 'expired') throw new DomainError('conflict', MANAGE_MESSAGES.noReceipt);
+  const vatNumber = settings.VAT_NUMBER?.trim() ?? '';
+  const invoice = vatNumber ? await invoiceFor(db, check.bookingId, vatNumber, vatRate(settings)) : null;
+  const payment = b.payment_method === 'card'
+    ? `Paid by card${b.paid_at ? ` on ${formatDateUK(ukToday(new Date(b.paid_at)))}` : ''}`
+    : b.status === 'completed' ? 'Paid in the car' : 'To be paid in the car';
+  const input = {
+    booking: (await loadBooking(db, check.bookingId))!, settings, breakdown: b.price_breakdown.lines, payment, invoice, now,
+    refund: b.refund_pence !== null && b.refund_status === 'succeeded' ? `${formatExactPrice(penceToPounds(b.refund_pence))} refunded to the card` : null,
+  };
+  return { pdf: await receiptPdf(input), fileName: receiptFileName(input) };
+}
+
+/** VAT_RATE in per cent (20 unless the operator says otherwise). */
+const vatRate = (settings: Settings) => {
+  const n = Number(settings.VAT_RATE);
+  return settings.VAT_RATE?.trim() && Number.isFinite(n) && n >= 0 && n < 100 ? n : 20;
+};

@@ -4,12 +4,19 @@ import { Hono } from 'hono';
 import { readJson } from '../http/body';
 import { clientAddress } from '../http/clientAddress';
 import { loadSettings, type AppEnv } from '../deps';
-import { findBooking, manageView } from './manage';
+import { findBooking, manageReceipt, manageView } from './manage';
 
 export const manageRoutes = new Hono<AppEnv>()
   .get('/manage/:reference', async (c) => {
     const { db, now } = c.var.deps;
     return c.json(await manageView(db, c.req.param('reference'), c.req.header('X-Manage-Key') ?? '', await loadSettings(db), now()));
+  })
+  .get('/manage/:reference/receipt', async (c) => {
+    const { db, now } = c.var.deps;
+    const { pdf, fileName } = await manageReceipt(db, c.req.param('reference'), c.req.header('X-Manage-Key') ?? '', await loadSettings(db), now());
+    c.header('Content-Type', 'application/pdf');
+    c.header('Content-Disposition', `attachment; filename="${fileName}"`);
+    return c.body(new Uint8Array(pdf));
   })
   .post('/manage/find', async (c) => {
     const { db, security, siteUrl, mail } = c.var.deps;
