@@ -10,6 +10,7 @@ import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { inflateSync } from 'node:zlib';
 import { setSetting } from '../../src/server/operator/operator';
 import { vatOf } from '../../src/server/manage/invoices';
+import { printable } from '../../src/server/manage/receipt';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
@@ -203,6 +204,12 @@ describe('the receipt', () => {
     } finally {
       await setSetting(t.db, 'VAT_NUMBER', '');
     }
+  });
+
+  it('prints what its fonts have: accents kept or dropped, a character with no Latin form as ?, never a wrong glyph', () => {
+    expect(printable('Zoë Ørsted, £62.00 – “Café”')).toBe('Zoë Ørsted, £62.00 – “Café”');
+    expect(printable('Łukasz Wałęsa, Đorđe, Ştefan')).toBe('Lukasz Walesa, Dorde, Stefan');
+    expect(printable('李 Wei 😀')).toBe('? Wei ?');
   });
 
   it('splits VAT to the penny so that net and VAT make the gross', () => {

@@ -22,6 +22,24 @@ export interface ReceiptInput {
   now: Date;
 }
 
+/** The characters Windows-1252 has beyond Latin-1: pdfkit's built-in fonts are encoded so. */
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+const LOOKALIKE: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', ı: 'i', Ħ: 'H', ħ: 'h', Ŧ: 'T', ŧ: 't', '\u2212': '-' };
+const inWinAnsi = (ch: string) => (ch.codePointAt(0)! >= 0x20 && ch.codePointAt(0)! <= 0xff && !(ch.codePointAt(0)! >= 0x7f && ch.codePointAt(0)! < 0xa0)) || WIN_ANSI_EXTRA.has(ch);
+
+/**
+ * Text as the built-in fonts can print it: a character they lack loses its accent (Ł as L, ą as a) or, when it has
+ * no Latin form (李, an emoji), reads '?', rather than printing as a wrong glyph.
+ */
+export function printable(text: string): string {
+  return [...text.normalize('NFC')].map((ch) => {
+    if (inWinAnsi(ch)) return ch;
+    if (LOOKALIKE[ch]) return LOOKALIKE[ch];
+    const bare = ch.normalize('NFD').replace(/\p{M}+/gu, '');
+    return [...bare].every(inWinAnsi) && bare ? bare : '?';
+  }).join('');
+}
+
 export const receiptFileName = (r: ReceiptInput) =>
   (r.invoice ? `invoice-${invoiceLabel(r.invoice.number)}.pdf` : `receipt-${r.booking.booking.booking_number}.pdf`);
 
@@ -40,10 +58,10 @@ export async function receiptPdf(r: ReceiptInput): Promise<Buffer> {
 
   const navy = '#0f2a47';
   const muted = '#5b6675';
-  doc.fillColor(navy).font('Helvetica-Bold').fontSize(18).text(s.Company_Name ?? 'Receipt');
+  doc.fillColor(navy).font('Helvetica-Bold').fontSize(18).text(printable(s.Company_Name ?? 'Receipt'));
   doc.font('Helvetica').fontSize(10).fillColor(muted);
-  for (const line of [s.Company_Address, [s.Company_Contact_Info, s.Company_Email].filter(Boolean).join('  |  ')]) if (line) doc.text(line);
-  if (r.invoice) doc.text(`VAT number: ${r.invoice.vat_number}`);
+  for (const line of [s.Company_Address, [s.Company_Contact_Info, s.Company_Email].filter(Boolean).join('  |  ')]) if (line) doc.text(printable(line));
+  if (r.invoice) doc.text(printable(`VAT number: ${r.invoice.vat_number}`));
   doc.moveDown(1.2);
   doc.fillColor(navy).font('Helvetica-Bold').fontSize(16).text(title);
   doc.font('Helvetica').fontSize(10).fillColor('#1b2430');
@@ -80,7 +98,7 @@ export async function receiptPdf(r: ReceiptInput): Promise<Buffer> {
   row('Payment', r.payment);
   if (r.refund) row('Refund', r.refund);
   doc.moveDown(1.5);
-  doc.fillColor(muted).fontSize(9).text(`Thank you for travelling with ${s.Company_Name ?? 'us'}. Keep this ${r.invoice ? 'VAT invoice' : 'receipt'} for your records.`);
+  doc.fillColor(muted).fontSize(9).text(printable(`Thank you for travelling with ${s.Company_Name ?? 'us'}. Keep this ${r.invoice ? 'VAT invoice' : 'receipt'} for your records.`));
   doc.end();
   return done;
 
@@ -90,7 +108,7 @@ export async function receiptPdf(r: ReceiptInput): Promise<Buffer> {
     doc.moveDown(0.3);
   }
   function heading(text: string) {
-    doc.fillColor(navy).font('Helvetica-Bold').fontSize(12).text(text);
+    doc.fillColor(navy).font('Helvetica-Bold').fontSize(12).text(printable(text));
     doc.moveDown(0.2);
     doc.font('Helvetica').fontSize(10).fillColor('#1b2430');
   }
@@ -98,9 +116,9 @@ export async function receiptPdf(r: ReceiptInput): Promise<Buffer> {
     const y = doc.y;
     const left = doc.page.margins.left;
     const width = doc.page.width - left - doc.page.margins.right;
-    doc.font(strong ? 'Helvetica-Bold' : 'Helvetica').text(label, left, y, { width: width * 0.45 });
+    doc.font(strong ? 'Helvetica-Bold' : 'Helvetica').text(printable(label), left, y, { width: width * 0.45 });
     const afterLabel = doc.y;
-    doc.text(value, left + width * 0.45, y, { width: width * 0.55, align: money ? 'right' : 'left' });
+    doc.text(printable(value), left + width * 0.45, y, { width: width * 0.55, align: money ? 'right' : 'left' });
     doc.y = Math.max(afterLabel, doc.y) + 2;
     doc.x = left;
   }
