@@ -206,6 +206,39 @@ describe('the receipt', () => {
     }
   });
 
+  it('says a card payment and its refund, and is not given for a card booking that was never paid', async () => {
+    const PK = (await import('../../src/server/payments/provider')).localKeys((await import('./setup')).TEST_SECURITY.secret).publishableKey;
+    const { body } = await t.call('POST', '/calculate-distance-price', form);
+    const vehicle = body.price_details.find((p: any) => p.company_name === 'Albion Executive Cars' && p.vehicle_type === 'Saloon');
+    const pm = await (await t.app.request('/test-gateway/v1/payment_methods', {
+      method: 'POST', headers: { Authorization: `Bearer ${PK}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ type: 'card', 'card[number]': '4242424242424242', 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' }),
+    })).json();
+    const request = {
+      selectedVehicleData: vehicle, selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, hourlyRateForm: null,
+      registrationData: { firstName: 'Amelia', surname: 'Hart', number: '07700 900012', email: 'amelia.card@example.com', additionalInfo: '' },
+      payment_method: 'card', selected_passenger: 'guest_login', stripe_session_id: null, paymentId: null,
+    };
+    const idem = { 'Idempotency-Key': `manage-card-${Date.now()}` };
+    const created = await t.call('POST', '/create-payment-intent', { ...request, paymentMethodId: pm.id, amount: Math.round(Number(vehicle.price) * 100) }, idem);
+    // Not paid yet: the card page's key is the pending booking's, and a receipt waits for the payment.
+    const [pending] = await t.db.query<{ id: number; booking_number: string }>("SELECT id, booking_number FROM bookings WHERE payment_intent_id = $1", [created.body.paymentIntentId]);
+    const { mintKey } = await import('../../src/server/manage/keys');
+    const pendingKey = await mintKey(t.db, pending.id);
+    const early = await receipt(pending.booking_number, pendingKey);
+    expect(early.status).toBe(409);
+    expect(JSON.parse(early.body.toString()).message).toBe(MANAGE_MESSAGES.noReceipt);
+    const confirmed = await t.call('POST', '/confirm-payment-intent', { paymentIntentId: created.body.paymentIntentId });
+    const done = await t.call('POST', '/booking', { ...request, stripe_session_id: confirmed.body.sessionId, paymentId: confirmed.body.paymentId }, idem);
+    expect(done.body.data.manage_key).toMatch(/^[\w-]{43}$/);
+    const paid = pdfText((await receipt(pending.booking_number, done.body.data.manage_key)).body);
+    expect(paid).toMatch(/Paid by card on \d{2}-\d{2}-\d{4}/);
+    const signIn = await t.call('POST', '/operator/session', { email: DEMO_STAFF[0].email, password: DEMO_STAFF[0].password });
+    await t.call('POST', `/operator/bookings/${pending.booking_number}/cancel`, { reason: 'Plans changed', refund: 'yes', refund_amount: '10.00' },
+      { Cookie: signIn.headers['set-cookie'].split(';')[0] });
+    expect(pdfText((await receipt(pending.booking_number, done.body.data.manage_key)).body)).toContain('£10.00 refunded to the card');
+  });
+
   it('prints what its fonts have: accents kept or dropped, a character with no Latin form as ?, never a wrong glyph', () => {
     expect(printable('Zoë Ørsted, £62.00 – “Café”')).toBe('Zoë Ørsted, £62.00 – “Café”');
     expect(printable('Łukasz Wałęsa, Đorđe, Ştefan')).toBe('Lukasz Walesa, Dorde, Stefan');
