@@ -148,6 +148,11 @@ function asCallError(e: unknown): CallError {
   return { message: errorText(e), ...(field ? { field } : {}), ...(status ? { status } : {}) };
 }
 
+/** Any call answered 401: the session ended, and the console signs out, keeping where it was (`sessionEnded`). */
+const SESSION_ENDED = { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' } as const;
+/** A call's other refusals: shown, in the given state. */
+const showError = <T extends string>(target: T) => ({ target, actions: { type: 'setError', params: failure } }) as const;
+
 export const operatorMachine = setup({
   types: {
     context: {} as OperatorContext,
@@ -239,7 +244,7 @@ export const operatorMachine = setup({
               return { email: event.email, password: event.password };
             },
             onDone: { target: '#operator.signedIn', actions: { type: 'setStaff', params: output } },
-            onError: { target: 'idle', actions: { type: 'setError', params: failure } },
+            onError: showError('idle'),
           },
         },
       },
@@ -329,8 +334,8 @@ export const operatorMachine = setup({
                   }),
                 },
                 onError: [
-                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
-                  { target: 'failed', actions: { type: 'setError', params: failure } },
+                  SESSION_ENDED,
+                  showError('failed'),
                 ],
               },
             },
@@ -350,9 +355,9 @@ export const operatorMachine = setup({
                 input: ({ context }) => ({ reference: context.reference! }),
                 onDone: { target: 'ready', actions: assign({ page: ({ event }) => event.output }) },
                 onError: [
-                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  SESSION_ENDED,
                   { guard: ({ event }) => (event.error as CallError)?.status === 404, target: 'notFound' },
-                  { target: 'failed', actions: { type: 'setError', params: failure } },
+                  showError('failed'),
                 ],
               },
             },
@@ -394,10 +399,10 @@ export const operatorMachine = setup({
                   }),
                 },
                 onError: [
-                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
+                  SESSION_ENDED,
                   // Someone else changed the booking meanwhile: it is loaded again, with the message.
                   { guard: ({ event }) => (event.error as CallError)?.status === 409, target: 'loading', actions: [assign({ action: null }), { type: 'setError', params: failure }] },
-                  { target: 'confirming', actions: { type: 'setError', params: failure } },
+                  showError('confirming'),
                 ],
               },
             },
@@ -414,8 +419,8 @@ export const operatorMachine = setup({
                 input: ({ context }) => ({ status: context.mailStatus }),
                 onDone: { target: 'ready', actions: assign({ mail: ({ event }) => event.output }) },
                 onError: [
-                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
-                  { target: 'failed', actions: { type: 'setError', params: failure } },
+                  SESSION_ENDED,
+                  showError('failed'),
                 ],
               },
             },
@@ -431,8 +436,8 @@ export const operatorMachine = setup({
                 },
                 onDone: { target: 'loading', actions: assign({ notice: 'The message will be sent again now.' }) },
                 onError: [
-                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
-                  { target: 'loading', actions: { type: 'setError', params: failure } },
+                  SESSION_ENDED,
+                  showError('loading'),
                 ],
               },
             },
@@ -453,8 +458,8 @@ export const operatorMachine = setup({
                 input: ({ context }) => ({ section: context.dataSection }),
                 onDone: { target: 'ready', actions: assign({ data: ({ event }) => event.output }) },
                 onError: [
-                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
-                  { target: 'failed', actions: { type: 'setError', params: failure } },
+                  SESSION_ENDED,
+                  showError('failed'),
                 ],
               },
             },
@@ -470,8 +475,8 @@ export const operatorMachine = setup({
                 },
                 onDone: { target: 'loading', actions: assign({ notice: ({ event }) => event.output.done, password: ({ event }) => event.output.password ?? null }) },
                 onError: [
-                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
-                  { target: 'ready', actions: { type: 'setError', params: failure } },
+                  SESSION_ENDED,
+                  showError('ready'),
                 ],
               },
             },
@@ -492,8 +497,8 @@ export const operatorMachine = setup({
                 },
                 onDone: { target: 'idle', actions: assign({ notice: 'The file has been downloaded.' }) },
                 onError: [
-                  { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' },
-                  { target: 'idle', actions: { type: 'setError', params: failure } },
+                  SESSION_ENDED,
+                  showError('idle'),
                 ],
               },
             },
