@@ -14,26 +14,8 @@ export function Dialog({ title, children, onClose, closeLabel = 'OK', tone = 'er
   returnFocus?: () => HTMLElement | null;
 }) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const latest = useRef({ onClose, returnFocus });
-  latest.current = { onClose, returnFocus };
-  const closing = useRef(false);
-
-  // Once per opening: a parent's re-render must not pull the focus back to the button.
-  useEffect(() => {
-    const el = dialog.current!;
-    closing.current = false;
-    const opener = focusOwner();
-    if (!el.open) el.showModal();
-    button.current?.focus();
-    return () => {
-      closing.current = true;
-      if (el.open) el.close();
-      const target = [latest.current.returnFocus?.(), opener, pageHeading()].find((t) => t?.isConnected);
-      target?.focus();
-    };
-  }, []);
+  const { dialog, onDialogClose } = useModal(onClose, () => button.current, returnFocus);
 
   return (
     <dialog
@@ -41,9 +23,7 @@ export function Dialog({ title, children, onClose, closeLabel = 'OK', tone = 'er
       className={`dialog dialog-${tone}`}
       role="alertdialog"
       aria-labelledby={titleId}
-      // Escape: the browser closes the dialog itself; the owner is told so it can move on. (Not for the close of
-      // an unmount, nor a stale one after StrictMode's second mount opened it again.)
-      onClose={() => { if (!closing.current && !dialog.current?.open) latest.current.onClose(); }}
+      onClose={onDialogClose}
       onClick={(e) => { if (e.target === e.currentTarget) onClose(); }}
     >
       <div className="dialog-inner">
@@ -53,4 +33,34 @@ export function Dialog({ title, children, onClose, closeLabel = 'OK', tone = 'er
       </div>
     </dialog>
   );
+}
+
+/**
+ * A <dialog> shown modal once per opening: focus goes to `first()` and, when it goes, back to `returnFocus()`, else to
+ * the control that opened it, else to the page's heading. `onDialogClose` tells the owner of a close the browser made
+ * (Escape), not of one the owner made by unmounting it.
+ */
+export function useModal(onClose: () => void, first: () => HTMLElement | null | undefined, returnFocus?: () => HTMLElement | null) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const latest = useRef({ onClose, returnFocus, first });
+  latest.current = { onClose, returnFocus, first };
+  const closing = useRef(false);
+  // Once per opening: a parent's re-render must not pull the focus back.
+  useEffect(() => {
+    const el = dialog.current!;
+    closing.current = false;
+    const opener = focusOwner();
+    if (!el.open) el.showModal();
+    latest.current.first()?.focus();
+    return () => {
+      closing.current = true;
+      if (el.open) el.close();
+      const target = [latest.current.returnFocus?.(), opener, pageHeading()].find((t) => t?.isConnected);
+      target?.focus();
+    };
+  }, []);
+  // Escape: the browser closes the dialog itself (not for the close of an unmount, nor a stale one after StrictMode's
+  // second mount opened it again).
+  const onDialogClose = () => { if (!closing.current && !dialog.current?.open) latest.current.onClose(); };
+  return { dialog, onDialogClose };
 }

@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { focusOwner, pageHeading } from '../../focus';
+import { useId, type ReactNode } from 'react';
+import { useModal } from '../../components/Dialog';
 
 /**
  * A modal window for confirming an action, on the browser's <dialog>: the page behind is inert, focus starts on the
@@ -8,30 +8,14 @@ import { focusOwner, pageHeading } from '../../focus';
  */
 export function OperatorDialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const latest = useRef(onClose);
-  latest.current = onClose;
-  const closing = useRef(false);
-
-  useEffect(() => {
-    const el = dialog.current!;
-    closing.current = false;
-    const opener = focusOwner();
-    if (!el.open) el.showModal();
-    el.querySelector<HTMLElement>('input, textarea, select, button')?.focus();
-    return () => {
-      closing.current = true;
-      if (el.open) el.close();
-      [opener, pageHeading()].find((t) => t?.isConnected)?.focus();
-    };
-  }, []);
+  const { dialog, onDialogClose } = useModal(onClose, () => dialog.current?.querySelector<HTMLElement>('input, textarea, select, button'));
 
   return (
     <dialog
       ref={dialog}
       className="dialog dialog-info op-dialog"
       aria-labelledby={titleId}
-      onClose={() => { if (!closing.current && !dialog.current?.open) latest.current(); }}
+      onClose={onDialogClose}
       onClick={(e) => { if (e.target === e.currentTarget) onClose(); }}
     >
       <div className="dialog-inner">
