@@ -39,7 +39,7 @@ export interface Payment {
  */
 export async function markPaid(tx: Queryable, p: Payment): Promise<number | null> {
   const rows = await tx.query<{ id: number }>(
-    `UPDATE bookings SET status = 'confirmed', payment_status = 'paid', payment_id = $2, paid_at = now(), payment_livemode = $7
+    `UPDATE bookings SET status = 'confirmed', payment_status = 'paid', payment_id = $2, paid_at = now(), payment_livemode = $7, paid_pence = $3
       WHERE payment_intent_id = $1 AND status = 'pending' AND total_booking_amount_pence = $3 AND $4 = 'gbp'
         AND id::text = $5 AND $3 = $6
       RETURNING id`,

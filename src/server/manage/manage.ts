@@ -11,6 +11,7 @@ import { manageLinkMail } from '../mail/templates';
 import { takeAllowance, type Limits } from '../limits';
 import { checkKey, mintKey } from './keys';
 import { invoiceFor } from './invoices';
+import { refundSummary } from '../payments/ledger';
 import { receiptFileName, receiptPdf } from './receipt';
 import { formatExactPrice } from '../../domain/money';
 import { formatDateUK, ukToday } from '../../domain/ukTime';
@@ -29,11 +30,10 @@ export async function manageView(db: Db, reference: string, key: string, setting
   const [b] = await db.query<{
     status: string; pickup_at: Date; driver: Record<string, string> | null; price_breakdown: { lines: { label: string; amount: string }[] };
     payment_method: string; payment_status: string; payment_livemode: boolean | null; cancel_reason: string | null; cancelled_at: Date | null;
-    refund_pence: number | null; refund_status: string | null;
   }>(
     `SELECT b.status, b.pickup_at, b.driver, b.price_breakdown, b.payment_method, b.payment_status, b.payment_livemode, b.cancel_reason,
-            b.cancelled_at, r.amount_pence AS refund_pence, r.status AS refund_status
-       FROM bookings b LEFT JOIN refunds r ON r.booking_id = b.id WHERE b.id = $1`, [check.bookingId]);
+            b.cancelled_at FROM bookings b WHERE b.id = $1`, [check.bookingId]);
+  const refund = await refundSummary(db, check.bookingId);
   const booking = (await loadBooking(db, check.bookingId))!;
   const pickupAt = new Date(b.pickup_at);
   const status = manageStatus(b);
@@ -44,7 +44,7 @@ export async function manageView(db: Db, reference: string, key: string, setting
       status, status_words: STATUS_WORDS[status],
       driver: b.status === 'confirmed' ? b.driver : null,
       cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason } : null,
-      refund: b.refund_pence === null ? null : { amount: penceToPounds(b.refund_pence), status: b.refund_status },
+      refund: refund && { amount: penceToPounds(refund.pence), status: refund.status },
       breakdown: b.price_breakdown.lines,
       payment: { method: b.payment_method, status: b.payment_status, test: b.payment_livemode === false },
       change_until: ukMoment(changeDeadline(pickupAt, settings)), cancel_until: ukMoment(cancelDeadline(pickupAt, settings)),
@@ -88,11 +88,11 @@ export async function manageReceipt(db: Db, reference: string, key: string, sett
   }
   const [b] = await db.query<{
     status: string; price_breakdown: { lines: { label: string; amount: string }[] }; payment_method: string; payment_status: string;
-    paid_at: Date | null; refund_pence: number | null; refund_status: string | null; total_pence: number;
+    paid_at: Date | null; total_pence: number;
   }>(
-    `SELECT b.status, b.price_breakdown, b.payment_method, b.payment_status, b.paid_at, r.amount_pence AS refund_pence, r.status AS refund_status,
-            b.total_booking_amount_pence AS total_pence
-       FROM bookings b LEFT JOIN refunds r ON r.booking_id = b.id WHERE b.id = $1`, [check.bookingId]);
+    `SELECT b.status, b.price_breakdown, b.payment_method, b.payment_status, b.paid_at, b.total_booking_amount_pence AS total_pence
+       FROM bookings b WHERE b.id = $1`, [check.bookingId]);
+  const refund = await refundSummary(db, check.bookingId);
   if (b.status === 'pending' || b.status === 'expired') throw new DomainError('conflict', MANAGE_MESSAGES.noReceipt);
   const vatNumber = settings.VAT_NUMBER?.trim() ?? '';
   const invoice = vatNumber ? await invoiceFor(db, check.bookingId, vatNumber, vatRate(settings)) : null;
@@ -101,7 +101,7 @@ export async function manageReceipt(db: Db, reference: string, key: string, sett
     : b.status === 'completed' ? 'Paid in the car' : 'To be paid in the car';
   const input = {
     booking: (await loadBooking(db, check.bookingId))!, settings, breakdown: b.price_breakdown.lines, payment, invoice, now,
-    refund: b.refund_pence !== null && b.refund_status === 'succeeded' ? `${formatExactPrice(penceToPounds(b.refund_pence))} refunded to the card` : null,
+    refund: refund?.status === 'succeeded' ? `${formatExactPrice(penceToPounds(refund.pence))} refunded to the card` : null,
   };
   return { pdf: await receiptPdf(input), fileName: receiptFileName(input) };
 }

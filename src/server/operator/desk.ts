@@ -13,6 +13,7 @@ import { bookingCancelledMail, driverAssignedMail, officeChangeNotice, refundWor
 import { loadBooking } from '../bookings/queries';
 import { officeRecipients } from '../bookings/bookings';
 import { deskBooking, scopeOf, type DeskBooking } from './deskQueries';
+import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
 import type { Staff } from './staff';
 
 export interface DeskDeps { db: Db; settings: Settings; now: Date; siteUrl: string }
@@ -86,10 +87,6 @@ export async function finishBooking(deps: DeskDeps, staff: Staff, reference: str
   });
 }
 
-/** What a card booking can give back: what was paid, when it was paid through the provider (a payment to refund). */
-export const refundablePence = (b: Pick<DeskBooking, 'payment_method' | 'payment_status' | 'payment_intent_id' | 'total_pence'>) =>
-  (b.payment_method === 'card' && b.payment_status === 'paid' && b.payment_intent_id ? b.total_pence : null);
-
 /**
  * Cancels a booking with its reason. A paid card booking's refund (all of it, or the part entered) is written now,
  * 'pending', and made by the caller after the commit (refunds.ts). The passenger, the office and the company are told.
@@ -97,20 +94,20 @@ export const refundablePence = (b: Pick<DeskBooking, 'payment_method' | 'payment
 export async function cancelBooking(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof CancelInput, unknown>>) {
   return deps.db.transaction(async (tx) => {
     const b = await lockFor(tx, deps, staff, reference, 'cancel');
-    const paid = refundablePence(b);
+    const left = refundableLeft(await paymentsLeft(tx, b.id));
+    const paid = left > 0 ? left : null;
     refuse(cancelErrors(input, paid));
     const reason = String(input.reason).trim();
     const refund = paid !== null && input.refund === 'yes' ? refundPence(input.refund_amount as string | undefined, paid) as number : null;
     await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1", [b.id, reason]);
-    const [refundRow] = refund === null ? [] : await tx.query<{ id: number }>(
-      'INSERT INTO refunds (booking_id, amount_pence, staff_id) VALUES ($1, $2, $3) RETURNING id', [b.id, refund, staff.id]);
+    const refundIds = refund === null ? [] : await writeRefunds(tx, b.id, refund, { staffId: staff.id });
     await audit(tx, staff, 'Cancelled', b.id, reason, { status: b.status },
       { status: 'cancelled', reason, refund_pence: refund });
     const result = (await loadBooking(tx, b.id))!;
-    const money = refundWords(b.payment_method, refund, b.total_pence, currencyOf(deps.settings));
+    const money = refundWords(b.payment_method, refund, paid ?? 0, currencyOf(deps.settings));
     const mail = bookingCancelledMail(result, reason, money, deps.settings);
     await enqueueEmail(tx, { kind: 'booking_cancelled', to: result.passengerDetails.passenger_email, ...mail, bookingId: b.id });
     await notifyOffice(tx, deps, b, 'Booking cancelled', [['Reason', reason], ['Payment', money]], staff);
-    return { refundId: refundRow?.id ?? null };
+    return { refundIds };
   });
 }

@@ -107,12 +107,6 @@ export async function timelineOf(db: Queryable, bookingId: number): Promise<Time
      ORDER BY e.t, e.o, e.seq`, [bookingId]);
 }
 
-export async function refundOf(db: Queryable, bookingId: number) {
-  const [row] = await db.query<{ id: number; amount_pence: number; status: string; provider_refund_id: string | null; last_error: string | null; idempotency_key: string }>(
-    'SELECT id, amount_pence, status, provider_refund_id, last_error, idempotency_key FROM refunds WHERE booking_id = $1', [bookingId]);
-  return row ?? null;
-}
-
 export interface MailRow {
   id: number; kind: string; to_address: string; cc_address: string | null; subject: string; status: string; attempts: number;
   last_error: string | null; created_at: string; booking_number: string | null;
@@ -145,10 +139,10 @@ export async function exportRows(db: Queryable, scope: number | null, from: stri
             coalesce(p.passenger_email, '') AS passenger_email, coalesce(p.passenger_contact_no, '') AS passenger_phone,
             b.payment_method, b.payment_status, coalesce(b.payment_id, '') AS payment_id,
             to_char(b.total_booking_amount_pence / 100.0, 'FM999999990.00') AS total_gbp,
-            coalesce(to_char(r.amount_pence / 100.0, 'FM999999990.00'), '') AS refunded_gbp,
+            coalesce((SELECT to_char(sum(r.amount_pence) / 100.0, 'FM999999990.00') FROM refunds r WHERE r.booking_id = b.id AND r.status = 'succeeded'), '') AS refunded_gbp,
             to_char(b.created_at AT TIME ZONE 'Europe/London', 'DD/MM/YYYY HH24:MI') AS booked_at
        FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
-       LEFT JOIN booking_passengers p ON p.booking_id = b.id LEFT JOIN refunds r ON r.booking_id = b.id AND r.status = 'succeeded'
+       LEFT JOIN booking_passengers p ON p.booking_id = b.id
       WHERE b.pick_up_date BETWEEN $2::date AND $3::date AND ($1::int IS NULL OR b.company_id = $1) AND b.status <> 'pending'
       ORDER BY b.pick_up_date, b.pickup_at, b.id`, [scope, from, to]);
 }

@@ -5,15 +5,15 @@
 // payment are read too: a key is only remembered for a day, the refund's metadata for ever.
 import type { Db } from '../db/index';
 import type { CardProvider } from '../payments/provider';
+import { paymentsLeft, refundableLeft } from '../payments/ledger';
 
 export type RefundOutcome = { status: 'succeeded'; providerId: string } | { status: 'failed'; error: string };
 
 export async function makeRefund(db: Db, cards: CardProvider, refundId: number): Promise<RefundOutcome | null> {
   const [r] = await db.query<{ id: number; booking_id: number; amount_pence: number; status: string; idempotency_key: string;
-    payment_intent_id: string; total_pence: number; provider_refund_id: string | null }>(
-    `SELECT r.id, r.booking_id, r.amount_pence, r.status, r.idempotency_key, b.payment_intent_id, b.total_booking_amount_pence AS total_pence,
-            r.provider_refund_id
-       FROM refunds r JOIN bookings b ON b.id = r.booking_id WHERE r.id = $1`, [refundId]);
+    payment_intent_id: string; provider_refund_id: string | null }>(
+    'SELECT id, booking_id, amount_pence, status, idempotency_key, payment_intent_id, provider_refund_id FROM refunds WHERE id = $1',
+    [refundId]);
   if (!r) return null;
   if (r.status === 'succeeded') return { status: 'succeeded', providerId: r.provider_refund_id! };
   let providerId: string;
@@ -36,8 +36,21 @@ export async function makeRefund(db: Db, cards: CardProvider, refundId: number):
   }
   await db.transaction(async (tx) => {
     await tx.query("UPDATE refunds SET status = 'succeeded', provider_refund_id = $2, last_error = NULL, refunded_at = now() WHERE id = $1", [r.id, providerId]);
-    await tx.query('UPDATE bookings SET payment_status = $2 WHERE id = $1',
-      [r.booking_id, r.amount_pence >= r.total_pence ? 'refunded' : 'partially_refunded']);
+    // Refunded: nothing is left of any of its payments; otherwise partly.
+    const left = refundableLeft(await paymentsLeft(tx, r.booking_id));
+    const [{ made }] = await tx.query<{ made: boolean }>(
+      "SELECT NOT EXISTS (SELECT 1 FROM refunds WHERE booking_id = $1 AND status <> 'succeeded') AS made", [r.booking_id]);
+    await tx.query('UPDATE bookings SET payment_status = $2 WHERE id = $1', [r.booking_id, left === 0 && made ? 'refunded' : 'partially_refunded']);
   });
   return { status: 'succeeded', providerId };
+}
+
+/** Makes each refund in turn: all succeeded, or the first failure (the rest are tried by Retry). */
+export async function makeRefunds(db: Db, cards: CardProvider, ids: readonly number[]): Promise<RefundOutcome | null> {
+  let last: RefundOutcome | null = null;
+  for (const id of ids) {
+    last = await makeRefund(db, cards, id);
+    if (last?.status === 'failed') return last;
+  }
+  return last;
 }

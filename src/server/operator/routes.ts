@@ -13,10 +13,11 @@ import { loadSettings, type AppEnv } from '../deps';
 import { loadBooking } from '../bookings/queries';
 import { endSession, signInStaff, staffOfSession, STAFF_IDLE_HOURS, type Staff } from './staff';
 import {
-  EXPORT_COLUMNS, boardRows, deskBooking, exportRows, latestBooking, mailRows, refundOf, scopeOf, timelineOf,
+  EXPORT_COLUMNS, boardRows, deskBooking, exportRows, latestBooking, mailRows, scopeOf, timelineOf,
 } from './deskQueries';
-import { assignDriver, audit, cancelBooking, finishBooking, refundablePence, type DeskDeps } from './desk';
-import { makeRefund } from './refunds';
+import { assignDriver, audit, cancelBooking, finishBooking, type DeskDeps } from './desk';
+import { makeRefunds } from './refunds';
+import { paymentsLeft, refundableLeft, refundSummary } from '../payments/ledger';
 import { toCsv } from './csv';
 import { changeData, dataSection, isDataSection, type DataChange } from './operatorData';
 
@@ -106,7 +107,8 @@ export const operatorRoutes = new Hono<AppEnv>()
     const { db, now } = c.var.deps;
     const b = await deskBooking(db, scopeOf(staff), c.req.param('reference'));
     if (!b) throw new DomainError('notFound', MESSAGES.notFound);
-    const [booking, timeline, refund] = await Promise.all([loadBooking(db, b.id), timelineOf(db, b.id), refundOf(db, b.id)]);
+    const [booking, timeline, refund, payments] = await Promise.all([loadBooking(db, b.id), timelineOf(db, b.id), refundSummary(db, b.id), paymentsLeft(db, b.id)]);
+    const refundable = refundableLeft(payments);
     return c.json({
       booking,
       desk: {
@@ -115,10 +117,10 @@ export const operatorRoutes = new Hono<AppEnv>()
         breakdown: b.price_breakdown.lines,
         payment: {
           method: b.payment_method, status: b.payment_status, charge_id: b.payment_id, intent_id: b.payment_intent_id,
-          test: b.payment_livemode === false, refundable: refundablePence(b) === null ? null : penceToPounds(refundablePence(b)!),
+          test: b.payment_livemode === false, refundable: refundable > 0 ? penceToPounds(refundable) : null,
         },
         driver: b.driver, cancel_reason: b.cancel_reason,
-        refund: refund && { amount: penceToPounds(refund.amount_pence), status: refund.status, id: refund.provider_refund_id, error: refund.last_error },
+        refund: refund && { amount: penceToPounds(refund.pence), status: refund.status, id: refund.providerIds.join(', ') || null, error: refund.error },
       },
       timeline,
     });
@@ -139,9 +141,9 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
   .post('/operator/bookings/:reference/cancel', async (c) => {
     const staff = await requireStaff(c);
-    const { refundId } = await cancelBooking(await deskDeps(c), staff, c.req.param('reference'), ((await readJson(c)) ?? {}) as Record<string, unknown>);
+    const { refundIds } = await cancelBooking(await deskDeps(c), staff, c.req.param('reference'), ((await readJson(c)) ?? {}) as Record<string, unknown>);
     c.var.deps.mail.kick();
-    const refund = refundId === null ? null : await makeRefund(c.var.deps.db, c.var.deps.cards, refundId);
+    const refund = await makeRefunds(c.var.deps.db, c.var.deps.cards, refundIds);
     return c.json({ status: 'cancelled', refund });
   })
   // A refund the provider did not make (it did not answer, or refused): asked again, under the same key.
@@ -150,10 +152,10 @@ export const operatorRoutes = new Hono<AppEnv>()
     const { db, cards } = c.var.deps;
     const b = await deskBooking(db, scopeOf(staff), c.req.param('reference'));
     if (!b) throw new DomainError('notFound', MESSAGES.notFound);
-    const refund = await refundOf(db, b.id);
+    const refund = await refundSummary(db, b.id);
     if (!refund) throw new DomainError('conflict', 'This booking has no refund to make.');
     if (refund.status !== 'succeeded') await audit(db, staff, 'Refund retried', b.id, '', { status: refund.status }, undefined);
-    return c.json({ refund: await makeRefund(db, cards, refund.id) });
+    return c.json({ refund: await makeRefunds(db, cards, refund.ids) });
   })
   .get('/operator/emails', async (c) => {
     const staff = await requireStaff(c);
