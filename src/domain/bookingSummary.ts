@@ -12,6 +12,7 @@ import { bookingTypeLabel, confirmationPaymentLabel, paymentMethodLabel } from '
 import { formatDateUK, formatTime12 } from './ukTime';
 import { formatPhone } from './phone';
 import type { Settings } from './settings';
+import { freeWaitingText } from './freeWaiting';
 
 export interface SummaryRow {
   label: string;
@@ -25,6 +26,8 @@ export interface BookingSummary {
   vehicle: SummaryRow[];
   passenger: SummaryRow[];
   extras: SummaryRow[];
+  /** Issue 27: what the fare includes (free waiting) and the meet-and-greet sign. */
+  included: SummaryRow[];
   stops: SummaryRow[];
 }
 
@@ -92,6 +95,12 @@ export function bookingSummary(r: BookingResult, o: SummaryOptions): BookingSumm
   // SPEC 2: the confirmation page shows an extra only when its setting is above 0; the others show every one.
   const extras = EXTRAS.filter((e) => o.reader !== 'confirmation' || extraOffered(o.settings, e.key))
     .map((e) => ({ label: e.label, value: extraReads(e, d[e.detail]) }));
+  // Issue 27: what the fare includes (bookings made since it is recorded), and the meet-and-greet sign's words.
+  const included: SummaryRow[] = [
+    ...(typeof d.free_waiting_minutes === 'number'
+      ? [{ label: 'Free waiting', value: freeWaitingText(d.free_waiting_minutes, d.free_waiting_airport === true) }] : []),
+    ...(d.meet_and_greet === 'yes' ? [{ label: 'Name on the sign', value: d.sign_text?.trim() || p.passenger_name.trim() || DASH }] : []),
+  ];
   const stops = r.bookingStops.map((s, i) => ({ label: `Stop ${i + 1}`, value: stopLine(s) }));
-  return { journey, vehicle, passenger, extras, stops };
+  return { journey, vehicle, passenger, extras, included, stops };
 }

@@ -196,6 +196,11 @@ export const BookingDetail = type({
   luggages: integer(),
   hand_luggages: integer(),
   vehicle_qty: integer(),
+  /** Issue 27: the free waiting the booking was made with, and whether its pickup is an airport. */
+  free_waiting_minutes: optional(nullable(integer())),
+  free_waiting_airport: optional(boolean()),
+  /** Issue 27: the words on the meet-and-greet sign; none: the passenger's name. */
+  sign_text: optional(nullable(string())),
 });
 export type BookingDetail = Infer<typeof BookingDetail>;
 

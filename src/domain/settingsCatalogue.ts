@@ -51,6 +51,8 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('MULTIPLE_PRICES', 'Several prices per vehicle type', 'toggle', 'Booking'),
   s('CHEAPEST_COMPANY_PRICE', 'Only the cheapest company per vehicle type', 'toggle', 'Booking'),
   s('GUEST_LOGIN', 'Booking as a guest', 'toggle', 'Booking'),
+  s('FREE_WAITING_AIRPORT_MINUTES', 'Free waiting at airports', 'minutes', 'Booking', 'Minutes after the flight lands (empty: 45).'),
+  s('FREE_WAITING_MINUTES', 'Free waiting elsewhere', 'minutes', 'Booking', 'Minutes after the pickup time (empty: 15).'),
   s('CHANGE_CUTOFF_HOURS', 'Passengers may change details until', 'hours', 'Booking', 'Hours before the pickup (empty: 2).'),
   s('CANCELLATION_WINDOW_HOURS', 'Free cancelling until', 'hours', 'Booking', 'Hours before the pickup (empty: 24).'),
   // The extras' prices, named as the extras are (src/domain/extras.ts).

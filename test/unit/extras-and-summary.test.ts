@@ -129,6 +129,14 @@ describe('a booking as a person reads it', () => {
     expect(s.journey.filter((r) => r.strong).map((r) => r.label)).toEqual(['Reference ID']);
     expect(rows(s.vehicle)).toMatchObject({ Vehicle: 'Saloon', Operator: 'Metro Cars London', 'Payment method': 'Pay in Car', 'Total amount': '£62.40' });
     expect(rows(s.extras)).toEqual({ 'Meet and Greet': 'Yes', 'Waiting minutes': '15 minutes' });
+    // Issue 27: a booking made before free waiting was recorded says nothing of it; the sign reads the passenger's name.
+    expect(rows(s.included)).toEqual({ 'Name on the sign': 'Amelia Hart' });
+    const recorded = { ...transfer, bookingDetail: { ...transfer.bookingDetail, free_waiting_minutes: 45, free_waiting_airport: true, sign_text: 'ACME: Ms Hart' } };
+    expect(rows(bookingSummary(recorded, { reader: 'confirmation', settings, amount: pounds }).included))
+      .toEqual({ 'Free waiting': '45 minutes of free waiting after the flight lands', 'Name on the sign': 'ACME: Ms Hart' });
+    const elsewhere = { ...transfer, bookingDetail: { ...transfer.bookingDetail, meet_and_greet: 'no', free_waiting_minutes: 15, free_waiting_airport: false } };
+    expect(rows(bookingSummary(elsewhere, { reader: 'email', settings, amount: pounds }).included))
+      .toEqual({ 'Free waiting': '15 minutes of free waiting after the pickup time' });
     expect(rows(s.stops)).toEqual({ 'Stop 1': 'Euston Station NW1 2RT' });
     expect(rows(s.passenger)).toEqual({ Name: 'Amelia Hart', Email: 'amelia@example.com', Phone: '+44 7700 900123', 'Total passengers': '2' });
     const h = bookingSummary(hourly, { reader: 'confirmation', settings, amount: pounds });

@@ -21,6 +21,7 @@ import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../account/account';
 import { bookingConfirmation, newBookingNotice } from '../mail/templates';
 import { newBookingNumber } from './bookingNumber';
+import { freeWaitingFor } from '../../domain/freeWaiting';
 import { hashKey, newKey } from '../manage/keys';
 import { BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
@@ -183,7 +184,7 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
           ...legExtras(form, 'return'),
         } : null,
       },
-      stops: form.stops,
+      stops: form.stops, pickupAirport: quote.route.pickupAirport,
     };
   }
   if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS')) {
@@ -196,7 +197,7 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
     date: form.pickup_date, time: toTime24(form.pickup_hour, form.pickup_min), returnDate: null, returnTime: null,
     hourlyDuration: form.pickup_duration, flightNo: null, returnFlightNo: null, miles: null, returnMiles: null, seconds: null,
     details: { ...storedExtras({}), luggages: 0, hand_luggages: 0, passengers: 0, return_options: null },
-    stops: [],
+    stops: [], pickupAirport: quote.pickupAirport,
   };
 }
 
@@ -293,7 +294,8 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     bookingDetail: {
       meet_and_greet: d.meet_and_greet, baby_seat: d.baby_seat, booster_seat: d.booster_seat, wheel_chair: d.wheel_chair,
       special_luggages: d.special_luggages, waiting_minutes: d.waiting_minutes, luggages: d.luggages, hand_luggages: d.hand_luggages,
-      vehicle_qty: quantity,
+      vehicle_qty: quantity, free_waiting_minutes: freeWaitingFor(deps.ctx.settings, trip.pickupAirport),
+      free_waiting_airport: trip.pickupAirport, sign_text: null,
     },
     bookingStops: trip.stops.map((s) => ({ id: 0, stop_address: s.street_name, stop_post_code: s.postcode, stop_street_number: s.number })),
     passengerDetails: {
@@ -317,6 +319,7 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
   const manageKey = newKey();
   const row = await insertBooking(q, {
     prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients, manageKeyHash: hashKey(manageKey),
+    freeWaiting: { minutes: result.bookingDetail.free_waiting_minutes!, airport: trip.pickupAirport },
     notice: { mail: notice, ...officeRecipients(deps.ctx.settings, offer.company_email), replyTo: contact.email },
   });
   result.booking.id = row.id;

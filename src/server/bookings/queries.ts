@@ -33,6 +33,8 @@ export interface BookingWrite {
   notice: { mail: { subject: string; text: string; html: string }; to: string; cc: string | null; replyTo: string };
   /** The hash of the booking's first "Manage your booking" key (issue 27, manage/keys.ts). */
   manageKeyHash: string;
+  /** The free waiting the booking is made with (issue 27). */
+  freeWaiting: { minutes: number; airport: boolean };
 }
 export interface InsertedBooking { id: number; passenger_id: number; stop_ids: number[] | null }
 
@@ -73,10 +75,11 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
          ${$(trip.pickupAt.toISOString(), 'timestamptz')}, ${$(o.status, 'text')}
        FROM passenger RETURNING id, passenger_id`;
   const details = `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
-         waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options)
+         waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options, free_waiting_minutes, free_waiting_airport)
        SELECT booking.id, ${$(d.meet_and_greet, 'text')}, ${$(d.baby_seat, 'int')}, ${$(d.booster_seat, 'int')},
          ${$(d.wheel_chair, 'text')}, ${$(d.special_luggages, 'int')}, ${$(d.waiting_minutes, 'int')}, ${$(d.luggages, 'int')},
-         ${$(d.hand_luggages, 'int')}, ${$(quantity, 'int')}, ${$(d.return_options ? JSON.stringify(d.return_options) : null, 'jsonb')}
+         ${$(d.hand_luggages, 'int')}, ${$(quantity, 'int')}, ${$(d.return_options ? JSON.stringify(d.return_options) : null, 'jsonb')},
+         ${$(w.freeWaiting.minutes, 'int')}, ${$(w.freeWaiting.airport, 'bool')}
        FROM booking`;
   const pd = w.passenger;
   const passengers = `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
@@ -144,7 +147,8 @@ export async function loadBooking(db: Queryable, id: number): Promise<BookingRes
             b.total_booking_amount_pence, b.flight_no, b.return_flight_no, c.company_name, v.category_name,
             (SELECT json_build_object('meet_and_greet', d.meet_and_greet, 'baby_seat', d.baby_seat, 'booster_seat', d.booster_seat,
                       'wheel_chair', d.wheel_chair, 'special_luggages', d.special_luggages, 'waiting_minutes', d.waiting_minutes,
-                      'luggages', d.luggages, 'hand_luggages', d.hand_luggages, 'vehicle_qty', d.vehicle_qty)
+                      'luggages', d.luggages, 'hand_luggages', d.hand_luggages, 'vehicle_qty', d.vehicle_qty,
+                      'free_waiting_minutes', d.free_waiting_minutes, 'free_waiting_airport', d.free_waiting_airport, 'sign_text', d.sign_text)
                FROM booking_details d WHERE d.booking_id = b.id) AS detail,
             (SELECT coalesce(json_agg(json_build_object('id', s.id, 'stop_address', s.stop_address, 'stop_post_code', s.stop_post_code,
                       'stop_street_number', s.stop_street_number) ORDER BY s.leg DESC, s.position), '[]'::json)

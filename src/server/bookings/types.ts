@@ -12,6 +12,8 @@ export interface Trip {
   returnFlightNo: string | null; miles: number | null; returnMiles: number | null; seconds: number | null;
   details: Pick<BookingDetail, ExtraDetailKey> & { luggages: number; hand_luggages: number; return_options: unknown; passengers: number };
   stops: BookingForm['stops'];
+  /** The pickup is an airport: the free waiting is counted from the landing (issue 27). */
+  pickupAirport: boolean;
 }
 
 /** Who the booking is for. */

@@ -4,7 +4,7 @@
 import { roundMiles } from '../../domain/miles';
 
 /** `exact`: the coordinates are the place itself, not the middle of its town or postcode area (decision 23). */
-export interface Waypoint { text: string; lat?: number; lon?: number; exact?: boolean }
+export interface Waypoint { text: string; lat?: number; lon?: number; exact?: boolean; /** The place is an airport (free waiting after landing). */ airport?: boolean }
 export interface Leg { miles: number; seconds: number; estimated: boolean }
 
 export interface DistanceService {

@@ -34,7 +34,7 @@ export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { 
   const currency = currencyOf(s);
   const summary = bookingSummary(r, { reader: 'email', settings: s, amount: (pounds) => formatExactPrice(pounds, currency) });
   const rows: [string, string][] = [
-    ...summary.journey, ...summary.stops, ...summary.passenger, ...summary.extras,
+    ...summary.journey, ...summary.stops, ...summary.passenger, ...summary.extras, ...summary.included,
     ...breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
     ...summary.vehicle,
   ].map((row) => [row.label, row.value]);
@@ -74,7 +74,7 @@ export function newBookingNotice(r: BookingResult, s: Settings, breakdown: { lab
       { label: 'Booked by', value: n.booker.name }, { label: 'Booker email', value: n.booker.email },
       { label: 'Booker phone', value: formatPhone(n.booker.phone) || '-' },
     ] : []),
-    ...summary.extras,
+    ...summary.extras, ...summary.included,
     ...breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
     ...summary.vehicle,
     { label: 'Payment status', value: n.paymentStatus },

@@ -31,17 +31,19 @@ export interface Offer {
 
 export interface Route {
   miles: number; seconds: number; returnMiles: number; returnSeconds: number; estimated: boolean;
+  /** The pickup is an airport (issue 27: free waiting after landing). */
+  pickupAirport: boolean;
 }
 
 export interface PricedOffer { offer: Offer; lines: PriceLine[]; unitPence: number; detail: PriceDetail }
 export interface DistanceQuote { route: Route; pickupAt: Date; offers: PricedOffer[] }
-export interface HourlyQuote { hours: number; pickupAt: Date; offers: PricedOffer[] }
+export interface HourlyQuote { hours: number; pickupAt: Date; offers: PricedOffer[]; pickupAirport: boolean }
 
 /** The address placed (decision 23): text that cannot be placed is a 422 naming its field, whatever the distance service. */
 export async function waypoint(ctx: QuoteContext, text: string, field: string): Promise<Waypoint> {
   const place = await findPlace(ctx.db, text);
   if (!place) throw new UnknownPlaceError(text, field);
-  return { text, lat: place.lat, lon: place.lon, exact: place.exact };
+  return { text, lat: place.lat, lon: place.lon, exact: place.exact, airport: place.source === 'airport' };
 }
 
 /**
@@ -85,7 +87,7 @@ export async function measureRoute(ctx: QuoteContext, form: BookingForm): Promis
   for (const [i, s] of form.stops.entries()) points.push({ w: await waypoint(ctx, stopText(s), `stops.${i}`), field: `stops.${i}` });
   points.push({ w: await waypoint(ctx, form.dropoff, 'dropoff'), field: 'dropoff' });
   checkNotSamePlace(points[0].w, points.at(-1)!.w, form.stops.length);
-  const route: Route = { miles: 0, seconds: 0, returnMiles: 0, returnSeconds: 0, estimated: false };
+  const route: Route = { miles: 0, seconds: 0, returnMiles: 0, returnSeconds: 0, estimated: false, pickupAirport: points[0].w.airport === true };
   for (let i = 1; i < points.length; i++) {
     const l = await leg(ctx, points[i - 1].w, points[i].w, points[i - 1].field, points[i].field);
     route.miles += l.miles;
@@ -202,7 +204,7 @@ export async function quoteHourly(ctx: QuoteContext, form: HourlyRateForm, only?
   const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
   checkGracePeriod(pickupAt, ctx.settings, ctx.now);
   await checkBanned(ctx.db, [{ field: 'pickup', text: form.pickup }]);
-  await waypoint(ctx, form.pickup, 'pickup');
+  const pickupAirport = (await waypoint(ctx, form.pickup, 'pickup')).airport === true;
   const hours = hoursOf(form.pickup_duration);
   const offers = (await offersFor(ctx.db, only))
     .filter((o) => o.hourly_rate_pence > 0)
@@ -211,5 +213,5 @@ export async function quoteHourly(ctx: QuoteContext, form: HourlyRateForm, only?
       label: `Hourly hire, ${hours} hours at ${penceToPounds(offer.hourly_rate_pence)} an hour`,
       pence: hourlyFarePence(offer.hourly_rate_pence, hours),
     }], ctx.settings));
-  return { hours, pickupAt, offers: cheapestFirst(offers) };
+  return { hours, pickupAt, offers: cheapestFirst(offers), pickupAirport };
 }

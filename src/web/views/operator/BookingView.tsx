@@ -74,6 +74,7 @@ export function BookingView() {
         <Rows title="Passenger" rows={summary.passenger} />
         <Rows title="Vehicle and payment" rows={summary.vehicle} />
         <Rows title="Extras" rows={summary.extras} />
+        {summary.included.length > 0 && <Rows title="Included" rows={summary.included} />}
         <section className="op-card" aria-labelledby="price-title">
           <h2 id="price-title">Price</h2>
           <table className="op-lines">

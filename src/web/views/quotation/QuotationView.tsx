@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
 import { BookingActor, useSettings } from '../../bookingActor';
+import { freeWaitingRule } from '../../../domain/freeWaiting';
 import { StepNotice } from '../../components/StepNotice';
 import { StepIndicator } from '../../components/StepIndicator';
 import { PrevNext } from '../../components/PrevNext';
@@ -114,6 +115,7 @@ export function QuotationView() {
               {prices.map((p, i) => <VehicleCard key={`${p.vehicle_id}-${p.company_id}`} vehicle={p} currency={currency} first={!lowest && i === 0} />)}
             </ul>
           )}
+          {prices.length > 0 && <p className="muted small free-waiting">{freeWaitingRule(settings)}</p>}
           <PrevNext />
         </section>
       </div>

@@ -20,7 +20,7 @@ export function SuccessView() {
     company: settings.Company_Name || booking.company_name, phone, amount, paymentLabel: confirmationPaymentLabel(booking.payment_method),
   });
   const summary = bookingSummary(result, { reader: 'confirmation', settings, amount: (pounds) => formatBookingAmount(pounds, settings) });
-  const rows = [...summary.journey, ...summary.vehicle, ...summary.extras, ...summary.stops];
+  const rows = [...summary.journey, ...summary.vehicle, ...summary.extras, ...summary.included, ...summary.stops];
 
   return (
     <div className="page success">
