@@ -20,12 +20,17 @@ export const cancelDeadline = (pickupAt: Date, settings: Settings) =>
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** A moment as a person in the UK reads it, UK time: "Thursday 12 September 2030 at 05:15". */
+/**
+ * A moment as a person in the UK reads it, UK time: "Thursday 12 September 2030 at 05:15". In the hour that happens
+ * twice (when the clocks go back) it says which: "Sunday 27 October 2030 at 01:30 GMT" is the second 01:30.
+ */
 export function ukMoment(instant: Date): string {
   const p = ukPartsAt(instant);
   const [year, month, day] = p.date.split('-').map(Number);
   const weekday = WEEKDAYS[new Date(Date.UTC(year, month - 1, day)).getUTCDay()];
-  return `${weekday} ${day} ${MONTHS[month - 1]} ${year} at ${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+  const same = (other: { date: string; hour: number; minute: number }) => other.date === p.date && other.hour === p.hour && other.minute === p.minute;
+  const zone = same(ukPartsAt(new Date(instant.getTime() - 3_600_000))) ? ' GMT' : same(ukPartsAt(new Date(instant.getTime() + 3_600_000))) ? ' BST' : '';
+  return `${weekday} ${day} ${MONTHS[month - 1]} ${year} at ${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}${zone}`;
 }
 
 export type ManageStatus = 'confirmed' | 'driverAssigned' | 'completed' | 'noShow' | 'cancelled' | 'awaitingPayment' | 'expired';

@@ -55,7 +55,10 @@ export function ukToday(now: Date = new Date()): string {
   return ukPartsAt(now).date;
 }
 
-/** The instant at which a UK wall-clock time happens (the later one in the autumn overlap hour is not chosen). */
+/**
+ * The instant at which a UK wall-clock time happens. In the autumn hour that happens twice it is the second one (GMT,
+ * after the clocks go back); the page and the e-mails say so (manageRules.ts ukMoment).
+ */
 export function ukLocalToInstant(date: string, hour24: number, minute: number): Date {
   const [y, mo, d] = date.split('-').map(Number);
   const asUtc = Date.UTC(y, mo - 1, d, hour24, minute);

@@ -1,5 +1,6 @@
 // The pricing engine through the API: extras from settings, return legs, stops,
 // hourly hire, the grace period in UK time and banned addresses.
+import { SKIPPED_HOUR_MESSAGE } from '../../src/domain/ukTime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEATHROW_TO_TRAFALGAR, testApp } from './setup';
 import { banAddress, setSetting, unbanAddress } from '../../src/server/operator/operator';
@@ -120,6 +121,18 @@ describe('the grace period, in UK time', () => {
     const r = (hour: string) => t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2030-12-01', pickup_hour: hour, pickup_min: '00' });
     expect((await r('1pm')).status).toBe(422);
     expect((await r('2pm')).status).toBe(200);
+  });
+
+  it('refuses a time the clocks skip (1am to 1:59am on the last Sunday of March) on the hour, for both forms; the October hour that happens twice is taken', async () => {
+    t.clock.now = new Date('2031-03-01T12:00:00Z');
+    const skipped = await t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2031-03-30', pickup_hour: '1am', pickup_min: '30' });
+    expect([skipped.status, skipped.body.field, skipped.body.message]).toEqual([422, 'pickup_hour', SKIPPED_HOUR_MESSAGE]);
+    const hourly = await t.call('POST', '/calculate-hourly-price', { pickup: trip.pickup, pickup_date: '2031-03-30', pickup_hour: '1am', pickup_min: '00', pickup_duration: '4hour' });
+    expect([hourly.status, hourly.body.field]).toEqual([422, 'pickup_hour']);
+    expect((await t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2031-03-30', pickup_hour: '2am', pickup_min: '00' })).status).toBe(200);
+    expect((await t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2030-10-27', pickup_hour: '1am', pickup_min: '30' })).status).toBe(422); // before now
+    t.clock.now = new Date('2030-10-01T12:00:00Z');
+    expect((await t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2030-10-27', pickup_hour: '1am', pickup_min: '30' })).status).toBe(200);
   });
 
   it('follows the GRACE_TIME setting', async () => {

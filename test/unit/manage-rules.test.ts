@@ -7,9 +7,12 @@ describe('a moment as a person in the UK reads it', () => {
   it('is UK time, GMT in winter and BST in summer, on both sides of each clock change', () => {
     expect(ukMoment(new Date('2030-03-31T00:59:00Z'))).toBe('Sunday 31 March 2030 at 00:59');
     expect(ukMoment(new Date('2030-03-31T01:00:00Z'))).toBe('Sunday 31 March 2030 at 02:00');
-    // 01:30 on the last Sunday of October happens twice: first in BST, then in GMT.
-    expect(ukMoment(new Date('2030-10-27T00:30:00Z'))).toBe('Sunday 27 October 2030 at 01:30');
-    expect(ukMoment(new Date('2030-10-27T01:30:00Z'))).toBe('Sunday 27 October 2030 at 01:30');
+    // 01:30 on the last Sunday of October happens twice: first in BST, then in GMT, and the words say which.
+    expect(ukMoment(new Date('2030-10-27T00:30:00Z'))).toBe('Sunday 27 October 2030 at 01:30 BST');
+    expect(ukMoment(new Date('2030-10-27T01:30:00Z'))).toBe('Sunday 27 October 2030 at 01:30 GMT');
+    expect(ukMoment(new Date('2030-10-27T00:59:00Z'))).toBe('Sunday 27 October 2030 at 01:59 BST');
+    expect(ukMoment(new Date('2030-10-27T02:00:00Z'))).toBe('Sunday 27 October 2030 at 02:00');
+    expect(ukMoment(new Date('2030-10-26T23:59:00Z'))).toBe('Sunday 27 October 2030 at 00:59');
     expect(ukMoment(new Date('2030-12-31T23:59:00Z'))).toBe('Tuesday 31 December 2030 at 23:59');
   });
 });
@@ -48,5 +51,31 @@ describe('the status in words', () => {
     expect(manageStatus({ status: 'confirmed', driver: { name: 'Dan' } })).toBe('driverAssigned');
     expect(manageStatus({ status: 'no_show', driver: null })).toBe('noShow');
     expect(manageStatus({ status: 'pending', driver: null })).toBe('awaitingPayment');
+  });
+});
+
+describe('the change form', () => {
+  it('refuses the hour the clocks skip in March, names the field, and takes the same time in October', async () => {
+    const { changeErrors } = await import('../../src/domain/manageChanges');
+    const { SKIPPED_HOUR_MESSAGE, ukTimeSkipped } = await import('../../src/domain/ukTime');
+    const ok = () => true;
+    const base = { passenger_name: 'A', passenger_phone: '+447700900012', passenger_email: 'a@example.com', pickup_date: '2031-03-30', pickup_min: '30' };
+    expect(changeErrors({ ...base, pickup_hour: '1am' }, ok)).toEqual({ pickup_hour: SKIPPED_HOUR_MESSAGE });
+    expect(changeErrors({ ...base, pickup_hour: '2am' }, ok)).toEqual({});
+    expect(changeErrors({ ...base, pickup_hour: '12am', pickup_min: '55' }, ok)).toEqual({});
+    expect(changeErrors({ ...base, pickup_date: '2030-10-27', pickup_hour: '1am' }, ok)).toEqual({});
+    expect([ukTimeSkipped('2031-03-30', 1, 0), ukTimeSkipped('2031-03-30', 1, 59), ukTimeSkipped('2031-03-30', 2, 0), ukTimeSkipped('2031-03-23', 1, 30)])
+      .toEqual([true, true, false, false]);
+  });
+
+  it('gives back a refund from the latest payment first, never more than is left of one', async () => {
+    const { allocateRefund, priceOutcome } = await import('../../src/domain/manageChanges');
+    const paid = [{ paymentIntentId: 'first', leftPence: 5000 }, { paymentIntentId: 'difference', leftPence: 2000 }];
+    expect(allocateRefund(paid, 7000)).toEqual([{ paymentIntentId: 'difference', pence: 2000 }, { paymentIntentId: 'first', pence: 5000 }]);
+    expect(allocateRefund(paid, 1500)).toEqual([{ paymentIntentId: 'difference', pence: 1500 }]);
+    expect(allocateRefund(paid, 2500)).toEqual([{ paymentIntentId: 'difference', pence: 2000 }, { paymentIntentId: 'first', pence: 500 }]);
+    expect(() => allocateRefund(paid, 7001)).toThrow();
+    expect([priceOutcome('card', 100, 100), priceOutcome('card', 100, 120), priceOutcome('card', 100, 80), priceOutcome('car', 100, 120)])
+      .toEqual(['same', 'pay', 'refund', 'confirm']);
   });
 });

@@ -23,9 +23,11 @@ import {
   KEY_REUSED, authenticateReplay, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
 } from './bookings';
 import { KeyAlreadyUsed, loadBooking } from './queries';
-import { bookingOfIntent, cardKeyUse, keepIntent, markPaid, recentPendingIntents, recordEvent, type KeyedBooking } from './cardQueries';
+import { bookingOfAnyIntent, bookingOfIntent, cardKeyUse, keepIntent, markPaid, recentPendingIntents, recordEvent, type KeyedBooking } from './cardQueries';
 import { stripeSdk, type CardProvider } from '../payments/provider';
 import { mintKey } from '../manage/keys';
+import { applyPaidChange } from '../manage/changes';
+import { makeRefunds } from '../operator/refunds';
 
 export interface CardDeps extends BookingDeps { cards: CardProvider }
 
@@ -151,7 +153,7 @@ const chargeOf = (pi: Stripe.PaymentIntent) => (typeof pi.latest_charge === 'str
  * it stands. Only a try of the card counts against the card allowances: asking where a payment stands never does.
  */
 export async function confirmCardPayment(deps: CardDeps, intentId: string): Promise<ConfirmResult> {
-  const booking = await bookingOfIntent(deps.db, intentId);
+  const booking = await bookingOfAnyIntent(deps.db, intentId);
   if (!booking) throw new DomainError('notFound', 'There is no payment with this id for a booking here.', 'paymentIntentId');
   const stripe = await deps.cards.stripe();
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
@@ -247,17 +249,26 @@ export async function reconcileCardBookings(db: Db, cards: CardProvider): Promis
 }
 
 /** POST /api/v1/stripe/webhook: a signed event, handled once (its id is recorded in the same transaction). */
-export async function handleWebhook(db: Db, cards: CardProvider, rawBody: string, signature: string | undefined): Promise<'handled' | 'duplicate' | 'ignored'> {
+export async function handleWebhook(
+  db: Db, cards: CardProvider, rawBody: string, signature: string | undefined, site: { settings: () => Promise<Settings>; siteUrl: string },
+): Promise<'handled' | 'duplicate' | 'ignored'> {
   let event: Stripe.Event;
   try {
     event = await (await cards.stripe()).webhooks.constructEventAsync(rawBody, signature ?? '', cards.webhookSecret);
   } catch (err) {
     throw new DomainError('malformed', `Webhook signature check failed: ${(err as Error).message}`, 'Stripe-Signature');
   }
-  return db.transaction(async (tx) => {
+  const pi = event.data.object as Stripe.PaymentIntent;
+  // A change's difference (issue 27) is applied as its booking would be completed: once, in the event's transaction.
+  const settings = event.type === 'payment_intent.succeeded' && pi.metadata?.change_id ? await site.settings() : null;
+  let refundIds: number[] = [];
+  const outcome = await db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event.id, event.type))) return 'duplicate';
     if (event.type !== 'payment_intent.succeeded') return 'ignored';
-    await completeCardBooking(tx, event.data.object as Stripe.PaymentIntent);
+    if (settings) refundIds = (await applyPaidChange(tx, { settings, siteUrl: site.siteUrl }, pi)).refundIds;
+    else await completeCardBooking(tx, pi);
     return 'handled';
   });
+  await makeRefunds(db, cards, refundIds);
+  return outcome;
 }

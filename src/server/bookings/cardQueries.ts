@@ -23,6 +23,14 @@ export async function keepIntent(db: Queryable, bookingId: number, intentId: str
   return kept.payment_intent_id;
 }
 
+/** The booking an intent pays for: its own, or a change's difference (issue 27). */
+export async function bookingOfAnyIntent(db: Queryable, intentId: string) {
+  const [b] = await db.query<{ id: number; status: string }>(
+    `SELECT id, status FROM bookings WHERE payment_intent_id = $1
+     UNION ALL SELECT b.id, b.status FROM booking_changes c JOIN bookings b ON b.id = c.booking_id WHERE c.payment_intent_id = $1`, [intentId]);
+  return b;
+}
+
 export async function bookingOfIntent(db: Queryable, intentId: string) {
   const [b] = await db.query<{ id: number; status: string }>('SELECT id, status FROM bookings WHERE payment_intent_id = $1', [intentId]);
   return b;

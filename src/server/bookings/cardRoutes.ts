@@ -9,7 +9,7 @@ import { DomainError } from '../errors';
 import { answerRefusal, errorBody } from '../http/answers';
 import { readBody } from '../http/body';
 import { bookingDeps, idempotencyKey } from './request';
-import type { AppEnv } from '../deps';
+import { loadSettings, type AppEnv } from '../deps';
 
 export const cardRoutes = new Hono<AppEnv>()
   .get('/secret_key', (c) => {
@@ -40,7 +40,8 @@ export const webhookRoutes = new Hono<AppEnv>().post(
   async (c) => {
     const { deps } = c.var;
     try {
-      const outcome = await handleWebhook(deps.db, deps.cards, await c.req.text(), c.req.header('Stripe-Signature'));
+      const outcome = await handleWebhook(deps.db, deps.cards, await c.req.text(), c.req.header('Stripe-Signature'),
+        { settings: () => loadSettings(deps.db), siteUrl: deps.siteUrl });
       if (outcome === 'handled') deps.mail.kick();
       return c.json({ received: true, outcome });
     } catch (err) {

@@ -181,3 +181,13 @@ export function manageLinkMail(r: BookingResult, link: string, s: Settings): Mes
   ], ['If you did not ask for this link, you can ignore this e-mail: nothing has changed.', ...signature(s)]);
   return { subject: m.subject, text: m.text, html: m.html };
 }
+
+/** To the passenger (issue 27) when they change their booking on its page: what changed, and what happens to the money. */
+export function bookingChangedMail(r: BookingResult, rows: [string, string][], money: string | null, s: Settings): Message {
+  const b = r.booking;
+  const m = render(`Booking changed: ${b.booking_number}`, `Your booking ${b.booking_number} has been changed as you asked.`, [
+    ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+    ...rows, ...(money ? [['Payment', money] as [string, string]] : []),
+  ], ['If you did not make this change, reply to this e-mail or call us at once.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}

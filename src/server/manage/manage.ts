@@ -12,6 +12,7 @@ import { takeAllowance, type Limits } from '../limits';
 import { checkKey, mintKey } from './keys';
 import { invoiceFor } from './invoices';
 import { refundSummary } from '../payments/ledger';
+import { currentValues, storedBooking, waitingChangeOf } from './changes';
 import { receiptFileName, receiptPdf } from './receipt';
 import { formatExactPrice } from '../../domain/money';
 import { formatDateUK, ukToday } from '../../domain/ukTime';
@@ -35,6 +36,7 @@ export async function manageView(db: Db, reference: string, key: string, setting
             b.cancelled_at FROM bookings b WHERE b.id = $1`, [check.bookingId]);
   const refund = await refundSummary(db, check.bookingId);
   const booking = (await loadBooking(db, check.bookingId))!;
+  const stored = await storedBooking(db, check.bookingId);
   const pickupAt = new Date(b.pickup_at);
   const status = manageStatus(b);
   const may = passengerMay({ status: b.status, pickupAt }, settings, now);
@@ -47,8 +49,12 @@ export async function manageView(db: Db, reference: string, key: string, setting
       refund: refund && { amount: penceToPounds(refund.pence), status: refund.status },
       breakdown: b.price_breakdown.lines,
       payment: { method: b.payment_method, status: b.payment_status, test: b.payment_livemode === false },
+      pickup_words: ukMoment(pickupAt),
       change_until: ukMoment(changeDeadline(pickupAt, settings)), cancel_until: ukMoment(cancelDeadline(pickupAt, settings)),
       may,
+      /** The change form's values as the booking has them, and the change still waiting for its difference to be paid. */
+      form: currentValues(stored), waiting_change: await waitingChangeOf(db, check.bookingId),
+      has_return: stored.return_date !== null, meet_and_greet: stored.details.meet_and_greet === 'yes',
     },
   };
 }

@@ -1,22 +1,88 @@
-// Manage my booking (issue 27): GET /manage/{reference} with the link's key in the X-Manage-Key header (the page
-// reads it from the link's fragment, which no browser sends to a server), and POST /manage/find.
-import { Hono } from 'hono';
+// Manage my booking (issue 27): every call carries the link's key in the X-Manage-Key header (the page reads it from
+// the link's fragment, which no browser sends to a server). GET /manage/{reference} shows the booking, POST
+// .../changes changes it (or says what the change costs), .../changes/{id}/payment-intent and .../complete pay a
+// higher price's difference by card (the card page's confirm call confirms it), POST .../cancel cancels it, GET
+// .../receipt is its PDF. POST /manage/find sends a new link.
+import { Hono, type Context } from 'hono';
 import { readJson } from '../http/body';
 import { clientAddress } from '../http/clientAddress';
 import { loadSettings, type AppEnv } from '../deps';
+import { DomainError } from '../errors';
+import { quoteContext } from '../pricing/quote';
+import { makeRefunds } from '../operator/refunds';
 import { findBooking, manageReceipt, manageView } from './manage';
+import { applyPaidChange, askChange, bookingOfKey, startChangePayment } from './changes';
+import { cancelByPassenger } from './cancel';
+import { loadBooking } from '../bookings/queries';
+import { PAYMENT_NOT_COMPLETE } from '../bookings/cardBookings';
+
+const keyOf = (c: Context) => c.req.header('X-Manage-Key') ?? '';
+const changeIdOf = (c: Context) => {
+  const id = Number(c.req.param('id'));
+  if (!Number.isInteger(id) || id <= 0) throw new DomainError('notFound', 'There is no such change to pay for.');
+  return id;
+};
 
 export const manageRoutes = new Hono<AppEnv>()
   .get('/manage/:reference', async (c) => {
     const { db, now } = c.var.deps;
-    return c.json(await manageView(db, c.req.param('reference'), c.req.header('X-Manage-Key') ?? '', await loadSettings(db), now()));
+    return c.json(await manageView(db, c.req.param('reference'), keyOf(c), await loadSettings(db), now()));
   })
   .get('/manage/:reference/receipt', async (c) => {
     const { db, now } = c.var.deps;
-    const { pdf, fileName } = await manageReceipt(db, c.req.param('reference'), c.req.header('X-Manage-Key') ?? '', await loadSettings(db), now());
+    const { pdf, fileName } = await manageReceipt(db, c.req.param('reference'), keyOf(c), await loadSettings(db), now());
     c.header('Content-Type', 'application/pdf');
     c.header('Content-Disposition', `attachment; filename="${fileName}"`);
     return c.body(new Uint8Array(pdf));
+  })
+  .post('/manage/:reference/changes', async (c) => {
+    const { deps } = c.var;
+    const ctx = await quoteContext(deps);
+    const body = ((await readJson(c)) ?? {}) as Record<string, unknown>;
+    const answer = await askChange({ db: deps.db, ctx, settings: ctx.settings, now: ctx.now, siteUrl: deps.siteUrl }, c.req.param('reference'), keyOf(c), body);
+    if (answer.status === 'saved') {
+      deps.mail.kick();
+      const refund = await makeRefunds(deps.db, deps.cards, answer.refundIds);
+      return c.json({ status: 'saved', refund, ...(await manageView(deps.db, c.req.param('reference'), keyOf(c), ctx.settings, deps.now())) });
+    }
+    return c.json(answer);
+  })
+  .post('/manage/:reference/changes/:id/payment-intent', async (c) => {
+    const { deps } = c.var;
+    const body = ((await readJson(c)) ?? {}) as { paymentMethodId?: unknown };
+    if (typeof body.paymentMethodId !== 'string' || !body.paymentMethodId) throw new DomainError('invalid', 'paymentMethodId is required', 'paymentMethodId');
+    const settings = await loadSettings(deps.db);
+    return c.json({ success: true, ...(await startChangePayment(
+      { db: deps.db, ctx: await quoteContext(deps), settings, now: deps.now(), siteUrl: deps.siteUrl, stripe: deps.cards.stripe },
+      c.req.param('reference'), keyOf(c), changeIdOf(c), body.paymentMethodId)) });
+  })
+  // The browser's completion of a paid difference: the change applied (once), answered as the booking call answers.
+  .post('/manage/:reference/changes/:id/complete', async (c) => {
+    const { deps } = c.var;
+    const bookingId = await bookingOfKey(deps.db, c.req.param('reference'), keyOf(c));
+    const body = ((await readJson(c)) ?? {}) as { paymentIntentId?: unknown };
+    const [change] = await deps.db.query<{ payment_intent_id: string | null }>(
+      'SELECT payment_intent_id FROM booking_changes WHERE id = $1 AND booking_id = $2', [changeIdOf(c), bookingId]);
+    if (!change?.payment_intent_id || change.payment_intent_id !== body.paymentIntentId) {
+      throw new DomainError('invalid', 'This payment does not belong to this change.', 'paymentIntentId');
+    }
+    const pi = await (await deps.cards.stripe()).paymentIntents.retrieve(change.payment_intent_id);
+    if (pi.status !== 'succeeded') throw new DomainError('invalid', PAYMENT_NOT_COMPLETE, 'paymentIntentId');
+    const settings = await loadSettings(deps.db);
+    const { outcome, refundIds } = await deps.db.transaction((tx) => applyPaidChange(tx, { settings, siteUrl: deps.siteUrl }, pi));
+    deps.mail.kick();
+    await makeRefunds(deps.db, deps.cards, refundIds);
+    if (outcome === 'mismatch') throw new DomainError('invalid', 'This payment does not belong to this change.', 'paymentIntentId');
+    if (outcome === 'refunded') throw new DomainError('conflict', 'This change could no longer be made, so the payment for it is refunded in full.');
+    return c.json({ success: true, message: 'Your change is saved.', data: (await loadBooking(deps.db, bookingId))! });
+  })
+  .post('/manage/:reference/cancel', async (c) => {
+    const { deps } = c.var;
+    const settings = await loadSettings(deps.db);
+    const { refundIds } = await cancelByPassenger({ db: deps.db, settings, now: deps.now(), siteUrl: deps.siteUrl }, c.req.param('reference'), keyOf(c));
+    deps.mail.kick();
+    const refund = await makeRefunds(deps.db, deps.cards, refundIds);
+    return c.json({ status: 'cancelled', refund, ...(await manageView(deps.db, c.req.param('reference'), keyOf(c), settings, deps.now())) });
   })
   .post('/manage/find', async (c) => {
     const { db, security, siteUrl, mail } = c.var.deps;

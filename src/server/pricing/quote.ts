@@ -15,7 +15,7 @@ import { reference, referenceSettings } from '../reference/referenceData';
 import {
   distanceFarePence, extraLines, extraPricesFrom, hourlyFarePence, roundingLine, totalPence, type DistanceRate, type PriceLine,
 } from './engine';
-import { checkBanned, checkGracePeriod, pickupInstant } from './rules';
+import { checkBanned, checkGracePeriod, checkTimeExists, pickupInstant } from './rules';
 
 export interface QuoteContext { db: Queryable; distance: DistanceService; settings: Settings; now: Date }
 
@@ -138,12 +138,14 @@ const offersFor = async (db: Queryable, only?: OnlyOffer) => {
 };
 
 function checkLegs(form: BookingForm, ctx: QuoteContext): Date {
+  checkTimeExists(form.pickup_date, form.pickup_hour, form.pickup_min, 'pickup_hour');
   const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
   checkGracePeriod(pickupAt, ctx.settings, ctx.now);
   if (form.select_option !== 'return') return pickupAt;
   if (!form.return_date) throw new DomainError('invalid', 'return_date is required for a return trip', 'return_date');
   if (!form.return_hour) throw new DomainError('invalid', 'return_hour is required for a return trip', 'return_hour');
   if (!form.return_min) throw new DomainError('invalid', 'return_min is required for a return trip', 'return_min');
+  checkTimeExists(form.return_date, form.return_hour, form.return_min, 'return_hour');
   if (pickupInstant(form.return_date, form.return_hour, form.return_min) <= pickupAt) {
     throw new DomainError('invalid', 'return_date: the return pickup must be after the outbound pickup', 'return_date');
   }
@@ -201,6 +203,7 @@ export async function quoteDistance(ctx: QuoteContext, form: BookingForm, only?:
 export const hoursOf = (duration: string) => Number.parseInt(duration, 10);
 
 export async function quoteHourly(ctx: QuoteContext, form: HourlyRateForm, only?: OnlyOffer): Promise<HourlyQuote> {
+  checkTimeExists(form.pickup_date, form.pickup_hour, form.pickup_min, 'pickup_hour');
   const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
   checkGracePeriod(pickupAt, ctx.settings, ctx.now);
   await checkBanned(ctx.db, [{ field: 'pickup', text: form.pickup }]);

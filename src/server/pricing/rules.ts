@@ -1,6 +1,6 @@
 // Booking rules checked before any price is given (SPEC 8's urgent-booking errors).
 import type { Queryable } from '../db/index';
-import { hour12To24, ukLocalToInstant } from '../../domain/ukTime';
+import { hour12To24, ukLocalToInstant, ukTimeSkipped, SKIPPED_HOUR_MESSAGE } from '../../domain/ukTime';
 import { graceMinutes, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { reference } from '../reference/referenceData';
@@ -24,6 +24,11 @@ export function pickupInstant(date: string, hour12: string, min: string): Date {
 
 const MAX_INSTANTS = 4096;
 const instants = new Map<string, number>();
+
+/** A time the clocks skip (01:00-01:59 on the last Sunday of March) is refused, not moved an hour on (issue 27). */
+export function checkTimeExists(date: string, hour12: string, min: string, field: string): void {
+  if (ukTimeSkipped(date, hour12To24(hour12), Number(min))) throw new DomainError('invalid', SKIPPED_HOUR_MESSAGE, field);
+}
 
 /** A pickup sooner than GRACE_TIME minutes from now (or in the past) must be booked by phone. */
 export function checkGracePeriod(at: Date, settings: Settings, now: Date, field = 'pickup_date'): void {

@@ -1,0 +1,47 @@
+// A passenger cancels their booking from its page (issue 27): free until CANCELLATION_WINDOW_HOURS before the pickup.
+// One transaction with the booking's row locked: the status, one refund row per card payment for all that is left
+// of it (made after the commit, each under its own idempotency key: refunds.ts), a change still waiting for its
+// payment dropped, the timeline's entry, and the e-mails to the passenger, the office and the company.
+import type { Db } from '../db/index';
+import { CHANGE_MESSAGES } from '../../domain/manageChanges';
+import { passengerMay } from '../../domain/manageRules';
+import { currencyOf, type Settings } from '../../domain/settings';
+import { DomainError } from '../errors';
+import { enqueueEmail } from '../mail/queue';
+import { bookingCancelledMail, officeChangeNotice, refundWords } from '../mail/templates';
+import { loadBooking } from '../bookings/queries';
+import { officeRecipients } from '../bookings/bookings';
+import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
+import { bookingOfKey, storedBooking } from './changes';
+
+export const PASSENGER_CANCEL_REASON = 'Cancelled by the passenger';
+
+export async function cancelByPassenger(
+  deps: { db: Db; settings: Settings; now: Date; siteUrl: string }, reference: string, key: string,
+): Promise<{ refundIds: number[] }> {
+  const bookingId = await bookingOfKey(deps.db, reference, key);
+  return deps.db.transaction(async (tx) => {
+    const b = await storedBooking(tx, bookingId, true);
+    if (b.status !== 'confirmed') throw new DomainError('conflict', CHANGE_MESSAGES.notOpen);
+    if (!passengerMay({ status: b.status, pickupAt: new Date(b.pickup_at) }, deps.settings, deps.now).cancel) {
+      throw new DomainError('conflict', CHANGE_MESSAGES.cancelTooLate);
+    }
+    const paid = refundableLeft(await paymentsLeft(tx, bookingId));
+    await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1", [bookingId, PASSENGER_CANCEL_REASON]);
+    await tx.query("UPDATE booking_changes SET status = 'replaced' WHERE booking_id = $1 AND status = 'awaiting_payment'", [bookingId]);
+    const refundIds = await writeRefunds(tx, bookingId, paid);
+    await tx.query(
+      'INSERT INTO audit_log (staff_id, staff_name, action, booking_id, subject, before, after) VALUES (NULL, $1, $2, $3, $4, $5, $6)',
+      [`Passenger (${b.passenger_email})`, 'Cancelled by the passenger', bookingId, PASSENGER_CANCEL_REASON,
+        JSON.stringify({ status: b.status }), JSON.stringify({ status: 'cancelled', refund_pence: paid })]);
+    const result = (await loadBooking(tx, bookingId))!;
+    const money = refundWords(b.payment_method, paid, paid, currencyOf(deps.settings));
+    const mail = bookingCancelledMail(result, PASSENGER_CANCEL_REASON, money, deps.settings);
+    await enqueueEmail(tx, { kind: 'booking_cancelled', to: b.passenger_email, ...mail, bookingId });
+    const notice = officeChangeNotice(result, 'Cancelled by the passenger', [['Payment', money]], `the passenger (${b.passenger_email})`,
+      `${deps.siteUrl}/operator/bookings/${b.booking_number}`);
+    const { to, cc } = officeRecipients(deps.settings, b.company_email);
+    await enqueueEmail(tx, { kind: 'booking_change_notice', to, cc: cc ?? undefined, replyTo: b.passenger_email, ...notice, bookingId });
+    return { refundIds };
+  });
+}
