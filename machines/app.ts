@@ -2,7 +2,9 @@
 // location (path and query), and runs the two areas of the site as children:
 // the booking wizard (./booking.ts) and the corporate account (./account.ts);
 // the pages around them (contact, fleet, terms...) are its own `site` state,
-// which runs the contact form (./contact.ts).
+// which runs the contact form (./contact.ts). The areas whose code is a bundle
+// of its own (the office's console, ./operator.ts; a passenger's booking,
+// ./manage.ts) run as children once that code has loaded (`area.loaded`).
 // Which child a location belongs to comes from the screen catalogue
 // (src/domain/screens.ts); the address bar shows the active child's location
 // (`locationOf`). While a child waits for an answer that decides the next
@@ -42,15 +44,21 @@ export interface AppContext {
   booking: ActorRefFrom<typeof bookingMachine> | null;
   account: ActorRefFrom<typeof accountMachine> | null;
   /**
-   * The office's console (./operator.ts), spawned when its code has loaded (`operator.loaded`): a bundle of its own,
-   * so a customer's page never carries it. Its snapshot's `context.location` is where it is.
+   * The areas with a bundle of their own (the office's console, ./operator.ts; a passenger's booking, ./manage.ts),
+   * each spawned when its code has loaded (`area.loaded`), so the first page never carries them. Each one's
+   * snapshot's `context.location` is where it is.
    */
-  operator: AnyActorRef | null;
+  areas: Partial<Record<LazyArea, AnyActorRef>>;
 }
+
+/** The areas whose code loads when first opened. */
+export type LazyArea = Extract<Area, 'operator' | 'manage'>;
+const LAZY_AREAS: readonly LazyArea[] = ['operator', 'manage'];
+const lazyAreaOf = (path: string): LazyArea | null => LAZY_AREAS.find((a) => a === areaOfPath(path)) ?? null;
 
 export type AppEvent =
   | { type: 'url.changed'; path: string; search: string }
-  | { type: 'operator.loaded'; logic: AnyActorLogic }
+  | { type: 'area.loaded'; area: LazyArea; logic: AnyActorLogic }
   | AccountToApp;
 
 export const appMachine = setup({
@@ -86,21 +94,26 @@ export const appMachine = setup({
     }),
     toBooking: sendTo(({ context }) => context.booking!, ({ context }) => ({ type: 'url.changed' as const, ...context.location })),
     toAccount: sendTo(({ context }) => context.account!, ({ context }) => ({ type: 'url.changed' as const, ...context.location })),
-    toOperatorIfRunning: enqueueActions(({ context, enqueue }) => {
-      if (context.operator) enqueue.sendTo(context.operator, { type: 'url.changed', ...context.location });
+    /** The location, to the area that owns it when its code runs already. */
+    toLazyAreaIfRunning: enqueueActions(({ context, enqueue }) => {
+      const ref = context.areas[lazyAreaOf(context.location.path) ?? 'operator'];
+      if (ref && lazyAreaOf(context.location.path)) enqueue.sendTo(ref, { type: 'url.changed', ...context.location });
     }),
-    startOperator: assign({
-      operator: ({ context, event, spawn }) => (event.type === 'operator.loaded' && !context.operator
-        // The logic is the console's, known only once loaded: XState types an id only for logic named in setup().
-        ? spawn(event.logic, { id: 'operator', input: { location: context.location } } as never) : context.operator),
+    startLazyArea: assign({
+      areas: ({ context, event, spawn }) => {
+        if (event.type !== 'area.loaded' || context.areas[event.area] || lazyAreaOf(context.location.path) !== event.area) return context.areas;
+        // The logic is the area's, known only once loaded: XState types an id only for logic named in setup().
+        return { ...context.areas, [event.area]: spawn(event.logic, { id: event.area, input: { location: context.location } } as never) };
+      },
     }),
     shareSession: sendTo(({ context }) => context.booking!, ({ event }) => ({
       type: 'session.changed' as const, session: event.type === 'session.changed' ? event.session : null,
     })),
   },
   guards: {
-    busy: ({ context }) => isBusy(context.booking) || isBusy(context.account) || isBusy(context.operator),
+    busy: ({ context }) => isBusy(context.booking) || isBusy(context.account) || LAZY_AREAS.some((a) => isBusy(context.areas[a] ?? null)),
     onOperatorRoute: ({ context }) => areaOfPath(context.location.path) === 'operator',
+    onManageRoute: ({ context }) => areaOfPath(context.location.path) === 'manage',
     onAccountRoute: ({ context }) => areaOfPath(context.location.path) === 'account',
     onSiteRoute: ({ context }) => areaOfPath(context.location.path) === 'site',
     settingsInPage: ({ context }) => context.settingsInPage,
@@ -109,7 +122,7 @@ export const appMachine = setup({
   id: 'app',
   context: ({ input }) => ({
     location: input.location, settings: input.settings ?? input.stored.settings ?? {}, settingsInPage: Boolean(input.settings), settingsError: null,
-    stored: input.stored, session: input.session, booking: null, account: null, operator: null,
+    stored: input.stored, session: input.session, booking: null, account: null, areas: {},
   }),
   initial: 'start',
   states: {
@@ -158,6 +171,7 @@ export const appMachine = setup({
           always: [
             { guard: 'onAccountRoute', target: 'account', actions: 'toAccount' },
             { guard: 'onOperatorRoute', target: 'operator' },
+            { guard: 'onManageRoute', target: 'manage' },
             { guard: 'onSiteRoute', target: 'site' },
             { target: 'wizard', actions: 'toBooking' },
           ],
@@ -165,8 +179,12 @@ export const appMachine = setup({
         wizard: {},
         account: {},
         operator: {
-          entry: { type: 'toOperatorIfRunning' },
-          on: { 'operator.loaded': { actions: 'startOperator' } },
+          entry: 'toLazyAreaIfRunning',
+          on: { 'area.loaded': { actions: 'startLazyArea' } },
+        },
+        manage: {
+          entry: 'toLazyAreaIfRunning',
+          on: { 'area.loaded': { actions: 'startLazyArea' } },
         },
         site: {
           invoke: { id: 'contact', src: 'contact' },
@@ -184,6 +202,7 @@ type AccountSnapshot = SnapshotFrom<typeof accountMachine>;
 export function areaOf(s: AppSnapshot): Area | null {
   if (s.matches({ ready: 'account' })) return 'account';
   if (s.matches({ ready: 'operator' })) return 'operator';
+  if (s.matches({ ready: 'manage' })) return 'manage';
   if (s.matches({ ready: 'site' })) return 'site';
   if (s.matches({ ready: 'wizard' })) return 'wizard';
   return null;
@@ -195,13 +214,13 @@ export function locationOf(app: AppSnapshot, booking: BookingSnapshot | undefine
   if (area === 'account' && account) return accountLocation(account);
   if (area === 'wizard' && booking) return bookingLocation(booking);
   if (area === 'site') return siteLocation(app);
-  if (area === 'operator') return operatorLocation(app);
+  if (area === 'operator' || area === 'manage') return lazyAreaLocation(app, area);
   return null;
 }
 
-/** The console's location, or the one asked for while its code loads. */
-export function operatorLocation(app: AppSnapshot): Location {
-  return (app.context.operator?.getSnapshot() as { context?: { location?: Location } } | undefined)?.context?.location ?? app.context.location;
+/** A lazily loaded area's location, or the one asked for while its code loads. */
+export function lazyAreaLocation(app: AppSnapshot, area: LazyArea): Location {
+  return (app.context.areas[area]?.getSnapshot() as { context?: { location?: Location } } | undefined)?.context?.location ?? app.context.location;
 }
 
 /** A page of the site area, under its own spelling of the path (paths match without case). */

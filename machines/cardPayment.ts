@@ -7,6 +7,9 @@
 // server keeps one intent per booking. A page reloaded after an intent was made
 // asks about that intent first (`resuming`), so a payment the bank approved is
 // never asked for again. States waiting for an answer are tagged 'busy'.
+// The same sub-states pay a change's difference on a booking's manage page
+// (issue 27, ./manage.ts): there the order is the change, and completing it
+// applies the change instead of making the booking.
 import { assign, enqueueActions, sendParent, setup } from 'xstate';
 import type { BookingResponse, BookingResult } from '../src/domain/schemas';
 import type { CardKeyResponse, ConfirmPaymentIntentResponse } from '../src/domain/cardSchemas';
@@ -14,9 +17,21 @@ import { CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, isCardTrie
 import { errorText, failure, output, provided } from './shared';
 import type { CreateBookingInput } from '../src/domain/bookingRequest';
 
+/** A change to a booking whose higher price is paid by card (issue 27): the booking's link and the waiting change. */
+export interface ChangeOrder { change: { reference: string; key: string; id: number }; payer: BillingDetails }
+/** What is paid for: a new booking (as the final call sends it, with the wizard's Idempotency-Key), or a change. */
+export type CardOrder = CreateBookingInput | ChangeOrder;
+
+/** Who pays, as the card provider keeps it with the card. */
+export const payerOf = (o: CardOrder): BillingDetails => ('change' in o ? o.payer : {
+  name: `${o.registration.firstName} ${o.registration.surname}`.trim(), email: o.registration.email,
+});
+
+/** The completing call's input: the order with the payment that paid it. */
+export type CardCompletion = CardOrder & { paymentMethod: 'card'; stripeSessionId: string | null; paymentId: string | null };
+
 export interface CardPaymentInput {
-  /** The booking as the final call sends it (with the wizard's Idempotency-Key). */
-  booking: CreateBookingInput;
+  booking: CardOrder;
   /** What the server will charge, in pence (SPEC 9: the amount is sent x 100). */
   amountPence: number;
   /** The intent made for this booking on an earlier visit to the page (a reload). */
@@ -70,11 +85,11 @@ export const cardPaymentMachine = setup({
     loadCardKey: provided<CardKeyResponse>('loadCardKey'),
     /** The card form to a payment method (Stripe.js createPaymentMethod). */
     createPaymentMethod: provided<PaymentMethodResult, BillingDetails>('createPaymentMethod'),
-    createIntent: provided<{ paymentIntentId: string }, { booking: CreateBookingInput; paymentMethodId: string; amountPence: number }>('createIntent'),
+    createIntent: provided<{ paymentIntentId: string }, { booking: CardOrder; paymentMethodId: string; amountPence: number }>('createIntent'),
     confirmIntent: provided<ConfirmPaymentIntentResponse, { intentId: string }>('confirmIntent'),
     /** The bank's check (Stripe.js handleCardAction). */
     authenticate: provided<AuthenticationResult, { clientSecret: string }>('authenticate'),
-    completeBooking: provided<BookingResponse, CreateBookingInput>('completeBooking'),
+    completeBooking: provided<BookingResponse, CardCompletion>('completeBooking'),
   },
   actions: {
     clearMessages: assign({ error: null, fieldError: null }),
@@ -154,10 +169,7 @@ export const cardPaymentMachine = setup({
       invoke: {
         id: 'createPaymentMethod',
         src: 'createPaymentMethod',
-        input: ({ context }) => ({
-          name: `${context.booking.registration.firstName} ${context.booking.registration.surname}`.trim(),
-          email: context.booking.registration.email,
-        }),
+        input: ({ context }) => payerOf(context.booking),
         onDone: [
           { guard: { type: 'gotPaymentMethod', params: output }, target: 'creatingIntent', actions: { type: 'assignPaymentMethod', params: output } },
           { guard: { type: 'fieldRefused', params: output }, target: 'entering', actions: { type: 'assignPaymentMethod', params: output } },

@@ -8,3 +8,9 @@ export const paymentMethodLabel = (method: string) => (method === 'car' ? 'Pay t
 
 /** The confirmation page and e-mail: car is displayed as 'Pay in Car' (SPEC 2), a card booking as 'Pay by Card'. */
 export const confirmationPaymentLabel = (method: string) => (method === 'car' ? 'Pay in Car' : 'Pay by Card');
+
+/** Where a booking's payment stands, in words (the office's console and the passenger's manage page). */
+export const PAYMENT_STATUS_LABELS: Record<string, string> = {
+  due_in_car: 'To be paid in the car', paid: 'Paid', awaiting_payment: 'Not paid yet', pending: 'Not paid yet', refunded: 'Refunded',
+  partially_refunded: 'Partly refunded',
+};

@@ -2,6 +2,7 @@
 // reads. The page asks these before it shows a button; the server enforces the same functions.
 import { numberSetting, type Settings } from './settings';
 import { ukPartsAt } from './ukTime';
+import { isEmail } from './fields';
 
 export const DEFAULT_CHANGE_CUTOFF_HOURS = 2;
 export const DEFAULT_CANCELLATION_WINDOW_HOURS = 24;
@@ -61,9 +62,30 @@ export function passengerMay(b: { status: string; pickupAt: Date }, settings: Se
   };
 }
 
+/** Whether a booking has a receipt: once booked (paid, or to be paid in the car), not for a cancelled one nothing was paid for. */
+export const hasReceipt = (status: string, paymentMethod: string) =>
+  status !== 'pending' && status !== 'expired' && !(status === 'cancelled' && paymentMethod !== 'card');
+
 export const MANAGE_MESSAGES = {
   unknownLink: 'This link does not open a booking. Check that you copied the whole link from your e-mail, or find your booking with its reference and e-mail address.',
   expiredLink: 'This link has expired. Find your booking again with its reference and e-mail address to get a new one.',
-  noReceipt: 'A receipt is ready once the booking is paid or confirmed.',
+  noReceipt: 'A receipt is ready once the booking is paid or confirmed. A booking cancelled before anything was paid has none.',
   findSent: 'If the reference and e-mail address match a booking, we have sent its link to that address. It may take a few minutes to arrive.',
 } as const;
+
+/** Find my booking's form: the page and the API give the same messages. */
+export const FIND_MESSAGES = {
+  reference: 'Enter the reference as it is on your confirmation, like BK-7KQ2M9XD.',
+  email: 'Enter the e-mail address the booking was made with.',
+} as const;
+
+/** A booking reference as people type it: spaces dropped, capitals. */
+export const cleanReference = (text: string) => text.replace(/\s+/g, '').toUpperCase();
+export const isReference = (text: string) => /^BK-[A-Z0-9]{8}$/.test(cleanReference(text));
+
+export function findErrors(v: { reference?: string; email?: string }): { reference?: string; email?: string } {
+  return {
+    ...(isReference(v.reference ?? '') ? {} : { reference: FIND_MESSAGES.reference }),
+    ...(isEmail(v.email) ? {} : { email: FIND_MESSAGES.email }),
+  };
+}

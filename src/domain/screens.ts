@@ -7,9 +7,10 @@
 
 /**
  * wizard: the booking steps; account: the corporate area; site: the pages around them (contact, fleet, terms...);
- * operator: the office's console (issue 26), a bundle of its own that a customer never loads.
+ * operator: the office's console (issue 26), a bundle of its own that a customer never loads; manage: a passenger's
+ * own booking through its link, and Find my booking (issue 27), a bundle of its own too.
  */
-export type Area = 'wizard' | 'account' | 'site' | 'operator';
+export type Area = 'wizard' | 'account' | 'site' | 'operator' | 'manage';
 
 /** SPEC 2 'Step indicator': book trip 0, quotation 1, personal detail 2, payment 3. */
 export type StepIndex = 0 | 1 | 2 | 3;
@@ -62,6 +63,9 @@ export const SCREENS = {
   operatorMail: { path: '/operator/mail', title: 'Mail', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorExport: { path: '/operator/export', title: 'Export for the accounts', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorData: { path: '/operator/data', title: 'Operator data', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  // A passenger's booking through its link (issue 27), and the page that e-mails a lost link.
+  manageFind: { path: '/manage', title: 'Find your booking', area: 'manage', view: 'ManageArea' },
+  manageBooking: { path: '/manage/:reference', title: 'Your booking', area: 'manage', view: 'ManageArea' },
 } as const satisfies Record<string, Screen & { previous?: string; next?: string }>;
 
 export type ScreenName = keyof typeof SCREENS;
@@ -70,6 +74,7 @@ export type WizardScreen = InArea<'wizard'>;
 export type AccountScreen = InArea<'account'>;
 export type SiteScreen = InArea<'site'>;
 export type OperatorScreen = InArea<'operator'>;
+export type ManageScreen = InArea<'manage'>;
 
 /** SPEC 2 'Step indicator': its four steps, each named and leading to its screen. */
 export const STEPS = [
@@ -99,6 +104,13 @@ export function screenOfPath(path: string): ScreenName | null {
 /** A path of a screen with its `:name` parts filled in ('/operator/bookings/BK-2X7Q9M4P'). */
 export const pathWith = (name: ScreenName, params: Record<string, string>): string =>
   pathOfScreen(name).replace(/:(\w+)/g, (_m, key: string) => encodeURIComponent(params[key] ?? ''));
+
+/** The `:name` parts of a path of a screen ('/operator/bookings/BK-2X7Q9M4P' gives { reference: 'BK-2X7Q9M4P' }). */
+export function paramsOf(name: ScreenName, path: string): Record<string, string> {
+  const want = pathOfScreen(name).split('/');
+  const got = path.split('/');
+  return Object.fromEntries(want.flatMap((w, i) => (w.startsWith(':') && got[i] ? [[w.slice(1), decodeURIComponent(got[i])]] : [])));
+}
 
 export const pathOfScreen = (name: ScreenName): string => screen(name).path;
 /** SPEC 2: a request a step guard turns back lands on the home screen under /home. */

@@ -14,7 +14,7 @@ import { afterFirstPaint, useAfterFirstPaint, useContentShown, usePreloaded } fr
 import { VIEWS, viewFor } from './views';
 import { isEnabled } from '../domain/settings';
 
-const { SiteArea, AccountArea, OperatorArea } = VIEWS;
+const { SiteArea, AccountArea, OperatorArea, ManageArea } = VIEWS;
 
 /**
  * Where each step can lead, two steps ahead on the way to the confirmation: fetched while the person is still on the
@@ -67,7 +67,7 @@ export function App() {
       {/* Moving on (Back, a link in the site bar) tries again. */}
       <LoadFailure retryKey={location.path}>
         <Suspense fallback={loading}>
-          {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : area === 'operator' ? <OperatorArea /> : <Wizard />}
+          {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : area === 'operator' ? <OperatorArea /> : area === 'manage' ? <ManageArea /> : <Wizard />}
           {area !== 'wizard' && <ContentShown />}
         </Suspense>
       </LoadFailure>

@@ -3,7 +3,7 @@
 // (./liveApp.ts) as its `logic`, and a test can hand it others.
 import { useMemo } from 'react';
 import { createActorContext, useSelector } from '@xstate/react';
-import { appMachine, areaOf, locationOf, operatorLocation, siteLocation, type AppSnapshot } from '../../machines/app';
+import { appMachine, areaOf, lazyAreaLocation, locationOf, siteLocation, type AppSnapshot, type LazyArea } from '../../machines/app';
 import type { contactMachine } from '../../machines/contact';
 import type { ActorRefFrom } from 'xstate';
 import type { BookingSnapshot } from '../../machines/booking';
@@ -53,18 +53,19 @@ export function useMachineLocation(): Location | null {
   const accountPath = useSelector(accountRef, (s) => (s ? accountLocation(s)?.path ?? null : null));
   const accountSearch = useSelector(accountRef, (s) => (s ? accountLocation(s)?.search ?? '' : ''));
   const sitePath = AppActor.useSelector((s) => (areaOf(s) === 'site' ? siteLocation(s).path : null));
-  // The console's location lives in its own actor (machines/operator.ts `context.location`).
-  const operatorRef = AppActor.useSelector((s) => s.context.operator) ?? undefined;
-  const appLocation = AppActor.useSelector((s) => (areaOf(s) === 'operator' ? operatorLocation(s) : null));
-  const operatorPath = useSelector(operatorRef, (s) => (s as { context?: { location?: Location } } | undefined)?.context?.location?.path ?? null) ?? appLocation?.path ?? null;
-  const operatorSearch = useSelector(operatorRef, (s) => (s as { context?: { location?: Location } } | undefined)?.context?.location?.search ?? null) ?? appLocation?.search ?? '';
+  // A lazily loaded area's location lives in its own actor (machines/operator.ts, machines/manage.ts `context.location`).
+  const lazyArea = area === 'operator' || area === 'manage' ? area as LazyArea : null;
+  const lazyRef = AppActor.useSelector((s) => (lazyArea ? s.context.areas[lazyArea] : undefined));
+  const appLocation = AppActor.useSelector((s) => (lazyArea ? lazyAreaLocation(s, lazyArea) : null));
+  const lazyPath = useSelector(lazyRef, (s) => (s as { context?: { location?: Location } } | undefined)?.context?.location?.path ?? null) ?? appLocation?.path ?? null;
+  const lazySearch = useSelector(lazyRef, (s) => (s as { context?: { location?: Location } } | undefined)?.context?.location?.search ?? null) ?? appLocation?.search ?? '';
   return useMemo(() => {
     if (area === 'wizard' && bookingPath !== null) return { path: bookingPath, search: bookingSearch };
     if (area === 'account' && accountPath !== null) return { path: accountPath, search: accountSearch };
     if (area === 'site' && sitePath !== null) return { path: sitePath, search: '' };
-    if (area === 'operator' && operatorPath !== null) return { path: operatorPath, search: operatorSearch };
+    if (lazyArea && lazyPath !== null) return { path: lazyPath, search: lazySearch };
     return null;
-  }, [area, bookingPath, bookingSearch, accountPath, accountSearch, sitePath, operatorPath, operatorSearch]);
+  }, [area, bookingPath, bookingSearch, accountPath, accountSearch, sitePath, lazyArea, lazyPath, lazySearch]);
 }
 
 /** The same, read now (after sending an event). */

@@ -6,7 +6,7 @@ import { bookingMachine, type CheckEmailInput, type CreateBookingInput, type Pri
 import { forgotPasswordMachine } from '../../machines/forgotPassword';
 import { accountMachine } from '../../machines/account';
 import { contactMachine } from '../../machines/contact';
-import { cardPaymentMachine, type BillingDetails } from '../../machines/cardPayment';
+import { cardPaymentMachine, type BillingDetails, type CardCompletion, type CardOrder } from '../../machines/cardPayment';
 import type { ContactForm, QuoteRequest } from '../domain/schemas';
 import { RESET_FAILED } from '../domain/messages';
 import * as api from './api';
@@ -40,10 +40,12 @@ const cardPayment = cardPaymentMachine.provide({
       return key;
     }),
     createPaymentMethod: fromPromise(async ({ input }: { input: BillingDetails }) => (await card()).createPaymentMethod(input)),
-    createIntent: fromPromise(async ({ input }: { input: CreateIntentInput }) => (await card()).createIntent(input)),
+    // The wizard's card page pays for new bookings only (a change's difference is the manage page's: views/manage).
+    createIntent: fromPromise(async ({ input }: { input: { booking: CardOrder; paymentMethodId: string; amountPence: number } }) =>
+      (await card()).createIntent(input as CreateIntentInput)),
     confirmIntent: fromPromise(async ({ input }: { input: { intentId: string } }) => (await card()).confirmIntent(input)),
     authenticate: fromPromise(async ({ input }: { input: { clientSecret: string } }) => (await card()).authenticate(input)),
-    completeBooking: fromPromise(async ({ input }: { input: CreateBookingInput }) => (await bookingCalls()).createBooking(input)),
+    completeBooking: fromPromise(async ({ input }: { input: CardCompletion }) => (await bookingCalls()).createBooking(input as CreateBookingInput)),
   },
 });
 

@@ -7,8 +7,11 @@ import { liveApp } from './liveApp';
 import { installFocusHelpers } from './focus';
 import { readSession, readStoredBooking } from './storage';
 import { settingsInPage } from './api';
+import { captureManageKey } from './manageKeys';
 
 type InspectionHook = (event: InspectionEvent) => void;
+
+captureManageKey();
 
 const input = {
   location: { path: window.location.pathname, search: window.location.search },

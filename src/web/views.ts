@@ -16,6 +16,7 @@ export const VIEWS = {
   SiteArea: preloadable(() => import('./views/site/SiteArea'), (m) => m.SiteArea),
   AccountArea: preloadable(() => import('./views/account/AccountArea'), (m) => m.AccountArea),
   OperatorArea: preloadable(() => import('./views/operator/OperatorArea'), (m) => m.OperatorArea),
+  ManageArea: preloadable(() => import('./views/manage/ManageArea'), (m) => m.ManageArea),
 } satisfies Record<ViewName, unknown>;
 
 /** The view that shows a screen, or null when the main script shows it (home). */

@@ -34,13 +34,22 @@ async function book(email = `amelia.${++counter}@example.com`) {
 const view = (reference: string, key?: string) => t.call('GET', `/manage/${reference}`, undefined, key === undefined ? {} : { 'X-Manage-Key': key });
 
 describe("a booking's key", () => {
-  it('comes once, with the booking, and is kept only as its hash', async () => {
+  it('comes once, with the booking, and is kept only as its hash; the confirmation carries its link, erased once sent', async () => {
     const b = await book();
     expect(b.manage_key).toMatch(/^[\w-]{43}$/);
     const rows = await t.db.query<{ key_hash: string }>('SELECT key_hash FROM booking_keys WHERE booking_id = $1', [b.booking.id]);
     expect(rows).toEqual([{ key_hash: hashKey(b.manage_key) }]);
-    const anywhere = await t.db.query("SELECT 1 FROM outbound_emails WHERE booking_id = $1 AND (body_text LIKE '%' || $2 || '%')", [b.booking.id, b.manage_key]);
-    expect(anywhere).toEqual([]);
+    const link = `${TEST_SITE_URL}/manage/${b.booking.booking_number}#key=${b.manage_key}`;
+    const holding = async () => (await t.db.query<{ kind: string }>(
+      "SELECT kind FROM outbound_emails WHERE booking_id = $1 AND (body_text LIKE '%' || $2 || '%' OR body_html LIKE '%' || $2 || '%')",
+      [b.booking.id, b.manage_key])).map((r) => r.kind);
+    // Only the passenger's confirmation holds it, never the office's notice.
+    expect(await holding()).toEqual(['booking_confirmation']);
+    await t.mail.deliverDue();
+    const sent = t.mailbox.sent.find((m) => m.subject === `Booking confirmed: ${b.booking.booking_number}`)!;
+    expect(sent.text.split('\n').find((l) => l.includes(link))).toMatch(/^Manage your booking +https:/);
+    expect(sent.html).toContain(`<a href="${link}">`);
+    expect(await holding()).toEqual([]);
   });
 
   it('opens its own booking: the status in words, every detail, the price lines, the payment, the deadlines in UK time', async () => {

@@ -10,6 +10,7 @@ import { type SnapshotFrom } from 'xstate';
 import { type BookingEvent, type BookingInput } from '../../machines/booking';
 import { bookingLocation, pathOf } from '../../machines/bookingLocation';
 import type { CardPaymentInput } from '../../machines/cardPayment';
+import type { CreateBookingInput } from '../../src/domain/bookingRequest';
 import { forgotPasswordMachine, type ForgotPasswordEvent } from '../../machines/forgotPassword';
 import { isBusy } from '../../machines/shared';
 import { decode, encode } from '../../src/domain/encoding';
@@ -395,7 +396,7 @@ describe('what the machine does on its way', () => {
     sut.send({ type: 'details.submit', mode: 'guest_login', registration });
     sut.send({ type: 'payment.payByCard' });
     expect([card1, car1, card2, card3]).not.toContain(key());
-    const cards = sut.calls.filter((c) => c.service === 'cardPayment').map((c) => (c.input as CardPaymentInput).booking.idempotencyKey);
+    const cards = sut.calls.filter((c) => c.service === 'cardPayment').map((c) => ((c.input as CardPaymentInput).booking as CreateBookingInput).idempotencyKey);
     expect(cards).toEqual([card1, card1, card2, card3, key()]);
     sut.stop();
   });

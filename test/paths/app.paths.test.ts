@@ -24,6 +24,8 @@ browserPaths({
     // Issue 26: the console's session check is held until the path ends, as the model leaves it unanswered (the
     // console's own paths take the answers).
     await p.server.fault({ method: 'GET', path: '/api/v1/operator/session', kind: 'delay', ms: 30_000, times: 5 });
+    // Issue 27: so is a signed-in passenger's key for the booking page (the manage machine's own paths take it).
+    await p.server.fault({ method: 'POST', path: '/api/v1/manage/BK-ABCDEFGH/key', kind: 'delay', ms: 30_000, times: 5 });
     // Decision 30: the server sends the settings with the page, read through GET /setting; for the inputs without
     // them, that read fails (the page then comes without them and asks for them itself, as the model says).
     if (inputName === 'a visit to / with the settings in the page') return p.typeUrl('/');
@@ -39,10 +41,12 @@ browserPaths({
   },
   acts: {
     ...Object.fromEntries(['/bookings', '/my-account', '/login', '/login?redirect=%2Fquotationview', '/', '/no-such-page', '/quotationview', '/contactus', '/OurFleet',
-      '/operator', '/operator/bookings/BK-ABCDEFGH']
+      '/operator', '/operator/bookings/BK-ABCDEFGH', '/manage/BK-ABCDEFGH', '/manage']
       .map((href) => [`url.changed ${href}`, (p: PathPage) => p.back(href)])),
     // The console's code arrives by itself on its pages (its own chunk); the path waits for it to be running.
-    'operator.loaded': async (p) => { await p.sees('Opening the console'); },
+    'area.loaded operator': async (p) => { await p.sees('Opening the console'); },
+    // Issue 27: so does the manage page's; the path waits for its first screen.
+    'area.loaded manage': async (p) => { await p.page.getByRole('heading', { level: 1 }).first().waitFor(); },
     'account: login.submit amelia@example.com secret-1': async (p) => {
       const form = p.page.getByRole('form', { name: 'Sign in' });
       await form.getByLabel('Email').fill(DEMO_CORPORATE.email);
@@ -75,6 +79,12 @@ browserPaths({
         await p.at(asked.path, asked.search);
         await p.sees('Opening the console');
         break;
+      case 'manage': {
+        // Issue 27: the manage page shows its own spelling of the address once its code runs.
+        const own = s.context.areas.manage && asked.path !== '/manage' ? asked.path.replace(/[^/]+$/, (r) => r.toUpperCase()) : asked.path;
+        await p.at(own);
+        break;
+      }
       default:
         // The wizard: a step the visitor has the data for, else the start (SPEC 2's guards).
         await p.page.getByRole('tab', { name: 'GET A QUOTE' }).waitFor();

@@ -79,3 +79,17 @@ describe('the change form', () => {
       .toEqual(['same', 'pay', 'refund', 'confirm']);
   });
 });
+
+describe('free waiting', () => {
+  it('is 45 minutes after landing at airports and 15 elsewhere unless the operator says otherwise, in words', async () => {
+    const { freeWaitingFor, freeWaitingRule, freeWaitingText } = await import('../../src/domain/freeWaiting');
+    expect([freeWaitingFor({}, true), freeWaitingFor({}, false)]).toEqual([45, 15]);
+    expect([freeWaitingFor({ FREE_WAITING_AIRPORT_MINUTES: '60', FREE_WAITING_MINUTES: '0' }, true), freeWaitingFor({ FREE_WAITING_MINUTES: '0' }, false)]).toEqual([60, 0]);
+    expect(freeWaitingFor({ FREE_WAITING_MINUTES: 'lots' }, false)).toBe(15);
+    expect(freeWaitingRule({})).toBe('Free waiting: 45 minutes after landing at airports, 15 minutes elsewhere.');
+    expect([freeWaitingText(45, true), freeWaitingText(1, false), freeWaitingText(0, false)])
+      .toEqual(['45 minutes of free waiting after the flight lands', '1 minute of free waiting after the pickup time', 'No free waiting time']);
+    const { isAirportAddress } = await import('../../src/server/geo/places');
+    expect([isAirportAddress('Heathrow Airport Terminal 5, Hounslow TW6 2GA'), isAirportAddress('Trafalgar Square, London WC2N 5DN')]).toEqual([true, false]);
+  });
+});

@@ -22,7 +22,7 @@ import { profileOf } from '../account/account';
 import { bookingConfirmation, newBookingNotice } from '../mail/templates';
 import { newBookingNumber } from './bookingNumber';
 import { freeWaitingFor } from '../../domain/freeWaiting';
-import { hashKey, newKey } from '../manage/keys';
+import { hashKey, manageLink, newKey } from '../manage/keys';
 import { BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
 
@@ -307,7 +307,8 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     },
   };
   // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.
-  const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines);
+  const manageKey = newKey();
+  const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, manageLink(deps.siteUrl, bookingNumber, manageKey));
   const recipients = confirmationRecipients(req, contact.email);
   const notice = newBookingNotice(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, {
     booker: { name: contact.name, email: contact.email, phone: contact.phone },
@@ -316,7 +317,6 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     consoleUrl: `${deps.siteUrl}/operator/bookings/${bookingNumber}`,
   });
 
-  const manageKey = newKey();
   const row = await insertBooking(q, {
     prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients, manageKeyHash: hashKey(manageKey),
     freeWaiting: { minutes: result.bookingDetail.free_waiting_minutes!, airport: trip.pickupAirport },

@@ -95,9 +95,10 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
          RETURNING id, position`
     : 'SELECT NULL::int AS id, NULL::int AS position WHERE false';
   const mailStatus = $(o.status === 'pending' ? 'held' : 'pending', 'text');
-  const emails = `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, booking_id, status)
+  // The confirmation holds the booking's manage link (its key): its body is erased once it is sent (issue 27).
+  const emails = `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, booking_id, status, erase_after_send)
        SELECT 'booking_confirmation', r.to_address, ${$(mail.subject, 'text')}, ${$(mail.text, 'text')}, ${$(mail.html, 'text')},
-         booking.id, ${mailStatus}
+         booking.id, ${mailStatus}, true
          FROM booking, json_array_elements_text(${$(JSON.stringify(recipients), 'json')}) AS r(to_address)`;
   const notices = `INSERT INTO outbound_emails (kind, to_address, cc_address, reply_to, subject, body_text, body_html, booking_id, status)
        SELECT 'new_booking_notice', ${$(notice.to, 'text')}, ${$(notice.cc, 'text')}, ${$(notice.replyTo, 'text')},

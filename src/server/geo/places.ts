@@ -47,3 +47,8 @@ export async function findPlace(db: Queryable, text: string): Promise<Place | nu
     ? { address: wanted, postcode: postcode?.full ? postcode.text : '', lat: hit.lat, lon: hit.lon, source: hit.kind, exact: hit.kind === 'airport' }
     : null;
 }
+
+/** Whether an address is at an airport (free waiting counts from the landing, issue 27): the gazetteer's airports by name. */
+export function isAirportAddress(text: string): boolean {
+  return gb().find(text.trim(), null)?.kind === 'airport';
+}

@@ -10,13 +10,16 @@ export interface Message { subject: string; text: string; html: string }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** A value in the HTML table: a web address is a link (the manage page, the console), anything else text. */
+const cell = (v: string) => (/^https?:\/\/\S+$/.test(v) ? `<a href="${escape(v)}">${escape(v)}</a>` : escape(v));
+
 function render(title: string, intro: string, rows: [string, string][], outro: string[]): Message & { title: string } {
   const width = Math.max(...rows.map(([k]) => k.length));
   const text = [intro, '', ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), '', ...outro].join('\n');
   const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#1b2430">
 <h1 style="color:#0f2a47;font-size:20px">${escape(title)}</h1><p>${escape(intro)}</p>
 <table cellpadding="6" style="border-collapse:collapse">${rows.map(([k, v]) =>
-    `<tr><th align="left" style="border-bottom:1px solid #dde3ea;color:#5b6675">${escape(k)}</th><td style="border-bottom:1px solid #dde3ea">${escape(v)}</td></tr>`).join('')}</table>
+    `<tr><th align="left" style="border-bottom:1px solid #dde3ea;color:#5b6675">${escape(k)}</th><td style="border-bottom:1px solid #dde3ea">${cell(v)}</td></tr>`).join('')}</table>
 ${outro.map((l) => `<p>${escape(l)}</p>`).join('')}</body></html>`;
   return { title, subject: title, text, html };
 }
@@ -28,7 +31,11 @@ function signature(s: Settings): string[] {
   ].filter(Boolean);
 }
 
-export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { label: string; amount: string }[]): Message {
+/**
+ * The passenger's confirmation. With `manageLink` (issue 27) it carries the booking's "Manage your booking" link, whose
+ * key opens the booking: such a message's body is erased once it is sent.
+ */
+export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { label: string; amount: string }[], manageLink?: string): Message {
   const b = r.booking;
   const p = r.passengerDetails;
   const currency = currencyOf(s);
@@ -38,11 +45,17 @@ export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { 
     ...breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
     ...summary.vehicle,
   ].map((row) => [row.label, row.value]);
+  if (manageLink) rows.push(['Manage your booking', manageLink]);
   const m = render(
     `Booking confirmed: ${b.booking_number}`,
     `Thank you, ${p.passenger_name}. Your booking with ${s.Company_Name ?? 'us'} is confirmed. Please keep your reference ID.`,
     rows,
-    ['To change or cancel, reply to this e-mail or call us, quoting your reference ID.', ...signature(s)],
+    [
+      manageLink
+        ? 'To see, change or cancel your booking, or to get a receipt, use the "Manage your booking" link above. It opens this booking only: please do not share it.'
+        : 'To change or cancel, reply to this e-mail or call us, quoting your reference ID.',
+      ...signature(s),
+    ],
   );
   return { subject: m.subject, text: m.text, html: m.html };
 }

@@ -7,6 +7,9 @@ import type { Queryable } from '../db/index';
 /** How long after the pickup a link keeps working: a receipt is often asked for weeks later. */
 export const KEY_DAYS_AFTER_PICKUP = 180;
 
+/** The address of a booking's page with its key; the key is in the fragment, which browsers never send to a server. */
+export const manageLink = (siteUrl: string, reference: string, key: string) => `${siteUrl}/manage/${reference}#key=${key}`;
+
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 export const newKey = () => randomBytes(32).toString('base64url');
 export const isKeyShaped = (key: string) => /^[\w-]{43}$/.test(key);

@@ -2,14 +2,14 @@
 import type { Db } from '../db/index';
 import { DomainError } from '../errors';
 import type { Settings } from '../../domain/settings';
-import { MANAGE_MESSAGES, STATUS_WORDS, cancelDeadline, changeDeadline, manageStatus, passengerMay, ukMoment } from '../../domain/manageRules';
-import { emailKey, isEmail } from '../../domain/fields';
+import { MANAGE_MESSAGES, STATUS_WORDS, cleanReference, findErrors, hasReceipt, cancelDeadline, changeDeadline, manageStatus, passengerMay, ukMoment } from '../../domain/manageRules';
+import { emailKey } from '../../domain/fields';
 import { penceToPounds } from '../../domain/money';
 import { loadBooking } from '../bookings/queries';
 import { enqueueEmail } from '../mail/queue';
 import { manageLinkMail } from '../mail/templates';
 import { takeAllowance, type Limits } from '../limits';
-import { checkKey, mintKey } from './keys';
+import { checkKey, manageLink, mintKey } from './keys';
 import { invoiceFor } from './invoices';
 import { refundSummary } from '../payments/ledger';
 import { currentValues, storedBooking, waitingChangeOf } from './changes';
@@ -17,8 +17,6 @@ import { receiptFileName, receiptPdf } from './receipt';
 import { formatExactPrice } from '../../domain/money';
 import { formatDateUK, ukToday } from '../../domain/ukTime';
 
-/** The address of a booking's page with its key; the key is in the fragment, which browsers never send to a server. */
-export const manageLink = (siteUrl: string, reference: string, key: string) => `${siteUrl}/manage/${reference}#key=${key}`;
 
 /** The booking a key opens, as its page shows it: 404 for a key that is not this booking's, 410 for an expired one. */
 export async function manageView(db: Db, reference: string, key: string, settings: Settings, now: Date) {
@@ -55,6 +53,7 @@ export async function manageView(db: Db, reference: string, key: string, setting
       /** The change form's values as the booking has them, and the change still waiting for its difference to be paid. */
       form: currentValues(stored), waiting_change: await waitingChangeOf(db, check.bookingId),
       has_return: stored.return_date !== null, meet_and_greet: stored.details.meet_and_greet === 'yes',
+      has_receipt: hasReceipt(b.status, b.payment_method),
     },
   };
 }
@@ -66,9 +65,9 @@ export interface FindDeps { db: Db; limits: Limits; client: string; siteUrl: str
  * booking, a new key's link goes to the booking's own address. The answer is the same either way.
  */
 export async function findBooking(deps: FindDeps, reference: string, email: string): Promise<string> {
-  const ref = reference.trim().toUpperCase();
-  if (!/^BK-[A-Z0-9]{8}$/.test(ref)) throw new DomainError('invalid', 'Enter the reference as it is on your confirmation, like BK-7KQ2M9XD.', 'reference');
-  if (!isEmail(email)) throw new DomainError('invalid', 'Enter the e-mail address the booking was made with.', 'email');
+  const ref = cleanReference(reference);
+  const [field, message] = Object.entries(findErrors({ reference, email }))[0] ?? [];
+  if (field) throw new DomainError('invalid', message, field);
   await takeAllowance(deps.db, deps.limits, [{ limit: 'bookingLookups', key: deps.client }, { limit: 'linksPerBooking', key: ref }]);
   const [row] = await deps.db.query<{ id: number; to: string }>(
     `SELECT b.id, p.passenger_email AS to FROM bookings b JOIN booking_passengers p ON p.booking_id = b.id
@@ -99,7 +98,7 @@ export async function manageReceipt(db: Db, reference: string, key: string, sett
     `SELECT b.status, b.price_breakdown, b.payment_method, b.payment_status, b.paid_at, b.total_booking_amount_pence AS total_pence
        FROM bookings b WHERE b.id = $1`, [check.bookingId]);
   const refund = await refundSummary(db, check.bookingId);
-  if (b.status === 'pending' || b.status === 'expired') throw new DomainError('conflict', MANAGE_MESSAGES.noReceipt);
+  if (!hasReceipt(b.status, b.payment_method)) throw new DomainError('conflict', MANAGE_MESSAGES.noReceipt);
   const vatNumber = settings.VAT_NUMBER?.trim() ?? '';
   const invoice = vatNumber ? await invoiceFor(db, check.bookingId, vatNumber, vatRate(settings)) : null;
   const payment = b.payment_method === 'card'

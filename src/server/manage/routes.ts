@@ -13,6 +13,9 @@ import { makeRefunds } from '../operator/refunds';
 import { findBooking, manageReceipt, manageView } from './manage';
 import { applyPaidChange, askChange, bookingOfKey, startChangePayment } from './changes';
 import { cancelByPassenger } from './cancel';
+import { mintKey } from './keys';
+import { SESSION_ENDED, bearerToken, passengerOfToken } from '../auth/tokens';
+import { MANAGE_MESSAGES } from '../../domain/manageRules';
 import { loadBooking } from '../bookings/queries';
 import { PAYMENT_NOT_COMPLETE } from '../bookings/cardBookings';
 
@@ -83,6 +86,18 @@ export const manageRoutes = new Hono<AppEnv>()
     deps.mail.kick();
     const refund = await makeRefunds(deps.db, deps.cards, refundIds);
     return c.json({ status: 'cancelled', refund, ...(await manageView(deps.db, c.req.param('reference'), keyOf(c), settings, deps.now())) });
+  })
+  // A signed-in corporate passenger's Manage in /bookings: a key of their own for a booking of their account.
+  .post('/manage/:reference/key', async (c) => {
+    const { db } = c.var.deps;
+    const token = bearerToken(c);
+    const passengerId = token ? await passengerOfToken(db, token) : null;
+    if (passengerId === null) throw new DomainError('unauthenticated', SESSION_ENDED, 'Authorization');
+    const [row] = await db.query<{ id: number }>(
+      'SELECT id FROM bookings WHERE booking_number = $1 AND passenger_id = $2 AND personal_data_removed_at IS NULL',
+      [c.req.param('reference').trim().toUpperCase(), passengerId]);
+    if (!row) throw new DomainError('notFound', MANAGE_MESSAGES.unknownLink);
+    return c.json({ key: await mintKey(db, row.id) });
   })
   .post('/manage/find', async (c) => {
     const { db, security, siteUrl, mail } = c.var.deps;

@@ -8,7 +8,7 @@ import { currencyOf, isEnabled, type Settings } from '../../domain/settings';
 import { penceToPounds } from '../../domain/money';
 import { SAME_PLACE } from '../../domain/messages';
 import { sameAddressText, stopText } from '../../domain/places';
-import { findPlace, UnknownPlaceError } from '../geo/places';
+import { findPlace, isAirportAddress, UnknownPlaceError } from '../geo/places';
 import { UnroutableError, type DistanceService, type Waypoint } from '../geo/distance';
 import { DomainError } from '../errors';
 import { reference, referenceSettings } from '../reference/referenceData';
@@ -87,7 +87,7 @@ export async function measureRoute(ctx: QuoteContext, form: BookingForm): Promis
   for (const [i, s] of form.stops.entries()) points.push({ w: await waypoint(ctx, stopText(s), `stops.${i}`), field: `stops.${i}` });
   points.push({ w: await waypoint(ctx, form.dropoff, 'dropoff'), field: 'dropoff' });
   checkNotSamePlace(points[0].w, points.at(-1)!.w, form.stops.length);
-  const route: Route = { miles: 0, seconds: 0, returnMiles: 0, returnSeconds: 0, estimated: false, pickupAirport: points[0].w.airport === true };
+  const route: Route = { miles: 0, seconds: 0, returnMiles: 0, returnSeconds: 0, estimated: false, pickupAirport: points[0].w.airport === true || isAirportAddress(form.pickup) };
   for (let i = 1; i < points.length; i++) {
     const l = await leg(ctx, points[i - 1].w, points[i].w, points[i - 1].field, points[i].field);
     route.miles += l.miles;
@@ -207,7 +207,7 @@ export async function quoteHourly(ctx: QuoteContext, form: HourlyRateForm, only?
   const pickupAt = pickupInstant(form.pickup_date, form.pickup_hour, form.pickup_min);
   checkGracePeriod(pickupAt, ctx.settings, ctx.now);
   await checkBanned(ctx.db, [{ field: 'pickup', text: form.pickup }]);
-  const pickupAirport = (await waypoint(ctx, form.pickup, 'pickup')).airport === true;
+  const pickupAirport = (await waypoint(ctx, form.pickup, 'pickup')).airport === true || isAirportAddress(form.pickup);
   const hours = hoursOf(form.pickup_duration);
   const offers = (await offersFor(ctx.db, only))
     .filter((o) => o.hourly_rate_pence > 0)

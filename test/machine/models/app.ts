@@ -7,6 +7,7 @@ import { bookingMachine } from '../../../machines/booking';
 import { accountMachine, type Session } from '../../../machines/account';
 import { contactMachine } from '../../../machines/contact';
 import { operatorMachine, type StaffMember } from '../../../machines/operator';
+import { manageMachine } from '../../../machines/manage';
 import { fromPromise } from 'xstate';
 import type { Area, Location } from '../../../src/domain/screens';
 import { isBusy } from '../../../machines/shared';
@@ -35,9 +36,19 @@ export const loginOk: PassengerLoginResponse = { success: true, message: 'Signed
  * left unanswered (the console's own model, ./operator.ts, walks the rest). Named in the paths' text, not spelt out.
  */
 export const consoleLoaded: AppEvent = {
-  type: 'operator.loaded',
+  type: 'area.loaded',
+  area: 'operator',
   logic: Object.assign(operatorMachine.provide({ actors: { getSession: fromPromise<StaffMember | null, void>(() => new Promise<null>(() => {})) } }), {
     toJSON: () => 'the console',
+  }),
+};
+
+/** A passenger's booking page's code (issue 27), handed over the same way: its key never found, so it waits. */
+export const manageLoaded: AppEvent = {
+  type: 'area.loaded',
+  area: 'manage',
+  logic: Object.assign(manageMachine.provide({ actors: { readKey: fromPromise<string | null, { reference: string }>(() => new Promise<null>(() => {})) } }), {
+    toJSON: () => 'the manage page',
   }),
 };
 
@@ -56,6 +67,9 @@ export const EVENTS: ModelEvent<AppEvent>[] = [
   url('/operator'),
   url('/operator/bookings/BK-ABCDEFGH'),
   consoleLoaded,
+  url('/manage/BK-ABCDEFGH'),
+  url('/manage'),
+  manageLoaded,
   toChild('booking', { type: 'home.submit', bookingType: 'milleage', form: bookingForm }),
   calculatePrice.done({ prices, trip: null }),
   toChild('account', { type: 'login.submit', email: 'amelia@example.com', password: 'secret-1' }),
@@ -95,7 +109,7 @@ export const view = (s: AppSnapshot): Seen => {
   return {
     area: areaOf(s),
     location: locationOf(s, booking, s.context.account?.getSnapshot()),
-    busy: isBusy(s.context.booking) || isBusy(s.context.account) || isBusy(s.context.operator),
+    busy: isBusy(s.context.booking) || isBusy(s.context.account) || isBusy(s.context.areas.operator ?? null) || isBusy(s.context.areas.manage ?? null),
     wizard: booking ? { session: booking.context.session, settings: booking.context.settings } : null,
   };
 };
@@ -110,8 +124,10 @@ export const WIZARD_PATHS = ['/', '/home', '/booktripview', '/quotationview', '/
 export const SITE_PATHS = ['/contactus', '/ourfleet', '/terms-and-conditions', '/privacy-policy', '/accessibility'];
 export const areaFor = (path: string) => {
   const p = path.toLowerCase();
-  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : isOperatorPath(p) ? 'operator' : 'wizard';
+  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : isOperatorPath(p) ? 'operator' : isManagePath(p) ? 'manage' : 'wizard';
 };
+/** Issue 27: a passenger's booking (/manage/BK-...) and Find my booking (/manage). */
+export const isManagePath = (p: string) => p === '/manage' || /^\/manage\/[^/]+$/.test(p);
 /** Issue 26: the console's pages, /operator and below. */
 export const isOperatorPath = (p: string) => p === '/operator' || p.startsWith('/operator/');
 export type Answer = { type: string; output?: unknown; error?: Error };
@@ -166,9 +182,15 @@ export function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput)
   expect(s.children.contact !== undefined).toBe(seen.area === 'site');
   // Issue 26: the console runs once its code has been handed over on one of its pages, and stays for the visit; until
   // then (and while it checks the session) the address bar keeps the page asked for.
-  const handedOver = trail.some((x, i) => x.event.type === 'operator.loaded' && (trail[i - 1]?.view as Seen | undefined ?? view(s)).area === 'operator');
-  expect(s.context.operator !== null).toBe(handedOver);
+  // Issue 27: so does a passenger's booking page, on one of its own pages.
+  for (const area of ['operator', 'manage'] as const) {
+    const handedOver = trail.some((x, i) => x.event.type === 'area.loaded' && (x.event as unknown as { area: string }).area === area
+      && (trail[i - 1]?.view as Seen | undefined ?? view(s)).area === area);
+    expect(s.context.areas[area] !== undefined, area).toBe(handedOver);
+  }
   if (seen.area === 'operator') expect(seen.location).toEqual(at);
+  // The manage page shows its own spelling: /manage, or /manage/ and the reference in capitals.
+  if (seen.area === 'manage') expect(seen.location).toEqual(s.context.areas.manage ? { path: at.path.replace(/[^/]+$/, (r) => (at.path === '/manage' ? r : r.toUpperCase())), search: '' } : at);
   const before = trail.at(-2)?.view as Seen | undefined;
   if (last?.event.type === 'url.changed') {
     if (before?.busy) expect([seen.area, seen.location]).toEqual([before.area, before.location]);
@@ -192,10 +214,11 @@ export const model: Model<typeof appMachine> = {
   events: EVENTS,
   inputs: INPUTS,
   serialize: (s) => {
-    const { booking, account, operator } = s.context;
+    const { booking, account, areas: { operator, manage } } = s.context;
     return JSON.stringify([
       s.value, view(s), s.context.location, s.context.session?.token ?? null, s.context.settingsError,
       booking?.getSnapshot().value ?? null, account?.getSnapshot().value ?? null, operator?.getSnapshot().value ?? null,
+      manage?.getSnapshot().value ?? null,
     ]);
   },
   view,

@@ -3,7 +3,9 @@
 import { useState } from 'react';
 import type { CorporateBooking } from '../../../domain/schemas';
 import { AccountActor } from '../../appActor';
+import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
+import { pathWith } from '../../../domain/screens';
 import { BookingDetailsDialog } from './BookingDetailsDialog';
 import { useAmountFormat } from './format';
 import { bookingTypeLabel, paymentMethodLabel } from '../../../domain/bookingLabels';
@@ -99,6 +101,11 @@ function BookingsTable({ bookings, onDetails }: { bookings: CorporateBooking[]; 
                   aria-label={`Details of booking ${b.booking_number}`}>
                   Details
                 </button>
+                {/* Issue 27: change, cancel or get a receipt on the booking's own page. */}
+                <Link href={pathWith('manageBooking', { reference: b.booking_number })} className="btn btn-secondary btn-small"
+                  aria-label={`Manage booking ${b.booking_number}`}>
+                  Manage
+                </Link>
               </td>
             </tr>
           ))}

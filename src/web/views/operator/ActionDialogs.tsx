@@ -8,7 +8,7 @@ import { cancelErrors, driverErrors, type BookingAction, type CancelInput, type 
 import { formatPhone } from '../../../domain/phone';
 import type { BookingPage } from '../../../../machines/operator';
 import { poundsToPence } from '../../../domain/money';
-import { OperatorDialog } from './OperatorDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useOperator, useOperatorRef } from './operatorActor';
 
 export function ActionDialog({ action, page }: { action: BookingAction | 'retryRefund'; page: BookingPage }) {
@@ -24,11 +24,11 @@ export function ActionDialog({ action, page }: { action: BookingAction | 'retryR
   }[action];
   const kind = action;
   return (
-    <OperatorDialog title={question.title} onClose={close}>
+    <ConfirmDialog title={question.title} onClose={close}>
       <p>{question.text}</p>
       <ServerError />
       <Buttons confirm={question.confirm} onConfirm={() => actor.send({ type: 'action.confirm', action: { kind } })} onClose={close} />
-    </OperatorDialog>
+    </ConfirmDialog>
   );
 }
 
@@ -67,7 +67,7 @@ function DriverDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
   const d = page.desk.driver;
   const initial: DriverInput = d ? { ...d, mobile: formatPhone(d.mobile) } : { name: '', mobile: '', vehicle: '', registration: '' };
   return (
-    <OperatorDialog title={d ? `Change the driver of ${page.booking.booking.booking_number}` : `Assign a driver to ${page.booking.booking.booking_number}`} onClose={onClose}>
+    <ConfirmDialog title={d ? `Change the driver of ${page.booking.booking.booking_number}` : `Assign a driver to ${page.booking.booking.booking_number}`} onClose={onClose}>
       <p>The passenger is e-mailed these details{d ? ' again' : ''}.</p>
       <Form<DriverInput>
         initialValues={initial}
@@ -84,7 +84,7 @@ function DriverDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
           </form>
         )}
       />
-    </OperatorDialog>
+    </ConfirmDialog>
   );
 }
 
@@ -94,7 +94,7 @@ function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
   const paid = page.desk.payment.refundable;
   const paidPence = paid === null ? null : poundsToPence(paid);
   return (
-    <OperatorDialog title={`Cancel ${page.booking.booking.booking_number}?`} onClose={onClose}>
+    <ConfirmDialog title={`Cancel ${page.booking.booking.booking_number}?`} onClose={onClose}>
       <p>The passenger, the office and {page.booking.booking.company_name} are told, with the reason.</p>
       <Form<CancelInput>
         initialValues={{ reason: '', refund: paid === null ? undefined : 'yes', refund_amount: '' }}
@@ -118,6 +118,6 @@ function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
           </form>
         )}
       />
-    </OperatorDialog>
+    </ConfirmDialog>
   );
 }

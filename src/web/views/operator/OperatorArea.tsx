@@ -20,9 +20,9 @@ import './operator.css';
 
 export function OperatorArea() {
   const app = AppActor.useActorRef();
-  const ref = AppActor.useSelector((s) => s.context.operator) as OperatorRef | null;
+  const ref = (AppActor.useSelector((s) => s.context.areas.operator) ?? null) as OperatorRef | null;
   useEffect(() => {
-    if (!ref) app.send({ type: 'operator.loaded', logic: liveOperator });
+    if (!ref) app.send({ type: 'area.loaded', area: 'operator', logic: liveOperator });
   }, [app, ref]);
   if (!ref) return <LoadingOverlay text="Opening the console" />;
   return (

@@ -7,6 +7,8 @@ import { confirmationPaymentLabel } from '../../../domain/bookingLabels';
 import { bookingSummary } from '../../../domain/bookingSummary';
 import { bookingCalendar, calendarFileName } from '../../../domain/calendar';
 import { telHref } from '../../components/SiteBar';
+import { pathWith } from '../../../domain/screens';
+import { rememberManageKey } from '../../manageKeys';
 import '../../screens.css';
 
 export function SuccessView() {
@@ -32,7 +34,13 @@ export function SuccessView() {
         {/* The site bar is hidden here (SPEC 2), so its number is given where the customer looks next. */}
         {phone && <p className="success-call">Questions or changes? Call <a href={telHref(phone)}>{phone}</a>, day or night.</p>}
         <p className="success-actions">
-          <a className="btn btn-primary" href={`data:text/calendar;charset=utf-8,${encodeURIComponent(calendar)}`} download={calendarFileName(result)}>
+          {booking.booking_number && (
+            <Link className="btn btn-primary" href={pathWith('manageBooking', { reference: booking.booking_number })}
+              onClick={() => { if (result.manage_key) rememberManageKey(booking.booking_number, result.manage_key); }}>
+              Manage your booking
+            </Link>
+          )}{' '}
+          <a className="btn btn-secondary" href={`data:text/calendar;charset=utf-8,${encodeURIComponent(calendar)}`} download={calendarFileName(result)}>
             Add to calendar<span className="sr-only"> (.ics file)</span>
           </a>
         </p>

@@ -1,19 +1,19 @@
 import { useId, type ReactNode } from 'react';
-import { useModal } from '../../components/Dialog';
+import { useModal } from './Dialog';
 
 /**
- * A modal window for confirming an action, on the browser's <dialog>: the page behind is inert, focus starts on the
+ * A modal window for confirming an action (the office's console, a passenger's booking), on the browser's <dialog>: the page behind is inert, focus starts on the
  * first field (or the first button) and goes back to the control that opened it. Escape or a click outside is the
  * same as the window's own "go back" button: `onClose`, so the machine decides.
  */
-export function OperatorDialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
+export function ConfirmDialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
   const titleId = useId();
   const { dialog, onDialogClose } = useModal(onClose, () => dialog.current?.querySelector<HTMLElement>('input, textarea, select, button'));
 
   return (
     <dialog
       ref={dialog}
-      className="dialog dialog-info op-dialog"
+      className="dialog dialog-info confirm-dialog"
       aria-labelledby={titleId}
       onClose={onDialogClose}
       onClick={(e) => { if (e.target === e.currentTarget) onClose(); }}

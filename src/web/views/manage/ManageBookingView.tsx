@@ -1,0 +1,259 @@
+// A passenger's booking through its link (issue 27): its status in words, the driver, every detail, the price
+// lines, the payment, what is included, the deadlines in UK time, and what the passenger may still do (the machine
+// says: `can`). A wrong or expired link, or none, has a clear page of its own.
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { useSettings } from '../../appActor';
+import { LoadingOverlay } from '../../components/LoadingOverlay';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { telHref } from '../../components/SiteBar';
+import { CardPayment, type CardRef } from '../card/CardPayment';
+import { bookingSummary, type SummaryRow } from '../../../domain/bookingSummary';
+import { bookingCalendar, calendarFileName } from '../../../domain/calendar';
+import { confirmationPaymentLabel, PAYMENT_STATUS_LABELS } from '../../../domain/bookingLabels';
+import { formatExactPrice, penceToPounds } from '../../../domain/money';
+import { currencyOf, type Settings } from '../../../domain/settings';
+import { formatPhone } from '../../../domain/phone';
+import { pathOfScreen } from '../../../domain/screens';
+import type { ManagePage, PriceQuestion } from '../../../../machines/manage';
+import { useManage, useManageRef } from './manageActor';
+import { ChangeForm } from './ChangeForm';
+
+export function ManageBookingView() {
+  const reference = useManage((s) => s.context.reference);
+  const page = useManage((s) => s.context.page);
+  const waiting = useManage((s) => s.matches({ booking: 'keying' }) || (s.matches({ booking: 'loading' }) && !s.context.page));
+  const noKey = useManage((s) => s.matches({ booking: 'noKey' }));
+  const failed = useManage((s) => (s.matches({ booking: 'failed' }) ? s.context.error : null));
+  if (waiting) return <LoadingOverlay text="Opening your booking" />;
+  if (noKey) return <NoLink reference={reference ?? ''} />;
+  if (failed) return <Failed reference={reference ?? ''} status={failed.status} message={failed.message} />;
+  if (!page) return <LoadingOverlay text="Opening your booking" />;
+  return <BookingPage page={page} />;
+}
+
+function FindLink() {
+  return <Link href={pathOfScreen('manageFind')} className="btn btn-primary">Find my booking</Link>;
+}
+
+function NoLink({ reference }: { reference: string }) {
+  return (
+    <div className="page manage-page narrow">
+      <h1>Open your booking {reference}</h1>
+      <p className="lead">To see, change or cancel this booking, open it from the &ldquo;Manage your booking&rdquo; link in your confirmation e-mail.</p>
+      <p>No e-mail to hand? We can send the link again to the address you booked with.</p>
+      <p><FindLink /></p>
+    </div>
+  );
+}
+
+function Failed({ reference, status, message }: { reference: string; status?: number; message: string }) {
+  const manage = useManageRef();
+  const title = status === 410 ? 'This link has expired' : status === 404 ? 'We could not open this booking' : 'Your booking could not be loaded';
+  return (
+    <div className="page manage-page narrow">
+      <h1>{title}</h1>
+      <p className="lead" role="alert">{message}</p>
+      {status === 404 || status === 410 ? (
+        <p><FindLink /></p>
+      ) : (
+        <p><button type="button" className="btn btn-primary" onClick={() => manage.send({ type: 'retry' })}>Try again</button></p>
+      )}
+      {reference && <p className="muted">Booking reference: {reference}</p>}
+    </div>
+  );
+}
+
+const Rows = ({ rows }: { rows: SummaryRow[] }) => (
+  <table className="details-table">
+    <tbody>{rows.map((r) => <tr key={r.label}><th scope="row">{r.label}</th><td>{r.strong ? <strong>{r.value}</strong> : r.value}</td></tr>)}</tbody>
+  </table>
+);
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <h2 id={id} className="panel-title">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** How to reach the office: the phone and the e-mail in the settings. */
+function Office({ settings }: { settings: Settings }) {
+  const phone = settings.Company_Contact_Info?.trim();
+  const email = settings.Company_Email?.trim();
+  if (!phone && !email) return <>contact us</>;
+  return (
+    <>
+      {phone && <>call us on <a href={telHref(phone)}>{phone}</a></>}
+      {phone && email && ' or '}
+      {email && <>e-mail <a href={`mailto:${email}`}>{email}</a></>}
+    </>
+  );
+}
+
+function BookingPage({ page }: { page: ManagePage }) {
+  const manage = useManageRef();
+  const settings = useSettings();
+  const currency = currencyOf(settings);
+  const { booking: result, manage: m } = page;
+  const b = result.booking;
+  const state = useManage((s) => s.value);
+  const notice = useManage((s) => s.context.notice);
+  const error = useManage((s) => s.context.error);
+  const question = useManage((s) => s.context.question);
+  const card = useManage((s) => s.children.cardPayment as CardRef | undefined);
+  const payment = useManage((s) => s.context.payment);
+  const canEdit = useManage((s) => s.can({ type: 'edit.open' }));
+  const canCancel = useManage((s) => s.can({ type: 'cancel.open' }));
+  const canPay = useManage((s) => s.can({ type: 'payment.start' }));
+  const is = (sub: string) => typeof state === 'object' && (state as { booking?: string }).booking === sub;
+  const summary = bookingSummary(result, { reader: 'email', settings, amount: (p) => formatExactPrice(p, currency) });
+  const calendar = bookingCalendar(result, {
+    company: settings.Company_Name || b.company_name, phone: settings.Company_Contact_Info?.trim(),
+    amount: formatExactPrice(b.total_booking_amount, currency), paymentLabel: confirmationPaymentLabel(b.payment_method),
+  });
+  const open = m.status === 'confirmed' || m.status === 'driverAssigned';
+
+  return (
+    <div className="page manage-page">
+      <header className="manage-head">
+        <p className="manage-ref">Booking {b.booking_number}</p>
+        <h1>{m.status === 'cancelled' ? 'Your booking is cancelled' : `Your ${b.ride_type === 'H' ? 'hourly hire' : 'journey'} on ${m.pickup_words}`}</h1>
+        <p className={`manage-status manage-status-${m.status}`}>{m.status_words}</p>
+      </header>
+      {notice && <p className="banner-success" role="status">{notice}</p>}
+      {error && !is('editing') && <p className="banner-error" role="alert">{error.message}</p>}
+
+      {m.driver && (
+        <Section id="driver-title" title="Your driver">
+          <Rows rows={[
+            { label: 'Driver', value: m.driver.name }, { label: 'Mobile', value: formatPhone(m.driver.mobile) || m.driver.mobile },
+            { label: 'Car', value: m.driver.vehicle }, { label: 'Registration', value: m.driver.registration },
+          ]} />
+          <p><a className="btn btn-secondary" href={telHref(m.driver.mobile)}>Call your driver</a></p>
+        </Section>
+      )}
+      {m.cancelled && (
+        <Section id="cancelled-title" title="Cancellation">
+          <Rows rows={[
+            { label: 'Cancelled on', value: m.cancelled.at }, ...(m.cancelled.reason ? [{ label: 'Reason', value: m.cancelled.reason }] : []),
+            ...(m.refund ? [{ label: 'Refund', value: `${formatExactPrice(m.refund.amount, currency)} to your card (${m.refund.status === 'succeeded' ? 'made' : 'being made'})` }] : []),
+          ]} />
+        </Section>
+      )}
+
+      {m.waiting_change && open && !is('paying') && (
+        <div className="panel manage-waiting" role="note">
+          <p><strong>A change waits for its payment.</strong> You asked on {m.waiting_change.asked_at} for a change that costs {formatExactPrice(penceToPounds(m.waiting_change.amount_pence), currency)} more. It is saved once that is paid.</p>
+          {canPay && <button type="button" className="btn btn-primary" onClick={() => manage.send({ type: 'payment.start' })}>Pay the difference</button>}
+        </div>
+      )}
+
+      {is('paying') && payment && card && (
+        <Section id="pay-title" title={`Pay the difference of ${formatExactPrice(penceToPounds(payment.amountPence), currency)}`}>
+          <p className="muted">The new price of your booking is {formatExactPrice(payment.newTotal, currency)}. Your change is saved once this is paid.</p>
+          <CardPayment card={card} completing="Saving your change..." />
+          <p><button type="button" className="btn btn-secondary" onClick={() => manage.send({ type: 'payment.close' })}>Not now</button></p>
+        </Section>
+      )}
+
+      {(is('editing') || is('saving') || is('confirmingPrice')) ? (
+        <ChangeForm page={page} />
+      ) : (
+        <Section id="actions-title" title="Manage your booking">
+          {open && (
+            <ul className="manage-deadlines">
+              <li>{m.may.change
+                ? <>You can change the details and the pickup time here until <strong>{m.change_until}</strong> (UK time).</>
+                : <>Changes can no longer be made here. To change anything, <Office settings={settings} />.</>}</li>
+              <li>{m.may.cancel
+                ? <>Cancelling is free until <strong>{m.cancel_until}</strong> (UK time){m.payment.method === 'card' ? ', with a full refund to your card' : ''}.</>
+                : <>The free cancellation period ended on {m.cancel_until}. To cancel, <Office settings={settings} />.</>}</li>
+            </ul>
+          )}
+          <div className="button-row manage-actions">
+            {canEdit && <button type="button" className="btn btn-primary" onClick={() => manage.send({ type: 'edit.open' })}>Change details or time</button>}
+            {m.has_receipt && (
+              <button type="button" className="btn btn-secondary" disabled={is('downloading')} onClick={() => manage.send({ type: 'receipt.download' })}>
+                {is('downloading') ? 'Preparing your receipt...' : settings.VAT_NUMBER?.trim() ? 'Download VAT invoice (PDF)' : 'Download receipt (PDF)'}
+              </button>
+            )}
+            {open && (
+              <a className="btn btn-secondary" href={`data:text/calendar;charset=utf-8,${encodeURIComponent(calendar)}`} download={calendarFileName(result)}>
+                Add to calendar<span className="sr-only"> (.ics file)</span>
+              </a>
+            )}
+            {(canCancel || is('cancelling')) && (
+              <button type="button" className="btn btn-danger" disabled={is('cancelling')} onClick={() => manage.send({ type: 'cancel.open' })}>
+                {is('cancelling') ? 'Cancelling...' : 'Cancel booking'}
+              </button>
+            )}
+          </div>
+        </Section>
+      )}
+
+      <div className="manage-details">
+        <Section id="journey-title" title="Journey">
+          <Rows rows={[...summary.journey, ...summary.stops]} />
+        </Section>
+        <Section id="price-title" title="Price">
+          <Rows rows={[
+            ...m.breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
+            { label: 'Total', value: formatExactPrice(b.total_booking_amount, currency), strong: true },
+            { label: 'Payment', value: `${confirmationPaymentLabel(b.payment_method)}: ${PAYMENT_STATUS_LABELS[m.payment.status] ?? m.payment.status}` },
+          ]} />
+          {m.payment.test && <p className="muted">A test payment: no real card was charged.</p>}
+        </Section>
+        <Section id="included-title" title="Vehicle and what is included">
+          <Rows rows={[...summary.vehicle.filter((r) => r.label !== 'Total amount' && r.label !== 'Payment method'), ...summary.included, ...summary.extras]} />
+        </Section>
+        <Section id="passenger-title" title="Passenger">
+          <Rows rows={summary.passenger} />
+        </Section>
+      </div>
+
+      {is('confirmingCancel') && <CancelDialog page={page} settings={settings} />}
+      {is('confirmingPrice') && question && <PriceDialog question={question} currency={currency} />}
+    </div>
+  );
+}
+
+function CancelDialog({ page, settings }: { page: ManagePage; settings: Settings }) {
+  const manage = useManageRef();
+  const currency = currencyOf(settings);
+  const card = page.manage.payment.method === 'card' && page.manage.payment.status !== 'due_in_car';
+  return (
+    <ConfirmDialog title="Cancel this booking?" onClose={() => manage.send({ type: 'cancel.close' })}>
+      <p>Booking {page.booking.booking.booking_number} on {page.manage.pickup_words} will be cancelled. This cannot be undone.</p>
+      <p>{card
+        ? `Cancelling is free until ${page.manage.cancel_until}: what you paid (${formatExactPrice(page.booking.booking.total_booking_amount, currency)}) is refunded to your card in full.`
+        : 'Cancelling is free: nothing is charged.'}</p>
+      <div className="dialog-buttons">
+        <button type="button" className="btn btn-danger" onClick={() => manage.send({ type: 'cancel.confirm' })}>Yes, cancel my booking</button>
+        <button type="button" className="btn btn-secondary" onClick={() => manage.send({ type: 'cancel.close' })}>Keep my booking</button>
+      </div>
+    </ConfirmDialog>
+  );
+}
+
+function PriceDialog({ question: q, currency }: { question: PriceQuestion; currency: string }) {
+  const manage = useManageRef();
+  const money = (p: string) => formatExactPrice(p, currency);
+  const words = {
+    pay: { text: `You pay the difference of ${money(q.difference)} by card now. Your change is saved once it is paid.`, button: `Continue to pay ${money(q.difference)}` },
+    refund: { text: `We refund the difference of ${money(q.difference)} to your card. It usually shows within 5 to 10 working days.`, button: `Save and refund ${money(q.difference)}` },
+    confirm: { text: 'You pay the new price to the driver, as before.', button: 'Save with the new price' },
+  }[q.outcome];
+  return (
+    <ConfirmDialog title="The price has changed" onClose={() => manage.send({ type: 'price.decline' })}>
+      <p>For the new time, the price of this journey is <strong>{money(q.new_total)}</strong> (it was {money(q.old_total)}).</p>
+      <p>{words.text}</p>
+      <div className="dialog-buttons">
+        <button type="button" className="btn btn-primary" onClick={() => manage.send({ type: 'price.accept' })}>{words.button}</button>
+        <button type="button" className="btn btn-secondary" onClick={() => manage.send({ type: 'price.decline' })}>Go back to my change</button>
+      </div>
+    </ConfirmDialog>
+  );
+}

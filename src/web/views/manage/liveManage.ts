@@ -1,0 +1,55 @@
+// The manage page's machine with the browser's services: its calls (./manageApi.ts), the link's key as the tab keeps
+// it (../../manageKeys.ts), and the card sub-machine paying a change's difference with the card page's own Stripe.js
+// code (../../cardProvider.ts), its intent and completion the change's.
+import { fromPromise } from 'xstate';
+import { manageMachine } from '../../../../machines/manage';
+import { cardPaymentMachine, type BillingDetails, type CardCompletion, type CardOrder, type ChangeOrder } from '../../../../machines/cardPayment';
+import { manageKeyFor, rememberManageKey } from '../../manageKeys';
+import { readSession } from '../../storage';
+import * as calls from './manageApi';
+
+const card = () => import('../../cardProvider');
+
+/** The manage page pays for changes only. */
+function changeOf(order: CardOrder): ChangeOrder['change'] {
+  if (!('change' in order)) throw new Error('The manage page pays for changes only.');
+  return order.change;
+}
+
+const changePayment = cardPaymentMachine.provide({
+  actors: {
+    loadCardKey: fromPromise(async () => {
+      const provider = await card();
+      const key = await provider.fetchCardKey();
+      await provider.stripeFor(key);
+      return key;
+    }),
+    createPaymentMethod: fromPromise(async ({ input }: { input: BillingDetails }) => (await card()).createPaymentMethod(input)),
+    createIntent: fromPromise(async ({ input }: { input: { booking: CardOrder; paymentMethodId: string; amountPence: number } }) =>
+      ({ paymentIntentId: (await calls.createChangeIntent(changeOf(input.booking), input.paymentMethodId)).paymentIntentId })),
+    confirmIntent: fromPromise(({ input }: { input: { intentId: string } }) => calls.confirmIntent(input)),
+    authenticate: fromPromise(async ({ input }: { input: { clientSecret: string } }) => (await card()).authenticate(input)),
+    completeBooking: fromPromise(({ input }: { input: CardCompletion }) => calls.completeChange(changeOf(input), input.stripeSessionId ?? '')),
+  },
+});
+
+export const liveManage = manageMachine.provide({
+  actors: {
+    // The link's key as this tab kept it; else, for a signed-in corporate passenger, a key for a booking of their account.
+    readKey: fromPromise(async ({ input }: { input: { reference: string } }) => {
+      const kept = manageKeyFor(input.reference);
+      if (kept) return kept;
+      const session = readSession();
+      if (!session) return null;
+      const key = await calls.keyOfAccount(input.reference, session.token).catch(() => null);
+      if (key) rememberManageKey(input.reference, key);
+      return key;
+    }),
+    loadBooking: fromPromise(({ input }: { input: { reference: string; key: string } }) => calls.loadBooking(input)),
+    saveChange: fromPromise(({ input }: { input: Parameters<typeof calls.saveChange>[0] }) => calls.saveChange(input)),
+    cancelBooking: fromPromise(({ input }: { input: { reference: string; key: string } }) => calls.cancelBooking(input)),
+    downloadReceipt: fromPromise(({ input }: { input: { reference: string; key: string } }) => calls.downloadReceipt(input)),
+    findBooking: fromPromise(({ input }: { input: { reference: string; email: string } }) => calls.findBooking(input)),
+    cardPayment: changePayment,
+  },
+});

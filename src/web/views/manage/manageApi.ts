@@ -1,0 +1,82 @@
+// The manage page's calls (src/server/manage/routes.ts), in the area's own chunk. Each carries the link's key in the
+// X-Manage-Key header; a refusal becomes an error with the server's message, the field it names and its status.
+import { FetchError } from 'ofetch';
+import { assert } from 'superstruct';
+import { api, errorMessage } from '../../api';
+import { ConfirmPaymentIntentResponse, CreatePaymentIntentResponse } from '../../../domain/cardSchemas';
+import type { BookingResponse } from '../../../domain/schemas';
+import type { ChangeValues } from '../../../domain/manageChanges';
+import type { CallError, ChangeAnswer, ManagePage } from '../../../../machines/manage';
+
+function callError(err: unknown): Error & Partial<CallError> {
+  const status = err instanceof FetchError ? err.response?.status : undefined;
+  const field = err instanceof FetchError ? (err.data as { field?: string } | undefined)?.field : undefined;
+  return Object.assign(new Error(errorMessage(err)), { ...(field ? { field } : {}), ...(status ? { status } : {}) });
+}
+
+async function call<T>(path: string, key: string | null, options: { method?: string; body?: object; responseType?: 'blob' } = {}): Promise<T> {
+  try {
+    return await api<T>(`/manage/${path}`, { ...options, headers: key ? { 'X-Manage-Key': key } : {} } as never) as T;
+  } catch (err) {
+    throw callError(err);
+  }
+}
+
+const at = (reference: string) => encodeURIComponent(reference);
+
+export const loadBooking = ({ reference, key }: { reference: string; key: string }) => call<ManagePage>(at(reference), key);
+
+export function saveChange(input: { reference: string; key: string; values: ChangeValues; acceptTotal: string | null }): Promise<ChangeAnswer> {
+  return call<ChangeAnswer>(`${at(input.reference)}/changes`, input.key, {
+    method: 'POST', body: { ...input.values, ...(input.acceptTotal ? { accept_total: input.acceptTotal } : {}) },
+  });
+}
+
+export const cancelBooking = ({ reference, key }: { reference: string; key: string }) =>
+  call<ManagePage>(`${at(reference)}/cancel`, key, { method: 'POST', body: {} });
+
+export async function findBooking(input: { reference: string; email: string }): Promise<string> {
+  return (await call<{ message: string }>('find', null, { method: 'POST', body: input })).message;
+}
+
+/** The receipt (or VAT invoice) PDF, saved under the name the server gives it. */
+export async function downloadReceipt({ reference, key }: { reference: string; key: string }): Promise<void> {
+  const blob = await call<Blob>(`${at(reference)}/receipt`, key, { responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `receipt-${reference}.pdf`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+// A change's difference, by card: its intent, then the card page's confirm call, then the change applied.
+export async function createChangeIntent(change: { reference: string; key: string; id: number }, paymentMethodId: string) {
+  const res = await call(`${at(change.reference)}/changes/${change.id}/payment-intent`, change.key, { method: 'POST', body: { paymentMethodId } });
+  assert(res, CreatePaymentIntentResponse);
+  return res;
+}
+
+export async function confirmIntent({ intentId }: { intentId: string }) {
+  try {
+    const res = await api('/confirm-payment-intent', { method: 'POST', body: { paymentIntentId: intentId } });
+    assert(res, ConfirmPaymentIntentResponse);
+    return res;
+  } catch (err) {
+    throw callError(err);
+  }
+}
+
+export const completeChange = (change: { reference: string; key: string; id: number }, paymentIntentId: string) =>
+  call<BookingResponse>(`${at(change.reference)}/changes/${change.id}/complete`, change.key, { method: 'POST', body: { paymentIntentId } });
+
+/** A signed-in corporate passenger's own key for a booking of their account (their Manage in /bookings). */
+export async function keyOfAccount(reference: string, token: string): Promise<string> {
+  try {
+    return (await api<{ key: string }>(`/manage/${at(reference)}/key`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })).key;
+  } catch (err) {
+    throw callError(err);
+  }
+}
