@@ -25,7 +25,7 @@ export interface Visit {
 }
 
 /** The local and session storage entries the site writes for this visit. */
-async function entriesOf(visit: Visit) {
+export async function entriesOf(visit: Visit) {
   const local = new MemoryStorage();
   const session = new MemoryStorage();
   const g = globalThis as unknown as { localStorage?: Storage; sessionStorage?: Storage };

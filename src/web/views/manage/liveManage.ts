@@ -41,8 +41,9 @@ export const liveManage = manageMachine.provide({
       if (kept) return kept;
       const session = readSession();
       if (!session) return null;
-      const key = await calls.keyOfAccount(input.reference, session.token).catch(() => null);
-      if (key) rememberManageKey(input.reference, key);
+      // Not theirs, or not answered: the machine shows how to get the link (as with no key).
+      const key = await calls.keyOfAccount(input.reference, session.token);
+      rememberManageKey(input.reference, key);
       return key;
     }),
     loadBooking: fromPromise(({ input }: { input: { reference: string; key: string } }) => calls.loadBooking(input)),

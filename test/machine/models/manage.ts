@@ -1,0 +1,199 @@
+// The model of machines/manage.ts (a passenger's booking through its link, and Find my booking: issue 27) that
+// paths are generated from (test/machine/modelPaths.ts): the events a test may send, the inputs it starts from, and
+// the facts of the issue each state keeps, worked out from the events of the path.
+import { expect } from 'vitest';
+import { fromPromise } from 'xstate';
+import {
+  MANAGE_NOTICES, manageMachine, type ChangeAnswer, type ManageEvent, type ManageInput, type ManagePage, type ManageSnapshot,
+} from '../../../machines/manage';
+import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
+import { MANAGE_MESSAGES } from '../../../src/domain/manageRules';
+import { CHANGE_MESSAGES, type ChangeValues } from '../../../src/domain/manageChanges';
+import { answers, type Model, type ModelEvent, type Trail } from '../modelPaths';
+import { bookingOk } from '../fixtures';
+
+export const readKey = answers(manageMachine, 'readKey');
+export const loadBooking = answers(manageMachine, 'loadBooking');
+export const saveChange = answers(manageMachine, 'saveChange');
+export const cancelBooking = answers(manageMachine, 'cancelBooking');
+export const downloadReceipt = answers(manageMachine, 'downloadReceipt');
+export const findBooking = answers(manageMachine, 'findBooking');
+export const card = answers(manageMachine, 'cardPayment');
+export const SERVICES = ['readKey', 'loadBooking', 'saveChange', 'cancelBooking', 'downloadReceipt', 'findBooking', 'cardPayment'] as const;
+
+/** The card sub-machine stands aside (its own model walks it): its answer is the model's `card` event. */
+export const cardStandIn = fromPromise<CardPaymentOutput, CardPaymentInput>(() => new Promise(() => {}));
+export const machine = manageMachine.provide({ actors: { cardPayment: cardStandIn as never } });
+
+export const REF = 'BK-ABCDEFGH';
+export const KEY = 'kQ3v_8s2Lw0pXr5tYb7nM1cZ4dF6gH9jK2lN5pR8sT0';
+export const url = (path: string): ManageEvent => ({ type: 'url.changed', path, search: '' });
+
+export const values: ChangeValues = {
+  passenger_name: 'Amelia Hart', passenger_phone: '+447700900012', passenger_email: 'amelia@example.com', flight_no: '',
+  return_flight_no: '', sign_text: '', additional_info: '', pickup_date: '2030-09-12', pickup_hour: '7am', pickup_min: '15',
+};
+const changed: ChangeValues = { ...values, flight_no: 'BA 117', pickup_hour: '9am' };
+const manage = (over: Partial<ManagePage['manage']> = {}): ManagePage['manage'] => ({
+  status: 'confirmed', status_words: 'Confirmed', driver: null, cancelled: null, refund: null, breakdown: [],
+  payment: { method: 'card', status: 'paid', test: true }, pickup_words: 'Thursday 12 September 2030 at 07:15',
+  change_until: 'Thursday 12 September 2030 at 05:15', cancel_until: 'Wednesday 11 September 2030 at 07:15',
+  may: { change: true, cancel: true }, form: values, waiting_change: null, has_return: false, meet_and_greet: true, has_receipt: true,
+  ...over,
+});
+export const open: ManagePage = { booking: bookingOk.data!, manage: manage() };
+/** Too near the pickup to change or cancel online, a change of an earlier visit still waiting for its payment. */
+export const closed: ManagePage = {
+  booking: bookingOk.data!,
+  manage: manage({ may: { change: false, cancel: false }, waiting_change: { id: 4, amount_pence: 2000, new_total: '82.00', asked_at: 'Monday 2 September 2030 at 10:00' } }),
+};
+export const waiting: ManagePage = { ...open, manage: { ...open.manage, waiting_change: { id: 4, amount_pence: 2000, new_total: '82.00', asked_at: 'Monday 2 September 2030 at 10:00' } } };
+const cancelled: ManagePage = { ...open, manage: manage({ status: 'cancelled', may: { change: false, cancel: false } }) };
+export const saved: ChangeAnswer = { status: 'saved', refund: null, booking: bookingOk.data!, manage: manage({ form: changed }) };
+export const question: ChangeAnswer = { status: 'confirm_price', outcome: 'pay', old_total: '62.00', new_total: '82.00', difference: '20.00' };
+export const toPay: ChangeAnswer = { status: 'payment_required', change_id: 5, amount_pence: 2000, new_total: '82.00' };
+
+/** A refusal as the page's calls throw it (src/web/views/manage/manageApi.ts): its message, status and field. */
+export const refusal = (message: string, extra: { status?: number; field?: string } = {}) => Object.assign(new Error(message), extra);
+const down = refusal('We could not reach the booking server. Please check your connection and try again.');
+const unknown = refusal(MANAGE_MESSAGES.unknownLink, { status: 404 });
+const tooLate = refusal(CHANGE_MESSAGES.tooLate, { status: 409 });
+const badPhone = refusal('Please enter a valid phone number', { status: 422, field: 'passenger_phone' });
+const badReference = refusal('Enter the reference as it is on your confirmation, like BK-7KQ2M9XD.', { status: 422, field: 'reference' });
+
+export const EVENTS: ModelEvent<ManageEvent>[] = [
+  url('/manage/bk-abcdefgh'),
+  url('/manage'),
+  readKey.done(KEY),
+  readKey.done(null),
+  readKey.fails(refusal('The browser refused to read its storage.')),
+  loadBooking.done(open),
+  loadBooking.done(waiting),
+  loadBooking.done(closed),
+  loadBooking.fails(unknown),
+  loadBooking.fails(down),
+  { type: 'retry' },
+  { type: 'edit.open' },
+  { type: 'edit.close' },
+  { type: 'change.submit', values: changed },
+  saveChange.done(saved),
+  saveChange.done(question),
+  saveChange.done(toPay),
+  saveChange.fails(badPhone),
+  saveChange.fails(tooLate),
+  { type: 'price.accept' },
+  { type: 'price.decline' },
+  { type: 'payment.start' },
+  { type: 'payment.close' },
+  card.done({ booking: bookingOk.data! } satisfies CardPaymentOutput),
+  { type: 'cancel.open' },
+  { type: 'cancel.close' },
+  { type: 'cancel.confirm' },
+  cancelBooking.done(cancelled),
+  cancelBooking.fails(tooLate),
+  { type: 'receipt.download' },
+  downloadReceipt.done(),
+  downloadReceipt.fails(down),
+  { type: 'find.submit', reference: REF, email: 'amelia@example.com' },
+  findBooking.done(MANAGE_MESSAGES.findSent),
+  findBooking.fails(badReference),
+  { type: 'find.again' },
+];
+
+export const INPUTS: Record<string, ManageInput> = {
+  "a link from the booking's e-mail": { location: { path: `/manage/${REF}`, search: '' } },
+  'a visit to /manage': { location: { path: '/manage', search: '' } },
+};
+
+type Answer = { type: string; output?: unknown; error?: { message: string; status?: number; field?: string } };
+const is = (e: ModelEvent | undefined, a: { type: string }) => e?.type === a.type;
+const failed = (e: ModelEvent | undefined, service: { fails: (x: unknown) => { type: string } }) => e?.type === service.fails(null).type;
+const outputOf = <T>(e: ModelEvent | undefined) => (e as Answer | undefined)?.output as T;
+
+export function spec(s: ManageSnapshot, trail: Trail<ManageSnapshot>, input: ManageInput) {
+  const last = trail.at(-1)?.event;
+  const c = s.context;
+  // Issue 27: the address is the page's own, never the key: /manage, or /manage/ and the reference in capitals.
+  const asked = (trail.findLast((x) => x.event.type === 'url.changed')?.event as { path: string } | undefined)?.path ?? input.location.path;
+  if (asked === '/manage') {
+    expect(s.matches('find')).toBe(true);
+    expect(c.location).toEqual({ path: '/manage', search: '' });
+  } else {
+    expect(s.matches('booking')).toBe(true);
+    expect(c.location).toEqual({ path: asked.toUpperCase().replace('/MANAGE/', '/manage/'), search: '' });
+    expect(c.reference).toBe(REF);
+  }
+  expect(JSON.stringify(c.location)).not.toContain(KEY);
+
+  // Without a key for this booking nothing is asked of the server: the page says how to get the link.
+  if ((is(last, readKey.done()) && outputOf(last) === null) || failed(last, readKey)) expect(s.value).toEqual({ booking: 'noKey' });
+  if (s.matches({ booking: 'loading' })) {
+    expect(c.key).toBe(KEY);
+    expect(s.hasTag('busy')).toBe(true);
+  }
+  // A wrong link is a clear page (its status kept for the words), another failure can be tried again.
+  if (failed(last, loadBooking)) {
+    expect(s.value).toEqual({ booking: 'failed' });
+    expect(c.error).toEqual({ message: (last as Answer).error!.message, ...((last as Answer).error!.status ? { status: (last as Answer).error!.status } : {}) });
+  }
+  // The buttons follow what the server says the passenger may do.
+  const may = c.page?.manage.may;
+  if (last?.type === 'edit.open' && may && !may.change) expect(s.matches({ booking: 'editing' })).toBe(false);
+  if (last?.type === 'cancel.open' && may && !may.cancel) expect(s.matches({ booking: 'confirmingCancel' })).toBe(false);
+  if (s.matches({ booking: 'editing' }) || s.matches({ booking: 'confirmingCancel' })) expect(may).toBeTruthy();
+  if (s.matches({ booking: 'editing' })) expect(may!.change).toBe(true);
+  if (s.matches({ booking: 'confirmingCancel' })) expect(may!.cancel).toBe(true);
+  // A change is sent as asked; a new price is confirmed first, then sent again with that price.
+  if (s.matches({ booking: 'saving' })) {
+    expect(c.draft).toEqual(changed);
+    expect(s.hasTag('busy')).toBe(true);
+    expect(c.acceptTotal).toBe(last?.type === 'price.accept' ? '82.00' : null);
+  }
+  if (is(last, saveChange.done()) && outputOf<ChangeAnswer>(last).status === 'confirm_price') {
+    expect([s.value, c.question]).toEqual([{ booking: 'confirmingPrice' }, question]);
+  }
+  if (last?.type === 'price.decline') expect([s.value, c.draft, c.acceptTotal]).toEqual([{ booking: 'editing' }, changed, null]);
+  // A higher card price is paid through the card sub-machine, for the waiting change and its difference.
+  if (s.matches({ booking: 'paying' })) {
+    const w = c.page?.manage.waiting_change;
+    expect(c.payment).toEqual(last?.type === 'payment.start' ? { changeId: w!.id, amountPence: w!.amount_pence, newTotal: w!.new_total } : { changeId: 5, amountPence: 2000, newTotal: '82.00' });
+  }
+  if (last?.type === 'payment.start' && !(c.page?.manage.waiting_change && c.page.manage.may.change)) expect(s.matches({ booking: 'paying' })).toBe(false);
+  if (is(last, card.done())) expect([s.value, c.notice, c.payment]).toEqual([{ booking: 'loading' }, MANAGE_NOTICES.paid, null]);
+  if (is(last, saveChange.done()) && outputOf<ChangeAnswer>(last).status === 'saved') {
+    expect([s.value, c.notice, c.draft, c.page?.manage.form]).toEqual([{ booking: 'viewing' }, MANAGE_NOTICES.saved, null, changed]);
+  }
+  // A refusal naming a field shows under it, the change kept; another shows above the form.
+  if (failed(last, saveChange)) {
+    const e = (last as Answer).error!;
+    expect(s.value).toEqual({ booking: 'editing' });
+    expect(c.draft).toEqual(changed);
+    if (e.field) expect([c.fieldErrors, c.error]).toEqual([{ [e.field]: e.message }, null]);
+    else expect([c.fieldErrors, c.error?.message]).toEqual([{}, e.message]);
+  }
+  if (is(last, cancelBooking.done())) expect([s.value, c.notice, c.page?.manage.status]).toEqual([{ booking: 'viewing' }, MANAGE_NOTICES.cancelled, 'cancelled']);
+  if (failed(last, cancelBooking)) expect([s.value, c.error?.message]).toEqual([{ booking: 'viewing' }, CHANGE_MESSAGES.tooLate]);
+  if (is(last, downloadReceipt.done())) expect([s.value, c.notice]).toEqual([{ booking: 'viewing' }, MANAGE_NOTICES.receipt]);
+  if (failed(last, downloadReceipt)) expect([s.value, c.error?.message]).toEqual([{ booking: 'viewing' }, down.message]);
+
+  // Find my booking: the answer is the server's words; a refusal names its field.
+  if (is(last, findBooking.done())) expect([s.value, c.findSent]).toEqual([{ find: 'sent' }, MANAGE_MESSAGES.findSent]);
+  if (failed(last, findBooking)) expect([s.value, c.fieldErrors]).toEqual([{ find: 'editing' }, { reference: badReference.message }]);
+  if (s.matches({ find: 'sending' })) expect(s.hasTag('busy')).toBe(true);
+}
+
+export const model: Model<typeof machine> = {
+  name: 'manage machine',
+  machine,
+  events: EVENTS,
+  inputs: INPUTS,
+  serialize: (s) => JSON.stringify([
+    s.value, s.context.location, s.context.key, s.context.page?.manage.may ?? null, s.context.page?.manage.waiting_change?.id ?? null,
+    s.context.page?.manage.status ?? null, s.context.draft !== null, s.context.acceptTotal, s.context.question !== null, s.context.payment,
+    s.context.error?.message ?? null, s.context.fieldErrors, s.context.notice, s.context.findSent,
+  ]),
+  facts: spec,
+  factsTitle: "issue 27's manage page: the link, the buttons, changes, payments and cancelling",
+  services: SERVICES,
+  depth: () => 6,
+};
