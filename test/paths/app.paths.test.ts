@@ -19,7 +19,9 @@ const loginFor = (path: string, search: string) => `?redirect=${encodeURICompone
 
 browserPaths({
   model,
-  allows: (s, e) => !(e.type === 'url.changed' && (e as AnyEventObject).path === s.context.location.path && (e as AnyEventObject).search === s.context.location.search),
+  // Not the address the page is at; an area's code arrives only on that area's pages (it is its own chunk).
+  allows: (s, e) => !(e.type === 'url.changed' && (e as AnyEventObject).path === s.context.location.path && (e as AnyEventObject).search === s.context.location.search)
+    && (e.type !== 'area.loaded' || areaOf(s) === (e as AnyEventObject).area),
   async open(p, inputName, _input, { next }) {
     // Issue 26: the console's session check is held until the path ends, as the model leaves it unanswered (the
     // console's own paths take the answers).
