@@ -185,7 +185,7 @@ function BookingPage({ page }: { page: ManagePage }) {
                 Add to calendar<span className="sr-only"> (.ics file)</span>
               </a>
             )}
-            {(canCancel || is('cancelling')) && (
+            {(canCancel || is('confirmingCancel') || is('cancelling')) && (
               <button type="button" className="btn btn-danger" disabled={is('cancelling')} onClick={() => manage.send({ type: 'cancel.open' })}>
                 {is('cancelling') ? 'Cancelling...' : 'Cancel booking'}
               </button>
