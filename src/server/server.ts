@@ -18,6 +18,7 @@ import { removeOldOutboxFiles } from './mail/transport';
 import { loadServerSecret } from './auth/secret';
 import { cardProviderFromConfig } from './payments/provider';
 import { reconcileCardBookings } from './bookings/cardBookings';
+import { loadSettings } from './deps';
 import { purgeExpiredRecords } from './operator/retention';
 import { expireUnpaidCardBookings, removeUnpaidPersonalData } from './bookings/unpaidBookings';
 import { listening, listeningOn, refusalLine, siteUrl } from './startup';
@@ -117,8 +118,8 @@ async function start(options: ServeOptions) {
   console.log(`Booking site ready on ${siteUrl(config.port, config.host)} (database: ${where}; started in ${(performance.now() / 1000).toFixed(2)} s)`);
 
   // Card bookings whose payment succeeded while no one was told (a stop between the charge and the booking, a lost
-  // webhook) are completed just after the start and every 15 minutes.
-  const reconcile = () => reconcileCardBookings(db, cards).then((n) => {
+  // webhook) are completed just after the start and every 15 minutes; so are passengers' changes whose difference was.
+  const reconcile = () => reconcileCardBookings(db, cards, { settings: () => loadSettings(db), siteUrl: config.siteUrl }).then((n) => {
     if (n) console.log(`Completed ${n} card booking(s) whose payment had succeeded.`);
   }, (err) => console.error('Card booking check failed:', err));
   // The privacy policy's retention times (operator/retention.ts), checked with the same timer; card bookings never paid

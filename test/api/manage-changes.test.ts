@@ -293,3 +293,32 @@ describe('cancelling', () => {
     }
   });
 });
+
+describe('a difference paid while no one was told', () => {
+  it('is applied, once, by the check the server runs at its start and every 15 minutes', async () => {
+    const { localCards } = await import('./setup');
+    const { reconcileCardBookings } = await import('../../src/server/bookings/cardBookings');
+    const { loadSettings } = await import('../../src/server/deps');
+    const b = await book('card');
+    const values = await formOf(b);
+    await setSetting(t.db, 'MEET_AND_GREET', '30');
+    try {
+      // The site's webhook endpoint is unreachable and the browser closes after the bank approved.
+      const cards = localCards(t.db, null);
+      const quiet = await testApp({ db: t.db, cards: () => cards });
+      quiet.clock.now = t.clock.now;
+      const asked = await change(b, { ...values, pickup_hour: '10am' });
+      const waiting = await change(b, { ...values, pickup_hour: '10am', accept_total: asked.body.new_total });
+      const intent = await quiet.call('POST', `/manage/${b.reference}/changes/${waiting.body.change_id}/payment-intent`, { paymentMethodId: await paymentMethod() }, as(b));
+      expect((await quiet.call('POST', '/confirm-payment-intent', { paymentIntentId: intent.body.paymentIntentId })).body.status).toBe('succeeded');
+      expect((await view(b)).booking.booking.pick_up_time).toBe('07:15');
+      const site = { settings: () => loadSettings(t.db), siteUrl: 'https://bookings.example.co.uk' };
+      expect(await reconcileCardBookings(t.db, cards, site)).toBe(1);
+      expect((await view(b)).booking.booking).toMatchObject({ pick_up_time: '10:15', total_booking_amount: asked.body.new_total });
+      expect(await reconcileCardBookings(t.db, cards, site)).toBe(0);
+      expect((await mailsOf(b)).filter((m) => m.kind === 'booking_changed')).toHaveLength(1);
+    } finally {
+      await setSetting(t.db, 'MEET_AND_GREET', '10');
+    }
+  });
+});

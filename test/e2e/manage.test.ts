@@ -223,3 +223,39 @@ describe('by keyboard alone, at 375 px', () => {
     await page.context().close();
   });
 });
+
+describe('close to the pickup', () => {
+  it("shows the driver the office assigned, and after the free cancellation period gives the office's phone and e-mail instead of Cancel", async () => {
+    const { ukPartsAt, hour24To12 } = await import('../../src/domain/ukTime');
+    const soon = ukPartsAt(new Date(Date.now() + 4 * 3_600_000));
+    const form = {
+      pickup: 'Paddington Station, Praed Street, London W2 1HQ', dropoff: 'Heathrow Airport Terminal 3, Hounslow TW6 1QG',
+      pickup_date: soon.date, pickup_hour: hour24To12(soon.hour), pickup_min: String(Math.floor(soon.minute / 5) * 5).padStart(2, '0'), passengers: 1,
+    };
+    const prices = await api('/calculate-distance-price', form);
+    expect(prices.status, JSON.stringify(prices.body)).toBe(200);
+    const made = await api('/booking', {
+      selectedVehicleData: prices.body.price_details.find((p: any) => p.company_name === 'Metro Cars London' && Number(p.price) > 0),
+      selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car', selected_passenger: 'guest_login',
+      registrationData: { firstName: 'Oliver', surname: 'Bennett', number: '07700 900123', email: `soon.${Date.now()}@example.com`, additionalInfo: '' },
+    });
+    const reference = made.body.data.booking.booking_number as string;
+    const session = await fetch(`${shared.url}/api/v1/operator/session`, { method: 'POST', headers: KEYS, body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }) });
+    const cookie = session.headers.get('set-cookie')!.split(';')[0];
+    const driver = await api(`/operator/bookings/${reference}/driver`, { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' }, { Cookie: cookie });
+    expect(driver.status, JSON.stringify(driver.body)).toBe(200);
+
+    const page = await open(`${shared.url}/manage/${reference}#key=${made.body.data.manage_key}`, 375);
+    await page.getByText('Confirmed: your driver is assigned').waitFor();
+    const card = page.getByRole('region', { name: 'Your driver' });
+    await card.getByRole('row', { name: 'Driver Dan Price' }).waitFor();
+    await card.getByRole('row', { name: 'Car Mercedes E-Class' }).waitFor();
+    await card.getByRole('row', { name: 'Registration LB71 XKE' }).waitFor();
+    expect(await card.getByRole('link', { name: 'Call your driver' }).getAttribute('href')).toBe('tel:+447700900777');
+    await page.getByText(/The free cancellation period ended on .+\. To cancel, call us on \+44 20 7946 0321 or e-mail bookings@albion-executive\.co\.uk\./).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Change details or time' }).waitFor();
+    expect(await violations(page)).toEqual([]);
+    await page.context().close();
+  });
+});

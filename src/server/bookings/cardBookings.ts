@@ -235,8 +235,8 @@ export async function completeCardBooking(tx: Queryable, pi: Stripe.PaymentInten
  * stopped between the charge and the booking, a webhook that never came) are completed. Only recent ones are
  * asked about; an older pending booking was abandoned.
  */
-export async function reconcileCardBookings(db: Db, cards: CardProvider): Promise<number> {
-  let completed = 0;
+export async function reconcileCardBookings(db: Db, cards: CardProvider, site?: ChangeSite): Promise<number> {
+  let completed = site ? await reconcilePaidChanges(db, cards, site) : 0;
   for (const payment_intent_id of await recentPendingIntents(db)) {
     try {
       const pi = await (await cards.stripe()).paymentIntents.retrieve(payment_intent_id);
@@ -248,9 +248,36 @@ export async function reconcileCardBookings(db: Db, cards: CardProvider): Promis
   return completed;
 }
 
+/** What applying a passenger's change needs: the settings (for its e-mails) and the site's address. */
+export interface ChangeSite { settings: () => Promise<Settings>; siteUrl: string }
+
+/**
+ * Issue 27: a change whose difference was paid while no one was told (the browser closed, the webhook lost) is
+ * applied, once, as its completion or webhook would have applied it.
+ */
+async function reconcilePaidChanges(db: Db, cards: CardProvider, site: ChangeSite): Promise<number> {
+  const waiting = await db.query<{ payment_intent_id: string }>(
+    `SELECT payment_intent_id FROM booking_changes
+      WHERE status = 'awaiting_payment' AND payment_intent_id IS NOT NULL AND created_at > now() - interval '7 days' ORDER BY id LIMIT 500`);
+  let applied = 0;
+  for (const { payment_intent_id } of waiting) {
+    try {
+      const pi = await (await cards.stripe()).paymentIntents.retrieve(payment_intent_id);
+      if (pi.status !== 'succeeded') continue;
+      const settings = await site.settings();
+      const { outcome, refundIds } = await db.transaction((tx) => applyPaidChange(tx, { settings, siteUrl: site.siteUrl }, pi));
+      await makeRefunds(db, cards, refundIds);
+      if (outcome === 'applied') applied++;
+    } catch (err) {
+      console.error(`Could not check the payment ${payment_intent_id} of a change: ${(err as Error).message}`);
+    }
+  }
+  return applied;
+}
+
 /** POST /api/v1/stripe/webhook: a signed event, handled once (its id is recorded in the same transaction). */
 export async function handleWebhook(
-  db: Db, cards: CardProvider, rawBody: string, signature: string | undefined, site: { settings: () => Promise<Settings>; siteUrl: string },
+  db: Db, cards: CardProvider, rawBody: string, signature: string | undefined, site: ChangeSite,
 ): Promise<'handled' | 'duplicate' | 'ignored'> {
   let event: Stripe.Event;
   try {
