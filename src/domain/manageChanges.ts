@@ -1,6 +1,7 @@
 // Manage my booking (issue 27): what a passenger may change, the form's messages (the page and the API give the
 // same ones), and what a new price means for the money. The server enforces these; the page asks them first.
-import { isCalendarDate, hour12To24, ukTimeSkipped, SKIPPED_HOUR_MESSAGE } from './ukTime';
+import { isCalendarDate, hour12To24 } from './ukTime';
+import { ukTimeSkipped, SKIPPED_HOUR_MESSAGE } from './clockChanges';
 import { emailProblem, hasControlCharacters } from './fields';
 import type { PhoneRule } from './detailsValidation';
 import { PHONE_MESSAGE } from './messages';

@@ -8,7 +8,7 @@ import { setSetting } from '../../src/server/operator/operator';
 import { localKeys } from '../../src/server/payments/provider';
 import { CHANGE_MESSAGES } from '../../src/domain/manageChanges';
 import { MANAGE_MESSAGES } from '../../src/domain/manageRules';
-import { SKIPPED_HOUR_MESSAGE } from '../../src/domain/ukTime';
+import { SKIPPED_HOUR_MESSAGE } from '../../src/domain/clockChanges';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { PASSENGER_CANCEL_REASON } from '../../src/server/manage/cancel';
 

@@ -1,6 +1,6 @@
 // The pricing engine through the API: extras from settings, return legs, stops,
 // hourly hire, the grace period in UK time and banned addresses.
-import { SKIPPED_HOUR_MESSAGE } from '../../src/domain/ukTime';
+import { SKIPPED_HOUR_MESSAGE } from '../../src/domain/clockChanges';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEATHROW_TO_TRAFALGAR, testApp } from './setup';
 import { banAddress, setSetting, unbanAddress } from '../../src/server/operator/operator';

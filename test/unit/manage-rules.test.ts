@@ -57,7 +57,7 @@ describe('the status in words', () => {
 describe('the change form', () => {
   it('refuses the hour the clocks skip in March, names the field, and takes the same time in October', async () => {
     const { changeErrors } = await import('../../src/domain/manageChanges');
-    const { SKIPPED_HOUR_MESSAGE, ukTimeSkipped } = await import('../../src/domain/ukTime');
+    const { SKIPPED_HOUR_MESSAGE, ukTimeSkipped } = await import('../../src/domain/clockChanges');
     const ok = () => true;
     const base = { passenger_name: 'A', passenger_phone: '+447700900012', passenger_email: 'a@example.com', pickup_date: '2031-03-30', pickup_min: '30' };
     expect(changeErrors({ ...base, pickup_hour: '1am' }, ok)).toEqual({ pickup_hour: SKIPPED_HOUR_MESSAGE });

@@ -48,7 +48,19 @@ export async function findPlace(db: Queryable, text: string): Promise<Place | nu
     : null;
 }
 
-/** Whether an address is at an airport (free waiting counts from the landing, issue 27): the gazetteer's airports by name. */
+const airports = new Map<string, boolean>();
+
+/**
+ * Whether an address is at an airport (free waiting counts from the landing, issue 27): the gazetteer's airports by
+ * name. Asked on every price call for its pickup: remembered (a few thousand addresses).
+ */
 export function isAirportAddress(text: string): boolean {
-  return gb().find(text.trim(), null)?.kind === 'airport';
+  const key = text.trim();
+  let airport = airports.get(key);
+  if (airport === undefined) {
+    airport = gb().find(key, null)?.kind === 'airport';
+    if (airports.size >= 4096) airports.delete(airports.keys().next().value!);
+    airports.set(key, airport);
+  }
+  return airport;
 }

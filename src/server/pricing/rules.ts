@@ -1,6 +1,7 @@
 // Booking rules checked before any price is given (SPEC 8's urgent-booking errors).
 import type { Queryable } from '../db/index';
-import { hour12To24, ukLocalToInstant, ukTimeSkipped, SKIPPED_HOUR_MESSAGE } from '../../domain/ukTime';
+import { hour12To24, ukLocalToInstant } from '../../domain/ukTime';
+import { ukTimeSkipped, SKIPPED_HOUR_MESSAGE } from '../../domain/clockChanges';
 import { graceMinutes, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { reference } from '../reference/referenceData';
