@@ -58,6 +58,11 @@ export const DEFAULT_LIMITS = {
     max: 3, windowMinutes: HOUR, field: 'reference',
     message: 'The link to this booking was asked for several times in the last hour. Please check your e-mail, or try again later.',
   },
+  /** A passenger's changes and cancelling of one booking from its page (issue 27): each e-mails the passenger and the office. */
+  bookingChanges: {
+    max: 20, windowMinutes: HOUR, field: 'passenger_name',
+    message: 'This booking was changed many times in the last hour. Please call us to make more changes.',
+  },
   /** Declined or failed card attempts per client address. */
   cardFailures: {
     max: 5, windowMinutes: HOUR, field: 'paymentMethodId',

@@ -322,3 +322,52 @@ describe('a difference paid while no one was told', () => {
     }
   });
 });
+
+describe('what a change keeps', () => {
+  it('keeps a field left out of the request, and a one-way trip never gets a return flight', async () => {
+    const b = await book();
+    const res = await change(b, { flight_no: 'VS 3', return_flight_no: 'VS 4' });
+    expect(res.body.status).toBe('saved');
+    expect(res.body.manage.form).toMatchObject({ passenger_name: 'Amelia Hart', pickup_hour: '7am', flight_no: 'VS 3', return_flight_no: '' });
+    const refused = await change(b, { passenger_phone: 7700 });
+    expect([refused.status, refused.body.field]).toEqual([422, 'passenger_phone']);
+  });
+
+  it('drops a change still waiting for its payment when another is saved, and refunds that payment in full if it is made later', async () => {
+    const b = await book('card');
+    const values = await formOf(b);
+    await setSetting(t.db, 'MEET_AND_GREET', '30');
+    try {
+      const asked = await change(b, { ...values, pickup_hour: '8am' });
+      const waiting = await change(b, { ...values, pickup_hour: '8am', accept_total: asked.body.new_total });
+      const path = `/manage/${b.reference}/changes/${waiting.body.change_id}`;
+      const intent = await t.call('POST', `${path}/payment-intent`, { paymentMethodId: await paymentMethod() }, as(b));
+      // Meanwhile a flight is added (same price): the waiting change is dropped.
+      expect((await change(b, { flight_no: 'BA 9' })).body).toMatchObject({ status: 'saved', manage: { waiting_change: null } });
+      // The old change is then paid (another tab): it is not applied, and what it took goes back.
+      await t.call('POST', '/confirm-payment-intent', { paymentIntentId: intent.body.paymentIntentId });
+      const done = await t.call('POST', `${path}/complete`, { paymentIntentId: intent.body.paymentIntentId }, as(b));
+      expect(done.status).toBe(409);
+      const after = await view(b);
+      expect(after.booking.booking).toMatchObject({ pick_up_time: '07:15', flight_no: 'BA 9' });
+      const refunds = await t.db.query<{ amount_pence: number; status: string }>('SELECT amount_pence, status FROM refunds WHERE booking_id = $1', [b.id]);
+      expect(refunds).toEqual([{ amount_pence: 2000, status: 'succeeded' }]);
+    } finally {
+      await setSetting(t.db, 'MEET_AND_GREET', '10');
+    }
+  });
+
+  it('is limited to 20 changes and cancellings an hour for one booking, as the README says', async () => {
+    const { DEFAULT_LIMITS } = await import('../../src/server/limits');
+    const strict = await testApp({ db: t.db, limits: DEFAULT_LIMITS });
+    strict.clock.now = t.clock.now;
+    const b = await book();
+    for (let i = 0; i < 20; i++) {
+      const res = await strict.call('POST', `/manage/${b.reference}/changes`, { additional_info: `Note ${i}` }, as(b));
+      expect(res.status, `change ${i + 1}`).toBe(200);
+    }
+    const next = await strict.call('POST', `/manage/${b.reference}/changes`, { additional_info: 'One more' }, as(b));
+    expect(next.status).toBe(429);
+    expect((await strict.call('POST', `/manage/${b.reference}/cancel`, {}, as(b))).status).toBe(429);
+  });
+});

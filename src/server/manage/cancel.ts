@@ -13,13 +13,15 @@ import { loadBooking } from '../bookings/queries';
 import { officeRecipients } from '../bookings/bookings';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
 import { bookingOfKey, storedBooking } from './changes';
+import { takeAllowance, type Limits } from '../limits';
 
 export const PASSENGER_CANCEL_REASON = 'Cancelled by the passenger';
 
 export async function cancelByPassenger(
-  deps: { db: Db; settings: Settings; now: Date; siteUrl: string }, reference: string, key: string,
+  deps: { db: Db; settings: Settings; now: Date; siteUrl: string; limits: Limits }, reference: string, key: string,
 ): Promise<{ refundIds: number[] }> {
   const bookingId = await bookingOfKey(deps.db, reference, key);
+  await takeAllowance(deps.db, deps.limits, [{ limit: 'bookingChanges', key: String(bookingId) }]);
   return deps.db.transaction(async (tx) => {
     const b = await storedBooking(tx, bookingId, true);
     if (b.status !== 'confirmed') throw new DomainError('conflict', CHANGE_MESSAGES.notOpen);

@@ -11,7 +11,7 @@ import type Stripe from 'stripe';
 import type { Db, Queryable } from '../db/index';
 import type { BookingForm, BookingResult, HourlyRateForm } from '../../domain/schemas';
 import {
-  CHANGE_LABELS, CHANGE_MESSAGES, changeErrors, changedFields, cleanChange, pickupMoved, priceOutcome, type ChangeValues,
+  CHANGE_FIELDS, CHANGE_LABELS, CHANGE_MESSAGES, changeErrors, changedFields, cleanChange, pickupMoved, priceOutcome, type ChangeValues,
 } from '../../domain/manageChanges';
 import { passengerMay, ukMoment, MANAGE_MESSAGES } from '../../domain/manageRules';
 import { EXTRAS, storedExtras } from '../../domain/extras';
@@ -27,6 +27,7 @@ import { loadBooking } from '../bookings/queries';
 import { officeRecipients } from '../bookings/bookings';
 import { quoteDistance, quoteHourly, type QuoteContext, type PricedOffer } from '../pricing/quote';
 import { writeRefunds } from '../payments/ledger';
+import { takeAllowance, type Limits } from '../limits';
 import { KEY_DAYS_AFTER_PICKUP, checkKey } from './keys';
 
 /** The booking a link's key opens: 404 for a key that is not this booking's, 410 for an expired one. */
@@ -110,24 +111,25 @@ async function priceAgain(ctx: QuoteContext, b: StoredBooking, v: ChangeValues):
   return { offer, pickupAt };
 }
 
-export interface ChangeDeps { db: Db; ctx: QuoteContext; settings: Settings; now: Date; siteUrl: string }
+export interface ChangeDeps { db: Db; ctx: QuoteContext; settings: Settings; now: Date; siteUrl: string; limits: Limits }
 
 export type ChangeAnswer =
   | { status: 'saved'; refundIds: number[] }
   | { status: 'confirm_price'; outcome: 'pay' | 'refund' | 'confirm'; old_total: string; new_total: string; difference: string }
   | { status: 'payment_required'; change_id: number; amount_pence: number; new_total: string };
 
-/** What the passenger sent, field by field: text only (anything else reads as nothing, and the form's rules say so). */
-function valuesOf(body: Record<string, unknown>): Partial<ChangeValues> {
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string')) as Partial<ChangeValues>;
-}
-
-function refuseForm(body: Record<string, unknown>): ChangeValues {
-  const errors = changeErrors(body, isPhone);
+/**
+ * The booking as the passenger wants it: each field sent (a field left out keeps its value; anything but text is
+ * refused by the form's rules), checked by the form's rules, as stored. A one-way trip has no return flight.
+ */
+function askedValues(b: StoredBooking, body: Record<string, unknown>): ChangeValues {
+  const sent = Object.fromEntries(CHANGE_FIELDS.filter((k) => k in body).map((k) => [k, body[k]]));
+  const merged: Record<string, unknown> = { ...currentValues(b), ...sent };
+  const errors = changeErrors(merged, isPhone);
   const [field, message] = Object.entries(errors).find(([, m]) => m) ?? [];
   if (field) throw new DomainError('invalid', message!, field);
-  const v = valuesOf(body) as ChangeValues;
-  return cleanChange({ ...v, passenger_phone: normalisePhone(v.passenger_phone) ?? v.passenger_phone });
+  const v = merged as unknown as ChangeValues;
+  return cleanChange({ ...v, passenger_phone: normalisePhone(v.passenger_phone) ?? v.passenger_phone, return_flight_no: b.return_date ? v.return_flight_no : '' });
 }
 
 function refuseClosed(b: StoredBooking, settings: Settings, now: Date): void {
@@ -141,8 +143,8 @@ function refuseClosed(b: StoredBooking, settings: Settings, now: Date): void {
  */
 export async function askChange(deps: ChangeDeps, reference: string, key: string, body: Record<string, unknown>): Promise<ChangeAnswer> {
   const bookingId = await bookingOfKey(deps.db, reference, key);
-  const after = refuseForm(body);
   const seen = await storedBooking(deps.db, bookingId);
+  const after = askedValues(seen, body);
   refuseClosed(seen, deps.settings, deps.now);
   const fields = changedFields(currentValues(seen), after);
   if (!fields.length) throw new DomainError('invalid', CHANGE_MESSAGES.nothingChanged);
@@ -157,10 +159,13 @@ export async function askChange(deps: ChangeDeps, reference: string, key: string
       difference: penceToPounds(Math.abs(newTotal - seen.total_pence)),
     };
   }
+  await takeAllowance(deps.db, deps.limits, [{ limit: 'bookingChanges', key: String(bookingId) }]);
   return deps.db.transaction(async (tx) => {
     const b = await storedBooking(tx, bookingId, true);
     refuseClosed(b, deps.settings, deps.now);
     const before = currentValues(b);
+    // Any change asked for now replaces one still waiting for its payment (paid later, that one is refunded).
+    await tx.query("UPDATE booking_changes SET status = 'replaced' WHERE booking_id = $1 AND status = 'awaiting_payment'", [bookingId]);
     if (b.total_pence !== seen.total_pence || changedFields(before, currentValues(seen)).length) {
       throw new DomainError('conflict', 'This booking was changed a moment ago. Please look at it again and make your change.');
     }
@@ -169,7 +174,6 @@ export async function askChange(deps: ChangeDeps, reference: string, key: string
       breakdown: priced?.offer.detail.breakdown ?? null, pickupAt: priced?.pickupAt ?? null, unitPence: priced?.offer.unitPence ?? null,
     };
     if (outcome === 'pay') {
-      await tx.query("UPDATE booking_changes SET status = 'replaced' WHERE booking_id = $1 AND status = 'awaiting_payment'", [bookingId]);
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO booking_changes (booking_id, before, after, old_total_pence, new_total_pence, price_breakdown, status)
          VALUES ($1, $2, $3, $4, $5, $6, 'awaiting_payment') RETURNING id`,

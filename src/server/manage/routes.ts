@@ -42,7 +42,7 @@ export const manageRoutes = new Hono<AppEnv>()
     const { deps } = c.var;
     const ctx = await quoteContext(deps);
     const body = ((await readJson(c)) ?? {}) as Record<string, unknown>;
-    const answer = await askChange({ db: deps.db, ctx, settings: ctx.settings, now: ctx.now, siteUrl: deps.siteUrl }, c.req.param('reference'), keyOf(c), body);
+    const answer = await askChange({ db: deps.db, ctx, settings: ctx.settings, now: ctx.now, siteUrl: deps.siteUrl, limits: deps.security.limits }, c.req.param('reference'), keyOf(c), body);
     if (answer.status === 'saved') {
       deps.mail.kick();
       const refund = await makeRefunds(deps.db, deps.cards, answer.refundIds);
@@ -56,7 +56,7 @@ export const manageRoutes = new Hono<AppEnv>()
     if (typeof body.paymentMethodId !== 'string' || !body.paymentMethodId) throw new DomainError('invalid', 'paymentMethodId is required', 'paymentMethodId');
     const settings = await loadSettings(deps.db);
     return c.json({ success: true, ...(await startChangePayment(
-      { db: deps.db, ctx: await quoteContext(deps), settings, now: deps.now(), siteUrl: deps.siteUrl, stripe: deps.cards.stripe },
+      { db: deps.db, ctx: await quoteContext(deps), settings, now: deps.now(), siteUrl: deps.siteUrl, limits: deps.security.limits, stripe: deps.cards.stripe },
       c.req.param('reference'), keyOf(c), changeIdOf(c), body.paymentMethodId)) });
   })
   // The browser's completion of a paid difference: the change applied (once), answered as the booking call answers.
@@ -82,7 +82,7 @@ export const manageRoutes = new Hono<AppEnv>()
   .post('/manage/:reference/cancel', async (c) => {
     const { deps } = c.var;
     const settings = await loadSettings(deps.db);
-    const { refundIds } = await cancelByPassenger({ db: deps.db, settings, now: deps.now(), siteUrl: deps.siteUrl }, c.req.param('reference'), keyOf(c));
+    const { refundIds } = await cancelByPassenger({ db: deps.db, settings, now: deps.now(), siteUrl: deps.siteUrl, limits: deps.security.limits }, c.req.param('reference'), keyOf(c));
     deps.mail.kick();
     const refund = await makeRefunds(deps.db, deps.cards, refundIds);
     return c.json({ status: 'cancelled', refund, ...(await manageView(deps.db, c.req.param('reference'), keyOf(c), settings, deps.now())) });
