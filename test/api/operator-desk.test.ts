@@ -379,7 +379,7 @@ describe('the mail queue in the console', () => {
   it('lists failed messages with their errors, and Retry sends one again once', async () => {
     const admin = await signIn(ADMIN.email, ADMIN.password);
     const b = await book('Albion Executive Cars', GRACE);
-    await t.db.query("UPDATE outbound_emails SET status = 'failed', last_error = '550 mailbox unavailable' WHERE booking_id = $1 AND kind = 'booking_confirmation'", [b.id]);
+    await t.db.query("UPDATE outbound_emails SET status = 'failed', last_error = '550 mailbox unavailable', body_text = '', body_html = '' WHERE booking_id = $1 AND kind = 'booking_confirmation'", [b.id]);
     const failed = (await t.call('GET', '/operator/emails?status=failed', undefined, as(admin))).body.emails as any[];
     const row = failed.find((m) => m.booking_number === b.booking_number);
     expect(row).toMatchObject({ to_address: GRACE.email, last_error: '550 mailbox unavailable' });
@@ -387,6 +387,11 @@ describe('the mail queue in the console', () => {
     expect((await t.call('POST', `/operator/emails/${row.id}/retry`, undefined, as(admin))).status).toBe(409);
     const [now] = await t.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM outbound_emails WHERE id = $1', [row.id]);
     expect(now).toEqual({ status: 'pending', attempts: 0 });
+    // Its body was erased when it failed (it held the booking's manage link): written again, with a new link that works.
+    const [again] = await t.db.query<{ body_text: string; erase_after_send: boolean }>('SELECT body_text, erase_after_send FROM outbound_emails WHERE id = $1', [row.id]);
+    const key = /#key=([\w-]{43})/.exec(again.body_text)![1];
+    expect(again.erase_after_send).toBe(true);
+    expect((await t.call('GET', `/manage/${b.booking_number}`, undefined, { 'X-Manage-Key': key })).status).toBe(200);
     expect((await t.call('GET', '/operator/emails?status=everything', undefined, as(admin))).status).toBe(422);
   });
 });

@@ -19,6 +19,7 @@ import { assignDriver, audit, cancelBooking, finishBooking, type DeskDeps } from
 import { makeRefunds } from './refunds';
 import { paymentsLeft, refundableLeft, refundSummary } from '../payments/ledger';
 import { toCsv } from './csv';
+import { renewConfirmation } from '../manage/renewConfirmation';
 import { changeData, dataSection, isDataSection, type DataChange } from './operatorData';
 
 export const SESSION_COOKIE = 'operator_session';
@@ -165,15 +166,23 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
   .post('/operator/emails/:id/retry', async (c) => {
     const staff = await requireStaff(c);
-    const { db, mail } = c.var.deps;
+    const { db, mail, siteUrl } = c.var.deps;
     const id = idParam(c.req.param('id'));
-    // Reset codes lose their body when they fail (it held the code): the passenger asks for a new code instead.
+    // A confirmation lost its body when it failed (it held the booking's link): written again with a new link.
+    const settings = await loadSettings(db);
+    if (id !== undefined && await db.transaction((tx) => renewConfirmation(tx, id, settings, siteUrl, scopeOf(staff)))) {
+      const [renewed] = await db.query<{ booking_id: number; subject: string }>('SELECT booking_id, subject FROM outbound_emails WHERE id = $1', [id]);
+      await audit(db, staff, 'E-mail retried', renewed.booking_id, renewed.subject, { status: 'failed' }, { status: 'pending' });
+      mail.kick();
+      return c.json({ retried: id });
+    }
+    // Reset codes and Find my booking's links lose their body when they fail: the passenger asks again instead.
     const [row] = id === undefined ? [] : await db.query<{ id: number; booking_id: number | null; subject: string }>(
       `UPDATE outbound_emails e SET status = 'pending', attempts = 0, next_attempt_at = now(), last_error = NULL
         WHERE e.id = $1 AND e.status = 'failed' AND NOT e.erase_after_send
           AND ($2::int IS NULL OR EXISTS (SELECT 1 FROM bookings b WHERE b.id = e.booking_id AND b.company_id = $2))
         RETURNING e.id, e.booking_id, e.subject`, [id, scopeOf(staff)]);
-    if (!row) throw new DomainError('conflict', 'This message is not waiting to be retried (it was sent, is being sent, or held a reset code).');
+    if (!row) throw new DomainError('conflict', 'This message is not waiting to be retried (it was sent, is being sent, or held a reset code or a link the passenger can ask for again).');
     await audit(db, staff, 'E-mail retried', row.booking_id, row.subject, { status: 'failed' }, { status: 'pending' });
     mail.kick();
     return c.json({ retried: row.id });
