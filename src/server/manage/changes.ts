@@ -315,15 +315,18 @@ export type ChangePaid = 'applied' | 'already' | 'refunded' | 'mismatch';
  */
 export async function applyPaidChange(tx: Queryable, deps: { settings: Settings; siteUrl: string }, pi: Stripe.PaymentIntent): Promise<{ outcome: ChangePaid; refundIds: number[] }> {
   const changeId = Number(pi.metadata?.change_id);
+  const [of] = await tx.query<{ booking_id: number }>('SELECT booking_id FROM booking_changes WHERE id = $1', [Number.isInteger(changeId) ? changeId : 0]);
+  if (!of) return { outcome: 'mismatch', refundIds: [] };
+  // The booking's row first, then the change's: the order every change and cancel takes, so two never wait on each other.
+  const b = await storedBooking(tx, of.booking_id, true);
   const [c] = await tx.query<{ id: number; booking_id: number; status: string; old_total_pence: number; new_total_pence: number; before: ChangeValues;
     after: ChangeValues & { pickup_at: string | null; unit_pence: number | null }; price_breakdown: unknown; payment_intent_id: string | null }>(
-    'SELECT * FROM booking_changes WHERE id = $1 FOR UPDATE', [Number.isInteger(changeId) ? changeId : 0]);
-  if (!c || c.payment_intent_id !== pi.id || pi.status !== 'succeeded' || pi.currency !== 'gbp' || pi.amount_received !== changeAmount(c)) {
+    'SELECT * FROM booking_changes WHERE id = $1 FOR UPDATE', [changeId]);
+  if (c.payment_intent_id !== pi.id || pi.status !== 'succeeded' || pi.currency !== 'gbp' || pi.amount_received !== changeAmount(c)) {
     return { outcome: 'mismatch', refundIds: [] };
   }
   if (c.status === 'applied') return { outcome: 'already', refundIds: [] };
   const charge = typeof pi.latest_charge === 'string' ? pi.latest_charge : pi.latest_charge?.id ?? null;
-  const b = await storedBooking(tx, c.booking_id, true);
   if (c.status !== 'awaiting_payment' || b.status !== 'confirmed') {
     // Paid for a change that can no longer be made: all of it goes back.
     const [fresh] = await tx.query<{ id: number }>(

@@ -22,13 +22,19 @@ export async function paymentsLeft(q: Queryable, bookingId: number): Promise<Ref
 /** What is left to give back of all the booking's card payments (0 for a booking paid in the car). */
 export const refundableLeft = (payments: readonly Refundable[]) => payments.reduce((sum, p) => sum + p.leftPence, 0);
 
-/** Writes the refund rows that give back `pence` (latest payment first), 'pending': the caller makes them after the commit. */
+/**
+ * Writes the refund rows that give back `pence`, or what is left when that is less (latest payment first), 'pending':
+ * the caller makes them after the commit.
+ */
 export async function writeRefunds(
   tx: Queryable, bookingId: number, pence: number, by: { staffId?: number | null; changeId?: number | null } = {},
 ): Promise<number[]> {
-  if (pence <= 0) return [];
+  const payments = await paymentsLeft(tx, bookingId);
+  // Never more than is left (the office may have refunded part already).
+  const amount = Math.min(pence, refundableLeft(payments));
+  if (amount <= 0) return [];
   const ids: number[] = [];
-  for (const part of allocateRefund(await paymentsLeft(tx, bookingId), pence)) {
+  for (const part of allocateRefund(payments, amount)) {
     const [row] = await tx.query<{ id: number }>(
       'INSERT INTO refunds (booking_id, amount_pence, staff_id, payment_intent_id, change_id) VALUES ($1, $2, $3, $4, $5) RETURNING id',
       [bookingId, part.pence, by.staffId ?? null, part.paymentIntentId, by.changeId ?? null]);
