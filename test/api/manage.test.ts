@@ -49,6 +49,8 @@ describe("a booking's key", () => {
     const sent = t.mailbox.sent.find((m) => m.subject === `Booking confirmed: ${b.booking.booking_number}`)!;
     expect(sent.text.split('\n').find((l) => l.includes(link))).toMatch(/^Manage your booking +https:/);
     expect(sent.html).toContain(`<a href="${link}">`);
+    // What the fare includes: the pickup is Heathrow, so the free waiting counts from the landing.
+    expect(sent.text).toMatch(/Free waiting +45 minutes of free waiting after the flight lands/);
     expect(await holding()).toEqual([]);
   });
 

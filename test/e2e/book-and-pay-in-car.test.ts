@@ -72,6 +72,8 @@ describe('booking a one-way trip and paying in the car', () => {
     expect(await card.textContent()).toContain('Up to 4 passengers');
     expect(await card.textContent()).toContain('2 large suitcases');
     expect(await card.textContent()).toContain('2 medium suitcases');
+    // Issue 27: what a fare includes, from the settings, before a vehicle is chosen.
+    await page.getByText('Free waiting: 45 minutes after landing at airports, 15 minutes elsewhere.').waitFor();
 
     // The price on the card is the server's price for this vehicle, rounded, times the quantity.
     const stored = await page.evaluate(() => localStorage.getItem('PriceDetails'));

@@ -158,7 +158,8 @@ browserPaths({
       case 'cancel.open': return s.matches({ booking: 'viewing' }) && m?.may.cancel === true;
       case 'payment.start': return s.matches({ booking: 'viewing' }) && Boolean(m?.waiting_change) && m?.may.change === true;
       case 'receipt.download': return s.matches({ booking: 'viewing' }) && m?.has_receipt === true;
-      case 'retry': return s.matches({ booking: 'failed' }) && s.context.error?.status !== 404;
+      // A wrong or expired link offers Find my booking, not Try again.
+      case 'retry': return s.matches({ booking: 'failed' }) && s.context.error?.status !== 404 && s.context.error?.status !== 410;
       default: return true;
     }
   },
@@ -251,8 +252,11 @@ browserPaths({
       return p.page.getByText('Opening your booking').or(p.page.getByRole('heading', { name: `Open your booking ${ref(p)}` })).first().waitFor({ timeout: 10_000 });
     }
     if (s.matches({ booking: 'failed' })) {
-      await p.heading(s.context.error?.status === 404 ? 'We could not open this booking' : 'Your booking could not be loaded');
+      const status = s.context.error?.status;
+      await p.heading(status === 404 ? 'We could not open this booking' : status === 410 ? 'This link has expired' : 'Your booking could not be loaded');
       await alert(s.context.error!.message);
+      if (status === 404 || status === 410) await p.page.getByRole('link', { name: 'Find my booking' }).waitFor({ timeout: 10_000 });
+      else await button(p, 'Try again').waitFor({ timeout: 10_000 });
       return;
     }
     if (!s.context.page) return p.sees('Opening your booking');

@@ -57,6 +57,7 @@ export const toPay: ChangeAnswer = { status: 'payment_required', change_id: 5, a
 export const refusal = (message: string, extra: { status?: number; field?: string } = {}) => Object.assign(new Error(message), extra);
 const down = refusal('We could not reach the booking server. Please check your connection and try again.');
 const unknown = refusal(MANAGE_MESSAGES.unknownLink, { status: 404 });
+const expired = refusal(MANAGE_MESSAGES.expiredLink, { status: 410 });
 const tooLate = refusal(CHANGE_MESSAGES.tooLate, { status: 409 });
 const badPhone = refusal('Please enter a valid phone number', { status: 422, field: 'passenger_phone' });
 const badReference = refusal('Enter the reference as it is on your confirmation, like BK-7KQ2M9XD.', { status: 422, field: 'reference' });
@@ -71,6 +72,7 @@ export const EVENTS: ModelEvent<ManageEvent>[] = [
   loadBooking.done(waiting),
   loadBooking.done(closed),
   loadBooking.fails(unknown),
+  loadBooking.fails(expired),
   loadBooking.fails(down),
   { type: 'retry' },
   { type: 'edit.open' },
