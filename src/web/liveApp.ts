@@ -6,7 +6,8 @@ import { bookingMachine, type CheckEmailInput, type CreateBookingInput, type Pri
 import { forgotPasswordMachine } from '../../machines/forgotPassword';
 import { accountMachine } from '../../machines/account';
 import { contactMachine } from '../../machines/contact';
-import { cardPaymentMachine, type BillingDetails, type CardCompletion, type CardOrder } from '../../machines/cardPayment';
+import { cardPaymentMachine, type CardCompletion, type CardOrder } from '../../machines/cardPayment';
+import { cardProviderActors, loadCardProvider } from './cardActors';
 import type { ContactForm, QuoteRequest } from '../domain/schemas';
 import { RESET_FAILED } from '../domain/messages';
 import * as api from './api';
@@ -28,23 +29,14 @@ const forgotPassword = forgotPasswordMachine.provide({
 });
 
 // Stripe.js, the card form's code and the card calls load with the card page, never with the first page.
-const card = () => import('./cardProvider');
 type CreateIntentInput = Parameters<typeof import('./cardProvider').createIntent>[0];
 
 const cardPayment = cardPaymentMachine.provide({
   actors: {
-    loadCardKey: fromPromise(async () => {
-      const provider = await card();
-      const key = await provider.fetchCardKey();
-      await provider.stripeFor(key);
-      return key;
-    }),
-    createPaymentMethod: fromPromise(async ({ input }: { input: BillingDetails }) => (await card()).createPaymentMethod(input)),
+    ...cardProviderActors,
     // The wizard's card page pays for new bookings only (a change's difference is the manage page's: views/manage).
     createIntent: fromPromise(async ({ input }: { input: { booking: CardOrder; paymentMethodId: string; amountPence: number } }) =>
-      (await card()).createIntent(input as CreateIntentInput)),
-    confirmIntent: fromPromise(async ({ input }: { input: { intentId: string } }) => (await card()).confirmIntent(input)),
-    authenticate: fromPromise(async ({ input }: { input: { clientSecret: string } }) => (await card()).authenticate(input)),
+      (await loadCardProvider()).createIntent(input as CreateIntentInput)),
     completeBooking: fromPromise(async ({ input }: { input: CardCompletion }) => (await bookingCalls()).createBooking(input as CreateBookingInput)),
   },
 });

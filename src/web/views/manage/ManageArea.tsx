@@ -1,23 +1,18 @@
 // A passenger's booking through its link, and Find my booking (issue 27): a chunk of its own, which the first page
 // never carries. Once loaded it hands the app machine its machine (machines/manage.ts, with the browser's services) to
 // run as the app's `manage` child, then shows the screen that machine's state names.
-import { useEffect } from 'react';
-import { AppActor } from '../../appActor';
+import { useLazyArea } from '../../areaActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { manageScreen } from '../../../../machines/manage';
 import { liveManage } from './liveManage';
-import { ManageContext, useManage, type ManageRef } from './manageActor';
+import { ManageContext, useManage } from './manageActor';
 import { FindBookingView } from './FindBookingView';
 import { ManageBookingView } from './ManageBookingView';
 import './manage.css';
 import '../../screens.css';
 
 export function ManageArea() {
-  const app = AppActor.useActorRef();
-  const ref = (AppActor.useSelector((s) => s.context.areas.manage) ?? null) as ManageRef | null;
-  useEffect(() => {
-    if (!ref) app.send({ type: 'area.loaded', area: 'manage', logic: liveManage });
-  }, [app, ref]);
+  const ref = useLazyArea('manage', liveManage);
   if (!ref) return <LoadingOverlay text="Opening your booking" />;
   return (
     <ManageContext.Provider value={ref}>

@@ -1,14 +1,13 @@
 // The manage page's machine with the browser's services: its calls (./manageApi.ts), the link's key as the tab keeps
-// it (../../manageKeys.ts), and the card sub-machine paying a change's difference with the card page's own Stripe.js
-// code (../../cardProvider.ts), its intent and completion the change's.
+// it (../../manageKeys.ts), and the card sub-machine paying a change's difference with the card page's own services
+// (../../cardActors.ts), its intent and completion the change's.
 import { fromPromise } from 'xstate';
 import { manageMachine } from '../../../../machines/manage';
-import { cardPaymentMachine, type BillingDetails, type CardCompletion, type CardOrder, type ChangeOrder } from '../../../../machines/cardPayment';
+import { cardPaymentMachine, type CardCompletion, type CardOrder, type ChangeOrder } from '../../../../machines/cardPayment';
+import { cardProviderActors } from '../../cardActors';
 import { manageKeyFor, rememberManageKey } from '../../manageKeys';
 import { readSession } from '../../storage';
 import * as calls from './manageApi';
-
-const card = () => import('../../cardProvider');
 
 /** The manage page pays for changes only. */
 function changeOf(order: CardOrder): ChangeOrder['change'] {
@@ -18,17 +17,9 @@ function changeOf(order: CardOrder): ChangeOrder['change'] {
 
 const changePayment = cardPaymentMachine.provide({
   actors: {
-    loadCardKey: fromPromise(async () => {
-      const provider = await card();
-      const key = await provider.fetchCardKey();
-      await provider.stripeFor(key);
-      return key;
-    }),
-    createPaymentMethod: fromPromise(async ({ input }: { input: BillingDetails }) => (await card()).createPaymentMethod(input)),
+    ...cardProviderActors,
     createIntent: fromPromise(async ({ input }: { input: { booking: CardOrder; paymentMethodId: string; amountPence: number } }) =>
       ({ paymentIntentId: (await calls.createChangeIntent(changeOf(input.booking), input.paymentMethodId)).paymentIntentId })),
-    confirmIntent: fromPromise(({ input }: { input: { intentId: string } }) => calls.confirmIntent(input)),
-    authenticate: fromPromise(async ({ input }: { input: { clientSecret: string } }) => (await card()).authenticate(input)),
     completeBooking: fromPromise(({ input }: { input: CardCompletion }) => calls.completeChange(changeOf(input), input.stripeSessionId ?? '')),
   },
 });

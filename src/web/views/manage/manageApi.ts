@@ -3,7 +3,7 @@
 import { FetchError } from 'ofetch';
 import { assert } from 'superstruct';
 import { api, errorMessage } from '../../api';
-import { ConfirmPaymentIntentResponse, CreatePaymentIntentResponse } from '../../../domain/cardSchemas';
+import { CreatePaymentIntentResponse } from '../../../domain/cardSchemas';
 import type { BookingResponse } from '../../../domain/schemas';
 import type { ChangeValues } from '../../../domain/manageChanges';
 import type { CallError, ChangeAnswer, ManagePage } from '../../../../machines/manage';
@@ -52,21 +52,11 @@ export async function downloadReceipt({ reference, key }: { reference: string; k
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-// A change's difference, by card: its intent, then the card page's confirm call, then the change applied.
+// A change's difference, by card: its intent (the card page's confirm call confirms it), then the change applied.
 export async function createChangeIntent(change: { reference: string; key: string; id: number }, paymentMethodId: string) {
   const res = await call(`${at(change.reference)}/changes/${change.id}/payment-intent`, change.key, { method: 'POST', body: { paymentMethodId } });
   assert(res, CreatePaymentIntentResponse);
   return res;
-}
-
-export async function confirmIntent({ intentId }: { intentId: string }) {
-  try {
-    const res = await api('/confirm-payment-intent', { method: 'POST', body: { paymentIntentId: intentId } });
-    assert(res, ConfirmPaymentIntentResponse);
-    return res;
-  } catch (err) {
-    throw callError(err);
-  }
 }
 
 export const completeChange = (change: { reference: string; key: string; id: number }, paymentIntentId: string) =>

@@ -1,15 +1,16 @@
 // The office's console (issue 26), a chunk of its own: a customer's page never loads it. Once loaded it hands the
 // app machine its machine (machines/operator.ts, with the browser's services) to run as the app's `operator` child,
 // then shows the screen that machine's state names.
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { AppActor, useSettings } from '../../appActor';
+import { useSettings } from '../../appActor';
+import { useLazyArea } from '../../areaActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { ROLE_LABELS } from '../../../domain/operatorDesk';
 import { pathOfScreen } from '../../../domain/screens';
 import { unseenCount } from '../../../../machines/operator';
 import { liveOperator } from './liveOperator';
-import { OperatorContext, operatorScreen, useOperator, useOperatorRef, type OperatorRef } from './operatorActor';
+import { OperatorContext, operatorScreen, useOperator, useOperatorRef } from './operatorActor';
 import { OperatorLogin } from './OperatorLogin';
 import { BoardView } from './BoardView';
 import { BookingView } from './BookingView';
@@ -19,11 +20,7 @@ import { DataView } from './DataView';
 import './operator.css';
 
 export function OperatorArea() {
-  const app = AppActor.useActorRef();
-  const ref = (AppActor.useSelector((s) => s.context.areas.operator) ?? null) as OperatorRef | null;
-  useEffect(() => {
-    if (!ref) app.send({ type: 'area.loaded', area: 'operator', logic: liveOperator });
-  }, [app, ref]);
+  const ref = useLazyArea('operator', liveOperator);
   if (!ref) return <LoadingOverlay text="Opening the console" />;
   return (
     <OperatorContext.Provider value={ref}>
