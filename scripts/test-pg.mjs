@@ -2,12 +2,14 @@
 //
 // With TEST_DATABASE_URL set, on that server. Without it, on a throwaway
 // PostgreSQL started here (scripts/pg-throwaway.mjs), stopped and its folder
-// removed when the suite ends, fails, or the run is interrupted.
+// removed when the suite ends, fails, or the run is interrupted. Where neither
+// can run, CI fails and a developer's machine skips, saying so (test-pg-plan.mjs).
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED_PACKAGE, startThrowawayPostgres } from './pg-throwaway.mjs';
+import { testPgPlan } from './test-pg-plan.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,16 +28,16 @@ function runApiSuite(url) {
 const running = { vitest: null, stopPostgres: null };
 
 const given = process.env.TEST_DATABASE_URL;
-if (given) {
+const plan = testPgPlan({
+  url: given, platform: process.platform, arch: process.arch, ci: Boolean(process.env.CI && process.env.CI !== 'false'), embeddedPackage: EMBEDDED_PACKAGE,
+});
+if (plan.run === 'given') {
   console.log(`API suite on PostgreSQL: ${given.replace(/\/\/[^@]*@/, '//***@')}`);
   process.exit(await runApiSuite(given));
 }
-
-if (process.platform !== 'linux' || process.arch !== 'x64') {
-  console.log(`test:pg skipped: TEST_DATABASE_URL is not set, and the PostgreSQL of ${EMBEDDED_PACKAGE} runs on linux-x64 only `
-    + `(this is ${process.platform}-${process.arch}). The API suite ran on embedded PGlite only; `
-    + 'set TEST_DATABASE_URL to a PostgreSQL server to run it there too.');
-  process.exit(0);
+if (plan.run === 'none') {
+  (plan.exitCode ? console.error : console.log)(plan.message);
+  process.exit(plan.exitCode);
 }
 
 let cleaned = null;
