@@ -7,7 +7,7 @@ import type { Db } from '../../src/server/db/index';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
 import { testGateway, type TestGateway, AUTHENTICATION_FAILED } from '../../src/server/testGateway/gateway';
 import { signPayload, type WebhookDelivery } from '../../src/server/testGateway/webhooks';
-import { PROVIDER_UNAVAILABLE, reconcileCardBookings } from '../../src/server/bookings/cardBookings';
+import { PROVIDER_UNAVAILABLE, completeCardBooking, reconcileCardBookings } from '../../src/server/bookings/cardBookings';
 import { stripeClient } from '../../src/server/payments/provider';
 import { KEY_REUSED } from '../../src/server/bookings/bookings';
 import { setSetting } from '../../src/server/operator/operator';
@@ -379,6 +379,27 @@ describe('exactly once', () => {
     expect(b).toMatchObject({ status: 'confirmed', payment_status: 'paid', payment_id: confirmed.body.paymentId });
     expect((await mailsOf(b.id)).map((m) => m.status)).toEqual(['pending']);
     expect(await reconcileCardBookings(db, cards)).toBe(0);
+  });
+});
+
+describe('a payment that succeeds for a booking no longer waiting for it', () => {
+  it('never confirms it: an expired booking stays expired, whichever of the webhook, the start-up check and the browser arrives', async () => {
+    webhookTarget = null; // the webhook comes later, after the booking expired
+    const key = newKey();
+    const created = await createIntent(key, '4242424242424242');
+    const b = await bookingOf(key);
+    // The booking expired (nobody paid within the day), then the bank approves late.
+    await db.query("UPDATE bookings SET status = 'expired' WHERE id = $1", [b.id]);
+    const confirmed = await confirm(created.body.paymentIntentId);
+    expect(confirmed.body.status).toBe('succeeded');
+    // What the webhook does with the event, and the start-up check: neither confirms it.
+    const pi = await (await cards.stripe()).paymentIntents.retrieve(created.body.paymentIntentId);
+    expect(await db.transaction((tx) => completeCardBooking(tx, pi))).toBe('mismatch');
+    expect(await reconcileCardBookings(db, cards)).toBe(0);
+    const late = await book(key, confirmed.body);
+    expect(late.status).toBe(422);
+    expect(await bookingOf(key)).toMatchObject({ status: 'expired', payment_status: 'awaiting_payment' });
+    expect((await mailsOf(b.id)).map((m) => m.status)).toEqual(['held']);
   });
 });
 

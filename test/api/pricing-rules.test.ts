@@ -116,6 +116,25 @@ describe('the grace period, in UK time', () => {
     expect((await at('11am', '00')).body.message).toBe('Pickup time is within the grace period'); // in the past
   });
 
+  it('holds for hourly hire too, on its price and on its booking (SPEC 8: a pickup sooner than GRACE_TIME is booked by phone)', async () => {
+    await setSetting(t.db, 'HOURLY_RATE_STATUS', 'enable');
+    t.clock.now = new Date('2030-06-01T12:00:00Z'); // 13:00 in London
+    const hourly = (hour: string, min: string) => ({
+      pickup: 'Canary Wharf, One Canada Square, London E14 5AB', pickup_date: '2030-06-01', pickup_duration: '4hour', pickup_hour: hour, pickup_min: min,
+    });
+    const tooSoon = await t.call('POST', '/calculate-hourly-price', hourly('2pm', '55'));
+    expect([tooSoon.status, tooSoon.body.message]).toEqual([422, 'Pickup time is within the grace period']);
+    const inTime = await t.call('POST', '/calculate-hourly-price', hourly('3pm', '00'));
+    expect(inTime.status).toBe(200);
+    // A booking of a price given earlier is checked again when it is made.
+    const booked = await t.call('POST', '/booking', {
+      selectedVehicleData: inTime.body.price_details[0], selectedVehicle: 1, bookingType: 'hourly', hourlyRateForm: hourly('2pm', '30'),
+      payment_method: 'car', selected_passenger: 'guest_login',
+      registrationData: { firstName: 'Amelia', surname: 'Hart', number: '07700 900012', email: 'hourly.grace@example.com' },
+    });
+    expect([booked.status, booked.body.message]).toEqual([422, 'Pickup time is within the grace period']);
+  });
+
   it('judges winter pickups on GMT', async () => {
     t.clock.now = new Date('2030-12-01T12:00:00Z'); // 12:00 in London
     const r = (hour: string) => t.call('POST', '/calculate-distance-price', { ...trip, pickup_date: '2030-12-01', pickup_hour: hour, pickup_min: '00' });
