@@ -91,6 +91,24 @@ describe('navigation through the booking machine', () => {
     await page.close();
   });
 
+  it('leaves no trap in the history after a guard turns a typed address back: Back returns to the page before', async () => {
+    // SPEC 2: a step the visitor has no data for sends them home; that redirect replaces the entry it came from, so
+    // Back goes to where they were, not to the address that would send them home again.
+    const page = await (await suite.browser.newContext()).newPage();
+    await page.goto(`${server.url}/ourfleet`);
+    await page.getByRole('heading', { name: 'Our Fleet' }).waitFor();
+    await page.goto(`${server.url}/paymentview`);
+    await page.waitForURL((u) => u.pathname === '/home');
+    await page.getByRole('tab', { name: 'GET A QUOTE' }).waitFor();
+    expect(await page.evaluate(() => history.length)).toBe(3); // about:blank, /ourfleet, /home (in place of /paymentview)
+    await page.goBack();
+    await page.waitForURL((u) => u.pathname === '/ourfleet');
+    await page.getByRole('heading', { name: 'Our Fleet' }).waitFor();
+    await page.goForward();
+    await page.waitForURL((u) => u.pathname === '/home');
+    await page.context().close();
+  });
+
   it('reloads a step with the same data', async () => {
     const page = await suite.browser.newPage();
     await toQuotation(page);
