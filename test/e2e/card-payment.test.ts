@@ -7,6 +7,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ROOMY_RATE_LIMITS, onSharedServer, removeDir, startServer, ukDateInDays } from './harness';
 import { violations } from './axe';
 import { outboxMails } from './outbox';
+import { eventCount, machinesReceived, watchMachines } from './machineWatch';
 
 const suite = onSharedServer();
 const { server, setting } = suite;
@@ -37,6 +38,7 @@ async function atPayment(opts: { width?: number; email: string; url?: string }):
   const context = await suite.browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
+  await watchMachines(page);
   await page.goto(opts.url ?? server.url);
   await choose(page, 'Pickup address', 'Paddington');
   await choose(page, 'Drop-off address', 'Canary Wharf');
@@ -308,8 +310,13 @@ describe('paying by card', () => {
     await cardCvc(page).press('Tab');
     await expectErrorUnder(page, cardCvc(page), "Your card's security code is incomplete.");
 
+    // The card machine takes the Pay and, the card refused by its form, is back at the inputs: only then is "no
+    // dialog, nothing sent" a fact.
+    const submitted = await eventCount(page, 'card.submitted');
     await payButton(page).click();
-    await page.waitForTimeout(300);
+    await machinesReceived(page, 'card.submitted', submitted);
+    await expect.poll(() => payButton(page).isEnabled(), { timeout: 10_000 }).toBe(true);
+    await expectErrorUnder(page, cardCvc(page), "Your card's security code is incomplete.");
     expect(await page.getByRole('alertdialog').count()).toBe(0);
     expect(new URL(page.url()).pathname).toBe('/stripecheckout');
     expect(sent, 'nothing was sent to the card provider or the server').toEqual([]);

@@ -3,12 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
+import { eventCount, machinesReceived, watchMachines } from './machineWatch';
 
 const suite = onSharedServer();
 const { server, setting } = suite;
 
 async function open(path = '/'): Promise<Page> {
   const page = await (await suite.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await watchMachines(page);
   await page.goto(server.url + path);
   await page.getByRole('tablist', { name: 'Booking type' }).waitFor();
   return page;
@@ -267,10 +269,13 @@ describe('quotation', () => {
     expect(await card.getByRole('table').textContent()).toContain('Journey fare');
     const options = await card.getByLabel('Number of vehicles').locator('option').allTextContents();
     expect(options).toEqual([1, 2, 3, 4, 5, 6].map((n) => `${n} x Vehicle Selected`));
-    // Clicking the Payment step runs the guards: without details it stays on the vehicles.
+    // Clicking the Payment step runs the guards: without details it stays on the vehicles. The machine first receives
+    // the address asked for; only then is staying put a fact.
+    const asked = await eventCount(page, 'url.changed', '/paymentview');
     await page.getByRole('link', { name: /Payment/ }).click();
-    await page.waitForTimeout(300);
-    expect(new URL(page.url()).pathname).toBe('/quotationview');
+    await machinesReceived(page, 'url.changed', asked, '/paymentview');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/quotationview');
+    await page.getByRole('heading', { name: 'Top results' }).waitFor();
 
     await setting('MULTIPLE_OPERATORS', 'disable');
     page = await open();
@@ -313,7 +318,8 @@ describe('address suggestions from Google Places', () => {
     let scripts = 0;
     await page.route('https://maps.googleapis.com/**', (r) => { scripts++; return r.fulfill({ contentType: 'text/javascript', body: MAPS_STUB }); });
     await page.getByRole('combobox', { name: 'Pickup address' }).fill('London');
-    await page.waitForTimeout(500);
+    // The operator's own suggestions have come: the search ran, without asking Google for anything.
+    await page.getByRole('listbox').getByRole('option').first().waitFor();
     expect(scripts).toBe(0);
     expect(await page.getByRole('listbox').getByRole('option', { name: '10 Downing Street, London, UK' }).count()).toBe(0);
 
