@@ -12,7 +12,8 @@ import { bookingCancelledMail, officeChangeNotice, refundWords } from '../mail/t
 import { loadBooking } from '../bookings/queries';
 import { officeRecipients } from '../bookings/bookings';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
-import { bookingOfKey, storedBooking } from './changes';
+import { storedBooking } from './changes';
+import { bookingOfKey } from './keys';
 import { takeAllowance, type Limits } from '../limits';
 
 export const PASSENGER_CANCEL_REASON = 'Cancelled by the passenger';

@@ -13,7 +13,7 @@ import type { BookingForm, BookingResult, HourlyRateForm } from '../../domain/sc
 import {
   CHANGE_FIELDS, CHANGE_LABELS, CHANGE_MESSAGES, changeErrors, changedFields, cleanChange, pickupMoved, priceOutcome, type ChangeValues,
 } from '../../domain/manageChanges';
-import { passengerMay, ukMoment, MANAGE_MESSAGES } from '../../domain/manageRules';
+import { passengerMay, ukMoment } from '../../domain/manageRules';
 import { EXTRAS, storedExtras } from '../../domain/extras';
 import { formatExactPrice, penceToPounds } from '../../domain/money';
 import { isPhone, normalisePhone } from '../../domain/phone';
@@ -28,14 +28,7 @@ import { officeRecipients } from '../bookings/bookings';
 import { quoteDistance, quoteHourly, type QuoteContext, type PricedOffer } from '../pricing/quote';
 import { writeRefunds } from '../payments/ledger';
 import { takeAllowance, type Limits } from '../limits';
-import { KEY_DAYS_AFTER_PICKUP, checkKey } from './keys';
-
-/** The booking a link's key opens: 404 for a key that is not this booking's, 410 for an expired one. */
-export async function bookingOfKey(db: Queryable, reference: string, key: string): Promise<number> {
-  const check = await checkKey(db, reference, key);
-  if (check.ok) return check.bookingId;
-  throw check.why === 'expired' ? new DomainError('gone', MANAGE_MESSAGES.expiredLink) : new DomainError('notFound', MANAGE_MESSAGES.unknownLink);
-}
+import { KEY_DAYS_AFTER_PICKUP, bookingOfKey } from './keys';
 
 interface StoredBooking {
   id: number; booking_number: string; status: string; pickup_at: Date; booking_type: 'milleage' | 'hourly'; payment_method: string;

@@ -3,6 +3,8 @@
 // needs no slow hash. A key opens one booking only: it is looked up together with the booking's reference.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/index';
+import { DomainError } from '../errors';
+import { MANAGE_MESSAGES } from '../../domain/manageRules';
 
 /** How long after the pickup a link keeps working: a receipt is often asked for weeks later. */
 export const KEY_DAYS_AFTER_PICKUP = 180;
@@ -34,4 +36,11 @@ export async function checkKey(db: Queryable, reference: string, key: string): P
       WHERE k.key_hash = $1 AND b.booking_number = $2`, [hashKey(key), reference.trim().toUpperCase()]);
   if (!row) return { ok: false, why: 'unknown' };
   return row.expired ? { ok: false, why: 'expired' } : { ok: true, bookingId: row.id };
+}
+
+/** The booking a link's key opens: 404 for a key that is not this booking's, 410 for an expired one. */
+export async function bookingOfKey(db: Queryable, reference: string, key: string): Promise<number> {
+  const check = await checkKey(db, reference, key);
+  if (check.ok) return check.bookingId;
+  throw check.why === 'expired' ? new DomainError('gone', MANAGE_MESSAGES.expiredLink) : new DomainError('notFound', MANAGE_MESSAGES.unknownLink);
 }

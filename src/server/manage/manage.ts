@@ -9,7 +9,7 @@ import { loadBooking } from '../bookings/queries';
 import { enqueueEmail } from '../mail/queue';
 import { manageLinkMail } from '../mail/templates';
 import { takeAllowance, type Limits } from '../limits';
-import { checkKey, manageLink, mintKey } from './keys';
+import { bookingOfKey, manageLink, mintKey } from './keys';
 import { invoiceFor } from './invoices';
 import { refundSummary } from '../payments/ledger';
 import { currentValues, storedBooking, waitingChangeOf } from './changes';
@@ -17,24 +17,18 @@ import { receiptFileName, receiptPdf } from './receipt';
 import { formatExactPrice } from '../../domain/money';
 import { formatDateUK, ukToday } from '../../domain/ukTime';
 
-
 /** The booking a key opens, as its page shows it: 404 for a key that is not this booking's, 410 for an expired one. */
 export async function manageView(db: Db, reference: string, key: string, settings: Settings, now: Date) {
-  const check = await checkKey(db, reference, key);
-  if (!check.ok) {
-    throw check.why === 'expired'
-      ? new DomainError('gone', MANAGE_MESSAGES.expiredLink)
-      : new DomainError('notFound', MANAGE_MESSAGES.unknownLink);
-  }
+  const bookingId = await bookingOfKey(db, reference, key);
   const [b] = await db.query<{
     status: string; pickup_at: Date; driver: Record<string, string> | null; price_breakdown: { lines: { label: string; amount: string }[] };
     payment_method: string; payment_status: string; payment_livemode: boolean | null; cancel_reason: string | null; cancelled_at: Date | null;
   }>(
     `SELECT b.status, b.pickup_at, b.driver, b.price_breakdown, b.payment_method, b.payment_status, b.payment_livemode, b.cancel_reason,
-            b.cancelled_at FROM bookings b WHERE b.id = $1`, [check.bookingId]);
-  const refund = await refundSummary(db, check.bookingId);
-  const booking = (await loadBooking(db, check.bookingId))!;
-  const stored = await storedBooking(db, check.bookingId);
+            b.cancelled_at FROM bookings b WHERE b.id = $1`, [bookingId]);
+  const refund = await refundSummary(db, bookingId);
+  const booking = (await loadBooking(db, bookingId))!;
+  const stored = await storedBooking(db, bookingId);
   const pickupAt = new Date(b.pickup_at);
   const status = manageStatus(b);
   const may = passengerMay({ status: b.status, pickupAt }, settings, now);
@@ -51,7 +45,7 @@ export async function manageView(db: Db, reference: string, key: string, setting
       change_until: ukMoment(changeDeadline(pickupAt, settings)), cancel_until: ukMoment(cancelDeadline(pickupAt, settings)),
       may,
       /** The change form's values as the booking has them, and the change still waiting for its difference to be paid. */
-      form: currentValues(stored), waiting_change: await waitingChangeOf(db, check.bookingId),
+      form: currentValues(stored), waiting_change: await waitingChangeOf(db, bookingId),
       has_return: stored.return_date !== null, meet_and_greet: stored.details.meet_and_greet === 'yes',
       has_receipt: hasReceipt(b.status, b.payment_method),
     },
@@ -87,25 +81,22 @@ export async function findBooking(deps: FindDeps, reference: string, email: stri
 
 /** The booking's receipt, or its VAT invoice when the operator has a VAT_NUMBER: a PDF and its file name. */
 export async function manageReceipt(db: Db, reference: string, key: string, settings: Settings, now: Date) {
-  const check = await checkKey(db, reference, key);
-  if (!check.ok) {
-    throw check.why === 'expired' ? new DomainError('gone', MANAGE_MESSAGES.expiredLink) : new DomainError('notFound', MANAGE_MESSAGES.unknownLink);
-  }
+  const bookingId = await bookingOfKey(db, reference, key);
   const [b] = await db.query<{
     status: string; price_breakdown: { lines: { label: string; amount: string }[] }; payment_method: string; payment_status: string;
     paid_at: Date | null; total_pence: number;
   }>(
     `SELECT b.status, b.price_breakdown, b.payment_method, b.payment_status, b.paid_at, b.total_booking_amount_pence AS total_pence
-       FROM bookings b WHERE b.id = $1`, [check.bookingId]);
-  const refund = await refundSummary(db, check.bookingId);
+       FROM bookings b WHERE b.id = $1`, [bookingId]);
+  const refund = await refundSummary(db, bookingId);
   if (!hasReceipt(b.status, b.payment_method)) throw new DomainError('conflict', MANAGE_MESSAGES.noReceipt);
   const vatNumber = settings.VAT_NUMBER?.trim() ?? '';
-  const invoice = vatNumber ? await invoiceFor(db, check.bookingId, vatNumber, vatRate(settings)) : null;
+  const invoice = vatNumber ? await invoiceFor(db, bookingId, vatNumber, vatRate(settings)) : null;
   const payment = b.payment_method === 'card'
     ? `Paid by card${b.paid_at ? ` on ${formatDateUK(ukToday(new Date(b.paid_at)))}` : ''}`
     : b.status === 'completed' ? 'Paid in the car' : 'To be paid in the car';
   const input = {
-    booking: (await loadBooking(db, check.bookingId))!, settings, breakdown: b.price_breakdown.lines, payment, invoice, now,
+    booking: (await loadBooking(db, bookingId))!, settings, breakdown: b.price_breakdown.lines, payment, invoice, now,
     refund: refund?.status === 'succeeded' ? `${formatExactPrice(penceToPounds(refund.pence))} refunded to the card` : null,
   };
   return { pdf: await receiptPdf(input), fileName: receiptFileName(input) };
