@@ -279,7 +279,7 @@ browserPaths({
     if (s.matches({ booking: 'viewing' })) {
       // The buttons are the ones the server allows; a change waiting offers its payment.
       const m = s.context.page.manage;
-      await p.page.getByRole('heading', { name: 'Manage your booking', exact: true }).waitFor({ timeout: 10_000 });
+      if (!cancelled || m.has_receipt) await p.page.getByRole('heading', { name: 'Manage your booking', exact: true }).waitFor({ timeout: 10_000 });
       if (m.may.change) await button(p, 'Change details or time').waitFor({ timeout: 10_000 });
       else if (!cancelled) await p.sees('Changes can no longer be made here.');
       if (m.waiting_change && m.may.change) await button(p, 'Pay the difference').waitFor({ timeout: 10_000 });

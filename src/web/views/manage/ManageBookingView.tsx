@@ -161,7 +161,7 @@ function BookingPage({ page }: { page: ManagePage }) {
 
       {(is('editing') || is('saving') || is('confirmingPrice')) ? (
         <ChangeForm page={page} />
-      ) : (
+      ) : (open || m.has_receipt) && (
         <Section id="actions-title" title="Manage your booking">
           {open && (
             <ul className="manage-deadlines">
