@@ -96,8 +96,9 @@ export const appMachine = setup({
     toAccount: sendTo(({ context }) => context.account!, ({ context }) => ({ type: 'url.changed' as const, ...context.location })),
     /** The location, to the area that owns it when its code runs already. */
     toLazyAreaIfRunning: enqueueActions(({ context, enqueue }) => {
-      const ref = context.areas[lazyAreaOf(context.location.path) ?? 'operator'];
-      if (ref && lazyAreaOf(context.location.path)) enqueue.sendTo(ref, { type: 'url.changed', ...context.location });
+      const area = lazyAreaOf(context.location.path);
+      const ref = area ? context.areas[area] : undefined;
+      if (ref) enqueue.sendTo(ref, { type: 'url.changed', ...context.location });
     }),
     startLazyArea: assign({
       areas: ({ context, event, spawn }) => {
