@@ -146,6 +146,8 @@ describe('pages', () => {
     // A message is written to the mail queue before the answer: this one never was.
     expect(await server.admin('emails')).not.toContain('Honeypot-Robot');
     const quote = await open('/quoteView');
+    // The quote form is a view of its own: on screen first, then what it has and has not is a fact (issue 28).
+    await quote.getByRole('form', { name: 'Quote Now' }).waitFor();
     expect(await quote.getByRole('form', { name: 'Quote Now' }).getByRole('textbox', { name: 'Leave this field empty' }).count()).toBe(0);
     expect(await quote.locator('#website').count()).toBe(1);
   });

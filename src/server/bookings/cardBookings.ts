@@ -296,6 +296,7 @@ export async function handleWebhook(
     else await completeCardBooking(tx, pi);
     return 'handled';
   });
-  await makeRefunds(db, cards, refundIds);
+  // The event is handled (recorded): a refund that cannot be made now stays for the console's Retry.
+  await makeRefunds(db, cards, refundIds).catch((err) => console.error(`A change's refund was not made now: ${(err as Error).message}`));
   return outcome;
 }

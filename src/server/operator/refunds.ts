@@ -35,6 +35,9 @@ export async function makeRefund(db: Db, cards: CardProvider, refundId: number):
     return { status: 'failed', error };
   }
   await db.transaction(async (tx) => {
+    // The booking's row first, the order every change, cancel and payment of a booking takes: a passenger's change
+    // being applied meanwhile (it locks the booking, then writes a refund row) never waits on this in a circle.
+    await tx.query('SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE', [r.booking_id]);
     await tx.query("UPDATE refunds SET status = 'succeeded', provider_refund_id = $2, last_error = NULL, refunded_at = now() WHERE id = $1", [r.id, providerId]);
     // Refunded: nothing is left of any of its payments; otherwise partly.
     const left = refundableLeft(await paymentsLeft(tx, r.booking_id));
