@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
-import { onSharedServer } from './harness';
+import { onSharedServer, ukDateInDays } from './harness';
 
 const suite = onSharedServer();
 const { server } = suite;
@@ -130,6 +130,7 @@ describe.each([375, 1280])('keyboard and focus at %i px', (width) => {
     await page.getByRole('listbox').getByRole('option').first().click();
     await page.getByRole('combobox', { name: 'Drop-off address' }).fill('Gatwick');
     await page.getByRole('listbox').getByRole('option').first().click();
+    await page.getByLabel('Pickup date').fill(ukDateInDays(3));
     await page.getByRole('button', { name: 'Get prices' }).click();
     await page.getByRole('button', { name: 'Book Now' }).first().click();
     await page.getByRole('heading', { name: 'Personal details' }).waitFor();
@@ -168,6 +169,8 @@ describe.each([375, 1280])('keyboard and focus at %i px', (width) => {
     await page.getByRole('listbox').getByRole('option').first().click();
     await page.getByRole('combobox', { name: 'Drop-off address' }).fill('Canary Wharf');
     await page.getByRole('listbox').getByRole('option').first().click();
+    // Days ahead, not the form's earliest bookable time: a slow machine must not carry the pickup into the grace period.
+    await page.getByLabel('Pickup date').fill(ukDateInDays(3));
     await page.getByRole('button', { name: 'Get prices' }).click();
     await page.getByRole('button', { name: 'Book Now' }).first().click();
     await page.getByLabel('First Name').fill('Maximilian-Alexander');
