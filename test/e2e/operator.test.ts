@@ -159,8 +159,11 @@ describe("a booking's page", () => {
     await page.getByRole('listitem').filter({ hasText: 'Driver assigned' }).filter({ hasText: ADMIN.name }).waitFor();
     await page.getByRole('button', { name: 'Change driver' }).waitFor();
     await expect.poll(() => outboxMails(shared.dataDir).filter((m) => m.headers.subject === `Your driver for ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
-    // The office heard of the booking, and of its driver, with the company that drives it in copy.
-    const office = outboxMails(shared.dataDir).filter((m) => m.headers.subject.includes(b.booking_number) && m.headers.to === 'bookings@albion-executive.co.uk');
+    // The office heard of the booking, and of its driver, with the company that drives it in copy (each message in the
+    // outbox once the queue has sent it: waited for, not assumed).
+    const officeMails = () => outboxMails(shared.dataDir).filter((m) => m.headers.subject.includes(b.booking_number) && m.headers.to === 'bookings@albion-executive.co.uk');
+    await expect.poll(() => officeMails().length, { timeout: 10_000 }).toBe(2);
+    const office = officeMails();
     expect(office.map((m) => [m.headers.subject.split(':')[0], m.headers.cc]).sort()).toEqual([
       ['Driver assigned', 'dispatch@metrocars.london'], [`New booking ${b.booking_number}`, 'dispatch@metrocars.london'],
     ]);
