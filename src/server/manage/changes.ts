@@ -14,7 +14,7 @@ import {
   CHANGE_FIELDS, CHANGE_LABELS, CHANGE_MESSAGES, changeErrors, changedFields, cleanChange, pickupMoved, priceOutcome, type ChangeValues,
 } from '../../domain/manageChanges';
 import { passengerMay, ukMoment } from '../../domain/manageRules';
-import { EXTRAS, storedExtras } from '../../domain/extras';
+import { EXTRAS } from '../../domain/extras';
 import { formatExactPrice, penceToPounds } from '../../domain/money';
 import { isPhone, normalisePhone } from '../../domain/phone';
 import { currencyOf, type Settings } from '../../domain/settings';
