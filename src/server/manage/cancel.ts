@@ -8,9 +8,9 @@ import { passengerMay } from '../../domain/manageRules';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { enqueueEmail } from '../mail/queue';
-import { bookingCancelledMail, officeChangeNotice, refundWords } from '../mail/templates';
+import { bookingCancelledMail, refundWords } from '../mail/templates';
 import { loadBooking } from '../bookings/queries';
-import { officeRecipients } from '../bookings/bookings';
+import { byPassenger, recordChange, tellOffice } from '../bookings/bookingHistory';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
 import { storedBooking } from './changes';
 import { bookingOfKey } from './keys';
@@ -33,18 +33,13 @@ export async function cancelByPassenger(
     await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1", [bookingId, PASSENGER_CANCEL_REASON]);
     await tx.query("UPDATE booking_changes SET status = 'replaced' WHERE booking_id = $1 AND status = 'awaiting_payment'", [bookingId]);
     const refundIds = await writeRefunds(tx, bookingId, paid);
-    await tx.query(
-      'INSERT INTO audit_log (staff_id, staff_name, action, booking_id, subject, before, after) VALUES (NULL, $1, $2, $3, $4, $5, $6)',
-      [`Passenger (${b.passenger_email})`, 'Cancelled by the passenger', bookingId, PASSENGER_CANCEL_REASON,
-        JSON.stringify({ status: b.status }), JSON.stringify({ status: 'cancelled', refund_pence: paid })]);
+    await recordChange(tx, byPassenger(b.passenger_email), 'Cancelled by the passenger', bookingId, PASSENGER_CANCEL_REASON,
+      { status: b.status }, { status: 'cancelled', refund_pence: paid });
     const result = (await loadBooking(tx, bookingId))!;
     const money = refundWords(b.payment_method, paid, paid, currencyOf(deps.settings));
     const mail = bookingCancelledMail(result, PASSENGER_CANCEL_REASON, money, deps.settings);
     await enqueueEmail(tx, { kind: 'booking_cancelled', to: b.passenger_email, ...mail, bookingId });
-    const notice = officeChangeNotice(result, 'Cancelled by the passenger', [['Payment', money]], `the passenger (${b.passenger_email})`,
-      `${deps.siteUrl}/operator/bookings/${b.booking_number}`);
-    const { to, cc } = officeRecipients(deps.settings, b.company_email);
-    await enqueueEmail(tx, { kind: 'booking_change_notice', to, cc: cc ?? undefined, replyTo: b.passenger_email, ...notice, bookingId });
+    await tellOffice(tx, deps, b, 'Cancelled by the passenger', [['Payment', money]], `the passenger (${b.passenger_email})`, b.passenger_email);
     return { refundIds };
   });
 }

@@ -22,9 +22,9 @@ import { hour24To12, toTime24 } from '../../domain/ukTime';
 import { emailKey } from '../../domain/fields';
 import { DomainError } from '../errors';
 import { enqueueEmail } from '../mail/queue';
-import { bookingChangedMail, officeChangeNotice } from '../mail/templates';
+import { bookingChangedMail } from '../mail/templates';
 import { loadBooking } from '../bookings/queries';
-import { officeRecipients } from '../bookings/bookings';
+import { byPassenger, recordChange, tellOffice } from '../bookings/bookingHistory';
 import { quoteDistance, quoteHourly, type QuoteContext, type PricedOffer } from '../pricing/quote';
 import { writeRefunds } from '../payments/ledger';
 import { takeAllowance, type Limits } from '../limits';
@@ -246,18 +246,13 @@ function changeRows(c: Change, currency: string): [string, string][] {
 async function tellOfChange(tx: Queryable, deps: { settings: Settings; siteUrl: string }, b: StoredBooking, c: Change, money: string | null) {
   const rows = changeRows(c, currencyOf(deps.settings));
   const result = (await loadBooking(tx, b.id)) as BookingResult;
-  const who = `the passenger (${c.before.passenger_email})`;
-  await tx.query(
-    'INSERT INTO audit_log (staff_id, staff_name, action, booking_id, subject, before, after) VALUES (NULL, $1, $2, $3, $4, $5, $6)',
-    [`Passenger (${c.before.passenger_email})`, 'Changed by the passenger', b.id, rows.map(([k, v]) => `${k}: ${v}`).join('; '),
-      JSON.stringify({ ...c.before, total_pence: c.oldTotal }), JSON.stringify({ ...c.after, total_pence: c.newTotal })]);
+  await recordChange(tx, byPassenger(c.before.passenger_email), 'Changed by the passenger', b.id, rows.map(([k, v]) => `${k}: ${v}`).join('; '),
+    { ...c.before, total_pence: c.oldTotal }, { ...c.after, total_pence: c.newTotal });
   const mail = bookingChangedMail(result, rows, money, deps.settings);
   const addresses = [...new Map([c.after.passenger_email, c.before.passenger_email].map((e) => [emailKey(e), e])).values()];
   for (const to of addresses) await enqueueEmail(tx, { kind: 'booking_changed', to, ...mail, bookingId: b.id });
-  const notice = officeChangeNotice(result, 'Changed by the passenger', [...rows, ...(money ? [['Payment', money] as [string, string]] : [])],
-    who, `${deps.siteUrl}/operator/bookings/${b.booking_number}`);
-  const { to, cc } = officeRecipients(deps.settings, b.company_email);
-  await enqueueEmail(tx, { kind: 'booking_change_notice', to, cc: cc ?? undefined, replyTo: c.after.passenger_email, ...notice, bookingId: b.id });
+  await tellOffice(tx, deps, b, 'Changed by the passenger', [...rows, ...(money ? [['Payment', money] as [string, string]] : [])],
+    `the passenger (${c.before.passenger_email})`, c.after.passenger_email);
 }
 
 /** The waiting change a payment is for, checked against the link's booking. */

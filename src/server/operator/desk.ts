@@ -9,24 +9,18 @@ import { normalisePhone } from '../../domain/phone';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { enqueueEmail } from '../mail/queue';
-import { bookingCancelledMail, driverAssignedMail, officeChangeNotice, refundWords } from '../mail/templates';
+import { bookingCancelledMail, driverAssignedMail, refundWords } from '../mail/templates';
 import { loadBooking } from '../bookings/queries';
-import { officeRecipients } from '../bookings/bookings';
+import { recordChange, tellOffice } from '../bookings/bookingHistory';
 import { deskBooking, scopeOf, type DeskBooking } from './deskQueries';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
 import type { Staff } from './staff';
 
 export interface DeskDeps { db: Db; settings: Settings; now: Date; siteUrl: string }
 
-export const consoleUrl = (siteUrl: string, reference: string) => `${siteUrl}/operator/bookings/${reference}`;
-
 /** Writes who did what to which booking, with the values before and after. */
-export async function audit(tx: Queryable, staff: Staff, action: string, bookingId: number | null, subject: string, before: unknown, after: unknown) {
-  await tx.query(
-    'INSERT INTO audit_log (staff_id, staff_name, action, booking_id, subject, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [staff.id, `${staff.name} (${staff.email})`, action, bookingId, subject, before === undefined ? null : JSON.stringify(before),
-      after === undefined ? null : JSON.stringify(after)]);
-}
+export const audit = (tx: Queryable, staff: Staff, action: string, bookingId: number | null, subject: string, before: unknown, after: unknown) =>
+  recordChange(tx, { staffId: staff.id, name: `${staff.name} (${staff.email})` }, action, bookingId, subject, before, after);
 
 /**
  * The booking, locked for this transaction, when the viewer may see it (404 otherwise) and the action is still allowed
@@ -48,13 +42,8 @@ function refuse(errors: Record<string, string | undefined>): void {
   if (field) throw new DomainError('invalid', message!, field);
 }
 
-async function notifyOffice(tx: Queryable, deps: DeskDeps, b: DeskBooking, what: string, rows: [string, string][], staff: Staff) {
-  const result = await loadBooking(tx, b.id);
-  if (!result) return;
-  const mail = officeChangeNotice(result, what, rows, staff.name, consoleUrl(deps.siteUrl, b.booking_number));
-  const { to, cc } = officeRecipients(deps.settings, b.company_email);
-  await enqueueEmail(tx, { kind: 'booking_change_notice', to, cc: cc ?? undefined, ...mail, bookingId: b.id });
-}
+const notifyOffice = (tx: Queryable, deps: DeskDeps, b: DeskBooking, what: string, rows: [string, string][], staff: Staff) =>
+  tellOffice(tx, deps, b, what, rows, staff.name);
 
 /** Gives a booking its driver (or a new one); the passenger is e-mailed the driver's details each time. */
 export async function assignDriver(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof DriverInput, unknown>>) {
