@@ -112,3 +112,13 @@ export async function calculatePrice({ bookingType, form, settings }: PriceInput
 /** The corporate calls' sign-in header. */
 export const bearer = (token: string | null): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
 
+
+/**
+ * A refusal as the lazily loaded areas' machines keep it (the console, a passenger's booking page): the server's
+ * message, the field it names and the HTTP status (401: a session ended; 404 and 410: a link that opens nothing).
+ */
+export function refusalOf(err: unknown): Error & { field?: string; status?: number } {
+  const status = err instanceof FetchError ? err.response?.status : undefined;
+  const field = err instanceof FetchError ? (err.data as { field?: string } | undefined)?.field : undefined;
+  return Object.assign(new Error(errorMessage(err)), { ...(field ? { field } : {}), ...(status ? { status } : {}) });
+}

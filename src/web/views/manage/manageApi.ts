@@ -1,24 +1,17 @@
 // The manage page's calls (src/server/manage/routes.ts), in the area's own chunk. Each carries the link's key in the
 // X-Manage-Key header; a refusal becomes an error with the server's message, the field it names and its status.
-import { FetchError } from 'ofetch';
 import { assert } from 'superstruct';
-import { api, errorMessage } from '../../api';
+import { api, refusalOf } from '../../api';
 import { CreatePaymentIntentResponse } from '../../../domain/cardSchemas';
 import type { BookingResponse } from '../../../domain/schemas';
 import type { ChangeValues } from '../../../domain/manageChanges';
-import type { CallError, ChangeAnswer, ManagePage } from '../../../../machines/manage';
-
-function callError(err: unknown): Error & Partial<CallError> {
-  const status = err instanceof FetchError ? err.response?.status : undefined;
-  const field = err instanceof FetchError ? (err.data as { field?: string } | undefined)?.field : undefined;
-  return Object.assign(new Error(errorMessage(err)), { ...(field ? { field } : {}), ...(status ? { status } : {}) });
-}
+import type { ChangeAnswer, ManagePage } from '../../../../machines/manage';
 
 async function call<T>(path: string, key: string | null, options: { method?: string; body?: object; responseType?: 'blob' } = {}): Promise<T> {
   try {
     return await api<T>(`/manage/${path}`, { ...options, headers: key ? { 'X-Manage-Key': key } : {} } as never) as T;
   } catch (err) {
-    throw callError(err);
+    throw refusalOf(err);
   }
 }
 
@@ -67,6 +60,6 @@ export async function keyOfAccount(reference: string, token: string): Promise<st
   try {
     return (await api<{ key: string }>(`/manage/${at(reference)}/key`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })).key;
   } catch (err) {
-    throw callError(err);
+    throw refusalOf(err);
   }
 }

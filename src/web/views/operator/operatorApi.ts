@@ -1,25 +1,18 @@
 // The console's calls (src/server/operator/routes.ts), in the console's own chunk. The session is an HttpOnly cookie
 // the browser sends by itself; a refusal becomes a CallError with the server's message, the field it names and the
 // status (401: the session ended), which the console's machine reads.
-import { FetchError } from 'ofetch';
-import { api, errorMessage } from '../../api';
+import { api, refusalOf } from '../../api';
 import type {
-  ActionResult, Board, BoardQuery, BookingPage, CallError, DeskAction, Filters, Latest, MailRow, MailStatus, StaffMember,
+  ActionResult, Board, BoardQuery, BookingPage, DeskAction, Filters, Latest, MailRow, MailStatus, StaffMember,
   DataSaved,
 } from '../../../../machines/operator';
 import type { DataChange, DataSection } from '../../../domain/operatorData';
-
-function callError(err: unknown): Error & Partial<CallError> {
-  const status = err instanceof FetchError ? err.response?.status : undefined;
-  const field = err instanceof FetchError ? (err.data as { field?: string } | undefined)?.field : undefined;
-  return Object.assign(new Error(errorMessage(err)), { ...(field ? { field } : {}), ...(status ? { status } : {}) });
-}
 
 async function call<T>(path: string, options: { method?: string; body?: object; query?: Record<string, string>; responseType?: 'blob' } = {}): Promise<T> {
   try {
     return await api<T>(`/operator/${path}`, { credentials: 'same-origin', ...options } as never) as T;
   } catch (err) {
-    throw callError(err);
+    throw refusalOf(err);
   }
 }
 
