@@ -99,7 +99,7 @@ describe('a sender that dies while sending', () => {
     // A sender claims it and hangs (as if its process were killed); it would give up only after ten minutes.
     let wakeHung: () => void = () => {};
     const hung = new MailQueue(t.db, { description: 'hangs', send: () => new Promise<void>((_, reject) => { wakeHung = () => reject(new Error('woke up late')); }) },
-      FROM, () => {}, { leaseSeconds: LEASE_SECONDS, sendTimeoutMs: 600_000 });
+      FROM, () => {}, { sendTimeoutMs: 600_000 });
     const hungRun = hung.deliverDue();
     await expect.poll(async () => (await statusOf(id)).status).toBe('sending');
     // Another sender (or this one after a restart on PostgreSQL) does not take it while the lease runs...
@@ -142,7 +142,7 @@ describe('a sender that dies while sending', () => {
     const id = await queued('slow-server@example.com');
     const lines: string[] = [];
     const queue = new MailQueue(t.db, { description: 'hangs', send: () => new Promise(() => {}) }, FROM, (l) => lines.push(l),
-      { leaseSeconds: LEASE_SECONDS, sendTimeoutMs: 50 });
+      { sendTimeoutMs: 50 });
     expect(await queue.deliverDue()).toBe(0);
     const [row] = await t.db.query<any>(
       'SELECT status, last_error, lease_until, next_attempt_at > now() AS later FROM outbound_emails WHERE id = $1', [id]);
@@ -161,24 +161,51 @@ describe('a batch of messages claimed at once (decision 29)', () => {
     for (const to of ['one@example.com', 'two@example.com', 'three@example.com']) {
       ids.push(await enqueueEmail(t.db, { kind: 'booking_confirmation', to, subject: `Batch for ${to}`, text: 'x', html: '<p>x</p>' }));
     }
-    const timing = { leaseSeconds: 1, sendTimeoutMs: 600 };
-    const leftAtStart: number[] = [];
+    // The queue's clock is the test's: each send takes 400 ms of it, so after one send a second would start with
+    // 400 + 600 = 1,000 ms of a 1 s lease gone by its timeout, which is not "inside the lease".
+    let now = 0;
+    const timing = { leaseSeconds: 1, sendTimeoutMs: 600, clock: () => now };
+    const claimedAt: number[] = [];
+    const sendsAt: number[] = [];
+    const db = Object.create(t.db);
+    db.query = (sql: string, ...rest: unknown[]) => {
+      if (/SET status = 'sending'/.test(sql)) claimedAt.push(now);
+      return t.db.query(sql, ...(rest as []));
+    };
     const slow = {
       description: 'slow',
-      async send(m: { to: string }) {
-        const [row] = await t.db.query<{ left_ms: number }>(
-          "SELECT extract(epoch FROM lease_until - now()) * 1000 AS left_ms FROM outbound_emails WHERE to_address = $1 AND status = 'sending'", [m.to]);
-        leftAtStart.push(Number(row.left_ms));
-        await new Promise((r) => setTimeout(r, 450)); // after one of these, a second send could outlive the lease
+      async send() {
+        sendsAt.push(now);
+        now += 400;
       },
     };
-    const queue = new MailQueue(t.db, slow, FROM, () => {}, timing);
+    const queue = new MailQueue(db, slow, FROM, () => {}, timing);
     expect(await queue.deliverDue()).toBe(3);
-    expect(leftAtStart).toHaveLength(3);
-    for (const left of leftAtStart) expect(left).toBeGreaterThanOrEqual(timing.sendTimeoutMs);
+    // One message per claim: each send starts as its claim is made, and the two behind it are given back.
+    expect(sendsAt).toEqual([0, 400, 800]);
+    expect(claimedAt.slice(0, 3)).toEqual([0, 400, 800]);
     const rows = await t.db.query<any>('SELECT status, attempts, lease_until FROM outbound_emails WHERE id = ANY($1::int[]) ORDER BY id', [ids]);
     // Given back, a message was not charged an attempt.
     expect(rows).toEqual(ids.map(() => ({ status: 'sent', attempts: 1, lease_until: null })));
+  });
+
+  it('sends a whole batch under one claim while each send still has its timeout left in the lease', async () => {
+    await t.mail.deliverDue();
+    for (const to of ['four@example.com', 'five@example.com', 'six@example.com']) {
+      await enqueueEmail(t.db, { kind: 'booking_confirmation', to, subject: `Batch for ${to}`, text: 'x', html: '<p>x</p>' });
+    }
+    let now = 0;
+    let claims = 0;
+    const db = Object.create(t.db);
+    db.query = (sql: string, ...rest: unknown[]) => {
+      if (/SET status = 'sending'/.test(sql)) claims++;
+      return t.db.query(sql, ...(rest as []));
+    };
+    // 3 sends of 100 ms: the third starts at 200 ms, with 800 ms of the lease left for its 600 ms timeout.
+    const queue = new MailQueue(db, { description: 'quick', async send() { now += 100; } }, FROM, () => {},
+      { leaseSeconds: 1, sendTimeoutMs: 600, clock: () => now });
+    expect(await queue.deliverDue()).toBe(3);
+    expect(claims).toBe(2); // the batch, then the claim that finds nothing more
   });
 });
 

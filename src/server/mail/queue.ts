@@ -41,6 +41,14 @@ export const SEND_TIMEOUT_MS = 30_000;
 /** Messages claimed by one statement. */
 export const CLAIM_BATCH = 20;
 
+export interface QueueTiming {
+  leaseSeconds: number;
+  sendTimeoutMs: number;
+  /** Milliseconds on a clock that only goes forward (performance.now); a test gives its own. */
+  clock: () => number;
+}
+const DEFAULT_TIMING: QueueTiming = { leaseSeconds: LEASE_SECONDS, sendTimeoutMs: SEND_TIMEOUT_MS, clock: () => performance.now() };
+
 interface Row {
   id: number; message_key: string; created_at: Date; to_address: string; cc_address: string | null; reply_to: string | null; subject: string;
   body_text: string; body_html: string; attempts: number;
@@ -53,10 +61,12 @@ const ERASE_IF_SECRET = "body_text = CASE WHEN erase_after_send THEN '' ELSE bod
 export class MailQueue {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  private timing: QueueTiming;
 
   constructor(private db: Db, private transport: MailTransport, private from: () => Promise<string>,
-    private log: (line: string) => void = console.log,
-    private timing = { leaseSeconds: LEASE_SECONDS, sendTimeoutMs: SEND_TIMEOUT_MS }) {}
+    private log: (line: string) => void = console.log, timing: Partial<QueueTiming> = {}) {
+    this.timing = { ...DEFAULT_TIMING, ...timing };
+  }
 
   /** Sends what is due now (and what a dead sender left behind); returns how many were sent. Concurrent calls share one run. */
   deliverDue(): Promise<number> {
@@ -88,13 +98,14 @@ export class MailQueue {
     let sent = 0;
     let from: string | null = null;
     for (;;) {
+      // Read before the claim: its lease starts later, so the time left is never overestimated.
+      const claimedAt = this.timing.clock();
       const batch = await this.claimBatch();
       if (!batch.length) return sent;
-      const claimedAt = performance.now();
       from ??= await this.from();
       for (const [i, m] of batch.entries()) {
         // A live sender never outlives its lease: what could not be sent before the lease ends is given back, unspent.
-        if (i > 0 && performance.now() - claimedAt + this.timing.sendTimeoutMs >= this.timing.leaseSeconds * 1000) {
+        if (i > 0 && this.timing.clock() - claimedAt + this.timing.sendTimeoutMs >= this.timing.leaseSeconds * 1000) {
           await this.db.query(
             `UPDATE outbound_emails SET status = 'pending', attempts = attempts - 1, lease_until = NULL
               WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
