@@ -2,6 +2,7 @@
 // bookings, the profile, token checks and logout; each acting only on the
 // token's passenger, whatever id the request names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_ENDED } from '../../src/domain/messages';
 import { HEATHROW_TO_TRAFALGAR, TEST_SECURITY, testApp } from './setup';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
 import { createPassenger } from '../../src/server/auth/passengers';
@@ -113,6 +114,15 @@ describe('the signed-in passenger', () => {
       passenger: { passenger_id: me.id, passenger_name: 'Charlotte Davies-Hart', passenger_email: DEMO_CORPORATE.email, passenger_contact_no: '+442079460188' },
     });
     expect((await signIn()).body.success).toBe(true);
+  });
+
+  it('reads the token only from a whole "Bearer <token>" header, any case and spacing, and names Authorization when it will not do', async () => {
+    const list = (Authorization: string) => t.call('GET', `/get_booking/${me.id}`, undefined, { Authorization });
+    expect((await list(`bearer   ${me.token}`)).status).toBe(200);
+    for (const header of [`Bearer ${me.token} extra`, `NotBearer ${me.token}`, `Bearer ${me.token}x`, `Bearer x${me.token}`]) {
+      const res = await list(header);
+      expect([res.status, res.body.field, res.body.message], header).toEqual([401, 'Authorization', SESSION_ENDED]);
+    }
   });
 
   it('answers 401 without a token, with a made-up one, and validate-token says valid: false', async () => {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { testApp } from './setup';
-import { LEASE_SECONDS, MailQueue, RETRY_MINUTES, SEND_TIMEOUT_MS, enqueueEmail } from '../../src/server/mail/queue';
+import { LEASE_SECONDS, MailQueue, RETRY_MINUTES, SEND_TIMEOUT_MS, enqueueEmail, releaseHeldEmails } from '../../src/server/mail/queue';
 import { memoryTransport } from './setup';
 import { headerValue, outboxMessage, outboxTransport, smtpTransport } from '../../src/server/mail/transport';
 import { outboxMails } from '../e2e/outbox';
@@ -147,8 +147,97 @@ describe('a sender that dies while sending', () => {
     const [row] = await t.db.query<any>(
       'SELECT status, last_error, lease_until, next_attempt_at > now() AS later FROM outbound_emails WHERE id = $1', [id]);
     expect(row).toMatchObject({ status: 'pending', lease_until: null, later: true });
-    expect(row.last_error).toContain('no answer from the mail server');
+    expect(row.last_error).toBe('no answer from the mail server within 0.05 s');
     expect(lines.join('\n')).toContain('retrying in 1 min');
+  });
+});
+
+describe('what the queue keeps and hands over', () => {
+  const FROM = async () => 'bookings@albion-executive.co.uk';
+  /** A queue of its own on the test's database, with its own mailbox and log. */
+  const ownQueue = (db = t.db) => {
+    const box = memoryTransport();
+    const lines: string[] = [];
+    return { box, lines, queue: new MailQueue(db, box.transport, FROM, (l) => lines.push(l)) };
+  };
+  const settle = () => t.mail.deliverDue();
+
+  it('hands over Cc and Reply-To as written, keeps an ordinary body after sending, and ties the message to its booking', async () => {
+    await settle();
+    const booked = await book('kept.whole@example.com');
+    const bookingId = booked.body.data.booking.id;
+    await settle();
+    const id = await enqueueEmail(t.db, {
+      kind: 'contact_message', to: 'office@example.com', cc: 'company@example.com', replyTo: 'visitor@example.com', bookingId,
+      subject: 'A message', text: 'Body kept', html: '<p>Body kept</p>',
+    });
+    const { box, queue } = ownQueue();
+    expect(await queue.deliverDue()).toBe(1);
+    expect(box.sent).toEqual([expect.objectContaining({ to: 'office@example.com', cc: 'company@example.com', replyTo: 'visitor@example.com' })]);
+    const [row] = await t.db.query<any>('SELECT status, body_text, booking_id, cc_address, reply_to FROM outbound_emails WHERE id = $1', [id]);
+    expect(row).toEqual({ status: 'sent', body_text: 'Body kept', booking_id: bookingId, cc_address: 'company@example.com', reply_to: 'visitor@example.com' });
+    const plain = await enqueueEmail(t.db, { kind: 'contact_message', to: 'plain@example.com', subject: 'Plain', text: 'x', html: '<p>x</p>' });
+    await queue.deliverDue();
+    expect(box.sent.at(-1)).toMatchObject({ to: 'plain@example.com', cc: undefined, replyTo: undefined });
+    expect((await t.db.query<any>('SELECT booking_id FROM outbound_emails WHERE id = $1', [plain]))[0].booking_id).toBeNull();
+  });
+
+  it('holds a held message until it is released, once', async () => {
+    await settle();
+    const booked = await book('held.until.paid@example.com');
+    await settle();
+    const bookingId = booked.body.data.booking.id;
+    await enqueueEmail(t.db, { kind: 'booking_confirmation', to: 'held@example.com', subject: 'Held', text: 'x', html: '<p>x</p>', bookingId, held: true });
+    const { box, queue } = ownQueue();
+    expect(await queue.deliverDue()).toBe(0);
+    expect(await releaseHeldEmails(t.db, bookingId)).toBe(1);
+    expect(await releaseHeldEmails(t.db, bookingId)).toBe(0);
+    expect(await queue.deliverDue()).toBe(1);
+    expect(box.sent.map((m) => m.to)).toEqual(['held@example.com']);
+  });
+
+  it('sends a batch oldest first, in whatever order the database returns the claim', async () => {
+    await settle();
+    for (const to of ['first@example.com', 'second@example.com', 'third@example.com']) {
+      await enqueueEmail(t.db, { kind: 'contact_message', to, subject: to, text: 'x', html: '<p>x</p>' });
+    }
+    const db = Object.create(t.db);
+    db.query = async (sql: string, ...rest: unknown[]) => {
+      const rows = await t.db.query(sql, ...(rest as []));
+      return /SET status = 'sending'/.test(sql) ? [...rows].reverse() : rows;
+    };
+    const { box, queue } = ownQueue(db);
+    await queue.deliverDue();
+    expect(box.sent.map((m) => m.to)).toEqual(['first@example.com', 'second@example.com', 'third@example.com']);
+  });
+
+  it('logs a message given up for good with its number, recipient, subject and attempts', async () => {
+    await settle();
+    const id = await enqueueEmail(t.db, { kind: 'contact_message', to: 'never@example.com', subject: 'Undeliverable', text: 'x', html: '<p>x</p>' });
+    await t.db.query('UPDATE outbound_emails SET attempts = $2 WHERE id = $1', [id, RETRY_MINUTES.length]);
+    const { box, lines, queue } = ownQueue();
+    box.fail('mailbox unavailable');
+    await queue.deliverDue();
+    expect(lines).toEqual([`MAIL FAILED for good: #${id} to never@example.com "Undeliverable" after ${RETRY_MINUTES.length + 1} attempts: mailbox unavailable`]);
+  });
+
+  it('sends at start and then on every interval until stopped, and logs a run that fails', async () => {
+    await settle();
+    const { box, lines, queue } = ownQueue();
+    expect(queue.describe()).toBe('memory');
+    await enqueueEmail(t.db, { kind: 'contact_message', to: 'at.start@example.com', subject: 'At start', text: 'x', html: '<p>x</p>' });
+    await queue.start(25);
+    await queue.deliverDue(); // joins the run start() began
+    expect(box.sent.map((m) => m.to)).toEqual(['at.start@example.com']);
+    // Nothing asks it to send this one: the interval does.
+    await enqueueEmail(t.db, { kind: 'contact_message', to: 'on.interval@example.com', subject: 'On interval', text: 'x', html: '<p>x</p>' });
+    await expect.poll(() => box.sent.map((m) => m.to), { timeout: 10_000 }).toEqual(['at.start@example.com', 'on.interval@example.com']);
+    await queue.stop();
+    const broken = Object.create(t.db);
+    broken.query = async () => { throw new Error('database gone'); };
+    const failing = new MailQueue(broken, box.transport, FROM, (l) => lines.push(l));
+    failing.kick();
+    await expect.poll(() => lines).toEqual(['Mail delivery run failed: database gone']);
   });
 });
 

@@ -4,7 +4,9 @@ import { SKIPPED_HOUR_MESSAGE } from '../../src/domain/clockChanges';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEATHROW_TO_TRAFALGAR, testApp } from './setup';
 import { banAddress, setSetting, unbanAddress } from '../../src/server/operator/operator';
-import { loadOffers } from '../../src/server/pricing/quote';
+import { loadOffers, quoteContext, quoteDistance, quoteHourly } from '../../src/server/pricing/quote';
+import { estimateDistance, UnroutableError, type DistanceService, type Waypoint } from '../../src/server/geo/distance';
+import { SAME_PLACE } from '../../src/domain/messages';
 import { distanceFarePence } from '../../src/server/pricing/engine';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -214,5 +216,144 @@ describe('the worked example of docs/pricing.md', () => {
     } finally {
       await setSetting(t.db, 'ROUND_OFF', 'no');
     }
+  });
+});
+
+describe('a return trip\'s own fields (the booking form\'s return leg)', () => {
+  const ret = { ...trip, select_option: 'return', return_date: '2030-06-08', return_hour: '9am', return_min: '30' };
+
+  it('names each return field that is missing', async () => {
+    for (const field of ['return_date', 'return_hour', 'return_min']) {
+      const res = await t.call('POST', '/calculate-distance-price', { ...ret, [field]: '' });
+      expect([res.status, res.body.field, res.body.message]).toEqual([422, field, `${field} is required for a return trip`]);
+    }
+  });
+
+  it('refuses a return at the very time of the outbound pickup, and a return in the hour the clocks skip, on the return hour', async () => {
+    const same = await t.call('POST', '/calculate-distance-price', { ...ret, return_date: trip.pickup_date, return_hour: trip.pickup_hour, return_min: trip.pickup_min });
+    expect([same.status, same.body.field, same.body.message]).toEqual([422, 'return_date', 'return_date: the return pickup must be after the outbound pickup']);
+    const skipped = await t.call('POST', '/calculate-distance-price', { ...ret, return_date: '2031-03-30', return_hour: '1am', return_min: '15' });
+    expect([skipped.status, skipped.body.field, skipped.body.message]).toEqual([422, 'return_hour', SKIPPED_HOUR_MESSAGE]);
+  });
+
+  it('measures the return from the drop-off straight back to the pickup, past no stop', async () => {
+    const viaWindsor = { ...ret, stops: [{ street_name: 'Windsor Castle, Windsor', number: '', postcode: 'SL4 1NJ' }] };
+    const withStop = (await t.call('POST', '/calculate-distance-price', viaWindsor)).body;
+    const straightBack = (await t.call('POST', '/calculate-distance-price', { ...trip, pickup: trip.dropoff, dropoff: trip.pickup })).body;
+    expect(withStop.return_via_miles).toBe(straightBack.via_miles);
+    expect(withStop.via_miles).toBeGreaterThan(withStop.return_via_miles);
+  });
+});
+
+describe('places the distance service cannot route, and a service that fails (decision 23)', () => {
+  const routeless = (which: 'from' | 'to', when: (from: Waypoint) => boolean = () => true): DistanceService => ({
+    ...estimateDistance,
+    leg: async (from, to) => {
+      if (when(from)) throw new UnroutableError(which, 'No road reaches this place');
+      return estimateDistance.leg(from, to);
+    },
+  });
+
+  it('names the drop-off, or the pickup, that cannot be reached, quoting the customer\'s own text', async () => {
+    const to = await testApp({ db: t.db, distance: routeless('to') });
+    const r1 = await to.call('POST', '/calculate-distance-price', trip);
+    expect([r1.status, r1.body.field, r1.body.message]).toEqual([422, 'dropoff', `No road reaches this place. Please check "${trip.dropoff}".`]);
+    const from = await testApp({ db: t.db, distance: routeless('from') });
+    const r2 = await from.call('POST', '/calculate-distance-price', trip);
+    expect([r2.status, r2.body.field, r2.body.message]).toEqual([422, 'pickup', `No road reaches this place. Please check "${trip.pickup}".`]);
+  });
+
+  it('names the pickup when only the way back to it cannot be routed', async () => {
+    const back = await testApp({ db: t.db, distance: routeless('to', (from) => from.text === trip.dropoff) });
+    const res = await back.call('POST', '/calculate-distance-price', { ...trip, select_option: 'return', return_date: '2030-06-08', return_hour: '9am', return_min: '30' });
+    expect([res.status, res.body.field]).toEqual([422, 'pickup']);
+  });
+
+  it('answers 503 with a way to book when the distance service fails', async () => {
+    const down = await testApp({ db: t.db, distance: { ...estimateDistance, leg: async () => { throw new Error('connection refused'); } } });
+    const res = await down.call('POST', '/calculate-distance-price', trip);
+    expect([res.status, res.body.message]).toEqual([503, 'We cannot measure this journey right now. Please try again in a minute, or call us to book.']);
+  });
+
+  it('calls a journey estimated when only its way back was measured between rough points', async () => {
+    const roughBack = await testApp({
+      db: t.db,
+      distance: { ...estimateDistance, leg: async (from, to) => ({ ...(await estimateDistance.leg(from, to)), estimated: from.text === trip.dropoff }) },
+    });
+    const oneWay = await roughBack.call('POST', '/calculate-distance-price', trip);
+    const ret = await roughBack.call('POST', '/calculate-distance-price', { ...trip, select_option: 'return', return_date: '2030-06-08', return_hour: '9am', return_min: '30' });
+    expect([oneWay.body.estimated, ret.body.estimated]).toEqual([false, true]);
+  });
+});
+
+describe('what the price call refuses, by field', () => {
+  it('refuses the same pickup and drop-off, and a stop it cannot place by its own field', async () => {
+    const same = await t.call('POST', '/calculate-distance-price', { ...trip, dropoff: trip.pickup });
+    expect([same.status, same.body.field, same.body.message]).toEqual([422, 'dropoff', SAME_PLACE]);
+    const stop = await t.call('POST', '/calculate-distance-price', { ...trip, stops: [{ street_name: 'Qqqzx Nowhere Lane', number: '', postcode: '' }] });
+    expect([stop.status, stop.body.field]).toEqual([422, 'stops.0']);
+  });
+
+  it('refuses a pickup sooner than the grace time on the pickup date field', async () => {
+    t.clock.now = new Date('2030-06-01T12:00:00Z');
+    try {
+      const res = await t.call('POST', '/calculate-distance-price', { ...trip, pickup_hour: '1pm', pickup_min: '30' });
+      expect([res.status, res.body.field]).toEqual([422, 'pickup_date']);
+    } finally {
+      t.clock.now = new Date();
+    }
+  });
+
+  it('refuses a banned address whatever its case and punctuation, on the field that holds it, for hourly hire too', async () => {
+    await banAddress(t.db, 'Somewhere Else Entirely');
+    await banAddress(t.db, 'TRAFALGAR,  Square!');
+    try {
+      const stop = await t.call('POST', '/calculate-distance-price', {
+        ...trip, dropoff: 'Waterloo Station, Waterloo Road, London SE1 8SW', stops: [{ street_name: 'Trafalgar Square', number: '', postcode: 'WC2N 5DN' }],
+      });
+      expect([stop.status, stop.body.field, stop.body.message]).toEqual([422, 'stops.0', 'Address is banned']);
+      await setSetting(t.db, 'HOURLY_RATE_STATUS', 'enable');
+      const hourly = await t.call('POST', '/calculate-hourly-price', {
+        pickup: 'Trafalgar Square, London WC2N 5DN', pickup_date: '2030-06-01', pickup_duration: '4hour', pickup_hour: '9am', pickup_min: '00',
+      });
+      expect([hourly.status, hourly.body.field, hourly.body.message]).toEqual([422, 'pickup', 'Address is banned']);
+    } finally {
+      await unbanAddress(t.db, 'Somewhere Else Entirely');
+      await unbanAddress(t.db, 'TRAFALGAR,  Square!');
+    }
+  });
+});
+
+describe('hourly hire\'s price line and pickup', () => {
+  it('prices one line, "Hourly hire, N hours at £R an hour", and knows an airport pickup', async () => {
+    await setSetting(t.db, 'HOURLY_RATE_STATUS', 'enable');
+    const res = await t.call('POST', '/calculate-hourly-price', {
+      pickup: 'Canary Wharf, One Canada Square, London E14 5AB', pickup_date: '2030-06-01', pickup_duration: '5hour', pickup_hour: '9am', pickup_min: '00',
+    });
+    const offers = await loadOffers(t.db);
+    for (const d of res.body.price_details) {
+      const rate = offers.find((o) => o.vehicle_id === d.vehicle_id && o.company_id === d.company_id)!.hourly_rate_pence;
+      expect(d.breakdown.lines).toEqual([{ code: 'hourly', leg: 'outbound', label: `Hourly hire, 5 hours at ${(rate / 100).toFixed(2)} an hour`, amount: (rate * 5 / 100).toFixed(2) }]);
+    }
+    const ctx = await quoteContext({ db: t.db, distance: estimateDistance, now: () => new Date('2030-01-01T00:00:00Z') });
+    const form = { pickup_date: '2030-06-01', pickup_duration: '4hour', pickup_hour: '9am', pickup_min: '00' as const };
+    expect((await quoteHourly(ctx, { ...form, pickup: 'Canary Wharf, One Canada Square, London E14 5AB' })).pickupAirport).toBe(false);
+    expect((await quoteHourly(ctx, { ...form, pickup: trip.pickup })).pickupAirport).toBe(true);
+  });
+});
+
+describe('a booking\'s price', () => {
+  it('is of the vehicle it books alone: that vehicle of that company', async () => {
+    const ctx = await quoteContext({ db: t.db, distance: estimateDistance, now: () => new Date('2030-01-01T00:00:00Z') });
+    const offers = await loadOffers(t.db);
+    const saloon = offers.find((o) => o.vehicle_type === 'Saloon' && o.company_name === 'Albion Executive Cars')!;
+    const otherCompany = offers.find((o) => o.company_id !== saloon.company_id)!;
+    const form = { ...trip, stops: [], select_option: 'one_way' } as any;
+    const quoted = await quoteDistance(ctx, form, { vehicle_id: saloon.vehicle_id, company_id: saloon.company_id });
+    expect(quoted.offers.map((o) => [o.offer.vehicle_id, o.offer.company_id])).toEqual([[saloon.vehicle_id, saloon.company_id]]);
+    const mixed = await quoteDistance(ctx, form, { vehicle_id: saloon.vehicle_id, company_id: otherCompany.company_id });
+    expect(mixed.offers.every((o) => o.offer.vehicle_id === saloon.vehicle_id && o.offer.company_id === otherCompany.company_id)).toBe(true);
+    expect(quoted.route.pickupAirport).toBe(true);
+    expect((await quoteDistance(ctx, { ...form, pickup: trip.dropoff, dropoff: trip.pickup })).route.pickupAirport).toBe(false);
   });
 });

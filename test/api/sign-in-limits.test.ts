@@ -45,7 +45,7 @@ describe('the ten-wrong-passwords limit', () => {
     await account(email, 'owner-pass-1');
     for (let i = 0; i < PER_EMAIL_AND_ADDRESS; i++) await check(email, `stranger-${i}`, '198.51.100.66');
     const stranger = await check(email, 'owner-pass-1', '198.51.100.66');
-    expect([stranger.status, stranger.body.message]).toEqual([429, expect.stringContaining('Too many wrong passwords')]);
+    expect([stranger.status, stranger.body.message, stranger.body.field]).toEqual([429, expect.stringContaining('Too many wrong passwords'), 'password']);
     const owner = await check(email, 'owner-pass-1', '203.0.113.20');
     expect(owner.body).toMatchObject({ success: true, found: true });
   });

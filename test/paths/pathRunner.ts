@@ -178,8 +178,13 @@ export class PathPage {
     }
   }
 
-  /** No dialog is open. */
+  /**
+   * No dialog is open. The runner has seen the machine reach the step's state (`reaches`); two painted frames after
+   * that, React has rendered it, so a dialog the state opens would be on the page: only then is none looked for.
+   * A dialog still closing is waited out.
+   */
   async noDialog() {
+    await this.page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
     await expect.poll(() => this.page.getByRole('alertdialog').count(), { timeout: 10_000 }).toBe(0);
   }
 

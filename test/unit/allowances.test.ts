@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/server/limits';
+import { DEFAULT_LIMITS, parseLimits, takeAllowance } from '../../src/server/limits';
+import { DomainError } from '../../src/server/errors';
 import { LIMITS as SIGN_IN } from '../../src/server/auth/throttle';
 
 const PROMISED: Record<string, { max: number; minutes: number }> = {
@@ -38,5 +39,70 @@ describe('the allowances', () => {
   it('count password checks 10 per e-mail and address, 50 per address, 100 per e-mail, as the README says', () => {
     expect(readme).toContain('| password checks (below) | 10 per e-mail and address, 50 per address, 100 per e-mail, each per 15 minutes | (fixed) |');
     expect(SIGN_IN).toEqual({ pair: 10, client: 50, account: 100 });
+  });
+});
+
+describe('RATE_LIMITS, the operator\'s own numbers (README "Configuration")', () => {
+  it('keeps every default when unset or empty, and changes only the max of the limits named', () => {
+    expect(parseLimits(undefined)).toEqual(DEFAULT_LIMITS);
+    expect(parseLimits(' , ')).toEqual(DEFAULT_LIMITS);
+    const mine = parseLimits(' bookings = 50 ,contactMessages=20');
+    expect(mine.bookings).toEqual({ ...DEFAULT_LIMITS.bookings, max: 50 });
+    expect(mine.contactMessages).toEqual({ ...DEFAULT_LIMITS.contactMessages, max: 20 });
+    expect(mine.quoteRequests).toEqual(DEFAULT_LIMITS.quoteRequests);
+  });
+
+  it('refuses a name that is not a limit, saying which are, and a max that is not a whole number of at least 1', () => {
+    expect(() => parseLimits('booking=50')).toThrow(`RATE_LIMITS: "booking" is not a limit; known: ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
+    for (const bad of ['0', '-3', '2.5', 'many', '']) {
+      expect(() => parseLimits(`bookings=${bad}`), bad).toThrow(`RATE_LIMITS: bookings must be a whole number of at least 1, not "${bad}"`);
+    }
+    expect(parseLimits('bookings=1').bookings.max).toBe(1);
+  });
+});
+
+describe('counting an allowance (decision 35)', () => {
+  /** A database that records each statement and answers the counting one with the rows it is told to count. */
+  function fakeDb(counted: (rows: { name: string; key: string }[]) => { name: string; key: string }[], secondsLeft?: number) {
+    const calls: { sql: string; params: unknown[] }[] = [];
+    return {
+      calls,
+      async query(sql: string, params: unknown[] = []) {
+        calls.push({ sql, params });
+        if (sql.includes('INSERT INTO rate_limits')) return counted(JSON.parse(params[0] as string));
+        return secondsLeft === undefined ? [] : [{ seconds: secondsLeft }];
+      },
+    };
+  }
+  const refusal = async (p: Promise<void>) => p.then(() => null, (e: DomainError) => [e.kind, e.message, e.field, e.retryAfterSeconds]);
+
+  it('counts each key once, in one fixed order (limit, then key), so two requests never wait for each other in a circle', async () => {
+    const db = fakeDb((rows) => rows);
+    await takeAllowance(db as any, DEFAULT_LIMITS, [
+      { limit: 'confirmationsToAddress', key: 'b@example.com' }, { limit: 'bookings', key: '192.0.2.9' },
+      { limit: 'confirmationsToAddress', key: 'a@example.com' }, { limit: 'bookings', key: '192.0.2.1' },
+      { limit: 'bookings', key: '192.0.2.9' },
+    ]);
+    expect(db.calls).toHaveLength(1);
+    expect(JSON.parse(db.calls[0].params[0] as string).map((r: any) => `${r.name} ${r.key} ${r.max_used}/${r.window_minutes}`)).toEqual([
+      'bookings 192.0.2.1 10/60', 'bookings 192.0.2.9 10/60', 'confirmationsToAddress a@example.com 3/60', 'confirmationsToAddress b@example.com 3/60',
+    ]);
+  });
+
+  it('asks nothing of the database when nothing is counted', async () => {
+    const db = fakeDb((rows) => rows);
+    await takeAllowance(db as any, DEFAULT_LIMITS, []);
+    expect(db.calls).toEqual([]);
+  });
+
+  it('refuses with the first used-up limit\'s message and field, retrying when its window ends, or after a whole window', async () => {
+    const uses = [{ limit: 'bookings' as const, key: '192.0.2.1' }, { limit: 'confirmationsToAddress' as const, key: 'a@example.com' }];
+    const onlyBookings = (rows: { name: string; key: string }[]) => rows.filter((r) => r.name === 'bookings');
+    expect(await refusal(takeAllowance(fakeDb(onlyBookings, 125) as any, DEFAULT_LIMITS, uses)))
+      .toEqual(['tooMany', DEFAULT_LIMITS.confirmationsToAddress.message, 'registrationData.email', 125]);
+    expect(await refusal(takeAllowance(fakeDb(onlyBookings) as any, DEFAULT_LIMITS, uses)))
+      .toEqual(['tooMany', DEFAULT_LIMITS.confirmationsToAddress.message, 'registrationData.email', 3600]);
+    expect(await refusal(takeAllowance(fakeDb(onlyBookings, 0) as any, DEFAULT_LIMITS, uses, (name) => `No more: ${name}`)))
+      .toEqual(['tooMany', 'No more: confirmationsToAddress', 'registrationData.email', 1]);
   });
 });

@@ -2,7 +2,7 @@
 // refusal (503 with Retry-After, app.ts) beyond it. The queue is driven with tasks the test finishes by hand.
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { boundedQueue, hashing, HashingBusy, WAITING_PER_CORE } from '../../src/server/auth/passwords';
+import { boundedQueue, hashing, HashingBusy, hashPassword, verifyPassword, WAITING_PER_CORE } from '../../src/server/auth/passwords';
 
 function task() {
   let finish!: () => void;
@@ -16,7 +16,10 @@ describe('the password-hashing queue', () => {
     const tasks = Array.from({ length: 5 }, task);
     const runs = tasks.map((t) => q.run(t.run));
     expect([q.running, q.waiting, q.started]).toEqual([2, 3, 2]);
-    await expect(q.run(task().run)).rejects.toBeInstanceOf(HashingBusy);
+    const busy = await q.run(task().run).catch((e: HashingBusy) => e);
+    expect(busy).toBeInstanceOf(HashingBusy);
+    expect([(busy as HashingBusy).kind, (busy as HashingBusy).message, (busy as HashingBusy).retryAfterSeconds])
+      .toEqual(['busy', 'The server is busy. Please try again in a moment.', 2]);
     tasks[0].finish();
     await runs[0];
     await Promise.resolve();
@@ -43,5 +46,21 @@ describe('the password-hashing queue', () => {
       for (const t of tasks) t.finish();
       await Promise.all(runs);
     });
+  });
+});
+
+describe('a stored password hash', () => {
+  it('checks the right password, and refuses a hash that is not a whole scrypt record without trying it', async () => {
+    const stored = await hashPassword('right-pass-1', 10);
+    expect(await verifyPassword('right-pass-1', stored, 10)).toEqual({ ok: true, needsRehash: false });
+    expect(await verifyPassword('wrong-pass-1', stored, 10)).toEqual({ ok: false, needsRehash: false });
+    expect(await verifyPassword('right-pass-1', stored, 11)).toEqual({ ok: true, needsRehash: true });
+    const [, n, r, p, salt, key] = stored.split('$');
+    const started = hashing.started;
+    for (const damaged of ['x', `bcrypt$${n}$${r}$${p}$${salt}$${key}`, `scrypt$${n}$${r}$${p}$$${key}`, `scrypt$${n}$${r}$${p}$${salt}$`,
+      `scrypt$${n}$8.5$${p}$${salt}$${key}`]) {
+      expect(await verifyPassword('right-pass-1', damaged, 10), damaged).toEqual({ ok: false, needsRehash: false });
+    }
+    expect(hashing.started).toBe(started);
   });
 });

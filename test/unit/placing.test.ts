@@ -102,6 +102,11 @@ describe('the same place', () => {
     expect(refused(() => checkNotSamePlace(at('Paddington', 1, 1, true), at('Paddington', 1, 1, true), 1))).toBeNull();
   });
 
+  it('is not two exact places on one line of latitude or of longitude', () => {
+    expect(refused(() => checkNotSamePlace(at('North Gate', 51.50, -0.12, true), at('South Gate', 51.49, -0.12, true), 0))).toBeNull();
+    expect(refused(() => checkNotSamePlace(at('East Gate', 51.50, -0.11, true), at('West Gate', 51.50, -0.12, true), 0))).toBeNull();
+  });
+
   it('is refused by the quote form before any call, naming the drop-off', () => {
     const form = { ...newBookingForm(0), pickup: 'Canary Wharf', dropoff: ' canary wharf ' };
     expect(validateBookingForm(form).dropoff).toBe(SAME_PLACE);

@@ -1,0 +1,116 @@
+// The mutation score as the repository records it (bench/results/mutation.json) and the check that keeps it true
+// (issue 28): every file Stryker mutates carries the hash of the content its score was measured on, so a change to
+// one of them fails CI until `npm run test:mutation` measures it again (incrementally, in minutes).
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Stryker's runs, each with its own incremental file and report so one can be measured again without the others:
+ * the shared rules, and the machines, with the unit and machine tests (stryker.config.json), and the
+ * server's rules in groups, each with the API tests written for them (stryker.server.config.json).
+ */
+export const MUTATION_RUNS = [
+  { name: 'rules', config: 'stryker.config.json', mutate: ['src/domain/**/*.ts'] },
+  // The machines' static mutants (their definitions, built once when the module loads) are measured too: each runs
+  // every machine and unit test that imports the machines, which the model tests make a few seconds.
+  { name: 'machines', config: 'stryker.config.json', mutate: ['machines/**/*.ts'], ignoreStatic: false },
+  {
+    name: 'server-pricing',
+    config: 'stryker.server.config.json',
+    mutate: ['src/server/pricing/engine.ts', 'src/server/pricing/quote.ts', 'src/server/pricing/rules.ts'],
+    tests: ['test/api/pricing.test.ts', 'test/api/pricing-rules.test.ts', 'test/api/one-price.test.ts', 'test/api/booking.test.ts', 'test/api/addresses.test.ts'],
+  },
+  {
+    name: 'server-auth',
+    config: 'stryker.server.config.json',
+    mutate: ['src/server/limits.ts', 'src/server/auth/throttle.ts', 'src/server/auth/tokens.ts', 'src/server/auth/passwordReset.ts', 'src/server/auth/passwords.ts'],
+    tests: ['test/api/sign-in-limits.test.ts', 'test/api/account-safety.test.ts', 'test/api/account.test.ts', 'test/api/password-reset.test.ts',
+      'test/api/mail-abuse.test.ts', 'test/api/card-abuse.test.ts', 'test/api/registration-modes.test.ts'],
+  },
+  {
+    name: 'server-mail',
+    config: 'stryker.server.config.json',
+    mutate: ['src/server/mail/queue.ts'],
+    tests: ['test/api/mail.test.ts', 'test/api/mail-abuse.test.ts', 'test/api/office-notices.test.ts', 'test/api/booking-statements.test.ts'],
+  },
+  {
+    name: 'server-payments',
+    config: 'stryker.server.config.json',
+    mutate: ['src/server/payments/ledger.ts', 'src/server/bookings/cardBookings.ts', 'src/server/bookings/unpaidBookings.ts'],
+    tests: ['test/api/card-payments.test.ts', 'test/api/card-abuse.test.ts', 'test/api/manage-changes.test.ts', 'test/api/operator-desk.test.ts'],
+  },
+  {
+    name: 'server-bookings',
+    config: 'stryker.server.config.json',
+    mutate: ['src/server/bookings/bookings.ts', 'src/server/bookings/bookingNumber.ts'],
+    tests: ['test/api/booking.test.ts', 'test/api/booking-statements.test.ts', 'test/api/office-notices.test.ts', 'test/api/registration-modes.test.ts',
+      'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts'],
+  },
+].map((run) => ({
+  ...run,
+  report: `reports/mutation/${run.name}.json`,
+  incrementalFile: `bench/results/stryker/${run.name}.json`,
+}));
+
+export const THRESHOLDS = { total: 90, file: 80 };
+
+/** Expands a `mutate` entry: a file, or `dir/**\/*.ext`. */
+function expand(root, pattern) {
+  const wild = /^(.*)\/\*\*\/\*(\.[a-z]+)$/.exec(pattern);
+  if (!wild) return [pattern];
+  const [, dir, ext] = wild;
+  return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith(ext))
+    .map((f) => `${dir}/${f.split(path.sep).join('/')}`);
+}
+
+/** The files one run mutates. */
+export function mutatedBy(root, run) {
+  return run.mutate.filter((p) => !p.startsWith('!')).flatMap((p) => expand(root, p));
+}
+
+/** Every file the Stryker configurations mutate, sorted. */
+export function mutatedFiles(root) {
+  const files = MUTATION_RUNS.flatMap((run) => mutatedBy(root, run));
+  return [...new Set(files)].sort();
+}
+
+export const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+
+/** Killed, timed out, survived and uncovered mutants, and the score over them (ignored and unbuildable ones aside). */
+export function counts(mutants) {
+  const c = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
+  for (const m of mutants) {
+    if (m.status === 'Killed') c.killed++;
+    else if (m.status === 'Timeout') c.timeout++;
+    else if (m.status === 'Survived') c.survived++;
+    else if (m.status === 'NoCoverage') c.noCoverage++;
+  }
+  const detected = c.killed + c.timeout;
+  const valid = detected + c.survived + c.noCoverage;
+  return { ...c, score: valid ? Number(((detected / valid) * 100).toFixed(2)) : null };
+}
+
+/**
+ * What is wrong with a recorded score against the files as they are now (`current`: path -> sha256 of its content).
+ * @returns {string[]} one sentence per problem; none when the record is fresh and above the thresholds
+ */
+export function checkRecord(record, current, thresholds = THRESHOLDS) {
+  const problems = [];
+  const recorded = record.files ?? {};
+  for (const [file, hash] of Object.entries(current)) {
+    const entry = recorded[file];
+    if (!entry) problems.push(`${file} is mutated but has no recorded score`);
+    else if (entry.sha256 !== hash) problems.push(`${file} changed since its score was recorded (at ${record.commit?.slice(0, 12) ?? 'an unknown commit'})`);
+  }
+  for (const file of Object.keys(recorded)) {
+    if (!(file in current)) problems.push(`${file} has a recorded score but is no longer mutated`);
+  }
+  const total = record.total?.score;
+  if (typeof total !== 'number' || total < thresholds.total) problems.push(`the total score ${total ?? 'is missing'}${typeof total === 'number' ? '%' : ''} is below ${thresholds.total}%`);
+  for (const [file, entry] of Object.entries(recorded)) {
+    if (entry.score !== null && entry.score < thresholds.file) problems.push(`${file} scores ${entry.score}%, below ${thresholds.file}%`);
+  }
+  return problems;
+}

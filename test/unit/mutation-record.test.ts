@@ -1,0 +1,51 @@
+// Issue 28: the recorded mutation score stays true. CI refuses a mutated file whose content is not the one its score
+// was measured on, a new mutated file without a score, and a total under 90% or a file under 80%.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error a plain .mjs script without types
+import { checkRecord, counts, mutatedBy, sha256 } from '../../scripts/mutation-score.mjs';
+
+const entry = (text: string, score = 95) => ({ sha256: sha256(text), score, killed: 19, timeout: 0, survived: 1, noCoverage: 0 });
+const record = {
+  commit: '0123456789abcdef0123',
+  total: { score: 92.5 },
+  files: { 'src/a.ts': entry('a'), 'src/b.ts': entry('b') },
+};
+const now = { 'src/a.ts': sha256('a'), 'src/b.ts': sha256('b') };
+
+describe('the recorded mutation score', () => {
+  it('passes when every mutated file is as measured and the scores are at their thresholds', () => {
+    expect(checkRecord(record, now)).toEqual([]);
+    expect(checkRecord({ ...record, total: { score: 90 }, files: { ...record.files, 'src/b.ts': entry('b', 80) } }, now)).toEqual([]);
+  });
+
+  it('fails for a mutated file changed since its score was recorded, naming it and the commit', () => {
+    expect(checkRecord(record, { ...now, 'src/b.ts': sha256('b changed') }))
+      .toEqual(['src/b.ts changed since its score was recorded (at 0123456789ab)']);
+  });
+
+  it('fails for a mutated file with no score, and for a score of a file no longer mutated', () => {
+    expect(checkRecord(record, { ...now, 'src/c.ts': sha256('c') })).toEqual(['src/c.ts is mutated but has no recorded score']);
+    expect(checkRecord(record, { 'src/a.ts': sha256('a') })).toEqual(['src/b.ts has a recorded score but is no longer mutated']);
+  });
+
+  it('fails under 90% in total and under 80% for a file', () => {
+    expect(checkRecord({ ...record, total: { score: 89.99 } }, now)).toEqual(['the total score 89.99% is below 90%']);
+    expect(checkRecord({ ...record, files: { ...record.files, 'src/a.ts': entry('a', 79.99) } }, now))
+      .toEqual(['src/a.ts scores 79.99%, below 80%']);
+  });
+
+  it('counts timed-out mutants as detected and leaves ignored ones out of the score', () => {
+    const mutants = ['Killed', 'Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored'].map((status) => ({ status }));
+    expect(counts(mutants)).toEqual({ killed: 2, timeout: 1, survived: 1, noCoverage: 1, score: 60 });
+  });
+
+  it('expands a run\'s `dir/**/*.ts` to every such file below it, and keeps named files', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'mutate-'));
+    mkdirSync(path.join(root, 'src/x/deep'), { recursive: true });
+    for (const f of ['src/x/a.ts', 'src/x/deep/b.ts', 'src/x/c.md']) writeFileSync(path.join(root, f), '');
+    expect(mutatedBy(root, { mutate: ['src/x/**/*.ts', 'src/y.ts'] }).sort()).toEqual(['src/x/a.ts', 'src/x/deep/b.ts', 'src/y.ts']);
+  });
+});
