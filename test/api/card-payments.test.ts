@@ -7,7 +7,7 @@ import type { Db } from '../../src/server/db/index';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
 import { testGateway, type TestGateway, AUTHENTICATION_FAILED } from '../../src/server/testGateway/gateway';
 import { signPayload, type WebhookDelivery } from '../../src/server/testGateway/webhooks';
-import { PROVIDER_UNAVAILABLE, completeCardBooking, reconcileCardBookings } from '../../src/server/bookings/cardBookings';
+import { KEY_REQUIRED, PROVIDER_UNAVAILABLE, completeCardBooking, reconcileCardBookings } from '../../src/server/bookings/cardBookings';
 import { stripeClient } from '../../src/server/payments/provider';
 import { KEY_REUSED } from '../../src/server/bookings/bookings';
 import { setSetting } from '../../src/server/operator/operator';
@@ -269,9 +269,9 @@ describe('the server never trusts the browser', () => {
     await confirm(c.body.paymentIntentId);
     webhookTarget = null;
     const otherIntent = await book(a.key, b.confirmed.body);
-    expect([otherIntent.status, otherIntent.body.field]).toEqual([422, 'stripe_session_id']);
+    expect([otherIntent.status, otherIntent.body.field, otherIntent.body.message]).toEqual([422, 'stripe_session_id', 'This payment does not belong to this booking.']);
     const otherCharge = await book(a.key, { sessionId: a.confirmed.body.sessionId, paymentId: b.confirmed.body.paymentId });
-    expect([otherCharge.status, otherCharge.body.field]).toEqual([422, 'paymentId']);
+    expect([otherCharge.status, otherCharge.body.field, otherCharge.body.message]).toEqual([422, 'paymentId', 'This payment does not belong to this booking.']);
     const failed = await book(declined, { sessionId: c.body.paymentIntentId, paymentId: 'ch_none' });
     expect([failed.status, failed.body.field, failed.body.message]).toEqual([422, 'paymentId', 'This payment has not been completed, so the booking was not made. Please pay again.']);
     expect((await bookingOf(declined)).status).toBe('pending');
@@ -315,7 +315,7 @@ describe('the server never trusts the browser', () => {
 
   it('answers 404 for a payment intent that is not one of its bookings', async () => {
     const res = await confirm('pi_unknown');
-    expect([res.status, res.body.field]).toEqual([404, 'paymentIntentId']);
+    expect([res.status, res.body.field, res.body.message]).toEqual([404, 'paymentIntentId', 'There is no payment with this id for a booking here.']);
   });
 
   it('never makes an intent for a booking paid in the car', async () => {
@@ -382,6 +382,24 @@ describe('exactly once', () => {
   });
 });
 
+describe('completing a card booking, as the browser, the webhook and the start-up check do', () => {
+  it('completes it once; again it is already done; an intent not succeeded, or of no booking here, is unknown', async () => {
+    webhookTarget = null;
+    const { key, confirmed } = await pay();
+    const stripe = await cards.stripe();
+    const pi = await stripe.paymentIntents.retrieve(confirmed.body.sessionId);
+    expect(await db.transaction((tx) => completeCardBooking(tx, pi))).toBe('completed');
+    expect(await db.transaction((tx) => completeCardBooking(tx, pi))).toBe('already');
+    expect((await bookingOf(key)).status).toBe('confirmed');
+    const declined = await createIntent(newKey(), '4000000000000002');
+    await confirm(declined.body.paymentIntentId);
+    const notPaid = await stripe.paymentIntents.retrieve(declined.body.paymentIntentId);
+    expect(await db.transaction((tx) => completeCardBooking(tx, notPaid))).toBe('unknown');
+    const stranger = { ...pi, id: 'pi_of_no_booking_here', metadata: { booking_id: '999999' } };
+    expect(await db.transaction((tx) => completeCardBooking(tx, stranger))).toBe('unknown');
+  });
+});
+
 describe('a payment that succeeds for a booking no longer waiting for it', () => {
   it('never confirms it: an expired booking stays expired, whichever of the webhook, the start-up check and the browser arrives', async () => {
     webhookTarget = null; // the webhook comes later, after the booking expired
@@ -400,6 +418,60 @@ describe('a payment that succeeds for a booking no longer waiting for it', () =>
     expect(late.status).toBe(422);
     expect(await bookingOf(key)).toMatchObject({ status: 'expired', payment_status: 'awaiting_payment' });
     expect((await mailsOf(b.id)).map((m) => m.status)).toEqual(['held']);
+  });
+});
+
+describe('the booking call of a card booking (SPEC 7 POST /booking, payment_method card)', () => {
+  it('names what is missing: the Idempotency-Key, the payment intent, the payment, a card payment never started', async () => {
+    const noKey = await t.call('POST', '/booking', bookingRequest({ stripe_session_id: 'pi_x', paymentId: 'ch_x' }));
+    expect([noKey.status, noKey.body.field, noKey.body.message]).toEqual([422, 'Idempotency-Key', KEY_REQUIRED]);
+    const key = newKey();
+    const noIntent = await book(key, { sessionId: null, paymentId: 'ch_x' });
+    expect([noIntent.status, noIntent.body.field, noIntent.body.message])
+      .toEqual([422, 'stripe_session_id', 'stripe_session_id: the payment of a card booking is required']);
+    const noPayment = await book(key, { sessionId: 'pi_x', paymentId: null });
+    expect([noPayment.status, noPayment.body.field, noPayment.body.message]).toEqual([422, 'paymentId', 'paymentId: the payment of a card booking is required']);
+    const neverStarted = await book(key, { sessionId: 'pi_x', paymentId: 'ch_x' });
+    expect([neverStarted.status, neverStarted.body.field, neverStarted.body.message])
+      .toEqual([422, 'stripe_session_id', 'No card payment was started for this booking. Please pay on the card page.']);
+  });
+
+  it('makes one intent per booking for its price in pounds, confirmed by the server, named after the booking', async () => {
+    const { key, created } = await pay();
+    const b = await bookingOf(key);
+    const pi = await (await cards.stripe()).paymentIntents.retrieve(created.body.paymentIntentId);
+    expect({ amount: pi.amount, currency: pi.currency, confirmation_method: pi.confirmation_method, description: pi.description, metadata: pi.metadata })
+      .toEqual({ amount: pricePence(), currency: 'gbp', confirmation_method: 'manual', description: `Booking ${b.booking_number}`,
+        metadata: { booking_id: String(b.id), booking_number: b.booking_number } });
+  });
+
+  it('answers an unknown payment method as the provider refuses it, naming the field', async () => {
+    const res = await t.call('POST', '/create-payment-intent', { ...bookingRequest(), paymentMethodId: 'pm_does_not_exist', amount: pricePence() },
+      { 'Idempotency-Key': newKey() });
+    expect([res.status, res.body.field]).toEqual([422, 'paymentMethodId']);
+    expect(res.body.message).toMatch(/pm_does_not_exist/);
+  });
+});
+
+describe('the webhook\'s other events', () => {
+  it('records an event that is not a succeeded payment and does nothing else', async () => {
+    webhookTarget = null;
+    const { key, confirmed } = await pay();
+    const pi = await (await cards.stripe()).paymentIntents.retrieve(confirmed.body.sessionId);
+    const payload = JSON.stringify({ id: `evt_other_${key}`, object: 'event', type: 'payment_intent.payment_failed', data: { object: pi } });
+    const res = await t.app.request('/api/v1/stripe/webhook', {
+      method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signPayload(payload, KEYS.webhookSecret) }, body: payload,
+    });
+    expect([res.status, (await res.json()).outcome]).toEqual([200, 'ignored']);
+    expect((await bookingOf(key)).status).toBe('pending');
+  });
+
+  it('says why a signature was refused, naming the Stripe-Signature header', async () => {
+    const payload = JSON.stringify({ id: 'evt_unsigned', object: 'event', type: 'payment_intent.succeeded', data: { object: {} } });
+    const res = await t.app.request('/api/v1/stripe/webhook', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': 't=1,v1=00' }, body: payload });
+    const body = await res.json();
+    expect([res.status, body.field]).toEqual([400, 'Stripe-Signature']);
+    expect(body.message).toMatch(/^Webhook signature check failed: ./);
   });
 });
 
