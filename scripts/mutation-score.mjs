@@ -45,7 +45,8 @@ export const MUTATION_RUNS = [
     config: 'stryker.server.config.json',
     mutate: ['src/server/bookings/bookings.ts', 'src/server/bookings/bookingNumber.ts'],
     tests: ['test/api/booking.test.ts', 'test/api/booking-statements.test.ts', 'test/api/office-notices.test.ts', 'test/api/registration-modes.test.ts',
-      'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts'],
+      'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/account-safety.test.ts',
+      'test/api/mail-abuse.test.ts', 'test/api/card-abuse.test.ts'],
   },
 ].map((run) => ({
   ...run,
@@ -94,7 +95,9 @@ export function counts(mutants) {
 
 /**
  * What is wrong with a recorded score against the files as they are now (`current`: path -> sha256 of its content).
- * @returns {string[]} one sentence per problem; none when the record is fresh and above the thresholds
+ * The total must be at its threshold, or, until a recording first reaches it, at no less than the best total recorded
+ * (`floor`, kept by scripts/mutation-run.mjs): it can only go up. Files under their threshold are `below`, listed.
+ * @returns {{ problems: string[], below: string[] }} problems fail the check; none when the record is fresh and holds
  */
 export function checkRecord(record, current, thresholds = THRESHOLDS) {
   const problems = [];
@@ -102,15 +105,18 @@ export function checkRecord(record, current, thresholds = THRESHOLDS) {
   for (const [file, hash] of Object.entries(current)) {
     const entry = recorded[file];
     if (!entry) problems.push(`${file} is mutated but has no recorded score`);
-    else if (entry.sha256 !== hash) problems.push(`${file} changed since its score was recorded (at ${record.commit?.slice(0, 12) ?? 'an unknown commit'})`);
+    else if (entry.sha256 !== hash) problems.push(`${file} changed since its score was recorded (in run ${entry.run ?? '?'} at ${record.runs?.[entry.run]?.commit?.slice(0, 12) ?? 'an unknown commit'})`);
   }
   for (const file of Object.keys(recorded)) {
     if (!(file in current)) problems.push(`${file} has a recorded score but is no longer mutated`);
   }
   const total = record.total?.score;
-  if (typeof total !== 'number' || total < thresholds.total) problems.push(`the total score ${total ?? 'is missing'}${typeof total === 'number' ? '%' : ''} is below ${thresholds.total}%`);
-  for (const [file, entry] of Object.entries(recorded)) {
-    if (entry.score !== null && entry.score < thresholds.file) problems.push(`${file} scores ${entry.score}%, below ${thresholds.file}%`);
-  }
-  return problems;
+  const required = Math.min(thresholds.total, record.floor ?? thresholds.total);
+  if (typeof total !== 'number') problems.push('the total score is missing');
+  else if (total < required) problems.push(`the total score ${total}% is below ${required}%${required < thresholds.total ? ' (the best recorded so far)' : ''}`);
+  const below = Object.entries(recorded)
+    .filter(([, entry]) => entry.score !== null && entry.score < thresholds.file)
+    .map(([file, entry]) => `${file} scores ${entry.score}%, below ${thresholds.file}%`);
+  if ((record.floor ?? thresholds.total) >= thresholds.total) problems.push(...below);
+  return { problems, below };
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from './setup';
+import { setSetting } from '../../src/server/operator/operator';
+import { PHONE_MESSAGE } from '../../src/domain/phone';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
@@ -130,5 +132,78 @@ describe('POST /booking, pay in car', () => {
     expect(body.field).toBe(field);
     const after = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM bookings');
     expect(after[0].n).toBe(before[0].n);
+  });
+});
+
+describe('what the booking call refuses, by field', () => {
+  it('takes no payment but the car here, and only a vehicle offered for the trip, of its own company', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const bank = await t.call('POST', '/booking', request(vehicle, { payment_method: 'bank' }));
+    expect([bank.status, bank.body.field]).toEqual([422, 'payment_method']);
+    for (const notOffered of [{ ...vehicle, vehicle_id: 99_999 }, { ...vehicle, company_id: 99_999 }]) {
+      const res = await t.call('POST', '/booking', request(notOffered));
+      expect([res.status, res.body.field, res.body.message]).toEqual([422, 'selectedVehicleData', 'selectedVehicleData: this vehicle is not offered for this trip']);
+    }
+  });
+
+  it('names a field of the trip inside its form, and refuses hourly hire while it is not offered', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const unplaced = await t.call('POST', '/booking', request(vehicle, { bookingForm: { ...bookingForm, pickup: 'Qqqzx Nowhere Lane' } }));
+    expect([unplaced.status, unplaced.body.field]).toEqual([422, 'bookingForm.pickup']);
+    await setSetting(t.db, 'HOURLY_RATE_STATUS', 'disable');
+    const hourly = await t.call('POST', '/booking', request(vehicle, {
+      bookingType: 'hourly', bookingForm: null,
+      hourlyRateForm: { pickup: bookingForm.pickup, pickup_date: '2030-06-01', pickup_duration: '4hour', pickup_hour: '9am', pickup_min: '00' },
+    }));
+    expect([hourly.status, hourly.body.field, hourly.body.message]).toEqual([422, 'bookingType', 'Hourly hire is not offered at the moment.']);
+  });
+
+  it('checks every phone given: the booker\'s, and the passenger\'s only when booking for someone else', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const bad = await t.call('POST', '/booking', request(vehicle, { registrationData: { ...registrationData, number: '12' } }));
+    expect([bad.status, bad.body.field]).toEqual([422, 'registrationData.number']);
+    const forOther = { ...registrationData, passengerDetails: 'yes', passengerName: 'Tom', passengerPhone: '12' };
+    const badOther = await t.call('POST', '/booking', request(vehicle, { registrationData: forOther }));
+    expect([badOther.status, badOther.body.field, badOther.body.message])
+      .toEqual([422, 'registrationData.passengerPhone', `registrationData.passengerPhone: ${PHONE_MESSAGE}`]);
+    const notForOther = await t.call('POST', '/booking', request(vehicle, { registrationData: { ...registrationData, passengerDetails: 'no', passengerPhone: '12' } }));
+    expect(notForOther.status).toBe(200);
+  });
+});
+
+describe('a booking for someone else', () => {
+  it('is in the passenger\'s name and phone, confirmed to the booker and to the passenger', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const reg = { ...registrationData, email: 'booker.for.tom@example.com', passengerDetails: 'yes', passengerName: ' Tom ', passengerLastname: 'Baker',
+      passengerEmail: 'tom.baker@example.com', passengerPhone: '07700 900456' };
+    const res = await t.call('POST', '/booking', request(vehicle, { registrationData: reg }));
+    expect(res.body.data.passengerDetails).toMatchObject({ passenger_name: 'Tom Baker', passenger_email: 'tom.baker@example.com', passenger_contact_no: '+447700900456' });
+    const to = await t.db.query<{ to_address: string }>(
+      "SELECT to_address FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation' ORDER BY to_address", [res.body.data.booking.id]);
+    expect(to.map((r) => r.to_address)).toEqual(['booker.for.tom@example.com', 'tom.baker@example.com']);
+    const notice = await t.db.query<{ body_text: string }>("SELECT body_text FROM outbound_emails WHERE booking_id = $1 AND kind = 'new_booking_notice'", [res.body.data.booking.id]);
+    expect(notice[0].body_text).toContain('To be paid in the car');
+  });
+
+  it('is the booker\'s own when no passenger name is given, and one confirmation when both addresses are one', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const reg = { ...registrationData, email: 'just.me@example.com', passengerDetails: 'yes', passengerName: '  ', passengerEmail: 'someone@example.com' };
+    const res = await t.call('POST', '/booking', request(vehicle, { registrationData: reg }));
+    expect(res.body.data.passengerDetails).toMatchObject({ passenger_name: 'Amelia Hart', passenger_email: 'just.me@example.com' });
+    const same = { ...registrationData, email: 'Same.Person@example.com', passengerDetails: 'yes', passengerName: 'Sam', passengerEmail: 'Same.Person@example.com ' };
+    const one = await t.call('POST', '/booking', request(vehicle, { registrationData: same }));
+    const to = await t.db.query("SELECT 1 FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation'", [one.body.data.booking.id]);
+    expect(to).toHaveLength(1);
+  });
+
+  it('keeps a return trip\'s flight number and its own extras', async () => {
+    const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
+    const form = { ...bookingForm, select_option: 'return', return_date: '2030-06-08', return_hour: '9am', return_min: '30', return_fight_number: 'BA 118', return_baby_seats: 1 };
+    const { body } = await t.call('POST', '/calculate-distance-price', form);
+    const priced = body.price_details.find((p: any) => p.vehicle_id === vehicle.vehicle_id && p.company_id === vehicle.company_id);
+    const res = await t.call('POST', '/booking', request(priced, { bookingForm: form }));
+    expect(res.body.data.booking).toMatchObject({ return_flight_no: 'BA 118', return_date: '2030-06-08', return_time: '09:30' });
+    const oneWay = await t.call('POST', '/booking', request(vehicle, { bookingForm: { ...bookingForm, return_fight_number: 'BA 999' } }));
+    expect(oneWay.body.data.booking.return_flight_no).toBeNull();
   });
 });

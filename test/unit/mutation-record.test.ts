@@ -16,25 +16,35 @@ const record = {
 const now = { 'src/a.ts': sha256('a'), 'src/b.ts': sha256('b') };
 
 describe('the recorded mutation score', () => {
+  const problems = (r: object, files: Record<string, string>) => checkRecord(r, files).problems;
+
   it('passes when every mutated file is as measured and the scores are at their thresholds', () => {
-    expect(checkRecord(record, now)).toEqual([]);
-    expect(checkRecord({ ...record, total: { score: 90 }, files: { ...record.files, 'src/b.ts': entry('b', 80) } }, now)).toEqual([]);
+    expect(checkRecord(record, now)).toEqual({ problems: [], below: [] });
+    expect(checkRecord({ ...record, total: { score: 90 }, files: { ...record.files, 'src/b.ts': entry('b', 80) } }, now)).toEqual({ problems: [], below: [] });
   });
 
   it('fails for a mutated file changed since its score was recorded, naming it and the commit', () => {
-    expect(checkRecord(record, { ...now, 'src/b.ts': sha256('b changed') }))
-      .toEqual(['src/b.ts changed since its score was recorded (at 0123456789ab)']);
+    expect(problems({ ...record, files: { ...record.files, 'src/b.ts': { ...entry('b'), run: 'server-x' } }, runs: { 'server-x': { commit: '0123456789abcdef0123' } } },
+      { ...now, 'src/b.ts': sha256('b changed') })).toEqual(['src/b.ts changed since its score was recorded (in run server-x at 0123456789ab)']);
   });
 
   it('fails for a mutated file with no score, and for a score of a file no longer mutated', () => {
-    expect(checkRecord(record, { ...now, 'src/c.ts': sha256('c') })).toEqual(['src/c.ts is mutated but has no recorded score']);
-    expect(checkRecord(record, { 'src/a.ts': sha256('a') })).toEqual(['src/b.ts has a recorded score but is no longer mutated']);
+    expect(problems(record, { ...now, 'src/c.ts': sha256('c') })).toEqual(['src/c.ts is mutated but has no recorded score']);
+    expect(problems(record, { 'src/a.ts': sha256('a') })).toEqual(['src/b.ts has a recorded score but is no longer mutated']);
   });
 
   it('fails under 90% in total and under 80% for a file', () => {
-    expect(checkRecord({ ...record, total: { score: 89.99 } }, now)).toEqual(['the total score 89.99% is below 90%']);
-    expect(checkRecord({ ...record, files: { ...record.files, 'src/a.ts': entry('a', 79.99) } }, now))
+    expect(problems({ ...record, total: { score: 89.99 } }, now)).toEqual(['the total score 89.99% is below 90%']);
+    expect(problems({ ...record, files: { ...record.files, 'src/a.ts': entry('a', 79.99) } }, now))
       .toEqual(['src/a.ts scores 79.99%, below 80%']);
+  });
+
+  it('until a total first reaches 90%, fails only when the total falls below the best recorded, listing the files under 80%', () => {
+    const climbing = { ...record, floor: 85.5, files: { ...record.files, 'src/a.ts': entry('a', 70) } };
+    expect(checkRecord({ ...climbing, total: { score: 85.5 } }, now)).toEqual({ problems: [], below: ['src/a.ts scores 70%, below 80%'] });
+    expect(problems({ ...climbing, total: { score: 85.49 } }, now)).toEqual(['the total score 85.49% is below 85.5% (the best recorded so far)']);
+    expect(problems({ ...climbing, floor: 91, total: { score: 91 } }, now)).toEqual(['src/a.ts scores 70%, below 80%']);
+    expect(problems({ ...record, total: undefined }, now)).toEqual(['the total score is missing']);
   });
 
   it('counts timed-out mutants as detected and leaves ignored ones out of the score', () => {
