@@ -12,9 +12,9 @@ import path from 'node:path';
  */
 export const MUTATION_RUNS = [
   { name: 'rules', config: 'stryker.config.json', mutate: ['src/domain/**/*.ts'] },
-  // The machines' static mutants (their definitions, built once when the module loads) are measured too: each runs
-  // every machine and unit test that imports the machines, which the model tests make a few seconds.
-  { name: 'machines', config: 'stryker.config.json', mutate: ['machines/**/*.ts'], ignoreStatic: false },
+  // The machines' static mutants (their definitions, built once when the module loads) are not measured yet: each
+  // runs all 742 tests that import a machine (about 10 s), about two hours for the ~1,500 of them (issue 28).
+  { name: 'machines', config: 'stryker.config.json', mutate: ['machines/**/*.ts'] },
   {
     name: 'server-pricing',
     config: 'stryker.server.config.json',
@@ -45,8 +45,7 @@ export const MUTATION_RUNS = [
     config: 'stryker.server.config.json',
     mutate: ['src/server/bookings/bookings.ts', 'src/server/bookings/bookingNumber.ts'],
     tests: ['test/api/booking.test.ts', 'test/api/booking-statements.test.ts', 'test/api/office-notices.test.ts', 'test/api/registration-modes.test.ts',
-      'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/account-safety.test.ts',
-      'test/api/mail-abuse.test.ts', 'test/api/card-abuse.test.ts'],
+      'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts'],
   },
 ].map((run) => ({
   ...run,

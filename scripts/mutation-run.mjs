@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// `npm run test:mutation [-- <group>... | --stale] [--record-only]`: Stryker's groups (MUTATION_RUNS in
+// mutation-score.mjs), each incremental from its file in bench/results/stryker/, then the score of each file written to
+// bench/results/mutation.json with the hash of the content it was measured on. With no argument every group; with
+// --stale only the groups with a file changed since its score was recorded (what `npm run test:mutation:check` and
+// CI refuse); with --record-only the record is written from the reports of the last runs, without running Stryker.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Stryker } from '@stryker-mutator/core';
+import { MUTATION_RUNS, THRESHOLDS, counts, mutatedBy, sha256 } from './mutation-score.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const RECORD = path.join(root, 'bench/results/mutation.json');
+const read = (file) => readFileSync(path.join(root, file), 'utf8');
+
+const record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, 'utf8')) : {};
+const args = process.argv.slice(2);
+const isStale = (run) => mutatedBy(root, run).some((f) => record.files?.[f]?.sha256 !== sha256(read(f)));
+// --record-only: the record written again from the groups' reports in reports/mutation/, Stryker not run.
+const recordOnly = args.includes('--record-only');
+const names = args.filter((a) => !a.startsWith('--'));
+const runs = args.includes('--stale') ? MUTATION_RUNS.filter(isStale)
+  : names.length ? MUTATION_RUNS.filter((r) => names.includes(r.name)) : MUTATION_RUNS;
+if (names.length && !args.includes('--stale') && runs.length !== names.length) {
+  console.error(`Unknown run name. The runs: ${MUTATION_RUNS.map((r) => r.name).join(', ')}`);
+  process.exit(2);
+}
+
+const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+const valid = (mutants) => mutants.filter((m) => !['Ignored', 'CompileError'].includes(m.status));
+
+/** This run's files in the record, from its report: each file's counts and the hash of the source Stryker mutated. */
+function recordRun(run) {
+  const report = JSON.parse(read(run.report));
+  // Kept: the other groups' files that are still there (an entry of no known group is of an older record's format).
+  const groups = new Set(MUTATION_RUNS.map((r) => r.name));
+  const files = Object.fromEntries(Object.entries(record.files ?? {})
+    .filter(([file, entry]) => entry.run !== run.name && groups.has(entry.run) && existsSync(path.join(root, file))));
+  for (const file of mutatedBy(root, run)) {
+    const measured = report.files[file];
+    files[file] = {
+      run: run.name,
+      ...counts(valid(measured?.mutants ?? [])),
+      sha256: sha256(measured?.source ?? read(file)),
+    };
+  }
+  record.files = Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
+  record.runs = {
+    ...record.runs,
+    [run.name]: {
+      date: new Date().toISOString().slice(0, 10),
+      commit,
+      config: run.config,
+      tests: run.tests ?? 'the unit and machine tests (vitest.mutation.config.ts)',
+      total: counts(mutatedBy(root, run).flatMap((f) => valid(report.files[f]?.mutants ?? []))),
+    },
+  };
+  const sum = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
+  for (const entry of Object.values(record.files)) for (const k of Object.keys(sum)) sum[k] += entry[k];
+  const detected = sum.killed + sum.timeout;
+  record.total = { ...sum, score: Number(((detected / (detected + sum.survived + sum.noCoverage)) * 100).toFixed(2)) };
+  const { total, runs: byRun, files: byFile } = record;
+  // The best total recorded once every group has a score: a later one below it fails the check (checkRecord).
+  if (MUTATION_RUNS.every((r) => r.name in byRun)) record.floor = Math.max(record.floor ?? 0, total.score);
+  writeFileSync(RECORD, `${JSON.stringify({
+    tool: 'StrykerJS 9 (vitest runner), npm run test:mutation (scripts/mutation-run.mjs)',
+    thresholds: THRESHOLDS,
+    ...(record.floor === undefined ? {} : { floor: record.floor }),
+    total,
+    runs: byRun,
+    files: byFile,
+  }, null, 2)}\n`);
+}
+
+for (const run of runs) {
+  if (recordOnly) {
+    recordRun(run);
+    continue;
+  }
+  console.log(`\n== Stryker: ${run.name} ==`);
+  process.env.MUTATION_TEST_FILES = (run.tests ?? []).join(',');
+  await new Stryker({
+    configFile: run.config,
+    mutate: run.mutate,
+    ...(run.ignoreStatic === undefined ? {} : { ignoreStatic: run.ignoreStatic }),
+    incremental: true,
+    incrementalFile: run.incrementalFile,
+    jsonReporter: { fileName: run.report },
+  }).runMutationTest();
+  recordRun(run);
+  console.log(`${run.name}: ${record.runs[run.name].total.score}%; all runs ${record.total.score}% (bench/results/mutation.json)`);
+}
+/** docs/mutation.md's score table, between its markers, from the record. */
+function writeScoreTable() {
+  const doc = path.join(root, 'docs/mutation.md');
+  const text = readFileSync(doc, 'utf8');
+  const row = (name, c) => `| ${name} | ${c.score ?? '-'}% | ${c.killed + c.timeout} | ${c.survived} | ${c.noCoverage} |`;
+  const table = [
+    '| file | run | score | killed | survived | no coverage |', '|---|---|---|---|---|---|',
+    row('**all**', record.total).replace('| **all** |', '| **all** | |'),
+    ...Object.entries(record.files).map(([file, c]) => row(file, c).replace(`| ${file} |`, `| ${file} | ${c.run} |`)),
+  ].join('\n');
+  writeFileSync(doc, text.replace(/(<!-- score:start -->\n)[\s\S]*?(\n<!-- score:end -->)/, `$1${table}$2`));
+}
+
+if (!runs.length) console.log('Every mutated file is as its score was recorded: nothing to run.');
+else {
+  writeScoreTable();
+  execFileSync(process.execPath, [path.join(root, 'scripts/mutation-kills.mjs')], { cwd: root, stdio: 'inherit' });
+}
