@@ -50,8 +50,9 @@ function recordRun(run) {
   record.runs = {
     ...record.runs,
     [run.name]: {
-      date: new Date().toISOString().slice(0, 10),
-      commit,
+      // Written again from the last report (--record-only): the run's own date and commit stay.
+      date: (recordOnly && record.runs?.[run.name]?.date) || new Date().toISOString().slice(0, 10),
+      commit: (recordOnly && record.runs?.[run.name]?.commit) || commit,
       config: run.config,
       tests: run.tests ?? 'the unit and machine tests (vitest.mutation.config.ts)',
       total: counts(mutatedBy(root, run).flatMap((f) => valid(report.files[f]?.mutants ?? []))),
@@ -102,7 +103,7 @@ function writeScoreTable() {
     row('**all**', record.total).replace('| **all** |', '| **all** | |'),
     ...Object.entries(record.files).map(([file, c]) => row(file, c).replace(`| ${file} |`, `| ${file} | ${c.run} |`)),
   ].join('\n');
-  writeFileSync(doc, text.replace(/(<!-- score:start -->\n)[\s\S]*?(\n<!-- score:end -->)/, `$1${table}$2`));
+  writeFileSync(doc, text.replace(/<!-- score:start -->[\s\S]*?<!-- score:end -->/, `<!-- score:start -->\n${table}\n<!-- score:end -->`));
 }
 
 if (!runs.length) console.log('Every mutated file is as its score was recorded: nothing to run.');
