@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 // The tests Stryker runs for the mutants of one group of the server's files (scripts/mutation-run.mjs names them in
@@ -6,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 // rather than all of them (with all of them, a survivor in the pricing rules cost the whole API suite, about a
 // minute). A file that replaces modules (vi.mock) runs in a project of its own, as in vitest.config.ts.
 const named = (process.env.MUTATION_TEST_FILES ?? '').split(',').filter(Boolean);
-const replacesModules = named.filter((f) => f.endsWith('/sign-in-limits.test.ts'));
+const replacesModules = named.filter((f) => /\bvi\.(mock|doMock)\(/.test(readFileSync(f, 'utf8')));
 const shared = named.filter((f) => !replacesModules.includes(f));
 
 export default defineConfig({
