@@ -174,7 +174,7 @@ describe('what the booking call refuses, by field', () => {
 describe('a booking for someone else', () => {
   it('is in the passenger\'s name and phone, confirmed to the booker and to the passenger', async () => {
     const vehicle = await priceFor('Saloon', 'Albion Executive Cars');
-    const reg = { ...registrationData, email: 'booker.for.tom@example.com', passengerDetails: 'yes', passengerName: 'Tom', passengerLastname: 'Baker',
+    const reg = { ...registrationData, email: 'booker.for.tom@example.com', passengerDetails: 'yes', passengerName: ' Tom ', passengerLastname: 'Baker',
       passengerEmail: 'tom.baker@example.com', passengerPhone: '07700 900456' };
     const res = await t.call('POST', '/booking', request(vehicle, { registrationData: reg }));
     expect(res.body.data.passengerDetails).toMatchObject({ passenger_name: 'Tom Baker', passenger_email: 'tom.baker@example.com', passenger_contact_no: '+447700900456' });

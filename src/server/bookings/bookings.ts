@@ -300,7 +300,7 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     bookingStops: trip.stops.map((s) => ({ id: 0, stop_address: s.street_name, stop_post_code: s.postcode, stop_street_number: s.number })),
     passengerDetails: {
       passenger_id: contact.passengerId ?? 0,
-      passenger_name: forSomeoneElse ? `${reg.passengerName ?? ''} ${reg.passengerLastname ?? ''}`.trim() : contact.name,
+      passenger_name: forSomeoneElse ? [reg.passengerName, reg.passengerLastname].map((n) => n?.trim()).filter(Boolean).join(' ') : contact.name,
       passenger_email: forSomeoneElse ? reg.passengerEmail || contact.email : contact.email,
       passenger_contact_no: forSomeoneElse ? contact.passengerPhone || contact.phone : contact.phone,
       total_passengers: d.passengers, additional_info: reg.additionalInfo,
