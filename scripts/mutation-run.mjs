@@ -97,11 +97,11 @@ for (const run of runs) {
 function writeScoreTable() {
   const doc = path.join(root, 'docs/mutation.md');
   const text = readFileSync(doc, 'utf8');
-  const row = (name, c) => `| ${name} | ${c.score ?? '-'}% | ${c.killed + c.timeout} | ${c.survived} | ${c.noCoverage} |`;
+  const row = (name, group, c) => `| ${name} | ${group} | ${c.score ?? '-'}% | ${c.killed + c.timeout} | ${c.survived} | ${c.noCoverage} |`;
   const table = [
     '| file | run | score | killed | survived | no coverage |', '|---|---|---|---|---|---|',
-    row('**all**', record.total).replace('| **all** |', '| **all** | |'),
-    ...Object.entries(record.files).map(([file, c]) => row(file, c).replace(`| ${file} |`, `| ${file} | ${c.run} |`)),
+    row('**all**', '', record.total),
+    ...Object.entries(record.files).map(([file, c]) => row(file, c.run, c)),
   ].join('\n');
   writeFileSync(doc, text.replace(/<!-- score:start -->[\s\S]*?<!-- score:end -->/, `<!-- score:start -->\n${table}\n<!-- score:end -->`));
 }
