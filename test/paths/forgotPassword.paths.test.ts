@@ -1,19 +1,20 @@
 // The forgot-password machine's generated paths in Chromium (./pathRunner.ts): SPEC 2 and 4 'Forgot password' and
 // SPEC 8's messages, against the real server: the code is read from the mail it sends, a wrong code is refused by
 // it; an expired code and a failed reset are failures the server is asked for.
-import type { SnapshotFrom } from 'xstate';
-import type { forgotPasswordMachine } from '../../machines/forgotPassword';
-import {
-  PASSWORD_RESET_DONE, PASSWORDS_DO_NOT_MATCH, RESET_CODE_EXPIRED, RESET_CODE_INVALID, RESET_CODE_SENT, RESET_CODE_VERIFIED,
-} from '../../src/domain/messages';
-import { model } from '../machine/models/forgotPassword';
-import type { ModelEvent, Trail } from '../machine/modelPaths';
-import { mailedCode, requestCode, setPassword, stepForm, verifyCode } from './forgotSteps';
+import { PASSWORDS_DO_NOT_MATCH, RESET_CODE_EXPIRED, RESET_CODE_INVALID } from '../../src/domain/messages';
+import * as forgot from '../machine/models/forgotPassword';
+import type { ModelEvent } from '../machine/modelPaths';
+import { mailedCode, requestCode, setPassword, verifyCode } from './forgotSteps';
 import { browserPaths } from './pathRunner';
+import { isWaiting, serviceOf, type Seen } from './screens';
 import { openAsReturningVisitor } from './storage';
 import { newAccount, uniqueEmail } from './data';
 
-type S = SnapshotFrom<typeof forgotPasswordMachine>;
+const { model } = forgot;
+const SERVICES = { requestResetCode: forgot.requestCode, verifyResetCode: forgot.verifyCode, resetPassword: forgot.resetPassword };
+/** A step of the reset page: its own form holds the inputs. */
+const FORMS = { resetEmail: 'Step 1: your email', resetCode: 'Step 2: the code', resetPassword: 'Step 3: a new password' } as const;
+const step = (screen: keyof typeof FORMS, more: Partial<Seen> = {}): Seen => ({ screen, form: FORMS[screen], ...more });
 
 const answer = (e: ModelEvent | undefined) => {
   const m = e && /^xstate\.(done|error)\.actor\.(.+)$/.exec(e.type);
@@ -52,25 +53,37 @@ browserPaths({
     },
     'reset.setPassword secret-2 secret-3': (p) => setPassword(p, 'secret-2', 'secret-3'),
   },
-  async sees(p, s: S, trail: Trail<S>) {
-    const last = trail.at(-1)?.event;
-    const told = answer(last);
-    if (s.matches('done')) {
-      // Back to the personal details as an existing client, with the server's message.
-      await p.sees(PASSWORD_RESET_DONE);
-      return;
-    }
-    await p.at('/forgot_password');
-    await p.heading('Reset your password');
-    const step = { email: 'Step 1: your email', code: 'Step 2: the code', password: 'Step 3: a new password' }[s.value as string];
-    if (step) await stepForm(p, step as never).waitFor();
-    // SPEC 8: each answer's text, word for word.
-    if (told) await p.sees(told.message);
-    if (last?.type === 'reset.setPassword' && s.matches('password')) await p.sees(PASSWORDS_DO_NOT_MATCH);
-    if (told?.message === RESET_CODE_SENT || told?.message === RESET_CODE_VERIFIED) {
-      await p.page.getByRole('status').filter({ hasText: told.message }).waitFor();
-    } else if (told && !told.ok) {
-      await p.page.getByRole('alert').filter({ hasText: told.message }).waitFor();
-    }
+  oracle: {
+    calls: {
+      requestResetCode: { method: 'POST', path: '/api/v1/auth/forgot-password' },
+      verifyResetCode: { method: 'POST', path: '/api/v1/auth/verify-code' },
+      resetPassword: { method: 'POST', path: '/api/v1/auth/reset-password' },
+    },
+    opens: () => step('resetEmail'),
+    // SPEC 4 'Forgot password' and SPEC 8: each step's form, the server's words in a status (a success) or an alert
+    // (a refusal, which keeps the visitor on the step that asked); a new password set returns to the booking.
+    after(before, e) {
+      const service = serviceOf(e, SERVICES);
+      if (service) {
+        if (!isWaiting(before) || before.waiting !== service) return undefined;
+        const told = answer(e)!;
+        const asked = ({ requestResetCode: 'resetEmail', verifyResetCode: 'resetCode', resetPassword: 'resetPassword' } as const)[service as keyof typeof SERVICES];
+        if (!told.ok) return step(asked, { alerts: [told.message] });
+        if (service === 'requestResetCode') return step('resetCode', { statuses: [told.message] });
+        if (service === 'verifyResetCode') return step('resetPassword', { statuses: [told.message] });
+        // Back to the booking as an existing client: no journey was chosen on these visits, so at its first step.
+        return { screen: 'home', texts: [told.message] };
+      }
+      if (isWaiting(before)) return undefined;
+      const on = before.screen;
+      if (e.type === 'reset.requestCode' && on === 'resetEmail') return { waiting: 'requestResetCode' };
+      if (e.type === 'reset.verifyCode' && on === 'resetCode') return { waiting: 'verifyResetCode' };
+      if (e.type === 'reset.back' && on === 'resetCode') return step('resetEmail');
+      if (e.type === 'reset.setPassword' && on === 'resetPassword') {
+        const { password, confirm } = e as unknown as { password: string; confirm: string };
+        return password === confirm ? { waiting: 'resetPassword' } : step('resetPassword', { texts: [PASSWORDS_DO_NOT_MATCH] });
+      }
+      return undefined;
+    },
   },
 });

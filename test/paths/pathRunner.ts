@@ -10,7 +10,9 @@
 //   server's, and a failure is one the server is asked to produce (./faults.ts).
 // - After each step the runner waits until the page's machine has taken the step's transitions (XState's
 //   inspection API, installed by an init script; src/web/main.tsx passes it on) and is in the step's state, then
-//   checks what SPEC says a person sees in that state (the model's `sees`, never the machine's context).
+//   checks what a person sees there. With an oracle (./screens.ts), the screen expected is the oracle's, from what
+//   the person did and what the server answered, never the machine's state or context; a model without one still
+//   checks its `sees` by the model's state.
 // - It prints each path as a sentence, its time, and per machine the transitions the page took (must be 100%).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ import {
 } from '../machine/modelPaths';
 import { launchBrowser } from '../e2e/harness';
 import { pathServer, type PathServer } from './server';
+import { describeExpected, isWaiting, seeScreen, type Expected } from './screens';
 
 /** What a step of a path knows when it acts. */
 export interface ActContext<S> {
@@ -43,8 +46,13 @@ export interface BrowserModel<M extends AnyStateMachine> {
   tellsApart?: (s: SnapshotFrom<M>) => unknown;
   /** What a person does for each model event, by the event's description (`describeEvent`). Answers default to waiting. */
   acts: Record<string, Act<SnapshotFrom<M>>>;
-  /** SPEC's view of a state: what the page shows (URL, heading, dialogs, messages), given the steps that led there. */
-  sees: (p: PathPage, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) => Promise<void>;
+  /**
+   * What the page shows, from what the person did and what the server answered, apart from the machine (issue 28):
+   * checked at every step where the page has settled.
+   */
+  oracle?: PathOracle<InputFrom<M>, any>;
+  /** The older check, by the model's state: what the page shows (URL, heading, dialogs, messages) there. */
+  sees?: (p: PathPage, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) => Promise<void>;
   /**
    * The calls a path holds with a 'delay' fault, by the name of the service that makes them: the path acts while
    * one is on its way, and the service's answer step releases it, so no step depends on how fast the machine is.
@@ -52,6 +60,19 @@ export interface BrowserModel<M extends AnyStateMachine> {
   heldCalls?: Record<string, { method: string; path: string }[]>;
   /** The window's width in px (1280 by default). */
   width?: number;
+}
+
+/**
+ * A path's oracle: the screen a person sees (./screens.ts), or the answer the page waits for, from the input the page
+ * was opened with and each event of the path in turn. It reads no machine: a machine that goes elsewhere than SPEC
+ * says shows another screen, or waits where the path goes on, or settles where SPEC waits.
+ */
+export interface PathOracle<I, E extends Expected = Expected> {
+  /** The call each awaited service makes to the server: a page waiting for it must have asked (a positive sign). */
+  calls?: Record<string, { method: string; path: string }>;
+  opens: (inputName: string, input: I) => E;
+  /** What follows `event` on the page that showed `before`; undefined when SPEC has no such event there. */
+  after: (before: E, event: ModelEvent, ctx: { input: I; events: readonly ModelEvent[] }) => E | undefined;
 }
 
 /** Records what the page's machines do: each transition taken, and each snapshot's state value, by machine id. */
@@ -83,13 +104,20 @@ export class PathPage {
   readonly taken = new Map<string, Set<string>>();
   /** What the path made on the way (an account, a code read from the mail), for its later steps. */
   readonly data: Record<string, any> = {};
+  /** Every request the page made to the server, in order (what a waiting page asked for). */
+  readonly requests: { method: string; path: string }[] = [];
+  /** How many of `requests` an awaited call has been found among (from the last page load). */
+  callsSeen = 0;
 
-  constructor(readonly page: Page, readonly server: PathServer, readonly machineId: string) {}
+  constructor(readonly page: Page, readonly server: PathServer, readonly machineId: string) {
+    page.on('request', (r) => { this.requests.push({ method: r.method(), path: new URL(r.url()).pathname }); });
+  }
 
   get url() { return new URL(this.page.url()); }
 
   /** Types a URL into the address bar: a new page load (the log starts again). */
   async typeUrl(pathAndQuery: string) {
+    this.callsSeen = this.requests.length;
     await this.page.goto(this.server.url + pathAndQuery);
     this.cursor = 0;
   }
@@ -229,6 +257,35 @@ export function choosePaths<M extends AnyStateMachine>(model: Model<M>): Chosen<
 }
 
 const isAnswer = (e: ModelEvent | undefined) => !!e && /^xstate\.(done|error)\.actor\./.test(e.type);
+const isTime = (e: ModelEvent | undefined) => !!e && e.type.startsWith('xstate.after.');
+
+/**
+ * Checks the oracle's screen where the page has settled. Where it waits, what comes next must be an answer (or time
+ * passing): a person acting next, or the path ending on a state its model does not call busy, means the page settled
+ * where SPEC waits. A settled screen followed by an answer means the page waits where SPEC says it has settled.
+ */
+async function checkExpected(
+  p: PathPage, calls: PathOracle<unknown>['calls'], expected: Expected, next: ModelEvent | undefined, state: AnyMachineSnapshot,
+) {
+  const answerNext = isAnswer(next) || isTime(next);
+  if (isWaiting(expected)) {
+    if (!answerNext && next) throw new Error(`SPEC: the page waits for ${expected.waiting} here, but the path goes on with "${describeEvent(next)}"`);
+    // The page asked the server for what it waits for: the calls come in the order of the waits, from the page load.
+    const call = calls?.[expected.waiting];
+    if (call) {
+      const asked = () => p.requests.findIndex((r, i) => i >= p.callsSeen && r.method === call.method && r.path === call.path);
+      const calledAfter = () => p.requests.slice(p.callsSeen).filter((r) => !/\.(js|css|png|svg|woff2?)$/.test(r.path));
+      await expect.poll(asked, { timeout: 10_000, message: `SPEC: the page waits for ${expected.waiting}, so it asks ${call.method} ${call.path} (it asked ${JSON.stringify(calledAfter())})` })
+        .toBeGreaterThanOrEqual(0);
+      p.callsSeen = asked() + 1;
+    } else if (!next && !state.hasTag('busy')) {
+      throw new Error(`SPEC: the page waits for ${expected.waiting} here, but the page settled`);
+    }
+    return;
+  }
+  if (answerNext) throw new Error(`SPEC: the page has settled on ${describeExpected(expected)}, but "${describeEvent(next!)}" follows`);
+  await seeScreen(p, expected);
+}
 /** The answers at the start of these events, before the person acts again. */
 const answersFirst = (events: ModelEvent[]) => {
   const acts = events.findIndex((e) => !isAnswer(e));
@@ -274,7 +331,10 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
           await p.reaches(path.startTaken, opening.value);
           // A state that waits for an answer may be gone by the time the page is read: it is seen when it stays.
           const stays = (state: AnyMachineSnapshot, next: ModelEvent | undefined) => !state.hasTag('busy') && !isAnswer(next);
-          if (stays(opening, path.steps[0]?.event)) await bm.sees(p, opening as S, [], input);
+          const { oracle } = bm;
+          let expected = oracle?.opens(path.inputName, input);
+          if (oracle && expected) await checkExpected(p, oracle.calls, expected, path.steps[0]?.event, opening);
+          else if (stays(opening, path.steps[0]?.event)) await bm.sees?.(p, opening as S, [], input);
           const trail: Step<S>[] = [];
           for (const [i, step] of path.steps.entries()) {
             const event = describeEvent(step.event);
@@ -289,7 +349,12 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
               await act(p, { next: path.steps[i + 1]?.event, then, trail });
               trail.push(step);
               await p.reaches(step.taken ?? [], (step.state as AnyMachineSnapshot).value);
-              if (stays(step.state as AnyMachineSnapshot, path.steps[i + 1]?.event)) await bm.sees(p, step.state, trail, input);
+              if (oracle && expected) {
+                const before: Expected = expected;
+                expected = oracle.after(before, step.event, { input, events: trail.map((x) => x.event) });
+                if (!expected) throw new Error(`SPEC has no "${event}" on ${describeExpected(before)}`);
+                await checkExpected(p, oracle.calls, expected, path.steps[i + 1]?.event, step.state as AnyMachineSnapshot);
+              } else if (stays(step.state as AnyMachineSnapshot, path.steps[i + 1]?.event)) await bm.sees?.(p, step.state, trail, input);
             } catch (e) {
               const shot = join(tmpdir(), `path-failed-${machineId}-${chosen.indexOf(path) + 1}.png`);
               await p.page.screenshot({ path: shot, fullPage: true }).catch(() => {});

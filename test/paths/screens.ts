@@ -1,0 +1,111 @@
+// The path oracle's table (issue 28, part 4): what a person sees on each screen, written from SPEC 2 (routes and
+// headings), SPEC 4 and 8 (the steps and their messages) and the issues, apart from the machines. The generated
+// paths (./pathRunner.ts) ask each model's oracle which screen follows what the person did and what the server
+// answered, and check that screen's facts here at every step: no expected fact comes from a machine's state or
+// context. SPEC 8's messages are imported from src/domain/messages, the one place the app and the tests share
+// SPEC's words.
+import { expect } from 'vitest';
+import { CARD_SERVICE_UNAVAILABLE, PAID_NOT_CONFIRMED } from '../../src/domain/messages';
+import type { PathPage } from './pathRunner';
+
+type Text = string | RegExp;
+
+export interface ScreenFacts {
+  /** The address bar's path (a pattern where SPEC gives the screen several). */
+  path: string | RegExp;
+  heading: Text;
+  /** Texts on the page, visible. */
+  texts?: Text[];
+  /** Inputs by their label. */
+  fields?: string[];
+  buttons?: Text[];
+  links?: Text[];
+}
+
+const CARD_INPUTS = ['Credit or debit card number', 'Credit or debit card expiration date', 'Credit or debit card security code'];
+
+export const SCREENS = {
+  // SPEC 2 '/stripecheckout' and SPEC 4 'Card payment'.
+  cardForm: { path: '/stripecheckout', heading: 'Card payment', fields: CARD_INPUTS, buttons: [/^Pay £\d+\.\d\d$/] },
+  cardUnavailable: {
+    path: '/stripecheckout', heading: 'Card payment', texts: [CARD_SERVICE_UNAVAILABLE], buttons: ['Try again'], links: ['Choose another way to pay'],
+  },
+  // The money was taken but the booking not yet written: never 'Payment failed', never the card again.
+  cardPaidNotConfirmed: { path: '/stripecheckout', heading: 'Card payment', texts: [PAID_NOT_CONFIRMED], buttons: ['Try again'] },
+  // SPEC 2 '/paymentSuccessView'.
+  bookingConfirmed: { path: '/paymentSuccessView', heading: 'Thank You', texts: ['Your Booking is Confirmed!'] },
+  // SPEC 2 '/' (also '/home'): the booking form.
+  home: {
+    path: /^\/(home)?$/, heading: 'Airport transfers and chauffeur cars across the UK', fields: ['Pickup address *', 'Drop-off address *'],
+    buttons: ['Get prices'],
+  },
+  // SPEC 2 'Contact Us'.
+  contact: {
+    path: '/contactus', heading: 'Contact Us',
+    fields: ['First name', 'Last name', 'Email', 'Telephone', 'Reason for your query', 'Booking number (if you have one)', 'Your message'],
+    buttons: ['Send message'],
+  },
+  // SPEC 4 'Forgot password': one page, three steps, each a form of its own.
+  resetEmail: { path: '/forgot_password', heading: 'Reset your password', fields: ['Email *'], buttons: ['Send code'] },
+  resetCode: { path: '/forgot_password', heading: 'Reset your password', fields: ['Code *'], buttons: ['Verify code'] },
+  resetPassword: {
+    path: '/forgot_password', heading: 'Reset your password', fields: ['New password *', 'Confirm new password *'], buttons: ['Reset password'],
+  },
+} satisfies Record<string, ScreenFacts>;
+
+export type ScreenName = keyof typeof SCREENS;
+
+/** What a person sees at a step: a screen of the table, and what this visit adds to it. */
+export interface Seen {
+  screen: ScreenName;
+  /** The dialog open over it (none when absent: a dialog that closed must be gone). */
+  dialog?: { title: string; texts?: Text[] };
+  /** More texts the step shows (an answer's words), visible. */
+  texts?: Text[];
+  /** Texts in a live region: an alert (a refusal) or a status (a success). */
+  alerts?: Text[];
+  statuses?: Text[];
+  /** Inputs' values by label ('' for an empty one). */
+  values?: Record<string, string>;
+  /** A form the inputs are in, by its name, when one page has several. */
+  form?: string;
+}
+
+/** The page waits for a service's answer (by the name the page's machine invokes it by), or for time to pass. */
+export interface Waiting { waiting: string }
+
+export type Expected = Seen | Waiting;
+export const isWaiting = (e: Expected): e is Waiting => 'waiting' in e;
+
+/** Checks every fact of the screen and of this visit on the page, each waited for as a person would look for it. */
+export async function seeScreen(p: PathPage, seen: Seen) {
+  const facts: ScreenFacts = SCREENS[seen.screen];
+  const { page } = p;
+  if (typeof facts.path === 'string') await p.at(facts.path);
+  else await expect.poll(() => p.url.pathname, { timeout: 10_000 }).toMatch(facts.path);
+  await p.heading(facts.heading);
+  const scope = seen.form ? page.getByRole('form', { name: seen.form }) : page;
+  for (const text of [...facts.texts ?? [], ...seen.texts ?? []]) await p.sees(text);
+  for (const label of facts.fields ?? []) await scope.getByLabel(label, { exact: true }).first().waitFor({ timeout: 10_000 });
+  for (const name of facts.buttons ?? []) await scope.getByRole('button', { name, exact: typeof name === 'string' }).first().waitFor({ timeout: 10_000 });
+  for (const name of facts.links ?? []) await page.getByRole('link', { name, exact: typeof name === 'string' }).first().waitFor({ timeout: 10_000 });
+  for (const text of seen.alerts ?? []) await page.getByRole('alert').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+  for (const text of seen.statuses ?? []) await page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+  for (const [label, value] of Object.entries(seen.values ?? {})) {
+    await expect.poll(() => scope.getByLabel(label, { exact: true }).first().inputValue(), { timeout: 10_000 }).toBe(value);
+  }
+  if (seen.dialog) await p.dialog(seen.dialog.title, ...seen.dialog.texts ?? []);
+  else await p.noDialog();
+}
+
+/**
+ * The service an answer event is from, by the model's answers of each service (`answers(machine, src)`): the oracles
+ * name what a page waits for by service.
+ */
+export function serviceOf(e: { type: string }, services: Record<string, { done: () => { type: string }; fails: (x: unknown) => { type: string } }>) {
+  return Object.entries(services).find(([, s]) => e.type === s.done().type || e.type === s.fails(null).type)?.[0];
+}
+export const isFailure = (e: { type: string }) => e.type.startsWith('xstate.error.actor.');
+
+/** A short name of what is expected, for the runner's messages. */
+export const describeExpected = (e: Expected) => (isWaiting(e) ? `waiting for ${e.waiting}` : `${e.screen}${e.dialog ? ` with '${e.dialog.title}'` : ''}`);
