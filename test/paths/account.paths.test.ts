@@ -9,9 +9,10 @@ import type { AccountSnapshot } from '../../machines/account';
 import { accountLocation } from '../../machines/accountLocation';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED } from '../../src/domain/messages';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
-import { failedWith, fetchBookings, is, login, logout, model, returnTarget, signedInBy, updateProfile, validateToken, type Answer } from '../machine/models/account';
-import type { ModelEvent, Trail } from '../machine/modelPaths';
-import { browserPaths, type PathPage } from './pathRunner';
+import { fetchBookings, login, logout, model, updateProfile, validateToken, type Answer } from '../machine/models/account';
+import type { ModelEvent } from '../machine/modelPaths';
+import { browserPaths, type PathOracle, type PathPage } from './pathRunner';
+import { isWaiting, serviceOf, type Expected } from './screens';
 import { openAsReturningVisitor } from './storage';
 import { newAccount, signIn } from './data';
 import { API_HEADERS } from './server';
@@ -90,6 +91,102 @@ async function saveProfile(p: PathPage, then: ModelEvent[]) {
   await form.getByRole('button', { name: /^Save/ }).click();
 }
 
+type AccountExpected = Expected & {
+  /** The page keeps a session (a stored token, or one signed in on the way). */
+  signedIn: boolean;
+  /** The account page to return to after signing in (SPEC 2 'Login': ?redirect=, an off-site one dropped). */
+  target: string | null;
+  /** 'Signed in successfully.' shows on the page signed in to, for a while. */
+  notice?: string;
+};
+const PROTECTED = ['/bookings', '/my-account'];
+const pathOf = (href: string) => href.split('?')[0];
+const onSite = (href: string | null) => !!href && href.startsWith('/') && !href.startsWith('//');
+
+/**
+ * SPEC 2 'Login', 'Bookings (corporate)', 'Profile' and 'Route guard', SPEC 4 'Sign-in' and 'Logout', SPEC 8's
+ * account messages: the screen after each address typed, act and answer, written apart from machines/account.ts.
+ */
+const accountOracle: PathOracle<{ session: unknown }, AccountExpected> = {
+  calls: {
+    validateToken: { method: 'POST', path: `${API}/passenger/validate-token` },
+    login: { method: 'POST', path: `${API}/check-passenger-login` },
+    fetchBookings: { method: 'GET', path: /^\/api\/v1\/get_booking\/\d+$/ },
+    updateProfile: { method: 'PATCH', path: `${API}/update-passenger` },
+    logout: { method: 'POST', path: `${API}/passenger/logout` },
+  },
+  opens: (_name, input) => ({ screen: 'home', signedIn: input.session !== null, target: null }),
+  after(before, e) {
+    const { signedIn, target } = before;
+    const keep = { signedIn, target };
+    const signIn = (to: string | null): AccountExpected => ({ screen: 'login', search: to ? `?redirect=${encodeURIComponent(to)}` : '', signedIn: false, target: to });
+    // The account page asked for, once the session is known good: its list loads first.
+    const shown = (notice?: string): AccountExpected => (target && pathOf(target) === '/my-account'
+      ? { screen: 'myAccount', search: '', ...keep, signedIn: true, texts: notice ? [notice] : [], notice }
+      : { waiting: 'fetchBookings', ...keep, signedIn: true, notice });
+    const service = serviceOf(e, { validateToken, login, fetchBookings, updateProfile, logout });
+    if (service) {
+      if (!isWaiting(before) || before.waiting !== service) return undefined;
+      const a = e as Answer;
+      const failure = a.error instanceof Error ? a.error.message : null;
+      switch (service) {
+        case 'validateToken': return a.output === true ? shown() : signIn(target);
+        case 'login': {
+          if (failure) return { ...signIn(target), texts: [failure] };
+          if ((a.output as { success: boolean }).success === false) return { ...signIn(target), texts: [INVALID_CREDENTIALS] };
+          // A page to return to outside the account area is the app's: the wizard, with no journey, at its start.
+          if (target && !PROTECTED.includes(pathOf(target))) return { screen: 'home', signedIn: true, target };
+          return shown(LOGIN_OK);
+        }
+        case 'fetchBookings':
+          // A 401 ends the session where it stands: sign in again to come back to the list.
+          if (failure === SESSION_ENDED) return signIn('/bookings');
+          if (failure) return { screen: 'bookings', search: '', ...keep, alerts: [failure], buttons: ['Try again'] };
+          {
+            const empty = (a.output as unknown[]).length === 0;
+            const texts = [...before.notice ? [before.notice] : [], ...empty ? ['No bookings yet'] : []];
+            return { screen: 'bookings', search: '', ...keep, notice: before.notice, texts, buttons: empty ? [] : [/^Details of booking /] };
+          }
+        case 'updateProfile':
+          if (failure === SESSION_ENDED) return signIn('/my-account');
+          if (failure) return { screen: 'myAccount', search: '', ...keep, alerts: [failure] };
+          return { screen: 'myAccount', search: '', ...keep, statuses: [PROFILE_UPDATED] };
+        default:
+          // SPEC 4: logout ends the session and goes home, whether or not the server heard it.
+          return { screen: 'home', signedIn: false, target };
+      }
+    }
+    if (isWaiting(before)) return undefined;
+    if (e.type === 'url.changed') {
+      const { path, search } = e as unknown as { path: string; search: string };
+      if (path === '/login') {
+        const to = new URLSearchParams(search).get('redirect');
+        return { ...signIn(onSite(to) ? to : null), signedIn };
+      }
+      if (!PROTECTED.includes(path)) return undefined;
+      // SPEC 2 'Route guard': a stored token is checked first; without one, sign in and come back here.
+      return signedIn ? { waiting: 'validateToken', signedIn, target: path + search } : signIn(path + search);
+    }
+    const on = before.screen;
+    if (e.type === 'login.submit' && on === 'login') return { waiting: 'login', ...keep };
+    if (e.type === 'bookings.retry' && on === 'bookings' && before.alerts?.length) return { waiting: 'fetchBookings', ...keep };
+    if (e.type === 'profile.save' && on === 'myAccount') return { waiting: 'updateProfile', ...keep };
+    if (e.type === 'logout' && (on === 'bookings' || on === 'myAccount')) return { waiting: 'logout', ...keep };
+    // The × of a message takes it away; the screen stays.
+    if (e.type === 'message.dismissed') {
+      const message = [...before.alerts ?? [], ...before.statuses ?? [], ...before.notice ? [before.notice] : []];
+      if (!message.length) return undefined;
+      return { screen: on, search: before.search, ...keep, gone: message };
+    }
+    // A notice shows for 4 s.
+    if (e.type.startsWith('xstate.after.') && (on === 'bookings' || on === 'myAccount')) {
+      const shownFor = [...before.statuses ?? [], ...before.notice ? [before.notice] : []];
+      return { screen: on, search: before.search, ...keep, alerts: before.alerts, gone: shownFor };
+    }
+    return undefined;
+  },
+};
+
 const wait = async () => {};
 
 browserPaths({
@@ -135,47 +232,5 @@ browserPaths({
     '4000 ms later in bookings': wait,
     '4000 ms later in myAccount.editing': wait,
   },
-  async sees(p, s: S, trail: Trail<S>) {
-    const last = trail.at(-1)?.event as (ModelEvent & Answer) | undefined;
-    const signInHeading = p.page.getByRole('heading', { name: 'Sign In to Corporate Account' });
-    if (s.matches('away')) {
-      // Another area of the site: after logout, the home page, signed out.
-      await expect.poll(() => signInHeading.count()).toBe(0);
-      if (is(last, logout.done()) || failedWith(last, logout)) {
-        await p.at('/');
-        await expect.poll(() => pageToken(p)).toBeNull();
-      }
-      return;
-    }
-    if (s.matches('login')) {
-      const target = returnTarget(trail);
-      await p.at('/login', target ? `?redirect=${encodeURIComponent(target)}` : '');
-      await signInHeading.waitFor();
-      // SPEC 8 'Sign-in', word for word.
-      if (is(last, login.done())) await p.sees(INVALID_CREDENTIALS);
-      if (failedWith(last, login)) await p.sees((last!.error as Error).message);
-      return;
-    }
-    if (s.matches('bookings')) {
-      await p.at('/bookings', '');
-      await p.heading('Bookings');
-      if (last && signedInBy(last) && is(last, login.done())) await p.sees(LOGIN_OK);
-      if (s.matches({ bookings: 'failed' })) await p.page.getByRole('alert').filter({ hasText: (last!.error as Error).message }).waitFor();
-      if (s.matches({ bookings: 'list' }) && is(last, fetchBookings.done())) {
-        if ((last!.output as unknown[]).length === 0) await p.heading('No bookings yet');
-        else await p.page.getByRole('button', { name: /^Details of booking / }).first().waitFor();
-      }
-      return;
-    }
-    if (s.matches('myAccount')) {
-      await p.at('/my-account', '');
-      await p.heading('My Account');
-      if (is(last, updateProfile.done())) {
-        await p.page.getByRole('status').filter({ hasText: PROFILE_UPDATED }).waitFor();
-        // The name the passenger saved is the one the account shows.
-        await p.sees(p.data.newName);
-      }
-      if (failedWith(last, updateProfile)) await p.page.getByRole('alert').filter({ hasText: (last!.error as Error).message }).waitFor();
-    }
-  },
+  oracle: accountOracle,
 });

@@ -69,7 +69,7 @@ export interface BrowserModel<M extends AnyStateMachine> {
  */
 export interface PathOracle<I, E extends Expected = Expected> {
   /** The call each awaited service makes to the server: a page waiting for it must have asked (a positive sign). */
-  calls?: Record<string, { method: string; path: string }>;
+  calls?: Record<string, { method: string; path: string | RegExp }>;
   opens: (inputName: string, input: I) => E;
   /** What follows `event` on the page that showed `before`; undefined when SPEC has no such event there. */
   after: (before: E, event: ModelEvent, ctx: { input: I; events: readonly ModelEvent[] }) => E | undefined;
@@ -261,8 +261,9 @@ const isTime = (e: ModelEvent | undefined) => !!e && e.type.startsWith('xstate.a
 
 /**
  * Checks the oracle's screen where the page has settled. Where it waits, what comes next must be an answer (or time
- * passing): a person acting next, or the path ending on a state its model does not call busy, means the page settled
- * where SPEC waits. A settled screen followed by an answer means the page waits where SPEC says it has settled.
+ * passing), and the page must have asked the server for it; a person acting next, or the path ending on a state its
+ * model does not call busy, means the page settled where SPEC waits. A settled screen followed by an answer means the
+ * page waits where SPEC says it has settled (time may pass on a settled screen: a message shown for a while).
  */
 async function checkExpected(
   p: PathPage, calls: PathOracle<unknown>['calls'], expected: Expected, next: ModelEvent | undefined, state: AnyMachineSnapshot,
@@ -273,7 +274,8 @@ async function checkExpected(
     // The page asked the server for what it waits for: the calls come in the order of the waits, from the page load.
     const call = calls?.[expected.waiting];
     if (call) {
-      const asked = () => p.requests.findIndex((r, i) => i >= p.callsSeen && r.method === call.method && r.path === call.path);
+      const asked = () => p.requests.findIndex((r, i) => i >= p.callsSeen && r.method === call.method
+        && (typeof call.path === 'string' ? r.path === call.path : call.path.test(r.path)));
       const calledAfter = () => p.requests.slice(p.callsSeen).filter((r) => !/\.(js|css|png|svg|woff2?)$/.test(r.path));
       await expect.poll(asked, { timeout: 10_000, message: `SPEC: the page waits for ${expected.waiting}, so it asks ${call.method} ${call.path} (it asked ${JSON.stringify(calledAfter())})` })
         .toBeGreaterThanOrEqual(0);
@@ -283,7 +285,7 @@ async function checkExpected(
     }
     return;
   }
-  if (answerNext) throw new Error(`SPEC: the page has settled on ${describeExpected(expected)}, but "${describeEvent(next!)}" follows`);
+  if (isAnswer(next)) throw new Error(`SPEC: the page has settled on ${describeExpected(expected)}, but "${describeEvent(next!)}" follows`);
   await seeScreen(p, expected);
 }
 /** The answers at the start of these events, before the person acts again. */

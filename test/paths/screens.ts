@@ -39,6 +39,10 @@ export const SCREENS = {
     path: /^\/(home)?$/, heading: 'Airport transfers and chauffeur cars across the UK', fields: ['Pickup address *', 'Drop-off address *'],
     buttons: ['Get prices'],
   },
+  // SPEC 2 'Login', 'Bookings (corporate)' and 'Profile'.
+  login: { path: '/login', heading: 'Sign In to Corporate Account', fields: ['Email *', 'Password *'], buttons: ['Sign In'] },
+  bookings: { path: '/bookings', heading: 'Bookings', buttons: ['Logout'] },
+  myAccount: { path: '/my-account', heading: 'My Account', fields: ['Name *', 'Email *', 'Phone'], buttons: [/^Save/, 'Logout'] },
   // SPEC 2 'Contact Us'.
   contact: {
     path: '/contactus', heading: 'Contact Us',
@@ -65,6 +69,12 @@ export interface Seen {
   /** Texts in a live region: an alert (a refusal) or a status (a success). */
   alerts?: Text[];
   statuses?: Text[];
+  /** The address bar's query ('' for none), where the screen keeps one. */
+  search?: string;
+  /** Texts that must be gone (a message dismissed, or one shown for a while). */
+  gone?: Text[];
+  /** More buttons the step shows. */
+  buttons?: Text[];
   /** Inputs' values by label ('' for an empty one). */
   values?: Record<string, string>;
   /** A form the inputs are in, by its name, when one page has several. */
@@ -87,13 +97,15 @@ export async function seeScreen(p: PathPage, seen: Seen) {
   const scope = seen.form ? page.getByRole('form', { name: seen.form }) : page;
   for (const text of [...facts.texts ?? [], ...seen.texts ?? []]) await p.sees(text);
   for (const label of facts.fields ?? []) await scope.getByLabel(label, { exact: true }).first().waitFor({ timeout: 10_000 });
-  for (const name of facts.buttons ?? []) await scope.getByRole('button', { name, exact: typeof name === 'string' }).first().waitFor({ timeout: 10_000 });
+  if (seen.search !== undefined) await expect.poll(() => p.url.search, { timeout: 10_000 }).toBe(seen.search);
+  for (const name of [...facts.buttons ?? [], ...seen.buttons ?? []]) await scope.getByRole('button', { name, exact: typeof name === 'string' }).first().waitFor({ timeout: 10_000 });
   for (const name of facts.links ?? []) await page.getByRole('link', { name, exact: typeof name === 'string' }).first().waitFor({ timeout: 10_000 });
   for (const text of seen.alerts ?? []) await page.getByRole('alert').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
   for (const text of seen.statuses ?? []) await page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
   for (const [label, value] of Object.entries(seen.values ?? {})) {
     await expect.poll(() => scope.getByLabel(label, { exact: true }).first().inputValue(), { timeout: 10_000 }).toBe(value);
   }
+  for (const text of seen.gone ?? []) await expect.poll(() => page.getByText(text).count(), { timeout: 10_000 }).toBe(0);
   if (seen.dialog) await p.dialog(seen.dialog.title, ...seen.dialog.texts ?? []);
   else await p.noDialog();
 }
