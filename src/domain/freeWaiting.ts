@@ -6,11 +6,13 @@ import type { Settings } from './settings';
 
 export const DEFAULT_FREE_WAITING_AIRPORT_MINUTES = 45;
 export const DEFAULT_FREE_WAITING_MINUTES = 15;
+/** The most free waiting a setting gives (10 hours); the console refuses more. */
+export const MAX_FREE_WAITING_MINUTES = 600;
 
 function minutesSetting(settings: Settings, key: string, fallback: number): number {
   const raw = settings[key]?.trim();
   const n = Number(raw);
-  return raw && Number.isInteger(n) && n >= 0 && n <= 600 ? n : fallback;
+  return raw && Number.isInteger(n) && n >= 0 && n <= MAX_FREE_WAITING_MINUTES ? n : fallback;
 }
 
 export const freeWaitingAirport = (settings: Settings) =>

@@ -33,7 +33,11 @@ export const CHANGE_LABELS: Record<keyof ChangeValues, string> = {
   additional_info: 'Additional information', pickup_date: 'Pickup date', pickup_hour: 'Pickup hour', pickup_min: 'Pickup minutes',
 };
 
-export const CHANGE_LIMITS = { passenger_name: 100, flight: 40, sign_text: 60, additional_info: 500 } as const;
+/**
+ * As long as a booking can make them (SPEC 5: a first and a last name of 100 each, joined by a space; notes of 1000;
+ * flight numbers of 40), so a booking's own details can always be saved again with one of them changed.
+ */
+export const CHANGE_LIMITS = { passenger_name: 201, flight: 40, sign_text: 60, additional_info: 1000 } as const;
 
 export const CHANGE_MESSAGES = {
   nameRequired: 'Enter the passenger\'s name.',

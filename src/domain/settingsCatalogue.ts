@@ -3,6 +3,7 @@
 // with a message naming the setting. The console's form and the server check by the same function.
 import { isEmail } from './fields';
 import { EXTRAS } from './extras';
+import { MAX_FREE_WAITING_MINUTES } from './freeWaiting';
 
 export type SettingKind =
   /** enable / disable */
@@ -22,11 +23,17 @@ export type SettingKind =
   /** several paragraphs (page texts) */
   | 'longText';
 
-export interface SettingInfo { name: string; label: string; kind: SettingKind; group: SettingGroup; hint?: string }
+export interface SettingInfo {
+  name: string; label: string; kind: SettingKind; group: SettingGroup; hint?: string;
+  /** Minutes: empty keeps the default the hint names; the most the setting takes. */
+  minutes?: { optional: boolean; max: number };
+}
 export type SettingGroup = 'Company' | 'Site' | 'Booking' | 'Prices of extras' | 'Payment' | 'Pages';
 export const SETTING_GROUPS: readonly SettingGroup[] = ['Company', 'Site', 'Booking', 'Prices of extras', 'Payment', 'Pages'];
 
-const s = (name: string, label: string, kind: SettingKind, group: SettingGroup, hint?: string): SettingInfo => ({ name, label, kind, group, hint });
+const s = (name: string, label: string, kind: SettingKind, group: SettingGroup, hint?: string, minutes?: SettingInfo['minutes']): SettingInfo => (
+  { name, label, kind, group, hint, ...minutes && { minutes } });
+const freeWaiting = { optional: true, max: MAX_FREE_WAITING_MINUTES };
 
 export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('Company_Name', 'Company name', 'text', 'Company'),
@@ -51,8 +58,8 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('MULTIPLE_PRICES', 'Several prices per vehicle type', 'toggle', 'Booking'),
   s('CHEAPEST_COMPANY_PRICE', 'Only the cheapest company per vehicle type', 'toggle', 'Booking'),
   s('GUEST_LOGIN', 'Booking as a guest', 'toggle', 'Booking'),
-  s('FREE_WAITING_AIRPORT_MINUTES', 'Free waiting at airports', 'minutes', 'Booking', 'Minutes after the flight lands (empty: 45).'),
-  s('FREE_WAITING_MINUTES', 'Free waiting elsewhere', 'minutes', 'Booking', 'Minutes after the pickup time (empty: 15).'),
+  s('FREE_WAITING_AIRPORT_MINUTES', 'Free waiting at airports', 'minutes', 'Booking', 'Minutes after the flight lands (empty: 45).', freeWaiting),
+  s('FREE_WAITING_MINUTES', 'Free waiting elsewhere', 'minutes', 'Booking', 'Minutes after the pickup time (empty: 15).', freeWaiting),
   s('CHANGE_CUTOFF_HOURS', 'Passengers may change details until', 'hours', 'Booking', 'Hours before the pickup (empty: 2).'),
   s('CANCELLATION_WINDOW_HOURS', 'Free cancelling until', 'hours', 'Booking', 'Hours before the pickup (empty: 24).'),
   // The extras' prices, named as the extras are (src/domain/extras.ts).
@@ -77,7 +84,12 @@ export function settingProblem(info: SettingInfo, value: string): string | null 
   switch (info.kind) {
     case 'toggle': return v === 'enable' || v === 'disable' ? null : `${info.label}: choose on or off.`;
     case 'yesNo': return v === 'yes' || v === 'no' ? null : `${info.label}: choose on or off.`;
-    case 'minutes': return /^\d{1,5}$/.test(v) ? null : `${info.label}: enter a whole number of minutes, like 120.`;
+    case 'minutes': {
+      const { optional = false, max = 99_999 } = info.minutes ?? {};
+      if (optional && v === '') return null;
+      if (/^\d{1,5}$/.test(v) && Number(v) <= max) return null;
+      return info.minutes ? `${info.label}: enter a whole number of minutes up to ${max}, or leave it empty.` : `${info.label}: enter a whole number of minutes, like 120.`;
+    }
     case 'hours': return v === '' || /^\d{1,4}$/.test(v) ? null : `${info.label}: enter a whole number of hours, like 24.`;
     case 'percent': return v === '' || (/^\d{1,2}(\.\d{1,2})?$/.test(v)) ? null : `${info.label}: enter a rate in per cent, like 20.`;
     case 'money': return /^\d{1,5}(\.\d{1,2})?$/.test(v) ? null : `${info.label}: enter an amount in pounds, like 12.50.`;

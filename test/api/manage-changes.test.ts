@@ -74,6 +74,24 @@ async function staffCookie() {
 }
 
 describe('changing the details', () => {
+  it("lets a booking made with the longest names and notes the booking form takes change only its phone (SPEC 5's lengths)", async () => {
+    const { body } = await t.call('POST', '/calculate-distance-price', form);
+    const vehicle = body.price_details.find((p: any) => p.company_name === 'Metro Cars London' && p.vehicle_type === 'Saloon');
+    const email = `traveller.${++counter}@example.com`;
+    const res = await t.call('POST', '/booking', {
+      selectedVehicleData: vehicle, selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, hourlyRateForm: null,
+      registrationData: { firstName: 'A'.repeat(100), surname: 'H'.repeat(100), number: '07700 900012', email, additionalInfo: 'n'.repeat(1000) },
+      payment_method: 'car', selected_passenger: 'guest_login', stripe_session_id: null, paymentId: null,
+    });
+    expect(res.status).toBe(200);
+    const b = { reference: res.body.data.booking.booking_number, id: res.body.data.booking.id, key: res.body.data.manage_key, email };
+    const before = await formOf(b);
+    expect([before.passenger_name.length, before.additional_info.length]).toEqual([201, 1000]);
+    const saved = await change(b, { ...before, passenger_phone: '07700 900999' });
+    expect([saved.status, saved.body.status]).toEqual([200, 'saved']);
+    expect(saved.body.booking.passengerDetails.passenger_contact_no).toBe('+447700900999');
+  });
+
   it('saves the name, phone, e-mail, flight, sign and notes, and tells the passenger (both addresses), the office with the company, and the timeline', async () => {
     const b = await book();
     const before = await formOf(b);

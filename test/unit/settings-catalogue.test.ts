@@ -135,9 +135,18 @@ describe('a value for a setting', () => {
     for (const wrong of ['two hours', '1.5', '-5', 'x120', '120x', '2h']) {
       expect(settingProblem(grace, wrong), wrong).toBe(`${grace.label}: enter a whole number of minutes, like 120.`);
     }
-    const waiting = info('FREE_WAITING_AIRPORT_MINUTES');
-    expect(settingProblem(waiting, '60')).toBeNull();
-    expect(settingProblem(waiting, 'an hour')).toBe(`${waiting.label}: enter a whole number of minutes, like 120.`);
+    expect(settingProblem(grace, '')).toBe(`${grace.label}: enter a whole number of minutes, like 120.`);
+  });
+
+  it('of free waiting is empty for the default the hint names, or a whole number of minutes up to 10 hours (the site reads no more)', async () => {
+    const { info, settingProblem } = await load();
+    for (const name of ['FREE_WAITING_AIRPORT_MINUTES', 'FREE_WAITING_MINUTES']) {
+      const waiting = info(name);
+      for (const ok of ['', '  ', '0', '60', '600', ' 45 ']) expect(settingProblem(waiting, ok), `${name}=${ok}`).toBeNull();
+      for (const wrong of ['an hour', '601', '720', '99999', '1.5', '-5']) {
+        expect(settingProblem(waiting, wrong), `${name}=${wrong}`).toBe(`${waiting.label}: enter a whole number of minutes up to 600, or leave it empty.`);
+      }
+    }
   });
 
   it('in hours is a whole number, or empty for the default (README: 2 to change, 24 to cancel free)', async () => {
