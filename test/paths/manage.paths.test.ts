@@ -5,23 +5,21 @@
 // paid through the local test gateway, the cancellation, the receipt); the rest are asked of it (a dropped call, a
 // refusal naming a field, a page too near its pickup to change).
 import type { AnyEventObject } from 'xstate';
-import type { ManageSnapshot } from '../../machines/manage';
-import { MANAGE_NOTICES } from '../../machines/manage';
+import { MANAGE_NOTICES, type ChangeAnswer, type ManagePage } from '../../machines/manage';
 import type { BookingResponse } from '../../src/domain/schemas';
 import { MANAGE_MESSAGES } from '../../src/domain/manageRules';
-import { formatExactPrice, penceToPounds } from '../../src/domain/money';
 import {
-  cancelBooking, closed, downloadReceipt, findBooking, loadBooking, model, readKey, saveChange, waiting,
+  cancelBooking, card, closed, downloadReceipt, findBooking, loadBooking, model, readKey, saveChange, waiting,
 } from '../machine/models/manage';
-import type { ModelEvent, Trail } from '../machine/modelPaths';
-import { browserPaths, type PathPage } from './pathRunner';
+import type { ModelEvent } from '../machine/modelPaths';
+import { browserPaths, type PathOracle, type PathPage } from './pathRunner';
+import { isWaiting, serviceOf, type Expected, type Seen } from './screens';
 import { pricesFor, trip, uniqueEmail } from './data';
 import { CARDS, payWith } from './cardSteps';
 import { entriesOf } from './storage';
 import { signIn } from './data';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
 
-type S = ManageSnapshot;
 type Answer = { type: string; output?: unknown; error?: Error & { status?: number; field?: string } };
 type Service = { done: (o?: unknown) => { type: string } };
 const API = '/api/v1';
@@ -143,6 +141,111 @@ async function go(p: PathPage, href: string, then: ModelEvent[]) {
 const dialog = (p: PathPage, name: string) => p.page.getByRole('dialog', { name });
 const button = (p: PathPage, name: string | RegExp) => p.page.getByRole('button', { name });
 
+type ManageData = ManagePage['manage'];
+type ManageExpected = Expected & {
+  /** The booking as the server last gave it (the page, a change saved): what it allows decides the buttons. */
+  booking?: ManageData;
+  /** A notice that shows on the booking once it is loaded again (a difference paid). */
+  then?: string;
+};
+const BOOKING_AT = /^\/api\/v1\/manage\/BK-[A-Z0-9]{8}$/;
+
+/** The booking's page as issue 27 has it: its heading, the buttons the server allows, a notice or a refusal. */
+function bookingPage(m: ManageData, more: { notice?: string; alert?: string; dialog?: Seen['dialog'] } = {}): ManageExpected {
+  const cancelled = m.status === 'cancelled';
+  const texts: (string | RegExp)[] = [];
+  const buttons: (string | RegExp)[] = [];
+  if (m.may.change) buttons.push('Change details or time');
+  else if (!cancelled) texts.push('Changes can no longer be made here.');
+  if (m.waiting_change && m.may.change) buttons.push('Pay the difference');
+  if (m.may.cancel) buttons.push('Cancel booking');
+  if (m.has_receipt) buttons.push(/^Download (receipt|VAT invoice)/);
+  // A dialog open over the page leaves it out of reach until it closes.
+  const behind = more.dialog ? {} : { texts, buttons };
+  return {
+    screen: cancelled ? 'manageCancelled' : 'manageBooking', search: '', booking: m, ...behind,
+    statuses: more.notice ? [more.notice] : [], alerts: more.alert ? [more.alert] : [], dialog: more.dialog,
+  };
+}
+const editing = (m: ManageData | undefined, more: Partial<Seen> = {}): ManageExpected => ({ screen: 'manageEditing', search: '', booking: m, ...more });
+
+/**
+ * Issue 27's manage page (decisions 42 and 43), by what the person did and what the server answered: the link's key
+ * read from the tab, the booking loaded, a change saved or its new price asked about or its difference paid, the
+ * cancelling, the receipt, and Find my booking. Written apart from machines/manage.ts.
+ */
+const manageOracle: PathOracle<{ location: { path: string } }, ManageExpected> = {
+  calls: {
+    loadBooking: { method: 'GET', path: BOOKING_AT },
+    saveChange: { method: 'POST', path: /^\/api\/v1\/manage\/BK-[A-Z0-9]{8}\/changes$/ },
+    cancelBooking: { method: 'POST', path: /^\/api\/v1\/manage\/BK-[A-Z0-9]{8}\/cancel$/ },
+    downloadReceipt: { method: 'GET', path: /^\/api\/v1\/manage\/BK-[A-Z0-9]{8}\/receipt$/ },
+    findBooking: { method: 'POST', path: `${API}/manage/find` },
+  },
+  localWaits: ['readKey'],
+  opens: (_name, input) => (input.location.path === '/manage' ? { screen: 'manageFind', search: '' } : { waiting: 'readKey' }),
+  after(before, e) {
+    const m = before.booking;
+    const service = serviceOf(e, { readKey, loadBooking, saveChange, cancelBooking, downloadReceipt, findBooking, cardPayment: card });
+    if (service) {
+      if (service === 'cardPayment') {
+        // The difference paid on the card form: the booking is loaded again, and says so.
+        return !isWaiting(before) && before.awaits === 'cardPayment' ? { waiting: 'loadBooking', then: MANAGE_NOTICES.paid } : undefined;
+      }
+      if (!isWaiting(before) || before.waiting !== service) return undefined;
+      const a = e as Answer;
+      const refused = a.error;
+      switch (service) {
+        case 'readKey': return a.output ? { waiting: 'loadBooking' } : { screen: 'manageNoKey', search: '' };
+        case 'loadBooking':
+          if (refused?.status === 404) return { screen: 'manageUnknown', search: '', alerts: [refused.message] };
+          if (refused?.status === 410) return { screen: 'manageExpired', search: '', alerts: [refused.message] };
+          if (refused) return { screen: 'manageUnloaded', search: '', alerts: [refused.message] };
+          return bookingPage((a.output as ManagePage).manage, { notice: before.then });
+        case 'saveChange': {
+          if (refused) return editing(m, { alerts: [refused.message] });
+          const answer = a.output as ChangeAnswer;
+          if (answer.status === 'saved') return bookingPage(answer.manage, { notice: answer.refund ? MANAGE_NOTICES.savedRefund : MANAGE_NOTICES.saved });
+          if (answer.status === 'confirm_price') return editing(m, { dialog: { title: 'The price has changed', role: 'dialog' } });
+          return { screen: 'managePaying', search: '', booking: m, awaits: 'cardPayment' };
+        }
+        case 'cancelBooking':
+          if (refused) return bookingPage(m!, { alert: refused.message });
+          return bookingPage((a.output as ManagePage).manage, { notice: MANAGE_NOTICES.cancelled });
+        case 'downloadReceipt': return bookingPage(m!, refused ? { alert: refused.message } : { notice: MANAGE_NOTICES.receipt });
+        default:
+          return refused ? { screen: 'manageFind', search: '', alerts: [refused.message] }
+            : { screen: 'manageFindSent', search: '', statuses: [String(a.output)] };
+      }
+    }
+    if (isWaiting(before)) return undefined;
+    const on = before.screen;
+    switch (e.type) {
+      case 'url.changed': {
+        const { path } = e as unknown as { path: string };
+        return path === '/manage' ? { screen: 'manageFind', search: '' } : { waiting: 'readKey' };
+      }
+      case 'retry': return on === 'manageUnloaded' ? { waiting: 'loadBooking' } : undefined;
+      case 'edit.open': return on === 'manageBooking' && m?.may.change && !before.dialog ? editing(m) : undefined;
+      case 'edit.close': return on === 'manageEditing' && !before.dialog ? bookingPage(m!) : undefined;
+      case 'change.submit': return on === 'manageEditing' && !before.dialog ? { waiting: 'saveChange', booking: m } : undefined;
+      case 'price.accept': return before.dialog?.title === 'The price has changed' ? { waiting: 'saveChange', booking: m } : undefined;
+      case 'price.decline': return before.dialog?.title === 'The price has changed' ? editing(m) : undefined;
+      case 'payment.start': return on === 'manageBooking' && m?.waiting_change && m.may.change
+        ? { screen: 'managePaying', search: '', booking: m, awaits: 'cardPayment' } : undefined;
+      case 'payment.close': return on === 'managePaying' ? { waiting: 'loadBooking' } : undefined;
+      case 'cancel.open': return on === 'manageBooking' && m?.may.cancel && !before.dialog
+        ? bookingPage(m, { dialog: { title: 'Cancel this booking?', role: 'dialog' } }) : undefined;
+      case 'cancel.close': return before.dialog?.title === 'Cancel this booking?' ? bookingPage(m!) : undefined;
+      case 'cancel.confirm': return before.dialog?.title === 'Cancel this booking?' ? { waiting: 'cancelBooking', booking: m } : undefined;
+      case 'receipt.download': return m?.has_receipt && !before.dialog ? { waiting: 'downloadReceipt', booking: m } : undefined;
+      case 'find.submit': return on === 'manageFind' ? { waiting: 'findBooking' } : undefined;
+      case 'find.again': return on === 'manageFindSent' ? { screen: 'manageFind', search: '' } : undefined;
+      default: return undefined;
+    }
+  },
+};
+
 browserPaths({
   model,
   width: 1280,
@@ -233,57 +336,5 @@ browserPaths({
     },
     'find.again': async (p) => { await button(p, 'Find another booking').click(); },
   },
-  async sees(p, s: S, trail: Trail<S>) {
-    const last = trail.at(-1)?.event as (ModelEvent & Answer) | undefined;
-    const alert = (text: string) => p.page.getByRole('alert').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
-    if (s.matches('find')) {
-      await p.at('/manage', '');
-      await p.heading(s.matches({ find: 'sent' }) ? 'Check your e-mail' : 'Find your booking');
-      if (s.matches({ find: 'sent' })) await p.page.getByRole('status').filter({ hasText: MANAGE_MESSAGES.findSent }).waitFor({ timeout: 10_000 });
-      if (isAnswer(last, findBooking) && last?.error) await alert(last.error.message);
-      return;
-    }
-    // The address is the booking's own, in capitals, and never holds the key.
-    await p.at(`/manage/${ref(p)}`, '');
-    if (p.url.hash) throw new Error(`the address still holds ${p.url.hash}`);
-    if (s.matches({ booking: 'noKey' })) return p.heading(`Open your booking ${ref(p)}`);
-    // Finding the key is a read of the tab's own storage: a path that stops there may already see its outcome.
-    if (s.matches({ booking: 'keying' })) {
-      return p.page.getByText('Opening your booking').or(p.page.getByRole('heading', { name: `Open your booking ${ref(p)}` })).first().waitFor({ timeout: 10_000 });
-    }
-    if (s.matches({ booking: 'failed' })) {
-      const status = s.context.error?.status;
-      await p.heading(status === 404 ? 'We could not open this booking' : status === 410 ? 'This link has expired' : 'Your booking could not be loaded');
-      await alert(s.context.error!.message);
-      if (status === 404 || status === 410) await p.page.getByRole('link', { name: 'Find my booking' }).waitFor({ timeout: 10_000 });
-      else await button(p, 'Try again').waitFor({ timeout: 10_000 });
-      return;
-    }
-    if (!s.context.page) return p.sees('Opening your booking');
-    const cancelled = s.context.page.manage.status === 'cancelled';
-    await p.heading(cancelled ? 'Your booking is cancelled' : /^Your journey on /);
-    if (s.context.notice) await p.page.getByRole('status').filter({ hasText: s.context.notice }).first().waitFor({ timeout: 10_000 });
-    if (s.context.error && !s.matches({ booking: 'editing' })) await alert(s.context.error.message);
-    if (s.matches({ booking: 'editing' }) || s.matches({ booking: 'saving' })) {
-      await p.heading('Change your booking');
-      const field = Object.values(s.context.fieldErrors)[0];
-      if (field) await alert(field);
-      if (s.context.error) await alert(s.context.error.message);
-    }
-    if (s.matches({ booking: 'confirmingPrice' })) await dialog(p, 'The price has changed').waitFor({ timeout: 10_000 });
-    if (s.matches({ booking: 'confirmingCancel' })) await dialog(p, 'Cancel this booking?').waitFor({ timeout: 10_000 });
-    if (s.matches({ booking: 'paying' })) {
-      const amount = formatExactPrice(penceToPounds((p.data.waiting as { amount_pence: number }).amount_pence));
-      await p.heading(`Pay the difference of ${amount}`);
-    }
-    if (s.matches({ booking: 'viewing' })) {
-      // The buttons are the ones the server allows; a change waiting offers its payment.
-      const m = s.context.page.manage;
-      if (!cancelled || m.has_receipt) await p.page.getByRole('heading', { name: 'Manage your booking', exact: true }).waitFor({ timeout: 10_000 });
-      if (m.may.change) await button(p, 'Change details or time').waitFor({ timeout: 10_000 });
-      else if (!cancelled) await p.sees('Changes can no longer be made here.');
-      if (m.waiting_change && m.may.change) await button(p, 'Pay the difference').waitFor({ timeout: 10_000 });
-      if (isAnswer(last, downloadReceipt) && !last?.error) await p.sees(MANAGE_NOTICES.receipt);
-    }
-  },
+  oracle: manageOracle,
 });

@@ -22,6 +22,7 @@ export interface ScreenFacts {
   links?: Text[];
 }
 
+const MANAGE_PATH = /^\/manage\/BK-[A-Z0-9]{8}$/;
 const CARD_INPUTS = ['Credit or debit card number', 'Credit or debit card expiration date', 'Credit or debit card security code'];
 
 export const SCREENS = {
@@ -43,6 +44,17 @@ export const SCREENS = {
   login: { path: '/login', heading: 'Sign In to Corporate Account', fields: ['Email *', 'Password *'], buttons: ['Sign In'] },
   bookings: { path: '/bookings', heading: 'Bookings', buttons: ['Logout'] },
   myAccount: { path: '/my-account', heading: 'My Account', fields: ['Name *', 'Email *', 'Phone'], buttons: [/^Save/, 'Logout'] },
+  // Issue 27: Find my booking, and a booking through its link (its own address, in capitals, never holding the key).
+  manageFind: { path: '/manage', heading: 'Find your booking', fields: ['Booking reference *', 'E-mail address *'], buttons: ['Send me the link'] },
+  manageFindSent: { path: '/manage', heading: 'Check your e-mail', buttons: ['Find another booking'] },
+  manageNoKey: { path: MANAGE_PATH, heading: /^Open your booking BK-[A-Z0-9]{8}$/ },
+  manageUnknown: { path: MANAGE_PATH, heading: 'We could not open this booking', links: ['Find my booking'] },
+  manageExpired: { path: MANAGE_PATH, heading: 'This link has expired', links: ['Find my booking'] },
+  manageUnloaded: { path: MANAGE_PATH, heading: 'Your booking could not be loaded', buttons: ['Try again'] },
+  manageBooking: { path: MANAGE_PATH, heading: /^Your journey on / },
+  manageCancelled: { path: MANAGE_PATH, heading: 'Your booking is cancelled' },
+  manageEditing: { path: MANAGE_PATH, heading: 'Change your booking', buttons: ['Save changes', 'Discard changes'] },
+  managePaying: { path: MANAGE_PATH, heading: /^Pay the difference of £\d+\.\d\d$/, fields: CARD_INPUTS, buttons: ['Not now'] },
   // SPEC 2 'Contact Us'.
   contact: {
     path: '/contactus', heading: 'Contact Us',
@@ -62,8 +74,8 @@ export type ScreenName = keyof typeof SCREENS;
 /** What a person sees at a step: a screen of the table, and what this visit adds to it. */
 export interface Seen {
   screen: ScreenName;
-  /** The dialog open over it (none when absent: a dialog that closed must be gone). */
-  dialog?: { title: string; texts?: Text[] };
+  /** The dialog open over it (none when absent: a dialog that closed must be gone); an alert by default. */
+  dialog?: { title: string; texts?: Text[]; role?: 'dialog' | 'alertdialog' };
   /** More texts the step shows (an answer's words), visible. */
   texts?: Text[];
   /** Texts in a live region: an alert (a refusal) or a status (a success). */
@@ -77,6 +89,8 @@ export interface Seen {
   buttons?: Text[];
   /** Inputs' values by label ('' for an empty one). */
   values?: Record<string, string>;
+  /** A part of the page that answers by the person's doing (the card form paying a difference): its answer may follow. */
+  awaits?: string;
   /** A form the inputs are in, by its name, when one page has several. */
   form?: string;
 }
@@ -106,8 +120,11 @@ export async function seeScreen(p: PathPage, seen: Seen) {
     await expect.poll(() => scope.getByLabel(label, { exact: true }).first().inputValue(), { timeout: 10_000 }).toBe(value);
   }
   for (const text of seen.gone ?? []) await expect.poll(() => page.getByText(text).count(), { timeout: 10_000 }).toBe(0);
-  if (seen.dialog) await p.dialog(seen.dialog.title, ...seen.dialog.texts ?? []);
+  if (seen.dialog?.role === 'dialog') await page.getByRole('dialog', { name: seen.dialog.title }).waitFor({ timeout: 10_000 });
+  else if (seen.dialog) await p.dialog(seen.dialog.title, ...seen.dialog.texts ?? []);
   else await p.noDialog();
+  // The address never holds a key from a link.
+  expect(p.url.hash).toBe('');
 }
 
 /**
