@@ -205,8 +205,8 @@ describe('free waiting (issue 27, README settings)', () => {
     expect([freeWaitingAirport({ FREE_WAITING_AIRPORT_MINUTES: ' 90 ' }), freeWaitingElsewhere({ FREE_WAITING_MINUTES: '600' })]).toEqual([90, 600]);
   });
 
-  it('keeps the default when the setting is not a whole number of minutes', () => {
-    for (const value of ['7.5', '-5', '-0.5', 'lots', '15 minutes', '1e1x']) {
+  it('keeps the default when the setting is not a whole number of minutes up to 10 hours (the console refuses more)', () => {
+    for (const value of ['7.5', '-5', '-0.5', 'lots', '15 minutes', '1e1x', '601', '720']) {
       expect([freeWaitingAirport({ FREE_WAITING_AIRPORT_MINUTES: value }), freeWaitingElsewhere({ FREE_WAITING_MINUTES: value })], value).toEqual([45, 15]);
     }
   });
