@@ -3,19 +3,89 @@
 // path shows the area that owns it; the corporate screens ask for sign-in first) and the session shared between
 // the areas.
 import type { AnyEventObject } from 'xstate';
-import { areaOf, type AppSnapshot } from '../../machines/app';
+import { areaOf, type AppInput } from '../../machines/app';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
-import { ACCOUNT_PATHS, expectedLocation, INPUTS, model } from '../machine/models/app';
-import type { ModelEvent, Trail } from '../machine/modelPaths';
-import { browserPaths, type PathPage } from './pathRunner';
+import { INPUTS, loadSettings, login, model } from '../machine/models/app';
+import type { ModelEvent } from '../machine/modelPaths';
+import { browserPaths, type PathOracle, type PathPage } from './pathRunner';
+import { isWaiting, serviceOf, type Expected } from './screens';
 import { openAsReturningVisitor } from './storage';
 import { signIn } from './data';
 
-type S = AppSnapshot;
 const failed = (e: ModelEvent | undefined) => !!e && e.type.startsWith('xstate.error.actor.');
 
-/** The address SPEC 2 sends a visitor to when a corporate screen is asked for before signing in. */
-const loginFor = (path: string, search: string) => `?redirect=${encodeURIComponent(path + search)}`;
+
+type AppExpected = Expected & {
+  /** The address asked for while the settings load (the overlay shows none). */
+  asked?: { path: string; search: string };
+  signedIn: boolean;
+  /** The areas whose code has arrived (issue 26 and 27: each is a chunk of its own). */
+  loaded: string[];
+};
+const ACCOUNT_PAGES = ['/bookings', '/my-account'];
+
+/**
+ * SPEC 2 'Screens and routes' and 'Route guard', SPEC 4 'Settings', issues 26 and 27: which screen an address shows,
+ * by the area that owns it and what the visitor has (a session, the area's code), written apart from machines/app.ts.
+ */
+function screenFor(path: string, search: string, signedIn: boolean, loaded: string[]): AppExpected {
+  const keep = { signedIn, loaded };
+  const lower = path.toLowerCase();
+  if (lower === '/contactus') return { screen: 'contact', at: '/contactus', ...keep };
+  if (lower === '/ourfleet') return { screen: 'fleet', ...keep };
+  if (path === '/login') return { screen: 'login', search, ...keep };
+  if (ACCOUNT_PAGES.includes(path)) {
+    // A stored token is checked first (the path holds that check); without one, sign in and come back.
+    return signedIn ? { screen: 'accountChecking', at: path, search: '', ...keep }
+      : { screen: 'login', search: `?redirect=${encodeURIComponent(path + search)}`, ...keep };
+  }
+  if (path === '/operator' || path.startsWith('/operator/')) return { screen: 'consoleOpening', at: path, search, ...keep };
+  if (path === '/manage' || path.startsWith('/manage/')) {
+    if (!loaded.includes('manage')) return { screen: 'manageAsked', at: path, ...keep };
+    // The booking's own address, in capitals; no key for it in this tab.
+    return path === '/manage' ? { screen: 'manageFind', ...keep } : { screen: 'manageNoKey', at: path.replace(/[^/]+$/, (r) => r.toUpperCase()), ...keep };
+  }
+  // The wizard: a step needs its data (SPEC 2's guards), so any other address is its start.
+  return { screen: 'home', at: ['/', '/home'].includes(path) ? path : '/home', ...keep };
+}
+
+const appOracle: PathOracle<AppInput, AppExpected> = {
+  calls: {
+    loadSettings: { method: 'GET', path: '/api/v1/setting' },
+    login: { method: 'POST', path: '/api/v1/check-passenger-login' },
+  },
+  opens: (_name, input) => {
+    const signedIn = input.session !== null;
+    // Decision 30: settings sent with the page are used at once; otherwise the overlay until they arrive.
+    return input.settings ? screenFor(input.location.path, input.location.search, signedIn, [])
+      : { waiting: 'loadSettings', asked: input.location, signedIn, loaded: [] };
+  },
+  after(before, e) {
+    const { signedIn, loaded } = before;
+    const service = serviceOf(e, { loadSettings, login });
+    if (service) {
+      if (!isWaiting(before) || before.waiting !== service) return undefined;
+      // A failed settings call leaves the site working, with its defaults.
+      if (service === 'loadSettings') return screenFor(before.asked!.path, before.asked!.search, signedIn, loaded);
+      // Signed in: back to the page the sign-in was asked for, a wizard page here (with no journey, its start).
+      const to = new URLSearchParams(before.asked!.search).get('redirect') ?? '/bookings';
+      return screenFor(to, '', true, loaded);
+    }
+    if (isWaiting(before)) return undefined;
+    const ev = e as unknown as { type: string; path: string; search: string; area: string; event?: { type: string } };
+    // While a stored token is checked, the address bar keeps its page: another address typed waits for it.
+    if (ev.type === 'url.changed') return before.screen === 'accountChecking' ? before : screenFor(ev.path, ev.search, signedIn, loaded);
+    if (ev.type === 'area.loaded') {
+      const path = before.at ?? '';
+      const owns = ev.area === 'operator' ? before.screen === 'consoleOpening' : before.screen === 'manageAsked';
+      return owns ? screenFor(path, before.search ?? '', signedIn, [...loaded, ev.area]) : undefined;
+    }
+    if (ev.type === '@child' && ev.event?.type === 'login.submit' && before.screen === 'login') {
+      return { waiting: 'login', asked: { path: '/login', search: before.search ?? '' }, signedIn, loaded };
+    }
+    return undefined;
+  },
+};
 
 browserPaths({
   model,
@@ -56,41 +126,5 @@ browserPaths({
       await form.getByRole('button', { name: 'Sign In' }).click();
     },
   },
-  async sees(p, s: S, trail: Trail<S>, input) {
-    if (s.matches('loading')) {
-      await p.sees('Please wait while loading content');
-      return;
-    }
-    const asked = expectedLocation(trail, input);
-    const signedIn = input.session !== null || trail.some((step) => step.event.type.startsWith('xstate.done.actor.') && (step.event as { output?: { access_token?: string } }).output?.access_token);
-    switch (areaOf(s)) {
-      case 'site':
-        await p.at(asked.path.toLowerCase());
-        await p.heading(asked.path.toLowerCase() === '/contactus' ? 'Contact Us' : 'Our Fleet');
-        break;
-      case 'account':
-        if (ACCOUNT_PATHS.includes(asked.path) && asked.path !== '/login' && !signedIn) {
-          await p.at('/login', loginFor(asked.path, asked.search));
-          await p.heading('Sign In to Corporate Account');
-        } else {
-          await p.at(asked.path);
-        }
-        break;
-      case 'operator':
-        // Issue 26: the console, checking the session, keeps the address asked for.
-        await p.at(asked.path, asked.search);
-        await p.sees('Opening the console');
-        break;
-      case 'manage': {
-        // Issue 27: the manage page shows its own spelling of the address once its code runs.
-        const own = s.context.areas.manage && asked.path !== '/manage' ? asked.path.replace(/[^/]+$/, (r) => r.toUpperCase()) : asked.path;
-        await p.at(own);
-        break;
-      }
-      default:
-        // The wizard: a step the visitor has the data for, else the start (SPEC 2's guards).
-        await p.page.getByRole('tab', { name: 'GET A QUOTE' }).waitFor();
-        await p.at(['/', '/home'].includes(asked.path) ? asked.path : '/home');
-    }
-  },
+  oracle: appOracle,
 });

@@ -13,7 +13,8 @@ type Text = string | RegExp;
 export interface ScreenFacts {
   /** The address bar's path (a pattern where SPEC gives the screen several). */
   path: string | RegExp;
-  heading: Text;
+  /** The page's heading (none on a screen that only says it is loading). */
+  heading?: Text;
   /** Texts on the page, visible. */
   texts?: Text[];
   /** Inputs by their label. */
@@ -55,6 +56,16 @@ export const SCREENS = {
   manageCancelled: { path: MANAGE_PATH, heading: 'Your booking is cancelled' },
   manageEditing: { path: MANAGE_PATH, heading: 'Change your booking', buttons: ['Save changes', 'Discard changes'] },
   managePaying: { path: MANAGE_PATH, heading: /^Pay the difference of £\d+\.\d\d$/, fields: CARD_INPUTS, buttons: ['Not now'] },
+  // SPEC 4 'Settings' and the areas' code on its way: the loading overlay, at the address asked for.
+  loading: { path: /^\//, texts: ['Please wait while loading content'] },
+  // SPEC 2 'Route guard': a stored token is checked before an account page shows.
+  accountChecking: { path: /^\/(bookings|my-account)$/, texts: ['Please wait while loading content'] },
+  // Issue 26: the console, its code on its way or its session being checked.
+  consoleOpening: { path: /^\/operator(\/.*)?$/, texts: ['Opening the console'] },
+  // Issue 27: a manage address, its code on its way.
+  manageAsked: { path: /^\/manage(\/[^/]+)?$/ },
+  // SPEC 2 '/ourfleet'.
+  fleet: { path: '/ourfleet', heading: 'Our Fleet' },
   // SPEC 2 'Contact Us'.
   contact: {
     path: '/contactus', heading: 'Contact Us',
@@ -81,6 +92,8 @@ export interface Seen {
   /** Texts in a live region: an alert (a refusal) or a status (a success). */
   alerts?: Text[];
   statuses?: Text[];
+  /** The address bar's exact path, where the screen's allows several. */
+  at?: string;
   /** The address bar's query ('' for none), where the screen keeps one. */
   search?: string;
   /** Texts that must be gone (a message dismissed, or one shown for a while). */
@@ -107,7 +120,8 @@ export async function seeScreen(p: PathPage, seen: Seen) {
   const { page } = p;
   if (typeof facts.path === 'string') await p.at(facts.path);
   else await expect.poll(() => p.url.pathname, { timeout: 10_000 }).toMatch(facts.path);
-  await p.heading(facts.heading);
+  if (seen.at !== undefined) await p.at(seen.at);
+  if (facts.heading !== undefined) await p.heading(facts.heading);
   const scope = seen.form ? page.getByRole('form', { name: seen.form }) : page;
   for (const text of [...facts.texts ?? [], ...seen.texts ?? []]) await p.sees(text);
   for (const label of facts.fields ?? []) await scope.getByLabel(label, { exact: true }).first().waitFor({ timeout: 10_000 });
