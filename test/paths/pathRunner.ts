@@ -288,7 +288,8 @@ async function checkExpected(
     }
     return;
   }
-  if (isAnswer(next) && !(expected.awaits && next!.type.endsWith(`.actor.${expected.awaits}`))) throw new Error(`SPEC: the page has settled on ${describeExpected(expected)}, but "${describeEvent(next!)}" follows`);
+  const awaited = expected.awaits !== undefined && !!next?.type.endsWith(`.actor.${expected.awaits}`);
+  if (isAnswer(next) && !awaited) throw new Error(`SPEC: the page has settled on ${describeExpected(expected)}, but "${describeEvent(next!)}" follows`);
   await seeScreen(p, expected);
 }
 /** The answers at the start of these events, before the person acts again. */
