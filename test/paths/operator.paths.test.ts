@@ -13,8 +13,9 @@ import {
   board, exportCsv, getSession, loadBoard, loadBooking, loadData, loadFilters, loadMail, model, retryMail, runAction, saveData, signIn, signOut,
   failedMail,
 } from '../machine/models/operator';
-import type { ModelEvent, Trail } from '../machine/modelPaths';
-import { browserPaths, type PathPage } from './pathRunner';
+import type { ModelEvent } from '../machine/modelPaths';
+import { browserPaths, type PathOracle, type PathPage } from './pathRunner';
+import { isWaiting, serviceOf, type Expected, type Seen } from './screens';
 import { firstPriced, pricesFor, trip, uniqueEmail } from './data';
 import type { BookingResponse } from '../../src/domain/schemas';
 
@@ -119,6 +120,135 @@ async function go(p: PathPage, href: string, then: ModelEvent[]) {
 }
 
 const dialog = (p: PathPage) => p.page.getByRole('dialog');
+
+type OperatorExpected = Expected & {
+  /** The page to go on to once signed in (an address asked for while signed out, or where the session ended). */
+  wanted?: string | null;
+  /** Where the signed-in console is (its address and query). */
+  href?: string;
+  /** A booking arrived since the board was shown. */
+  unseen?: boolean;
+  /** What the console says once the screen being loaded is back (an action done, a refusal). */
+  after?: Partial<Seen>;
+  /** The screen's load was refused: Try again loads it again. */
+  failed?: boolean;
+};
+const OP = '/api/v1/operator';
+const OP_BOOKING = /^\/api\/v1\/operator\/bookings\/BK-[A-Z0-9]{8}$/;
+
+/**
+ * Issue 26's console (decision 41), by what the member of staff did and what the server answered: the session, the
+ * board, a booking and its actions, the mail queue, the export and operator data, written apart from
+ * machines/operator.ts. A screen's load shows the screen as loading, where the person may act meanwhile.
+ */
+function consoleAt(href: string, more: Partial<OperatorExpected> = {}): OperatorExpected {
+  const path = href.split('?')[0];
+  const base = { href, wanted: null, ...more };
+  if (path.startsWith('/operator/bookings/')) return { screen: 'opBooking', awaits: 'loadBooking', ...base };
+  if (path === '/operator/mail') return { screen: 'opMail', awaits: 'loadMail', ...base };
+  if (path === '/operator/export') return { screen: 'opExport', ...base };
+  if (path === '/operator/data') return { screen: 'opData', awaits: 'loadData', ...base };
+  return { screen: 'opBoard', awaits: 'loadBoard', ...base };
+}
+const signedOut = (wanted: string | null | undefined, alert?: string): OperatorExpected => (
+  { screen: 'opLogin', search: '', wanted: wanted ?? null, alerts: alert ? [alert] : [] });
+/** The screen loaded: what it shows once its answer came, with what the console had to say. */
+const loaded = (before: OperatorExpected, more: Partial<Seen> = {}): OperatorExpected => ({
+  screen: (before as Seen).screen, href: before.href, unseen: before.unseen, ...before.after, ...more,
+});
+
+const operatorOracle: PathOracle<unknown, OperatorExpected> = {
+  calls: {
+    getSession: { method: 'GET', path: `${OP}/session` },
+    signIn: { method: 'POST', path: `${OP}/session` },
+    signOut: { method: 'DELETE', path: `${OP}/session` },
+    loadBoard: { method: 'GET', path: `${OP}/bookings` },
+    loadBooking: { method: 'GET', path: OP_BOOKING },
+    runAction: { method: 'POST', path: /^\/api\/v1\/operator\/bookings\/BK-[A-Z0-9]{8}\/driver$/ },
+    loadMail: { method: 'GET', path: `${OP}/emails` },
+    retryMail: { method: 'POST', path: /^\/api\/v1\/operator\/emails\/\d+\/retry$/ },
+    exportCsv: { method: 'GET', path: `${OP}/export` },
+    loadData: { method: 'GET', path: /^\/api\/v1\/operator\/data\/(settings|fleet|staff)$/ },
+    saveData: { method: 'POST', path: `${OP}/data` },
+  },
+  background: ['loadFilters'],
+  services: { getSession, signIn, signOut, loadBoard, loadFilters, loadBooking, runAction, loadMail, retryMail, exportCsv, loadData, saveData },
+  opens: (_name, input) => {
+    const { path, search } = (input as { location: { path: string; search: string } }).location;
+    return { waiting: 'getSession', wanted: path === '/operator/login' ? null : path + search };
+  },
+  after(before, e) {
+    const service = serviceOf(e, { getSession, signIn, signOut, loadBoard, loadFilters, loadBooking, runAction, loadMail, retryMail, exportCsv, loadData, saveData });
+    const here = before.href ?? '/operator';
+    if (service === 'loadFilters') return before;
+    if (service) {
+      const awaited = isWaiting(before) ? before.waiting : before.awaits;
+      if (awaited !== service) return undefined;
+      const a = e as Answer;
+      const refused = a.error;
+      // SPEC 8-like refusals: an ended session signs the member of staff out, to come back here.
+      if (refused?.status === 401 && service !== 'signIn') return signedOut(here, MESSAGES.sessionEnded);
+      switch (service) {
+        case 'getSession': return a.output ? consoleAt(before.wanted ?? '/operator') : signedOut(before.wanted);
+        case 'signIn': return refused ? signedOut(before.wanted, MESSAGES.signInFailed) : consoleAt(before.wanted ?? '/operator');
+        case 'signOut': return signedOut(null);
+        case 'runAction':
+          // A refusal of the driver form stays in it, under its field; another booking's change reloads it.
+          if (refused?.status === 422) return { screen: 'opBooking', href: here, dialog: { title: 'driver', role: 'dialog' }, texts: [refused.message] };
+          if (refused?.status === 409) return consoleAt(here, { after: { alerts: [MESSAGES.notAllowed] } });
+          return consoleAt(here, { after: { statuses: ['Driver saved. The passenger has been e-mailed the details.'] } });
+        case 'retryMail':
+          return consoleAt(here, { after: refused ? { alerts: [refused.message] } : { statuses: ['The message will be sent again now.'] } });
+        case 'exportCsv':
+          return { screen: 'opExport', href: here, ...(refused ? { alerts: [refused.message] } : { texts: ['The file has been downloaded.'] }) };
+        case 'saveData':
+          if (refused) return { screen: 'opData', href: here, texts: [refused.message] };
+          return consoleAt(here);
+        default:
+          // A screen's load: a booking the office does not have, a refusal to try again, or the screen itself.
+          if (service === 'loadBooking' && refused?.status === 404) return { screen: 'opNotFound', href: here };
+          if (refused) return { ...loaded(before), alerts: [refused.message], buttons: ['Try again'], failed: true };
+          if (service === 'loadBoard' && before.unseen) {
+            return loaded(before, { links: [/^Bookings \(\d+ new\)$/], buttons: [/^Show \d+ new booking/] });
+          }
+          if (service === 'loadBooking') return loaded(before, { buttons: [/^(Assign|Change) driver$/] });
+          if (service === 'loadMail' && Array.isArray(a.output) && a.output.length) return loaded(before, { texts: [failedMail.last_error] });
+          return loaded(before);
+      }
+    }
+    if (isWaiting(before)) return undefined;
+    const ev = e as unknown as { type: string; path: string; search: string; action?: string };
+    const on = before.screen;
+    const signedIn = on !== 'opLogin';
+    const ready = signedIn && !before.awaits;
+    switch (ev.type) {
+      case 'url.changed': {
+        const href = ev.path + ev.search;
+        if (!signedIn) return signedOut(ev.path === '/operator/login' ? before.wanted : href);
+        return consoleAt(href, { unseen: before.unseen });
+      }
+      case 'signIn': return signedIn ? undefined : { waiting: 'signIn', wanted: before.wanted };
+      case 'signOut': return signedIn ? { waiting: 'signOut' } : undefined;
+      case 'board.query': return on === 'opBoard' ? consoleAt('/operator?tab=past', { unseen: before.unseen }) : undefined;
+      case 'board.showNew': return on === 'opBoard' && ready && before.unseen ? consoleAt(here) : undefined;
+      // A booking arrived: the board shows it (loading again); elsewhere the bar counts it.
+      // (The same screen, still loading what it asked for: marked, not copied, so its call is not looked for twice.)
+      case 'latest': return on === 'opBoard' && ready ? consoleAt(here, { unseen: true }) : signedIn ? Object.assign(before, { unseen: true }) : undefined;
+      case 'open': return on === 'opBoard' && ready ? consoleAt('/operator/bookings/BK-ABCDEFGH') : undefined;
+      case 'action.start': return on === 'opBooking' && ready && !before.dialog
+        ? { screen: 'opBooking', href: here, dialog: { title: 'driver', role: 'dialog' } } : undefined;
+      case 'action.cancel': return before.dialog ? { screen: 'opBooking', href: here } : undefined;
+      case 'action.confirm': return before.dialog ? { waiting: 'runAction', href: here } : undefined;
+      case 'retry': return (before as { failed?: boolean }).failed ? consoleAt(here) : undefined;
+      case 'mail.show': return on === 'opMail' ? consoleAt('/operator/mail?status=sent') : undefined;
+      case 'mail.retry': return on === 'opMail' && ready ? { waiting: 'retryMail', href: here } : undefined;
+      case 'export.download': return on === 'opExport' ? { waiting: 'exportCsv', href: here } : undefined;
+      case 'data.show': return on === 'opData' ? consoleAt('/operator/data?section=fleet') : undefined;
+      case 'data.save': return on === 'opData' && ready ? { waiting: 'saveData', href: here } : undefined;
+      default: return undefined;
+    }
+  },
+};
 
 browserPaths({
   model,
@@ -247,71 +377,5 @@ browserPaths({
       await p.page.getByRole('button', { name: 'Try again' }).click();
     },
   },
-  async sees(p, s: S, trail: Trail<S>) {
-    const last = trail.at(-1)?.event as (ModelEvent & Answer) | undefined;
-    const alert = (text: string) => p.page.getByRole('alert').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
-    if (s.matches('signedOut')) {
-      await p.at('/operator/login', '');
-      await p.heading('Staff sign-in');
-      if (last && isAnswer(last, signIn) && last.error) await alert(MESSAGES.signInFailed);
-      if (last?.error?.status === 401 && !isAnswer(last, signIn)) await alert(MESSAGES.sessionEnded);
-      return;
-    }
-    // Signed in: the console's bar names who is signed in.
-    await p.page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 10_000 });
-    if (s.matches({ signedIn: 'board' })) {
-      await p.at('/operator');
-      await p.heading('Bookings');
-      const tab = new URLSearchParams(p.url.search).get('tab') ?? 'today';
-      await expect.poll(() => p.page.getByRole('button', { name: { today: 'Today', upcoming: 'Upcoming', past: 'Past', awaiting: 'Awaiting payment', cancelled: 'Cancelled' }[tab], exact: true }).getAttribute('aria-pressed')).toBe('true');
-      if (s.matches({ signedIn: { board: 'failed' } })) await alert(last!.error!.message);
-      // Bookings that arrived since the board was shown are counted in the bar.
-      if (s.matches({ signedIn: { board: 'ready' } }) && unseenCount(s) > 0) {
-        await p.page.getByRole('link', { name: /^Bookings \(\d+ new\)$/ }).waitFor({ timeout: 10_000 });
-        await p.page.getByRole('button', { name: /^Show \d+ new booking/ }).waitFor({ timeout: 10_000 });
-      }
-      return;
-    }
-    if (s.matches({ signedIn: 'booking' })) {
-      if (s.matches({ signedIn: { booking: 'notFound' } })) {
-        await p.heading(/^No booking BK-/);
-        return;
-      }
-      await p.at(`/operator/bookings/${p.data.reference}`, '');
-      await p.heading(`Booking ${p.data.reference}`);
-      if (s.matches({ signedIn: { booking: 'failed' } })) await alert(last!.error!.message);
-      if (s.matches({ signedIn: { booking: 'confirming' } })) {
-        await dialog(p).waitFor({ timeout: 10_000 });
-        if (last?.error?.field === 'mobile') await dialog(p).getByText(last.error.message).waitFor({ timeout: 10_000 });
-      } else {
-        await expect.poll(() => dialog(p).count(), { timeout: 10_000 }).toBe(0);
-      }
-      // Someone else changed the booking meanwhile: it is shown again, with the message.
-      if (s.matches({ signedIn: { booking: 'ready' } }) && (trail.at(-2)?.event as Answer | undefined)?.error?.status === 409) await alert(MESSAGES.notAllowed);
-      return;
-    }
-    if (s.matches({ signedIn: 'mail' })) {
-      await p.at('/operator/mail');
-      await p.heading('Mail');
-      if (s.matches({ signedIn: { mail: 'failed' } })) await alert(last!.error!.message);
-      if (s.matches({ signedIn: { mail: 'ready' } }) && isAnswer(last, loadMail) && (last!.output as unknown[]).length) {
-        await p.page.getByRole('cell', { name: failedMail.last_error }).waitFor({ timeout: 10_000 });
-      }
-      return;
-    }
-    if (s.matches({ signedIn: 'export' })) {
-      await p.at('/operator/export', '');
-      await p.heading('Export for the accounts');
-      if (isAnswer(last, exportCsv) && !last!.error) await p.sees('The file has been downloaded.');
-      if (isAnswer(last, exportCsv) && last!.error) await alert(last!.error.message);
-      return;
-    }
-    if (s.matches({ signedIn: 'data' })) {
-      await p.at('/operator/data');
-      await p.heading('Operator data');
-      if (s.matches({ signedIn: { data: 'failed' } })) await alert(last!.error!.message);
-      if (isAnswer(trail.at(-2)?.event, saveData) && !(trail.at(-2)!.event as Answer).error) await p.sees(/One-time password/);
-      if (isAnswer(last, saveData) && last!.error?.field === 'email') await p.sees(last!.error.message);
-    }
-  },
+  oracle: operatorOracle,
 });

@@ -24,7 +24,7 @@ import {
 } from '../machine/modelPaths';
 import { launchBrowser } from '../e2e/harness';
 import { pathServer, type PathServer } from './server';
-import { describeExpected, isWaiting, seeScreen, type Expected } from './screens';
+import { describeExpected, isWaiting, seeScreen, serviceOf, type Expected } from './screens';
 
 /** What a step of a path knows when it acts. */
 export interface ActContext<S> {
@@ -72,6 +72,10 @@ export interface PathOracle<I, E extends Expected = Expected> {
   calls?: Record<string, { method: string; path: string | RegExp }>;
   /** Waits the page answers itself (a read of the tab's storage): over at once, so a path may end on one unchecked. */
   localWaits?: string[];
+  /** Services the page calls beside what it shows (the console's filters): their answers may follow any screen. */
+  background?: string[];
+  /** The model's answers of each service by the oracle's name of it, where the machine's invoke ids are not those names. */
+  services?: Record<string, { done: (o?: unknown) => { type: string }; fails: (x: unknown) => { type: string } }>;
   opens: (inputName: string, input: I) => E;
   /** What follows `event` on the page that showed `before`; undefined when SPEC has no such event there. */
   after: (before: E, event: ModelEvent, ctx: { input: I; events: readonly ModelEvent[] }) => E | undefined;
@@ -110,6 +114,8 @@ export class PathPage {
   readonly requests: { method: string; path: string }[] = [];
   /** How many of `requests` an awaited call has been found among (from the last page load). */
   callsSeen = 0;
+  /** The screens whose awaited call has been found (a screen seen again after a background answer is not asked twice). */
+  readonly callsChecked = new WeakSet<object>();
 
   constructor(readonly page: Page, readonly server: PathServer, readonly machineId: string) {
     page.on('request', (r) => { this.requests.push({ method: r.method(), path: new URL(r.url()).pathname }); });
@@ -268,29 +274,38 @@ const isTime = (e: ModelEvent | undefined) => !!e && e.type.startsWith('xstate.a
  * page waits where SPEC says it has settled (time may pass on a settled screen: a message shown for a while).
  */
 async function checkExpected(
-  p: PathPage, { calls, localWaits }: Pick<PathOracle<unknown>, 'calls' | 'localWaits'>, expected: Expected, next: ModelEvent | undefined,
-  state: AnyMachineSnapshot,
+  p: PathPage, { calls, localWaits, background, services }: Pick<PathOracle<unknown>, 'calls' | 'localWaits' | 'background' | 'services'>,
+  expected: Expected,
+  next: ModelEvent | undefined, state: AnyMachineSnapshot,
 ) {
   const answerNext = isAnswer(next) || isTime(next);
+  const answering = next && isAnswer(next) ? (services && serviceOf(next, services)) ?? next.type.replace(/^xstate\.(done|error)\.actor\./, '') : undefined;
+  const from = (service: string | undefined) => service !== undefined && answering === service;
+  // The page asked the server for what it waits for: the calls come in the order of the waits, from the page load.
+  const asks = async (service: string) => {
+    const call = calls?.[service];
+    if (!call || p.callsChecked.has(expected)) return !!call;
+    p.callsChecked.add(expected);
+    const asked = () => p.requests.findIndex((r, i) => i >= p.callsSeen && r.method === call.method
+      && (typeof call.path === 'string' ? r.path === call.path : call.path.test(r.path)));
+    const calledAfter = () => p.requests.slice(p.callsSeen).filter((r) => !/\.(js|css|png|svg|woff2?)$/.test(r.path));
+    await expect.poll(asked, { timeout: 10_000, message: `SPEC: the page waits for ${service}, so it asks ${call.method} ${call.path} (it asked ${JSON.stringify(calledAfter())})` })
+      .toBeGreaterThanOrEqual(0);
+    p.callsSeen = asked() + 1;
+    return true;
+  };
   if (isWaiting(expected)) {
     if (!answerNext && next) throw new Error(`SPEC: the page waits for ${expected.waiting} here, but the path goes on with "${describeEvent(next)}"`);
-    // The page asked the server for what it waits for: the calls come in the order of the waits, from the page load.
-    const call = calls?.[expected.waiting];
-    if (call) {
-      const asked = () => p.requests.findIndex((r, i) => i >= p.callsSeen && r.method === call.method
-        && (typeof call.path === 'string' ? r.path === call.path : call.path.test(r.path)));
-      const calledAfter = () => p.requests.slice(p.callsSeen).filter((r) => !/\.(js|css|png|svg|woff2?)$/.test(r.path));
-      await expect.poll(asked, { timeout: 10_000, message: `SPEC: the page waits for ${expected.waiting}, so it asks ${call.method} ${call.path} (it asked ${JSON.stringify(calledAfter())})` })
-        .toBeGreaterThanOrEqual(0);
-      p.callsSeen = asked() + 1;
-    } else if (!next && !state.hasTag('busy') && !localWaits?.includes(expected.waiting)) {
+    if (!(await asks(expected.waiting)) && !next && !state.hasTag('busy') && !localWaits?.includes(expected.waiting)) {
       throw new Error(`SPEC: the page waits for ${expected.waiting} here, but the page settled`);
     }
     return;
   }
-  const awaited = expected.awaits !== undefined && !!next?.type.endsWith(`.actor.${expected.awaits}`);
-  if (isAnswer(next) && !awaited) throw new Error(`SPEC: the page has settled on ${describeExpected(expected)}, but "${describeEvent(next!)}" follows`);
-  await seeScreen(p, expected);
+  const allowed = from(expected.awaits) || (background ?? []).some(from);
+  if (isAnswer(next) && !allowed) throw new Error(`SPEC: the page has settled on ${describeExpected(expected)}, but "${describeEvent(next!)}" follows`);
+  const loads = expected.awaits !== undefined && (await asks(expected.awaits));
+  // A load's answer coming next may already have changed the page: the screen is seen where the person acts on it.
+  if (!(loads && from(expected.awaits))) await seeScreen(p, expected);
 }
 /** The answers at the start of these events, before the person acts again. */
 const answersFirst = (events: ModelEvent[]) => {

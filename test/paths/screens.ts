@@ -23,6 +23,7 @@ export interface ScreenFacts {
   links?: Text[];
 }
 
+const OP_BOOKING_PATH = /^\/operator\/bookings\/BK-[A-Z0-9]{8}$/;
 const MANAGE_PATH = /^\/manage\/BK-[A-Z0-9]{8}$/;
 const CARD_INPUTS = ['Credit or debit card number', 'Credit or debit card expiration date', 'Credit or debit card security code'];
 
@@ -66,6 +67,14 @@ export const SCREENS = {
   manageAsked: { path: /^\/manage(\/[^/]+)?$/ },
   // SPEC 2 '/ourfleet'.
   fleet: { path: '/ourfleet', heading: 'Our Fleet' },
+  // Issue 26: the operator's console (its bar's Sign out on every signed-in screen).
+  opLogin: { path: '/operator/login', heading: 'Staff sign-in', fields: ['E-mail *', 'Password *'], buttons: ['Sign in'] },
+  opBoard: { path: '/operator', heading: 'Bookings', buttons: ['Sign out'] },
+  opBooking: { path: OP_BOOKING_PATH, heading: /^Booking BK-[A-Z0-9]{8}$/, buttons: ['Sign out'] },
+  opNotFound: { path: OP_BOOKING_PATH, heading: /^No booking BK-/, buttons: ['Sign out'] },
+  opMail: { path: '/operator/mail', heading: 'Mail', buttons: ['Sign out'] },
+  opExport: { path: '/operator/export', heading: 'Export for the accounts', fields: ['First day', 'Last day'], buttons: ['Sign out', 'Download CSV'] },
+  opData: { path: '/operator/data', heading: 'Operator data', buttons: ['Sign out'] },
   // SPEC 2 'Contact Us'.
   contact: {
     path: '/contactus', heading: 'Contact Us',
@@ -98,11 +107,15 @@ export interface Seen {
   search?: string;
   /** Texts that must be gone (a message dismissed, or one shown for a while). */
   gone?: Text[];
-  /** More buttons the step shows. */
+  /** More buttons and links the step shows. */
   buttons?: Text[];
+  links?: Text[];
   /** Inputs' values by label ('' for an empty one). */
   values?: Record<string, string>;
-  /** A part of the page that answers by the person's doing (the card form paying a difference): its answer may follow. */
+  /**
+   * A service whose answer the screen shows when it comes, while the person may still act (a load the console shows
+   * as loading; the card form paying a difference): its answer may follow, and the page must have asked for it.
+   */
   awaits?: string;
   /** A form the inputs are in, by its name, when one page has several. */
   form?: string;
@@ -127,7 +140,7 @@ export async function seeScreen(p: PathPage, seen: Seen) {
   for (const label of facts.fields ?? []) await scope.getByLabel(label, { exact: true }).first().waitFor({ timeout: 10_000 });
   if (seen.search !== undefined) await expect.poll(() => p.url.search, { timeout: 10_000 }).toBe(seen.search);
   for (const name of [...facts.buttons ?? [], ...seen.buttons ?? []]) await scope.getByRole('button', { name, exact: typeof name === 'string' }).first().waitFor({ timeout: 10_000 });
-  for (const name of facts.links ?? []) await page.getByRole('link', { name, exact: typeof name === 'string' }).first().waitFor({ timeout: 10_000 });
+  for (const name of [...facts.links ?? [], ...seen.links ?? []]) await page.getByRole('link', { name, exact: typeof name === 'string' }).first().waitFor({ timeout: 10_000 });
   for (const text of seen.alerts ?? []) await page.getByRole('alert').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
   for (const text of seen.statuses ?? []) await page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
   for (const [label, value] of Object.entries(seen.values ?? {})) {
