@@ -45,7 +45,7 @@ export const MUTATION_RUNS = [
     config: 'stryker.server.config.json',
     mutate: ['src/server/bookings/bookings.ts', 'src/server/bookings/bookingNumber.ts'],
     tests: ['test/api/booking.test.ts', 'test/api/booking-statements.test.ts', 'test/api/office-notices.test.ts', 'test/api/registration-modes.test.ts',
-      'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts'],
+      'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/booking-rules.test.ts'],
   },
 ].map((run) => ({
   ...run,

@@ -11,6 +11,7 @@ import { allowsGuests, isEnabled, operatorEmail, showsPayInCar, type Settings } 
 import { toTime24 } from '../../domain/ukTime';
 import { validateDetails } from '../../domain/detailsValidation';
 import { isPhone, normalisePhone, PHONE_MESSAGE } from '../../domain/phone';
+import { emailKey } from '../../domain/fields';
 import { DomainError } from '../errors';
 import { validate } from '../http/body';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
@@ -85,12 +86,16 @@ export function officeRecipients(settings: Settings, companyEmail: string): { to
   return { to: office, cc: company && addressKey(company) !== addressKey(office) ? company : null };
 }
 
-/** Where a booking's confirmation goes: the booker and, when booking for someone else with an address, that person. */
+/**
+ * Where a booking's confirmation goes: the booker and, when booking for someone else with an address, that person;
+ * one mailbox once, however its address is capitalised (decision 13).
+ */
 function confirmationRecipients(req: BookingRequest, bookerEmail: string): string[] {
   const reg = req.registrationData;
   const forSomeoneElse = reg.passengerDetails === 'yes' && Boolean(reg.passengerName?.trim());
   const passengerEmail = forSomeoneElse ? reg.passengerEmail || bookerEmail : bookerEmail;
-  return [...new Set([bookerEmail, passengerEmail].map((e) => e.trim()).filter(Boolean))];
+  const recipients = [bookerEmail, passengerEmail].map((e) => e.trim()).filter(Boolean);
+  return recipients.filter((e, i) => recipients.findIndex((other) => emailKey(other) === emailKey(e)) === i);
 }
 
 /**
