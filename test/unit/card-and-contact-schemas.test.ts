@@ -9,10 +9,13 @@ import '../../src/domain/contactSchemas';
 import '../../src/domain/cardSchemas';
 
 let copies = 0;
+// Unique to this load of the file: a mutation run loads the file again for each mutant in one worker, and a copy
+// named as before would be the one already loaded, without the mutant.
+const COPY = Math.random().toString(36).slice(2);
 const contact = (): Promise<typeof import('../../src/domain/contactSchemas')> =>
-  import(/* @vite-ignore */ `../../src/domain/contactSchemas.ts?copy=${++copies}`);
+  import(/* @vite-ignore */ `../../src/domain/contactSchemas.ts?copy=${COPY}-${++copies}`);
 const card = (): Promise<typeof import('../../src/domain/cardSchemas')> =>
-  import(/* @vite-ignore */ `../../src/domain/cardSchemas.ts?copy=${++copies}`);
+  import(/* @vite-ignore */ `../../src/domain/cardSchemas.ts?copy=${COPY}-${++copies}`);
 
 /** Whether the body is accepted as the API reads it (defaults filled in, values coerced). */
 const is = (value: unknown, struct: Struct<any, any>) => validate(value, struct, { coerce: true })[0] === undefined;

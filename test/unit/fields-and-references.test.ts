@@ -14,7 +14,10 @@ import '../../src/domain/messages';
 // mutants only on that test: another file that first loads these modules inside one of its tests used to be the only
 // test tried on them. With a copy per test, every test below is tried on them.
 let copies = 0;
-const fresh = <T>(path: string): Promise<T> => import(/* @vite-ignore */ `${path}?copy=${++copies}`);
+// Unique to this load of the file: a mutation run loads the file again for each mutant in one worker, and a copy
+// named as before would be the one already loaded, without the mutant.
+const COPY = Math.random().toString(36).slice(2);
+const fresh = <T>(path: string): Promise<T> => import(/* @vite-ignore */ `${path}?copy=${COPY}-${++copies}`);
 const loadFields = () => fresh<typeof import('../../src/domain/fields')>('../../src/domain/fields.ts');
 const loadReferences = () => fresh<typeof import('../../src/domain/bookingReference')>('../../src/domain/bookingReference.ts');
 const loadClockChanges = () => fresh<typeof import('../../src/domain/clockChanges')>('../../src/domain/clockChanges.ts');

@@ -7,11 +7,14 @@ import { describe, expect, it } from 'vitest';
 import '../../src/domain/settingsCatalogue';
 
 let copies = 0;
+// Unique to this load of the file: a mutation run loads the file again for each mutant in one worker, and a copy
+// named as before would be the one already loaded, without the mutant.
+const COPY = Math.random().toString(36).slice(2);
 
 type Catalogue = typeof import('../../src/domain/settingsCatalogue');
 
 async function load(): Promise<Catalogue & { info: (name: string) => Catalogue['SETTINGS_CATALOGUE'][number] }> {
-  const c: Catalogue = await import(/* @vite-ignore */ `../../src/domain/settingsCatalogue.ts?copy=${++copies}`);
+  const c: Catalogue = await import(/* @vite-ignore */ `../../src/domain/settingsCatalogue.ts?copy=${COPY}-${++copies}`);
   const info = (name: string) => {
     const found = c.SETTINGS_CATALOGUE.find((s) => s.name === name);
     if (!found) throw new Error(`${name} is not in the catalogue`);
