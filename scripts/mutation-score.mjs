@@ -38,7 +38,8 @@ export const MUTATION_RUNS = [
     name: 'server-payments',
     config: 'stryker.server.config.json',
     mutate: ['src/server/payments/ledger.ts', 'src/server/bookings/cardBookings.ts', 'src/server/bookings/unpaidBookings.ts'],
-    tests: ['test/api/card-payments.test.ts', 'test/api/card-abuse.test.ts', 'test/api/manage-changes.test.ts', 'test/api/operator-desk.test.ts'],
+    tests: ['test/api/card-payments.test.ts', 'test/api/card-abuse.test.ts', 'test/api/manage-changes.test.ts', 'test/api/operator-desk.test.ts',
+      'test/api/card-rules.test.ts'],
   },
   {
     name: 'server-bookings',
