@@ -5,7 +5,6 @@
 // e-mail another account uses, a token ended elsewhere); the rest are asked of it (a dropped call, a 401, a 429).
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
-import type { AccountSnapshot } from '../../machines/account';
 import { accountLocation } from '../../machines/accountLocation';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED } from '../../src/domain/messages';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
@@ -18,7 +17,6 @@ import { newAccount, signIn } from './data';
 import { API_HEADERS } from './server';
 import { decode } from '../../src/domain/encoding';
 
-type S = AccountSnapshot;
 const API = '/api/v1';
 
 /** The answer of `service` among the answers that follow a person's act, if any. */
