@@ -78,10 +78,10 @@ const appOracle: PathOracle<AppInput, AppExpected> = {
     if (ev.type === 'area.loaded') {
       const path = before.at ?? '';
       const owns = ev.area === 'operator' ? before.screen === 'consoleOpening' : before.screen === 'manageAsked';
-      return owns ? screenFor(path, before.search ?? '', signedIn, [...loaded, ev.area]) : undefined;
+      return owns ? screenFor(path, String(before.search ?? ''), signedIn, [...loaded, ev.area]) : undefined;
     }
     if (ev.type === '@child' && ev.event?.type === 'login.submit' && before.screen === 'login') {
-      return { waiting: 'login', asked: { path: '/login', search: before.search ?? '' }, signedIn, loaded };
+      return { waiting: 'login', asked: { path: '/login', search: String(before.search ?? '') }, signedIn, loaded };
     }
     return undefined;
   },

@@ -10,9 +10,8 @@
 //   server's, and a failure is one the server is asked to produce (./faults.ts).
 // - After each step the runner waits until the page's machine has taken the step's transitions (XState's
 //   inspection API, installed by an init script; src/web/main.tsx passes it on) and is in the step's state, then
-//   checks what a person sees there. With an oracle (./screens.ts), the screen expected is the oracle's, from what
-//   the person did and what the server answered, never the machine's state or context; a model without one still
-//   checks its `sees` by the model's state.
+//   checks what a person sees there: the screen the model's oracle expects (./screens.ts), from what the person did
+//   and what the server answered, never the machine's state or context.
 // - It prints each path as a sentence, its time, and per machine the transitions the page took (must be 100%).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,9 +49,7 @@ export interface BrowserModel<M extends AnyStateMachine> {
    * What the page shows, from what the person did and what the server answered, apart from the machine (issue 28):
    * checked at every step where the page has settled.
    */
-  oracle?: PathOracle<InputFrom<M>, any>;
-  /** The older check, by the model's state: what the page shows (URL, heading, dialogs, messages) there. */
-  sees?: (p: PathPage, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) => Promise<void>;
+  oracle: PathOracle<InputFrom<M>, any>;
   /**
    * The calls a path holds with a 'delay' fault, by the name of the service that makes them: the path acts while
    * one is on its way, and the service's answer step releases it, so no step depends on how fast the machine is.
@@ -350,12 +347,9 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
           await bm.open(p, path.inputName, input, { next: path.steps[0]?.event, then: answersFirst(path.steps.map((x) => x.event)) });
           const opening = path.start as AnyMachineSnapshot;
           await p.reaches(path.startTaken, opening.value);
-          // A state that waits for an answer may be gone by the time the page is read: it is seen when it stays.
-          const stays = (state: AnyMachineSnapshot, next: ModelEvent | undefined) => !state.hasTag('busy') && !isAnswer(next);
           const { oracle } = bm;
-          let expected = oracle?.opens(path.inputName, input);
-          if (oracle && expected) await checkExpected(p, oracle, expected, path.steps[0]?.event, opening);
-          else if (stays(opening, path.steps[0]?.event)) await bm.sees?.(p, opening as S, [], input);
+          let expected = oracle.opens(path.inputName, input);
+          await checkExpected(p, oracle, expected, path.steps[0]?.event, opening);
           const trail: Step<S>[] = [];
           for (const [i, step] of path.steps.entries()) {
             const event = describeEvent(step.event);
@@ -370,12 +364,11 @@ export function browserPaths<M extends AnyStateMachine>(bm: BrowserModel<M>) {
               await act(p, { next: path.steps[i + 1]?.event, then, trail });
               trail.push(step);
               await p.reaches(step.taken ?? [], (step.state as AnyMachineSnapshot).value);
-              if (oracle && expected) {
-                const before: Expected = expected;
-                expected = oracle.after(before, step.event, { input, events: trail.map((x) => x.event) });
-                if (!expected) throw new Error(`SPEC has no "${event}" on ${describeExpected(before)}`);
-                await checkExpected(p, oracle, expected, path.steps[i + 1]?.event, step.state as AnyMachineSnapshot);
-              } else if (stays(step.state as AnyMachineSnapshot, path.steps[i + 1]?.event)) await bm.sees?.(p, step.state, trail, input);
+              const before: Expected = expected;
+              const after = oracle.after(before, step.event, { input, events: trail.map((x) => x.event) });
+              if (!after) throw new Error(`SPEC has no "${event}" on ${describeExpected(before)}`);
+              expected = after;
+              await checkExpected(p, oracle, expected, path.steps[i + 1]?.event, step.state as AnyMachineSnapshot);
             } catch (e) {
               const shot = join(tmpdir(), `path-failed-${machineId}-${chosen.indexOf(path) + 1}.png`);
               await p.page.screenshot({ path: shot, fullPage: true }).catch(() => {});
