@@ -242,7 +242,7 @@ export const bookingMachine = setup({
         id: 'forgotPassword',
         src: 'forgotPassword',
         input: ({ context }) => ({ email: context.registration?.email ?? '' }),
-        onDone: { target: 'routing', actions: { type: 'assignPasswordReset', params: output } },
+        onDone: { target: 'routing', actions: [{ type: 'assignPasswordReset', params: output }, 'persist'] },
       },
     },
   },

@@ -225,12 +225,45 @@ export function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnap
     expect(trail.at(-1)!.effects.actions.map((a) => a.type)).toContain('clearStoredBooking');
   }
   showsRefusedAddressesInTheForm(s, trail);
+  savesEveryChange(s, trail, input);
+  waitsOnlyForAnswers(s);
   keepsOneKeyPerRequest(s, trail, input);
   checksTheEmail(s, trail);
   asksTheServices(s, trail, input);
 }
 
 type Answer = { type: string; output?: unknown; error?: unknown };
+
+/** What SPEC 3 keeps in browser storage for the wizard (never a password): a reload restores the visit from it. */
+const storedPart = (c: BookingContext) => {
+  const { password: _password, ...registration } = c.registration ?? {};
+  return JSON.stringify([
+    c.bookingType, c.bookingForm, c.hourlyForm, c.priceDetails, c.trip, c.selectedVehicle, c.selectedVehicle ? [c.quantity, c.selectionType] : null,
+    c.registrationMode, c.registration ? registration : null, c.paymentMethod, c.attempt,
+  ]);
+};
+
+/**
+ * SPEC 4: what the visitor typed and chose (the forms, the prices, the vehicle, the mode and details, the way of paying)
+ * is saved on every change and restored on load: a step that changes it saves it (or, on the confirmation, clears it).
+ */
+export function savesEveryChange(s: BookingSnapshot, trail: Trail<BookingSnapshot>, input: BookingInput) {
+  const step = trail.at(-1);
+  if (!step) return;
+  const before = trail.at(-2)?.state ?? openingOf(input);
+  if (storedPart(before.context) === storedPart(s.context)) return;
+  const saved = step.effects.actions.map((a) => a.type);
+  expect(saved.includes('persist') || saved.includes('clearStoredBooking'), `"${step.event.type}" changed what is stored without saving it`).toBe(true);
+}
+
+/** The calls whose answer decides the next screen: while one is on its way the page is busy (the app holds the URL). */
+const DECIDING_CALLS = ['calculatePrice', 'checkEmail', 'createBooking', 'sendQuote'];
+
+/** Busy exactly while the next screen is the server's answer, or the urgent notice's move to /quoteView (SPEC 8). */
+export function waitsOnlyForAnswers(s: BookingSnapshot) {
+  const calling = DECIDING_CALLS.some((id) => (s.children as Record<string, unknown>)[id] !== undefined);
+  expect(s.hasTag('busy'), 'busy while a deciding call or the urgent redirect is pending').toBe(calling || s.matches({ home: 'urgent' }));
+}
 
 /** SPEC 4 'Personal details' and SPEC 8: what the e-mail check's answer does, word for word. */
 export function checksTheEmail(s: BookingSnapshot, trail: Trail<BookingSnapshot>) {
