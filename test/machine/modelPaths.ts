@@ -66,6 +66,15 @@ export function timePasses(machine: AnyStateMachine, state: string): TimePasses 
 
 export const toChild = (child: string, event: AnyEventObject): ToChild => ({ type: '@child', child, event });
 
+/** The services a state has called and not yet heard back from, by the name it invokes them by, with their input. */
+export function callsOpen(s: AnyMachineSnapshot): Record<string, unknown> {
+  const open: Record<string, unknown> = {};
+  for (const child of Object.values(s.children as Record<string, AnyActorRef>)) {
+    if (typeof child?.src === 'string') open[child.src] = (child.getSnapshot() as { input?: unknown }).input;
+  }
+  return open;
+}
+
 const answer = (e: ModelEvent) => /^xstate\.(done|error)\.actor\.(.+)$/.exec(e.type) as null | [string, 'done' | 'error', string];
 
 // ---------------------------------------------------------------------------------------------------------------

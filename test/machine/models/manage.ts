@@ -9,7 +9,7 @@ import {
 import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
 import { MANAGE_MESSAGES } from '../../../src/domain/manageRules';
 import { CHANGE_MESSAGES, type ChangeValues } from '../../../src/domain/manageChanges';
-import { answers, type Model, type ModelEvent, type Trail } from '../modelPaths';
+import { answers, callsOpen, type Model, type ModelEvent, type Trail } from '../modelPaths';
 import { bookingOk } from '../fixtures';
 
 export const readKey = answers(manageMachine, 'readKey');
@@ -112,7 +112,32 @@ const is = (e: ModelEvent | undefined, a: { type: string }) => e?.type === a.typ
 const failed = (e: ModelEvent | undefined, service: { fails: (x: unknown) => { type: string } }) => e?.type === service.fails(null).type;
 const outputOf = <T>(e: ModelEvent | undefined) => (e as Answer | undefined)?.output as T;
 
+/**
+ * Each call asks for the booking of the address with the link's key, and for what the person gave: the change and the
+ * price they accepted, the difference to pay for the change waiting, the reference and e-mail of Find my booking.
+ */
+export function asksWhatWasGiven(s: ManageSnapshot, trail: Trail<ManageSnapshot>) {
+  const c = s.context;
+  const booking = { reference: REF, key: KEY };
+  const find = trail.findLast((x) => x.event.type === 'find.submit')?.event as Extract<ManageEvent, { type: 'find.submit' }> | undefined;
+  const want: Record<string, unknown> = {
+    readKey: { reference: REF },
+    loadBooking: booking,
+    saveChange: { ...booking, values: changed, acceptTotal: c.acceptTotal },
+    cancelBooking: booking,
+    downloadReceipt: booking,
+    findBooking: { reference: find?.reference, email: find?.email },
+    cardPayment: expect.objectContaining({
+      booking: expect.objectContaining({ change: { ...booking, id: c.payment?.changeId } }), amountPence: c.payment?.amountPence, intentId: null,
+    }),
+  };
+  for (const [service, given] of Object.entries(callsOpen(s))) {
+    if (service in want) expect(given, `${service} is asked for what the person gave`).toEqual(want[service]);
+  }
+}
+
 export function spec(s: ManageSnapshot, trail: Trail<ManageSnapshot>, input: ManageInput) {
+  asksWhatWasGiven(s, trail);
   const last = trail.at(-1)?.event;
   const c = s.context;
   // Issue 27: the address is the page's own, never the key: /manage, or /manage/ and the reference in capitals.

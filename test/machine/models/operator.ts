@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import { operatorMachine, unseenCount, type Board, type BookingPage, type OperatorEvent, type OperatorInput, type OperatorSnapshot, type StaffMember } from '../../../machines/operator';
 import { MESSAGES } from '../../../src/domain/operatorDesk';
-import { answers, type Model, type ModelEvent, type Trail } from '../modelPaths';
+import { answers, callsOpen, type Model, type ModelEvent, type Trail } from '../modelPaths';
 
 export const getSession = answers(operatorMachine, 'getSession');
 export const signIn = answers(operatorMachine, 'signIn');
@@ -161,7 +161,35 @@ export function pageOf(trail: Trail<OperatorSnapshot>, input: OperatorInput, rol
   return at === '/operator/login' || (at === '/operator/data' && role !== 'admin') ? '/operator' : at;
 }
 
+/** The last event of this type the person sent. */
+const lastOf = <T extends OperatorEvent['type']>(trail: Trail<OperatorSnapshot>, type: T) =>
+  trail.findLast((x) => x.event.type === type)?.event as Extract<OperatorEvent, { type: T }> | undefined;
+
+/**
+ * Each call asks for what the person gave: the sign-in's e-mail and password, the board's query, the booking on
+ * screen and the action confirmed, the mail list's status and the message retried, the data section and its change,
+ * the export's days.
+ */
+export function asksWhatWasGiven(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>) {
+  const c = s.context;
+  const want: Record<string, () => unknown> = {
+    signIn: () => ({ email: lastOf(trail, 'signIn')?.email, password: lastOf(trail, 'signIn')?.password }),
+    loadBoard: () => c.query,
+    loadBooking: () => ({ reference: c.reference }),
+    runAction: () => ({ reference: c.reference, action: lastOf(trail, 'action.confirm')?.action }),
+    loadMail: () => ({ status: c.mailStatus }),
+    retryMail: () => ({ id: lastOf(trail, 'mail.retry')?.id }),
+    loadData: () => ({ section: c.dataSection }),
+    saveData: () => ({ change: lastOf(trail, 'data.save')?.change }),
+    exportCsv: () => ({ from: lastOf(trail, 'export.download')?.from, to: lastOf(trail, 'export.download')?.to }),
+  };
+  for (const [service, given] of Object.entries(callsOpen(s))) {
+    if (want[service]) expect(given, `${service} is asked for what the person gave`).toEqual(want[service]());
+  }
+}
+
 export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input: OperatorInput) {
+  asksWhatWasGiven(s, trail);
   const last = trail.at(-1)?.event;
   const where = s.context.location.path + s.context.location.search;
   const on = signedIn(trail);
