@@ -9,7 +9,7 @@ import { formatPhone, isPhone, normalisePhone, Phone, PhoneOrEmpty } from '../..
 import { currencyOf, isEnabled, settingsFromList } from '../../src/domain/settings';
 import { isStoredPhone } from '../../src/domain/detailsValidation';
 import { PHONE_MESSAGE } from '../../src/domain/messages';
-import { BookingReferenceOrEmpty, normaliseBookingReference } from '../../src/domain/bookingReference';
+import { BOOKING_REFERENCE_ALPHABET, BookingReferenceOrEmpty, normaliseBookingReference } from '../../src/domain/bookingReference';
 import { newBookingNumber } from '../../src/server/bookings/bookingNumber';
 
 describe('the phone rule', () => {
@@ -101,10 +101,20 @@ describe('booking references', () => {
   it('reads the references the site issues, leniently typed, as stored', () => {
     expect(['BK-7Q2M9XKD', 'bk-7q2m9xkd', 'BK 7Q2M 9XKD', 'BK7Q2M9XKD', ' bk-7q2m9xkd '].map(normaliseBookingReference))
       .toEqual(Array(5).fill('BK-7Q2M9XKD'));
-    for (let i = 0; i < 200; i++) {
+    // 600 references draw 4,800 random bytes: more than one 4 kB draw of the pool.
+    const seen = new Set<string>();
+    for (let i = 0; i < 600; i++) {
       const issued = newBookingNumber();
       expect(normaliseBookingReference(issued), issued).toBe(issued);
+      for (const ch of issued.slice(3)) seen.add(ch);
     }
+    // Every character of the alphabet is used, and only those.
+    expect([...seen].sort().join('')).toBe([...BOOKING_REFERENCE_ALPHABET].sort().join(''));
+  });
+
+  it('are drawn from 32 characters, which divide the 256 values of a random byte evenly (each equally likely)', () => {
+    expect(BOOKING_REFERENCE_ALPHABET).toHaveLength(32);
+    expect(BOOKING_REFERENCE_ALPHABET).toBe('ABCDEFGHJKLMNPQRSTUVWXYZ23456789');
   });
 
   it('refuses anything else: wrong length, 0/O/1/I, another prefix, bare numbers', () => {

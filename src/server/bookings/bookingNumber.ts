@@ -5,14 +5,10 @@ import { BOOKING_REFERENCE_ALPHABET } from '../../domain/bookingReference';
 /** A reference a person can read over the phone: no 0/O or 1/I (src/domain/bookingReference.ts, which the contact form checks too). */
 export function newBookingNumber(): string {
   const n = BOOKING_REFERENCE_ALPHABET.length;
-  // One draw of random bytes (eight randomInt calls were 2% of a booking's CPU); a byte is used only below the
-  // largest multiple of the alphabet's length, so every character stays equally likely.
-  const limit = 256 - (256 % n);
   let ref = '';
-  while (ref.length < 8) {
-    const byte = randomByte();
-    if (byte < limit) ref += BOOKING_REFERENCE_ALPHABET[byte % n];
-  }
+  // One draw of random bytes (eight randomInt calls were 2% of a booking's CPU). The alphabet's 32 characters divide
+  // a byte's 256 values evenly, so a byte's remainder picks each character equally often, and no byte is wasted.
+  for (let i = 0; i < 8; i++) ref += BOOKING_REFERENCE_ALPHABET[randomByte() % n];
   return `BK-${ref}`;
 }
 
