@@ -155,6 +155,20 @@ export interface Model<M extends AnyStateMachine> {
    * a person cannot do on the page, e.g. go to the address the page is already at.
    */
   allows?: (s: SnapshotFrom<M>, e: ModelEvent<EventFromLogic<M>>) => boolean;
+  /**
+   * What SPEC lets a person do on the screen a state shows (its buttons, forms and dialogs): the state must act on
+   * each (`can`), checked with the facts. A control the page shows that the machine ignores is a broken page; without
+   * this list the generated paths, taken from the machine, never ask for a transition the machine lacks.
+   */
+  offers?: (s: SnapshotFrom<M>) => readonly ModelEvent<EventFromLogic<M>>[];
+}
+
+/** The model's facts of a state, and that it acts on what its screen offers. */
+function checkState<M extends AnyStateMachine>(model: Model<M>, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) {
+  model.facts(s, trail, input);
+  for (const e of model.offers?.(s) ?? []) {
+    expect((s as AnyMachineSnapshot).can(e as AnyEventObject), `the screen offers "${describeEvent(e)}": the state acts on it`).toBe(true);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -604,7 +618,7 @@ export async function replay<M extends AnyStateMachine>(
   const sut = run(model, input, { coverage });
   try {
     expect(model.serialize(sut.snapshot), 'on opening').toBe(model.serialize(start));
-    model.facts(sut.snapshot, [], input);
+    checkState(model, sut.snapshot, [], input);
     const trail: Step<SnapshotFrom<M>>[] = [];
     for (const step of path.steps) {
       const { effects } = await sut.exec(step.event as ModelEvent<EventFromLogic<M>>);
@@ -613,7 +627,7 @@ export async function replay<M extends AnyStateMachine>(
       const where = `after ${trail.map((s) => describeEvent(s.event)).join(' -> ')}`;
       expect(model.serialize(got), where).toBe(model.serialize(step.state));
       expect(plain(effects), `${where}: what it called and sent`).toEqual(plain(step.effects));
-      model.facts(got, trail, input);
+      checkState(model, got, trail, input);
     }
     // The transitions this path was generated for, taken by the real actor.
     expect(path.transitions.filter((t) => !sut.taken.has(t)), 'not taken on the way').toEqual([]);
@@ -645,7 +659,7 @@ export function testModel<M extends AnyStateMachine>(model: Model<M>): Generated
     const checkFacts = (trails: Step<S>[][]) => {
       for (const trail of trails) {
         try {
-          model.facts((trail.at(-1)?.state ?? start) as S, trail, input as InputFrom<M>);
+          checkState(model, (trail.at(-1)?.state ?? start) as S, trail, input as InputFrom<M>);
         } catch (e) {
           if (e instanceof Error) e.message = `${describePath(start as never, trail as never, describeState)}: ${e.message}`;
           throw e;

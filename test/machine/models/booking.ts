@@ -3,7 +3,7 @@
 // ../booking.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { amountPence, attemptFingerprint, bookingInput, bookingMachine, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
+import { amountPence, attemptFingerprint, availableBookingTypes, bookingInput, bookingMachine, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
 import { bookingLocation, pathOf } from '../../../machines/bookingLocation';
 import { hasRegistration } from '../../../machines/bookingSteps';
 import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
@@ -426,6 +426,39 @@ export const serialize = (s: BookingSnapshot) => JSON.stringify([
   ...(s.matches('card') || s.matches('payment') ? [s.context.cardKey !== null, s.context.attempt?.intentId != null] : []),
 ]);
 
+/** SPEC 2, 4 and 8: what a person can do on each screen of the wizard (its forms, buttons and dialogs). */
+export function offers(s: BookingSnapshot): ModelEvent<BookingEvent>[] {
+  const c = s.context;
+  const types = availableBookingTypes(c.settings);
+  const dismiss: ModelEvent<BookingEvent> = { type: 'error.dismissed' };
+  if (s.matches({ home: 'editing' })) {
+    return [
+      { type: 'home.submit', bookingType: c.bookingType, form: c.bookingType === 'milleage' ? bookingForm : hourlyForm } as ModelEvent<BookingEvent>,
+      ...types.filter((t) => t !== c.bookingType).map((t) => ({ type: 'home.typeChanged', bookingType: t }) as ModelEvent<BookingEvent>),
+      ...(types.includes('hourly') ? [{ type: 'home.hourlyChanged', form: hourlyForm } as ModelEvent<BookingEvent>] : []),
+    ];
+  }
+  if (s.matches('quotation')) return [{ type: 'quotation.select', vehicle: prices[1], quantity: 2, selectionType: 'selection' }];
+  if (s.matches({ details: 'editing' })) {
+    const guest = allowsGuests(c.settings) || c.session !== null;
+    return [
+      { type: 'details.changed', mode: 'new_client', registration },
+      guest ? { type: 'details.submit', mode: 'guest_login', registration } : { type: 'details.submit', mode: 'new_client', registration: client },
+      { type: 'details.submit', mode: 'existing_client', registration: client },
+    ];
+  }
+  if (s.matches({ payment: 'choosing' })) {
+    return [...showsPayInCar(c.settings) ? [{ type: 'payment.payInCar' } as const] : [], ...showsCard(c.settings) ? [{ type: 'payment.payByCard' } as const] : []];
+  }
+  if (s.matches('card')) return [{ type: 'card.keyLoaded', publishableKey: cardKey.publishableKey }, { type: 'card.intentCreated', intentId: INTENT_ID }];
+  if (s.matches({ quote: 'form' })) return [{ type: 'quote.submit', request: quoteRequest }];
+  // Every dialog closes: the price error, the e-mail check's refusal, the booking error, the quote's answers and notice.
+  if (['home.failed', 'details.rejected', 'payment.failed', 'quote.notice', 'quote.sent', 'quote.failed'].some((v) => s.matches(v as never))) {
+    return [dismiss];
+  }
+  return [];
+}
+
 export const model: Model<typeof bookingMachine> = {
   name: 'booking machine',
   machine,
@@ -434,6 +467,7 @@ export const model: Model<typeof bookingMachine> = {
   serialize,
   facts: holdsSpecInvariants,
   factsTitle: "SPEC 2's step rules",
+  offers,
   services: SERVICES,
   actions: ['persist', 'clearStoredBooking'],
   describeState: (s) => {
