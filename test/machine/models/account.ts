@@ -188,6 +188,19 @@ export function spec(s: AccountSnapshot, trail: Trail<AccountSnapshot>, input: A
   }
 }
 
+/** SPEC 2 'Login', 'Bookings' and 'Profile': Sign In, Logout on both account pages, Save, a message closed, a list tried again. */
+export function offers(s: AccountSnapshot): ModelEvent<AccountEvent>[] {
+  if (s.matches({ login: 'editing' })) return [{ type: 'login.submit', ...credentials }];
+  const out: ModelEvent<AccountEvent>[] = [];
+  if (s.matches('bookings') || s.matches('myAccount')) out.push({ type: 'logout' });
+  if (s.matches({ bookings: 'failed' })) out.push({ type: 'bookings.retry' });
+  if (s.matches({ myAccount: 'editing' })) {
+    out.push({ type: 'profile.save', profile });
+    if (s.context.notice || s.context.error) out.push({ type: 'message.dismissed' });
+  }
+  return out;
+}
+
 export const model: Model<typeof accountMachine> = {
   name: 'account machine',
   machine: accountMachine,
@@ -197,6 +210,7 @@ export const model: Model<typeof accountMachine> = {
   serialize: (s) => JSON.stringify([s.value, accountLocation(s), s.context.session, s.context.wanted]),
   facts: spec,
   factsTitle: "SPEC 2's route guard and SPEC 8's messages",
+  offers,
   services: SERVICES,
   depth: () => Infinity,
 };

@@ -257,6 +257,14 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>, input: CardPaymentInpu
   }
 }
 
+/** SPEC 4 and 8: the card form's Pay button, 'Try again' on the page (service unavailable, paid but not confirmed), the dialog's close. */
+export function offers(s: SnapshotFrom<typeof cardPaymentMachine>): ModelEvent<CardPaymentEvent>[] {
+  if (s.matches('entering')) return [{ type: 'card.submitted' }];
+  if (s.matches('unavailable') || s.matches('paidNotConfirmed')) return [{ type: 'card.retry' }];
+  if (s.matches('failed')) return [{ type: 'error.dismissed' }];
+  return [];
+}
+
 export const model: Model<typeof cardPaymentMachine> = {
   name: 'card payment machine',
   machine: cardPaymentMachine,
@@ -265,6 +273,7 @@ export const model: Model<typeof cardPaymentMachine> = {
   serialize: (s) => JSON.stringify([s.value, s.status, s.context.intentId !== null, s.context.error, s.context.fieldError?.field ?? null]),
   facts: spec,
   factsTitle: "SPEC 4's card payment steps",
+  offers,
   services: SERVICES,
   depth: () => Infinity,
 };

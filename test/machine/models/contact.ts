@@ -49,6 +49,10 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>) {
   if (s.matches('sending')) expect(s.can({ type: 'contact.submit', form })).toBe(false);
 }
 
+/** SPEC 2 'Contact Us' and SPEC 8: the form's Send, and the dialog of either answer closes. */
+export const offers = (s: Snapshot): ModelEvent<ContactEvent>[] => (s.matches('editing') ? [{ type: 'contact.submit', form }]
+  : s.matches('submitted') || s.matches('failed') ? [{ type: 'dialog.closed' }] : []);
+
 export const model: Model<typeof contactMachine> = {
   name: 'contact machine',
   machine: contactMachine,
@@ -56,6 +60,7 @@ export const model: Model<typeof contactMachine> = {
   inputs: { 'the contact page': undefined },
   serialize: (s) => JSON.stringify([s.value, s.context.sent > 0]),
   facts: spec,
+  offers,
   factsTitle: "SPEC 8's contact outcomes",
   services: ['sendContact'],
   describeState: (s) => String(s.value),

@@ -76,6 +76,14 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>, input: ForgotPasswordI
   }
 }
 
+/** SPEC 4 'Forgot password': each step's form, Back on step 2, and the new password however it is typed. */
+export function offers(s: SnapshotFrom<typeof forgotPasswordMachine>): ModelEvent<ForgotPasswordEvent>[] {
+  if (s.matches('email')) return [{ type: 'reset.requestCode', email: 'amelia@example.com' }];
+  if (s.matches('code')) return [{ type: 'reset.verifyCode', code: '123456' }, { type: 'reset.back' }];
+  if (s.matches('password')) return [{ type: 'reset.setPassword', password: 'secret-2', confirm: 'secret-2' }, { type: 'reset.setPassword', password: 'secret-2', confirm: 'secret-3' }];
+  return [];
+}
+
 export const model: Model<typeof forgotPasswordMachine> = {
   name: 'forgot-password machine',
   machine: forgotPasswordMachine,
@@ -83,6 +91,7 @@ export const model: Model<typeof forgotPasswordMachine> = {
   inputs: INPUTS,
   serialize: (s) => JSON.stringify([s.value, s.status, s.context.email, s.context.code]),
   facts: spec,
+  offers,
   factsTitle: "SPEC 4's forgot-password steps",
   services: SERVICES,
   depth: () => Infinity,

@@ -209,6 +209,32 @@ export function spec(s: ManageSnapshot, trail: Trail<ManageSnapshot>, input: Man
   if (s.matches({ find: 'sending' })) expect(s.hasTag('busy')).toBe(true);
 }
 
+/**
+ * Issue 27's page: Find my booking's form and 'Find another booking'; on the booking, the buttons the server allows
+ * (change, cancel, pay the difference, the receipt), the change form's Save and Discard, the price question's two
+ * answers, the card form's 'Not now', the cancel dialog's two answers, and 'Try again' after a failed load.
+ */
+export function offers(s: ManageSnapshot): ModelEvent<ManageEvent>[] {
+  const m = s.context.page?.manage;
+  if (s.matches({ find: 'editing' })) return [{ type: 'find.submit', reference: REF, email: 'amelia@example.com' }];
+  if (s.matches({ find: 'sent' })) return [{ type: 'find.again' }];
+  if (s.matches({ booking: 'viewing' }) && m) {
+    return [
+      ...m.may.change ? [{ type: 'edit.open' } as const] : [],
+      ...m.may.cancel ? [{ type: 'cancel.open' } as const] : [],
+      ...m.waiting_change && m.may.change ? [{ type: 'payment.start' } as const] : [],
+      ...m.has_receipt ? [{ type: 'receipt.download' } as const] : [],
+    ];
+  }
+  if (s.matches({ booking: 'editing' })) return [{ type: 'change.submit', values: changed }, { type: 'edit.close' }];
+  if (s.matches({ booking: 'confirmingPrice' })) return [{ type: 'price.accept' }, { type: 'price.decline' }];
+  if (s.matches({ booking: 'paying' })) return [{ type: 'payment.close' }];
+  if (s.matches({ booking: 'confirmingCancel' })) return [{ type: 'cancel.confirm' }, { type: 'cancel.close' }];
+  const status = s.context.error?.status;
+  if (s.matches({ booking: 'failed' }) && status !== 404 && status !== 410) return [{ type: 'retry' }];
+  return [];
+}
+
 export const model: Model<typeof machine> = {
   name: 'manage machine',
   machine,
@@ -220,6 +246,7 @@ export const model: Model<typeof machine> = {
     s.context.error?.message ?? null, s.context.fieldErrors, s.context.notice, s.context.findSent,
   ]),
   facts: spec,
+  offers,
   factsTitle: "issue 27's manage page: the link, the buttons, changes, payments and cancelling",
   services: SERVICES,
   depth: () => 6,

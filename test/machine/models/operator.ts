@@ -273,6 +273,32 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
   if (is(last, signOut.done()) || failed(last, signOut)) expect([s.context.staff, s.context.wanted]).toEqual([null, null]);
 }
 
+/**
+ * Issue 26's console: the sign-in form; on every signed-in page the bar's Sign out, Mail and (for an administrator)
+ * Operator data; the board's filters, its 'Show' of new bookings and its rows; a booking's action buttons, their
+ * dialog's Confirm and Cancel; Retry on mail; the data forms; the export's Download; 'Try again' after a failed load.
+ */
+export function offers(s: OperatorSnapshot): ModelEvent<OperatorEvent>[] {
+  if (s.matches({ signedOut: 'idle' })) return [{ type: 'signIn', email: staff.email, password: 'Albion-Desk-2026' }];
+  if (!s.matches('signedIn')) return [];
+  const c = s.context;
+  const out: ModelEvent<OperatorEvent>[] = [{ type: 'signOut' }, { type: 'mail.show', status: 'sent' }];
+  if (c.staff?.role === 'admin') out.push({ type: 'data.show', section: 'fleet' });
+  const tryAgain = ['board', 'booking', 'mail', 'data'].some((page) => s.matches({ signedIn: { [page]: 'failed' } } as never));
+  if (tryAgain) out.push({ type: 'retry' });
+  if (s.matches({ signedIn: { board: 'ready' } })) out.push({ type: 'board.query', query: { tab: 'past' } }, { type: 'board.showNew' }, { type: 'open', reference: REF });
+  if (s.matches({ signedIn: { booking: 'ready' } })) {
+    for (const action of c.page?.desk.actions ?? []) out.push({ type: 'action.start', action } as ModelEvent<OperatorEvent>);
+  }
+  if (s.matches({ signedIn: { booking: 'confirming' } })) out.push({ type: 'action.cancel' }, { type: 'action.confirm', action: { kind: 'assignDriver', driver } });
+  if (s.matches({ signedIn: { mail: 'ready' } })) out.push({ type: 'mail.retry', id: 3 });
+  if (s.matches({ signedIn: { data: 'ready' } })) {
+    out.push({ type: 'data.save', change: { kind: 'addStaff', email: 'sam@albion-executive.co.uk', name: 'Sam Lee', role: 'dispatcher' } });
+  }
+  if (s.matches({ signedIn: { export: 'idle' } })) out.push({ type: 'export.download', from: '2030-09-01', to: '2030-09-30' });
+  return out;
+}
+
 export const model: Model<typeof operatorMachine> = {
   name: 'operator machine',
   machine: operatorMachine,
@@ -286,6 +312,7 @@ export const model: Model<typeof operatorMachine> = {
   ]),
   facts: spec,
   factsTitle: "issue 26's console: sign-in, addresses, new bookings and actions",
+  offers,
   services: SERVICES,
   depth: () => 5,
 };
