@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Stryker } from '@stryker-mutator/core';
-import { MUTATION_RUNS, THRESHOLDS, counts, mutatedBy, sha256 } from './mutation-score.mjs';
+import { MUTATION_RUNS, SCOPE, THRESHOLDS, counts, mutatedBy, sha256 } from './mutation-score.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RECORD = path.join(root, 'bench/results/mutation.json');
@@ -48,7 +48,8 @@ function recordRun(run) {
   }
   record.files = Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
   record.runs = {
-    ...record.runs,
+    // Only the groups there are now (a group renamed or split leaves its old entry behind otherwise).
+    ...Object.fromEntries(Object.entries(record.runs ?? {}).filter(([name]) => groups.has(name))),
     [run.name]: {
       // Written again from the last report (--record-only): the run's own date and commit stay.
       date: (recordOnly && record.runs?.[run.name]?.date) || new Date().toISOString().slice(0, 10),
@@ -63,12 +64,16 @@ function recordRun(run) {
   const detected = sum.killed + sum.timeout;
   record.total = { ...sum, score: Number(((detected / (detected + sum.survived + sum.noCoverage)) * 100).toFixed(2)) };
   const { total, runs: byRun, files: byFile } = record;
-  // The best total recorded once every group has a score: a later one below it fails the check (checkRecord).
-  if (MUTATION_RUNS.every((r) => r.name in byRun)) record.floor = Math.max(record.floor ?? 0, total.score);
+  // The best total recorded once every group has a score: a later one below it fails the check (checkRecord). Over
+  // other mutants (another SCOPE) it starts again.
+  if (MUTATION_RUNS.every((r) => r.name in byRun)) {
+    record.floor = record.scope === SCOPE ? Math.max(record.floor ?? 0, total.score) : total.score;
+    record.scope = SCOPE;
+  }
   writeFileSync(RECORD, `${JSON.stringify({
     tool: 'StrykerJS 9 (vitest runner), npm run test:mutation (scripts/mutation-run.mjs)',
     thresholds: THRESHOLDS,
-    ...(record.floor === undefined ? {} : { floor: record.floor }),
+    ...(record.floor === undefined ? {} : { floor: record.floor, scope: record.scope }),
     total,
     runs: byRun,
     files: byFile,

@@ -208,6 +208,19 @@ export function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput)
   expect([s.context.session, seen.wizard!.session]).toEqual([now, now]);
 }
 
+/**
+ * SPEC 2: once the settings are known, the menu's links go where they say unless a step waits for its answer (the
+ * address bar is held then); a lazy area's code arriving starts it.
+ */
+export function offers(s: AppSnapshot): ModelEvent<AppEvent>[] {
+  if (!s.matches('ready')) return [];
+  const out: ModelEvent<AppEvent>[] = [];
+  if (!view(s).busy) out.push(url(s.context.location.path === '/contactus' ? '/' : '/contactus'));
+  if (s.matches({ ready: 'operator' }) && !s.context.areas.operator) out.push(consoleLoaded);
+  if (s.matches({ ready: 'manage' }) && !s.context.areas.manage) out.push(manageLoaded);
+  return out;
+}
+
 export const model: Model<typeof appMachine> = {
   name: 'app machine',
   machine: appMachine,
@@ -224,6 +237,7 @@ export const model: Model<typeof appMachine> = {
   view,
   facts: spec,
   factsTitle: "SPEC 2's routes and the shared session",
+  offers,
   services,
   actions: ['storeSettings', 'storeSession'],
   describeState: (s) => {
