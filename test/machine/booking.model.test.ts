@@ -6,8 +6,8 @@
 // every state. The card page's child machine is a stand-in here (its own steps: ./cardPayment.model.test.ts): it
 // is started with the booking, tells the wizard the key and the intent, and answers with the booking.
 import { describe, expect, it } from 'vitest';
-import { type SnapshotFrom } from 'xstate';
-import { type BookingEvent, type BookingInput } from '../../machines/booking';
+import { createActor, waitFor, type SnapshotFrom } from 'xstate';
+import { bookingMachine, type BookingEvent, type BookingInput } from '../../machines/booking';
 import { bookingLocation, pathOf } from '../../machines/bookingLocation';
 import type { CardPaymentInput } from '../../machines/cardPayment';
 import type { CreateBookingInput } from '../../src/domain/bookingRequest';
@@ -23,6 +23,20 @@ import { url, price, create, quote, forgot, card, SERVICES, INTENT_ID, EVENTS, g
 testModel(model);
 
 describe('what the machine does on its way', () => {
+  it("names the service the app did not provide when a call fails for want of it", async () => {
+    const started = (input: BookingInput) => createActor(bookingMachine, { input }).start();
+    const pricing = started(INPUTS[FIRST]);
+    pricing.send({ type: 'home.submit', bookingType: 'milleage', form: bookingForm });
+    expect((await waitFor(pricing, (s) => !s.matches({ home: 'pricing' }))).context.error).toBe('calculatePrice is provided by the app');
+    const checking = started(INPUTS['a vehicle stored, the payment page asked for']);
+    checking.send({ type: 'details.submit', mode: 'existing_client', registration: client });
+    expect((await waitFor(checking, (s) => s.matches({ details: 'rejected' }))).context.error).toContain('checkEmail is provided by the app');
+    const booking = started(INPUTS['a return visit with every step stored']);
+    booking.send({ type: 'payment.payInCar' });
+    expect((await waitFor(booking, (s) => s.matches({ payment: 'failed' }))).context.error).toBe('createBooking is provided by the app');
+    for (const actor of [pricing, checking, booking]) actor.stop();
+  });
+
   it('ignores what the current step does not handle', () => {
     const sut = run(model, INPUTS[FIRST]);
     for (const e of EVENTS.filter((x) => !x.type.startsWith('xstate.') && !sut.handles(x))) {

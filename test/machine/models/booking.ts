@@ -2,7 +2,7 @@
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../booking.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type AnyEventObject } from 'xstate';
 import { amountPence, attemptFingerprint, availableBookingTypes, bookingInput, bookingMachine, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
 import { bookingLocation, pathOf } from '../../../machines/bookingLocation';
 import { hasRegistration } from '../../../machines/bookingSteps';
@@ -11,9 +11,10 @@ import type { Session } from '../../../machines/account';
 import { decode } from '../../../src/domain/encoding';
 import { allowsGuests, showsCard, showsPayInCar } from '../../../src/domain/settings';
 import {
-  ACCOUNT_EXISTS, EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, EMAIL_NOT_FOUND, PASSWORD_RESET_DONE, SAME_PLACE, unknownPlaceMessage,
+  ACCOUNT_EXISTS, EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, EMAIL_NOT_FOUND, PASSWORD_RESET_DONE, QUOTE_FAILED, QUOTE_SENT, SAME_PLACE, unknownPlaceMessage,
 } from '../../../src/domain/messages';
 import { AddressError } from '../../../src/domain/places';
+import type { BookingResponse } from '../../../src/domain/schemas';
 import { answers, timePasses, type Model, type ModelEvent, type Step, type Trail } from '../modelPaths';
 import { bookingForm, bookingOk, bookingRefused, cardBookingOk, cardKey, client, hourlyForm, prices, quoteRequest, registration, session, settings } from '../fixtures';
 
@@ -28,6 +29,8 @@ export const forgot = answers(bookingMachine, 'forgotPassword');
 export const card = answers(bookingMachine, 'cardPayment');
 export const SERVICES = ['calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword', 'cardPayment'] as const;
 export const INTENT_ID = 'pi_3TestIntent';
+/** The flight numbers typed on the details step (SPEC 2 'Personal details'). */
+export const FLIGHTS = { pickup_fight_number: 'BA 117', return_fight_number: '' };
 
 export const EVENTS: ModelEvent<BookingEvent>[] = [
   ...PATHS.map((path) => url(path)),
@@ -43,7 +46,7 @@ export const EVENTS: ModelEvent<BookingEvent>[] = [
   { type: 'error.dismissed' },
   { type: 'quotation.select', vehicle: prices[1], quantity: 2, selectionType: 'selection' },
   { type: 'quotation.select', vehicle: prices[1], quantity: 3, selectionType: 'lowest' },
-  { type: 'details.changed', mode: 'new_client', registration },
+  { type: 'details.changed', mode: 'new_client', registration, flights: FLIGHTS },
   { type: 'details.submit', mode: 'guest_login', registration },
   { type: 'details.submit', mode: 'new_client', registration: client },
   { type: 'details.submit', mode: 'existing_client', registration: client },
@@ -59,6 +62,7 @@ export const EVENTS: ModelEvent<BookingEvent>[] = [
   price.fails(new Error('Sorry we don\'t have any vehicle with requested options')),
   // Decision 23: the server refused an address of the form (its 422 names the field).
   price.fails(new AddressError(SAME_PLACE, 'dropoff')),
+  price.fails(new AddressError(unknownPlaceMessage(hourlyForm.pickup), 'pickup')),
   emailCheck.done({ success: true, found: true, message: 'Email found. Proceeding to payment.' }),
   emailCheck.done({ success: false, found: false, message: 'Email not found' }),
   emailCheck.done({ success: false, found: true, message: 'The password is not correct' }),
@@ -225,6 +229,7 @@ export function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnap
     expect(trail.at(-1)!.effects.actions.map((a) => a.type)).toContain('clearStoredBooking');
   }
   showsRefusedAddressesInTheForm(s, trail);
+  keepsWhatWasGiven(s, trail);
   savesEveryChange(s, trail, input);
   waitsOnlyForAnswers(s);
   keepsOneKeyPerRequest(s, trail, input);
@@ -233,6 +238,45 @@ export function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnap
 }
 
 type Answer = { type: string; output?: unknown; error?: unknown };
+
+/**
+ * What the person typed or chose, and what the server answered, is what the wizard holds: the forms as sent, the
+ * details and flights as typed, the way of paying, the booking made; a dialog closed leaves no message behind, and the
+ * quote's answers are SPEC 8's (a sent quote forgets the saved booking form, SPEC 4 'Quote send').
+ */
+export function keepsWhatWasGiven(s: BookingSnapshot, trail: Trail<BookingSnapshot>) {
+  const step = trail.at(-1);
+  if (!step) return;
+  const e = step.event as AnyEventObject & Answer;
+  const c = s.context;
+  switch (e.type) {
+    // While its prices are fetched the form is held as it was sent.
+    case 'home.hourlyChanged': if (!s.matches({ home: 'pricing' })) expect(c.hourlyForm).toEqual(e.form); break;
+    case 'home.submit':
+      expect([c.bookingType, e.bookingType === 'milleage' ? c.bookingForm : c.hourlyForm]).toEqual([e.bookingType, e.form]);
+      break;
+    case 'details.changed':
+      expect([c.registrationMode, c.registration]).toEqual([e.mode, e.registration]);
+      if (trail.at(-2)?.state.context.bookingForm ?? c.bookingForm) expect(c.bookingForm).toMatchObject(e.flights ?? {});
+      break;
+    case 'payment.payInCar': expect([c.paymentMethod, c.error]).toEqual(['car', null]); break;
+    case 'payment.payByCard': expect([c.paymentMethod, c.error]).toEqual(['card', null]); break;
+    case 'error.dismissed': expect([c.error, c.notice]).toEqual([null, null]); break;
+    default:
+  }
+  if (e.type === create.done().type) {
+    const r = e.output as BookingResponse;
+    if (r.success) expect(c.booking).toEqual(r.data);
+    else expect(c.error).toBe(r.message);
+  }
+  if (e.type === create.fails(null).type && !(e.error instanceof AddressError)) expect(c.error).toBe((e.error as Error).message);
+  if (e.type === quote.done().type && (e.output as { success: boolean }).success) expect([c.bookingForm, c.notice]).toEqual([null, QUOTE_SENT]);
+  if ((e.type === quote.done().type && !(e.output as { success: boolean }).success) || e.type === quote.fails(null).type) expect(c.error).toBe(QUOTE_FAILED);
+  // The quote form is sent as the person filled it.
+  if (s.matches({ quote: 'sending' })) expect(inputOf(s, 'sendQuote')).toEqual(quoteRequest);
+  // A dialog on the quote form closes: the form shows no message of the last one.
+  if (s.matches({ quote: 'form' }) && trail.at(-2)?.state.matches('quote')) expect([c.error, c.notice]).toEqual([null, null]);
+}
 
 /** What SPEC 3 keeps in browser storage for the wizard (never a password): a reload restores the visit from it. */
 const storedPart = (c: BookingContext) => {
@@ -442,7 +486,7 @@ export function offers(s: BookingSnapshot): ModelEvent<BookingEvent>[] {
   if (s.matches({ details: 'editing' })) {
     const guest = allowsGuests(c.settings) || c.session !== null;
     return [
-      { type: 'details.changed', mode: 'new_client', registration },
+      { type: 'details.changed', mode: 'new_client', registration, flights: FLIGHTS },
       guest ? { type: 'details.submit', mode: 'guest_login', registration } : { type: 'details.submit', mode: 'new_client', registration: client },
       { type: 'details.submit', mode: 'existing_client', registration: client },
     ];
@@ -450,6 +494,11 @@ export function offers(s: BookingSnapshot): ModelEvent<BookingEvent>[] {
   if (s.matches({ payment: 'choosing' })) {
     return [...showsPayInCar(c.settings) ? [{ type: 'payment.payInCar' } as const] : [], ...showsCard(c.settings) ? [{ type: 'payment.payByCard' } as const] : []];
   }
+  // A page waiting for a call acts on each of its answers.
+  if (s.matches({ home: 'pricing' })) return [price.done({ prices, trip: null }), price.fails(new Error('Network down'))];
+  if (s.matches({ details: 'checkingEmail' })) return [emailCheck.done({ success: true, found: true, message: EMAIL_FOUND }), emailCheck.fails(new Error('Network down'))];
+  if (s.matches({ payment: 'booking' })) return [create.done(bookingOk), create.fails(new Error('Network down'))];
+  if (s.matches({ quote: 'sending' })) return [quote.done({ success: true }), quote.fails(new Error('Network down'))];
   if (s.matches('card')) return [{ type: 'card.keyLoaded', publishableKey: cardKey.publishableKey }, { type: 'card.intentCreated', intentId: INTENT_ID }];
   if (s.matches({ quote: 'form' })) return [{ type: 'quote.submit', request: quoteRequest }];
   // Every dialog closes: the price error, the e-mail check's refusal, the booking error, the quote's answers and notice.
