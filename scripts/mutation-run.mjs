@@ -91,6 +91,7 @@ for (const run of runs) {
     configFile: run.config,
     mutate: run.mutate,
     ...(run.ignoreStatic === undefined ? {} : { ignoreStatic: run.ignoreStatic }),
+    ...(run.timeoutMS === undefined ? {} : { timeoutMS: run.timeoutMS }),
     incremental: true,
     incrementalFile: run.incrementalFile,
     jsonReporter: { fileName: run.report },
