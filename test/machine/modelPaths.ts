@@ -161,11 +161,20 @@ export interface Model<M extends AnyStateMachine> {
    * this list the generated paths, taken from the machine, never ask for a transition the machine lacks.
    */
   offers?: (s: SnapshotFrom<M>) => readonly ModelEvent<EventFromLogic<M>>[];
+  /**
+   * The calls whose answer decides the next screen: a state is busy (the app holds the address bar, the page shows
+   * it waits) exactly while one of them is open.
+   */
+  deciding?: readonly string[];
 }
 
 /** The model's facts of a state, and that it acts on what its screen offers. */
 function checkState<M extends AnyStateMachine>(model: Model<M>, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) {
   model.facts(s, trail, input);
+  if (model.deciding) {
+    const waiting = Object.keys(callsOpen(s as AnyMachineSnapshot)).some((src) => model.deciding!.includes(src));
+    expect((s as AnyMachineSnapshot).hasTag('busy'), 'busy exactly while a call that decides the next screen is open').toBe(waiting);
+  }
   for (const e of model.offers?.(s) ?? []) {
     expect((s as AnyMachineSnapshot).can(e as AnyEventObject), `the screen offers "${describeEvent(e)}": the state acts on it`).toBe(true);
   }

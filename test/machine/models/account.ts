@@ -211,6 +211,7 @@ export const model: Model<typeof accountMachine> = {
   facts: spec,
   factsTitle: "SPEC 2's route guard and SPEC 8's messages",
   offers,
+  deciding: ['login', 'validateToken', 'updateProfile', 'logout'],
   services: SERVICES,
   depth: () => Infinity,
 };

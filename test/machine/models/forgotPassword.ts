@@ -92,6 +92,7 @@ export const model: Model<typeof forgotPasswordMachine> = {
   serialize: (s) => JSON.stringify([s.value, s.status, s.context.email, s.context.code]),
   facts: spec,
   offers,
+  deciding: ['requestResetCode', 'verifyResetCode', 'resetPassword'],
   factsTitle: "SPEC 4's forgot-password steps",
   services: SERVICES,
   depth: () => Infinity,

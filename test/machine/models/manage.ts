@@ -247,6 +247,7 @@ export const model: Model<typeof machine> = {
   ]),
   facts: spec,
   offers,
+  deciding: ['findBooking', 'loadBooking', 'saveChange', 'cancelBooking'],
   factsTitle: "issue 27's manage page: the link, the buttons, changes, payments and cancelling",
   services: SERVICES,
   depth: () => 6,

@@ -313,6 +313,7 @@ export const model: Model<typeof operatorMachine> = {
   facts: spec,
   factsTitle: "issue 26's console: sign-in, addresses, new bookings and actions",
   offers,
+  deciding: ['getSession', 'signIn', 'signOut', 'runAction', 'retryMail', 'saveData'],
   services: SERVICES,
   depth: () => 5,
 };
