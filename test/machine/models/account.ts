@@ -2,7 +2,7 @@
 // test may send, the inputs it starts from, and the SPEC facts each state keeps. Replayed on the machine by
 // ../account.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
-import { accountLocation } from '../../../machines/accountLocation';
+import { accountLocation, accountScreen } from '../../../machines/accountLocation';
 import { accountMachine, type AccountEvent, type AccountInput, type AccountSnapshot, type Session } from '../../../machines/account';
 import { screenOfPath } from '../../../src/domain/screens';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED, SIGN_IN_FAILED } from '../../../src/domain/messages';
@@ -138,6 +138,11 @@ export function spec(s: AccountSnapshot, trail: Trail<AccountSnapshot>, input: A
   const last = trail.at(-1);
   const e = last?.event as (AccountEvent | Answer) | undefined;
   if (!last) expect([s.value, where]).toEqual(['away', null]);
+  // While a token is checked, the page asked for is the one on show (the address bar does not jump).
+  if (s.matches('checking')) expect(accountScreen(s)).toBe(screenOfPath(s.context.wanted!.path));
+  // The list is the server's; a new sign-in never shows the bookings of whoever was signed in before.
+  if (e?.type === fetchBookings.done().type) expect(s.context.bookings).toEqual((e as { output: unknown }).output);
+  if (e?.type === login.done().type && s.context.session) expect(s.context.bookings).toBeNull();
 
   // What the app hears, and the session it stores is the one the account works with.
   if (last) expect(last.effects.toParent).toEqual(expectedToParent(last, trail.slice(0, -1), input));
