@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import { fromPromise } from 'xstate';
 import {
-  MANAGE_NOTICES, manageMachine, type ChangeAnswer, type ManageEvent, type ManageInput, type ManagePage, type ManageSnapshot,
+  MANAGE_NOTICES, manageMachine, manageScreen, type ChangeAnswer, type ManageEvent, type ManageInput, type ManagePage, type ManageSnapshot,
 } from '../../../machines/manage';
 import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
 import { MANAGE_MESSAGES } from '../../../src/domain/manageRules';
@@ -142,6 +142,8 @@ export function spec(s: ManageSnapshot, trail: Trail<ManageSnapshot>, input: Man
   const c = s.context;
   // Issue 27: the address is the page's own, never the key: /manage, or /manage/ and the reference in capitals.
   const asked = (trail.findLast((x) => x.event.type === 'url.changed')?.event as { path: string } | undefined)?.path ?? input.location.path;
+  // The screen the page draws is the address's: Find my booking, or the booking.
+  expect(manageScreen(s)).toBe(asked === '/manage' ? 'manageFind' : 'manageBooking');
   if (asked === '/manage') {
     expect(s.matches('find')).toBe(true);
     expect(c.location).toEqual({ path: '/manage', search: '' });
