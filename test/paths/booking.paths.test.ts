@@ -118,8 +118,13 @@ async function pickupWhen(p: PathPage, message: string) {
 }
 
 async function submitHourlyForm(p: PathPage, next: ModelEvent | undefined) {
+  const refused = answerOf(next)?.error;
   await chooseAddress(p, 'Pickup address', 'Paddington');
-  await pickupWhen(p, answerOf(next)?.error?.message ?? '');
+  await pickupWhen(p, refused?.message ?? '');
+  // The server refuses the pickup (decision 23): its 422 names the field.
+  if (refused instanceof AddressError) {
+    await p.server.fault({ ...PRICE_CALLS[1], kind: 'status', status: 422, message: refused.message, field: refused.field });
+  }
   if (next && !answerOf(next)) await p.server.fault({ ...PRICE_CALLS[1], kind: 'delay', ms: 30_000 });
   await p.page.getByRole('button', { name: 'Get prices' }).click();
 }
