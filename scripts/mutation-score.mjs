@@ -24,14 +24,15 @@ export const MUTATION_RUNS = [
       tests: ['test/machine/cardPayment.model.test.ts', 'test/machine/booking.model.test.ts', 'test/machine/manage.model.test.ts'] },
     { name: 'machines-account', machines: ['account', 'accountLocation'],
       tests: ['test/machine/account.model.test.ts', 'test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
-    { name: 'machines-operator', machines: ['operator'], tests: ['test/machine/operator.model.test.ts'] },
-    { name: 'machines-manage', machines: ['manage'], tests: ['test/machine/manage.model.test.ts'] },
-    { name: 'machines-app', machines: ['app', 'shared'], tests: ['test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
+    // Not yet with their static mutants (issue 28): the console's, the manage page's and the app's definitions.
+    { name: 'machines-operator', machines: ['operator'], tests: ['test/machine/operator.model.test.ts'], ignoreStatic: true },
+    { name: 'machines-manage', machines: ['manage'], tests: ['test/machine/manage.model.test.ts'], ignoreStatic: true },
+    { name: 'machines-app', machines: ['app', 'shared'], tests: ['test/machine/app.model.test.ts', 'test/unit/screens.test.ts'], ignoreStatic: true },
     { name: 'machines-contact', machines: ['contact'], tests: ['test/machine/contact.model.test.ts'] },
     { name: 'machines-forgot', machines: ['forgotPassword'], tests: ['test/machine/forgotPassword.model.test.ts', 'test/machine/booking.model.test.ts'] },
     // A mutant that loops a machine forever is stopped after 8 s more than its tests' time (20 s elsewhere).
   ].map(({ machines, ...run }) => ({
-    ...run, config: 'stryker.config.json', ignoreStatic: false, timeoutMS: 8000, mutate: machines.map((m) => `machines/${m}.ts`),
+    config: 'stryker.config.json', ignoreStatic: false, timeoutMS: 8000, ...run, mutate: machines.map((m) => `machines/${m}.ts`),
   })),
   {
     name: 'server-pricing',
@@ -79,7 +80,7 @@ export const THRESHOLDS = { total: 90, file: 80 };
  * changes (the machines' static mutants were added in issue 28), the floor starts again from the first total recorded
  * with every group measured under it.
  */
-export const SCOPE = 'src/domain, machines (their static mutants included) and the server groups';
+export const SCOPE = 'src/domain; machines, the static mutants of the wizard, its actors, card payment, account, contact and forgot password included; the server groups';
 
 /** Expands a `mutate` entry: a file, or `dir/**\/*.ext`. */
 function expand(root, pattern) {
