@@ -168,7 +168,7 @@ export interface Model<M extends AnyStateMachine> {
   deciding?: readonly string[];
 }
 
-/** The model's facts of a state, and that it acts on what its screen offers. */
+/** The model's facts of a state; that it is busy exactly while a deciding call is open, and acts on what its screen offers. */
 function checkState<M extends AnyStateMachine>(model: Model<M>, s: SnapshotFrom<M>, trail: Trail<SnapshotFrom<M>>, input: InputFrom<M>) {
   model.facts(s, trail, input);
   if (model.deciding) {
