@@ -10,11 +10,14 @@ import ts from 'typescript';
 import { MUTATION_RUNS, mutatedBy } from './mutation-score.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-// Every run's report there is, merged; a test's id is its run's own, so it is prefixed with the run.
+// Every run's report, merged; a run not measured on this machine is read from its incremental file (committed, in
+// the same format), so one group measured again does not drop the others' rules. A test's id is its run's own, so
+// it is prefixed with the run.
 const report = { files: {}, testFiles: {} };
 const testNames = new Map();
-for (const run of MUTATION_RUNS.filter((r) => existsSync(path.join(root, r.report)))) {
-  const one = JSON.parse(readFileSync(path.join(root, run.report), 'utf8'));
+const reportOf = (run) => [run.report, run.incrementalFile].find((f) => existsSync(path.join(root, f)));
+for (const run of MUTATION_RUNS.filter(reportOf)) {
+  const one = JSON.parse(readFileSync(path.join(root, reportOf(run)), 'utf8'));
   // Only the run's own files: a report also carries files its incremental file knew, as they were then.
   const own = new Set(mutatedBy(root, run));
   for (const [file, entry] of Object.entries(one.files).filter(([f]) => own.has(f))) {

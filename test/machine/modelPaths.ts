@@ -232,12 +232,28 @@ export const answered: Answered = (...names) => Object.fromEntries(names.map((se
   return [service, controlledServices.get(service)!];
 }));
 
+/**
+ * The machine under test with a bound on the microsteps of one event: a cycle of eventless transitions (a broken
+ * route, say) throws at once instead of spinning until the test's time runs out (XState's `maxIterations`).
+ */
+const MAX_MICROSTEPS = 1000;
+const boundedMachines = new WeakMap<AnyStateMachine, AnyStateMachine>();
+function bounded(machine: AnyStateMachine): AnyStateMachine {
+  if (!boundedMachines.has(machine)) {
+    const config = machine.config as { options?: object };
+    boundedMachines.set(machine, createMachine(
+      { ...config, options: { ...config.options, maxIterations: MAX_MICROSTEPS } } as never, machine.implementations as never,
+    ));
+  }
+  return boundedMachines.get(machine)!;
+}
+
 /** The tiny parent the machine under test runs in: it records what it receives. */
 function parentOf(machine: AnyStateMachine, provided: Model<AnyStateMachine>['services']) {
   const actors = typeof provided === 'function' ? provided(answered) : answered(...provided);
   return createMachine({
     context: ({ input }: { input: unknown }) => ({ input }),
-    invoke: { id: machine.id, src: machine.provide({ actors } as never), input: ({ context }: { context: { input: unknown } }) => context.input },
+    invoke: { id: machine.id, src: bounded(machine).provide({ actors } as never), input: ({ context }: { context: { input: unknown } }) => context.input },
     on: { '*': { actions: ({ event, system }: { event: AnyEventObject; system: object }) => controls.get(system)!.received(event) } },
   } as never);
 }
@@ -369,7 +385,7 @@ interface Stepper<S> {
 
 /** Steps with the machine's pure transition function, in a scope that records the transitions, actions and parent-bound events. */
 function transitionStepper<S extends AnyMachineSnapshot>(model: Model<AnyStateMachine>, input: unknown): Stepper<S> {
-  const { machine } = model;
+  const machine = bounded(model.machine);
   let step = noEffects();
   const parent = createActor(fromTransition((s: null) => s, null), {
     inspect: (ev) => {

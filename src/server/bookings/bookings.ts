@@ -11,7 +11,6 @@ import { allowsGuests, isEnabled, operatorEmail, showsPayInCar, type Settings } 
 import { toTime24 } from '../../domain/ukTime';
 import { validateDetails } from '../../domain/detailsValidation';
 import { isPhone, normalisePhone, PHONE_MESSAGE } from '../../domain/phone';
-import { emailKey } from '../../domain/fields';
 import { DomainError } from '../errors';
 import { validate } from '../http/body';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
@@ -95,7 +94,7 @@ function confirmationRecipients(req: BookingRequest, bookerEmail: string): strin
   const forSomeoneElse = reg.passengerDetails === 'yes' && Boolean(reg.passengerName?.trim());
   const passengerEmail = forSomeoneElse ? reg.passengerEmail || bookerEmail : bookerEmail;
   const recipients = [bookerEmail, passengerEmail].map((e) => e.trim()).filter(Boolean);
-  return recipients.filter((e, i) => recipients.findIndex((other) => emailKey(other) === emailKey(e)) === i);
+  return recipients.filter((e, i) => recipients.findIndex((other) => addressKey(other) === addressKey(e)) === i);
 }
 
 /**
