@@ -104,7 +104,6 @@ export interface OperatorContext {
 }
 
 const TABS: readonly string[] = ['today', 'upcoming', 'past', 'awaiting', 'cancelled'];
-export const DEFAULT_QUERY: BoardQuery = { tab: 'today', q: '', company: '', vehicle: '', status: '' };
 
 /** The board's query as the address bar keeps it: /operator?tab=upcoming&q=smith. */
 export function queryOfSearch(search: string): BoardQuery {

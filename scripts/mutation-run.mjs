@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Stryker } from '@stryker-mutator/core';
-import { MUTATION_RUNS, SCOPE, THRESHOLDS, counts, mutatedBy, sha256 } from './mutation-score.mjs';
+import { MUTATION_RUNS, SCOPE, THRESHOLDS, counts, measuresStatic, mutatedBy, sha256 } from './mutation-score.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RECORD = path.join(root, 'bench/results/mutation.json');
@@ -17,7 +17,8 @@ const read = (file) => readFileSync(path.join(root, file), 'utf8');
 
 const record = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, 'utf8')) : {};
 const args = process.argv.slice(2);
-const isStale = (run) => mutatedBy(root, run).some((f) => record.files?.[f]?.sha256 !== sha256(read(f)));
+const isStale = (run) => record.runs?.[run.name]?.staticMutants !== measuresStatic(run)
+  || mutatedBy(root, run).some((f) => record.files?.[f]?.sha256 !== sha256(read(f)));
 // --record-only: the record written again from the groups' reports in reports/mutation/, Stryker not run.
 const recordOnly = args.includes('--record-only');
 const names = args.filter((a) => !a.startsWith('--'));
@@ -56,6 +57,7 @@ function recordRun(run) {
       commit: (recordOnly && record.runs?.[run.name]?.commit) || commit,
       config: run.config,
       tests: run.tests ?? 'the unit and machine tests (vitest.mutation.config.ts)',
+      staticMutants: measuresStatic(run),
       total: counts(mutatedBy(root, run).flatMap((f) => valid(report.files[f]?.mutants ?? []))),
     },
   };

@@ -24,13 +24,13 @@ export const MUTATION_RUNS = [
       tests: ['test/machine/cardPayment.model.test.ts', 'test/machine/booking.model.test.ts', 'test/machine/manage.model.test.ts'] },
     { name: 'machines-account', machines: ['account', 'accountLocation'],
       tests: ['test/machine/account.model.test.ts', 'test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
-    // Not yet with their static mutants (issue 28): the console's, the manage page's and the app's definitions.
-    { name: 'machines-operator', machines: ['operator'], tests: ['test/machine/operator.model.test.ts'], ignoreStatic: true },
-    { name: 'machines-manage', machines: ['manage'], tests: ['test/machine/manage.model.test.ts'], ignoreStatic: true },
-    { name: 'machines-app', machines: ['app', 'shared'], tests: ['test/machine/app.model.test.ts', 'test/unit/screens.test.ts'], ignoreStatic: true },
+    { name: 'machines-operator', machines: ['operator'], tests: ['test/machine/operator.model.test.ts'] },
+    { name: 'machines-manage', machines: ['manage'], tests: ['test/machine/manage.model.test.ts'] },
+    { name: 'machines-app', machines: ['app', 'shared'], tests: ['test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
     { name: 'machines-contact', machines: ['contact'], tests: ['test/machine/contact.model.test.ts'] },
     { name: 'machines-forgot', machines: ['forgotPassword'], tests: ['test/machine/forgotPassword.model.test.ts', 'test/machine/booking.model.test.ts'] },
-    // A mutant that loops a machine forever is stopped after 8 s more than its tests' time (20 s elsewhere).
+    // A mutant that loops a machine's eventless transitions fails at once (the model tests bound the microsteps); one
+    // that loops otherwise is stopped after 8 s more than its tests' time (20 s elsewhere).
   ].map(({ machines, ...run }) => ({
     config: 'stryker.config.json', ignoreStatic: false, timeoutMS: 8000, ...run, mutate: machines.map((m) => `machines/${m}.ts`),
   })),
@@ -80,7 +80,10 @@ export const THRESHOLDS = { total: 90, file: 80 };
  * changes (the machines' static mutants were added in issue 28), the floor starts again from the first total recorded
  * with every group measured under it.
  */
-export const SCOPE = 'src/domain; machines, the static mutants of the wizard, its actors, card payment, account, contact and forgot password included; the server groups';
+export const SCOPE = 'src/domain; machines, static mutants included; the server groups';
+
+/** Whether a run mutates what runs once as its module loads (a machine's definition): only when its group says so. */
+export const measuresStatic = (run) => run.ignoreStatic === false;
 
 /** Expands a `mutate` entry: a file, or `dir/**\/*.ext`. */
 function expand(root, pattern) {
@@ -125,8 +128,14 @@ export function counts(mutants) {
  * (`floor`, kept by scripts/mutation-run.mjs): it can only go up. Files under their threshold are `below`, listed.
  * @returns {{ problems: string[], below: string[] }} problems fail the check; none when the record is fresh and holds
  */
-export function checkRecord(record, current, thresholds = THRESHOLDS) {
+export function checkRecord(record, current, thresholds = THRESHOLDS, runs = MUTATION_RUNS) {
   const problems = [];
+  for (const run of runs) {
+    const measured = record.runs?.[run.name];
+    if (measured && measured.staticMutants !== measuresStatic(run)) {
+      problems.push(`run ${run.name} was measured ${measured.staticMutants ? 'with' : 'without'} its static mutants; its group now ${measuresStatic(run) ? 'includes' : 'ignores'} them`);
+    }
+  }
   const recorded = record.files ?? {};
   for (const [file, hash] of Object.entries(current)) {
     const entry = recorded[file];

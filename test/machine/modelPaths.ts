@@ -567,6 +567,10 @@ export function describeEvent(e: ModelEvent): string {
     if (k === 'path' && typeof v === 'string') words.push(v + (typeof fields.search === 'string' ? fields.search : ''));
     else if ((typeof v === 'string' && v !== '') || typeof v === 'number') words.push(String(v));
     else if (v === null) words.push(`no ${k}`);
+    // A field of numbers only (the newest booking's id and count) reads as them: two such events differ by them.
+    else if (v && typeof v === 'object' && Object.values(v).length && Object.values(v).every((x) => typeof x === 'number')) {
+      words.push(Object.entries(v).map(([name, n]) => `${name} ${n}`).join(' '));
+    }
   }
   return words.join(' ');
 }

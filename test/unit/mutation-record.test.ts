@@ -47,6 +47,18 @@ describe('the recorded mutation score', () => {
     expect(problems({ ...record, total: undefined }, now)).toEqual(['the total score is missing']);
   });
 
+  it('fails for a group measured with or without its static mutants when it now says otherwise', () => {
+    const groups = [{ name: 'machines-x', ignoreStatic: false }, { name: 'server-x' }];
+    const measured = (staticX: boolean, staticServer: boolean) => ({
+      ...record, runs: { 'machines-x': { staticMutants: staticX }, 'server-x': { staticMutants: staticServer } },
+    });
+    expect(checkRecord(measured(true, false), now, undefined, groups).problems).toEqual([]);
+    expect(checkRecord(measured(false, false), now, undefined, groups).problems)
+      .toEqual(['run machines-x was measured without its static mutants; its group now includes them']);
+    expect(checkRecord(measured(true, true), now, undefined, groups).problems)
+      .toEqual(['run server-x was measured with its static mutants; its group now ignores them']);
+  });
+
   it('counts timed-out mutants as detected and leaves ignored ones out of the score', () => {
     const mutants = ['Killed', 'Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored'].map((status) => ({ status }));
     expect(counts(mutants)).toEqual({ killed: 2, timeout: 1, survived: 1, noCoverage: 1, score: 60 });

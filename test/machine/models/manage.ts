@@ -136,10 +136,19 @@ export function asksWhatWasGiven(s: ManageSnapshot, trail: Trail<ManageSnapshot>
   }
 }
 
+/** A person's step that the page acts on clears what the last one said: an error, the fields' errors, a notice. */
+const CLEARING = ['url.changed', 'find.submit', 'retry', 'edit.open', 'edit.close', 'cancel.open', 'payment.start', 'receipt.download', 'change.submit'];
+
 export function spec(s: ManageSnapshot, trail: Trail<ManageSnapshot>, input: ManageInput) {
   asksWhatWasGiven(s, trail);
   const last = trail.at(-1)?.event;
   const c = s.context;
+  // Nothing the page is told makes it stop: every refusal is shown.
+  expect(s.status).toBe('active');
+  const prev = trail.at(-2)?.state;
+  if (last && prev && CLEARING.includes(last.type) && JSON.stringify(prev.value) !== JSON.stringify(s.value)) {
+    expect([c.error, c.fieldErrors, c.notice], `${last.type} clears the messages`).toEqual([null, {}, null]);
+  }
   // Issue 27: the address is the page's own, never the key: /manage, or /manage/ and the reference in capitals.
   const asked = (trail.findLast((x) => x.event.type === 'url.changed')?.event as { path: string } | undefined)?.path ?? input.location.path;
   // The screen the page draws is the address's: Find my booking, or the booking.

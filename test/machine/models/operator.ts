@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import { operatorMachine, unseenCount, type Board, type BookingPage, type OperatorEvent, type OperatorInput, type OperatorSnapshot, type StaffMember } from '../../../machines/operator';
 import { MESSAGES } from '../../../src/domain/operatorDesk';
+import { screenOfPath } from '../../../src/domain/screens';
 import { answers, callsOpen, type Model, type ModelEvent, type Trail } from '../modelPaths';
 
 export const getSession = answers(operatorMachine, 'getSession');
@@ -79,6 +80,7 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   { type: 'board.query', query: { tab: 'past' } },
   { type: 'board.showNew' },
   { type: 'latest', latest: { latest_id: 9, count: 7 } },
+  { type: 'latest', latest: { latest_id: 7, count: 5 } },
   loadBoard.done(board),
   loadBoard.fails(ended),
   loadBoard.fails(down),
@@ -87,6 +89,7 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   loadBooking.fails(refusal(MESSAGES.notFound, { status: 404 })),
   loadBooking.fails(ended),
   loadBooking.fails(down),
+  loadBooking.fails(undefined),
   { type: 'action.start', action: 'assignDriver' },
   { type: 'action.start', action: 'complete' },
   { type: 'action.confirm', action: { kind: 'assignDriver', driver } },
@@ -188,8 +191,70 @@ export function asksWhatWasGiven(s: OperatorSnapshot, trail: Trail<OperatorSnaps
   }
 }
 
+/** What the office is told when an action is done (issue 26), by the action's kind. */
+const DONE: Record<string, string> = {
+  assignDriver: 'Driver saved. The passenger has been e-mailed the details.',
+  complete: 'Marked as completed.', noShow: 'Marked as a no-show.',
+  cancel: 'Booking cancelled. The passenger, the office and the company have been told.',
+  retryRefund: 'Refund asked for again.',
+};
+
+/** The screen each signed-in page shows, by the state the console is in. */
+const PAGES = { board: 'operatorBoard', booking: 'operatorBooking', mail: 'operatorMail', export: 'operatorExport', data: 'operatorData' } as const;
+
+/** The screens the state says it shows (its `meta`). */
+const screensOf = (s: OperatorSnapshot) => Object.values(s.getMeta() as Record<string, { screen?: string }>).map((m) => m.screen).filter(Boolean);
+
+/** The mail list asked for by the path: Mail's tab, or the address's `?status=` (failed messages when none). */
+function mailAsked(trail: Trail<OperatorSnapshot>, input: OperatorInput): string {
+  let status = new URLSearchParams(input.location.search).get('status') || 'failed';
+  for (const { event: e } of trail) {
+    if (e.type === 'mail.show') status = (e as unknown as { status: string }).status;
+    const { path, search } = e as unknown as { path: string; search: string };
+    if (e.type === 'url.changed' && path === '/operator/mail') status = new URLSearchParams(search).get('status') || 'failed';
+  }
+  return status;
+}
+
+/** The part of the operator data asked for: its button, or the address's `?section=` (the settings when none). */
+function sectionAsked(trail: Trail<OperatorSnapshot>): string {
+  let section = 'settings';
+  for (const { event: e } of trail) {
+    if (e.type === 'data.show') section = (e as unknown as { section: string }).section;
+    const { path, search } = e as unknown as { path: string; search: string };
+    if (e.type === 'url.changed' && path === '/operator/data') section = new URLSearchParams(search).get('section') || 'settings';
+  }
+  return section;
+}
+
+/** The address asked for last (by the input or the address bar), when nothing else has moved the console since. */
+function addressAsked(trail: Trail<OperatorSnapshot>, input: OperatorInput): string | null {
+  let at: string | null = input.location.path + input.location.search;
+  for (const { event: e } of trail) {
+    const { path, search } = e as unknown as { path: string; search: string };
+    if (e.type === 'url.changed') at = path + search;
+    if (['open', 'mail.show', 'data.show', 'board.query', 'board.showNew'].includes(e.type) || is(e, signOut.done()) || failed(e, signOut)) at = null;
+  }
+  return at;
+}
+
+/** What the console keeps from the answers it is given: the filters, the mail list, the operator data. */
+function keepsAnswers(s: OperatorSnapshot, last: ModelEvent | undefined) {
+  const out = (last as Answer | undefined)?.output;
+  if (is(last, loadFilters.done())) expect(s.context.filters).toEqual(out);
+  if (is(last, loadMail.done())) expect(s.context.mail).toEqual(out);
+  if (is(last, loadData.done())) expect(s.context.data).toEqual(out);
+  if (is(last, saveData.done())) expect(s.context.notice).toBe((out as { done: string }).done);
+  if (is(last, exportCsv.done())) expect([s.context.notice, s.context.error]).toEqual(['The file has been downloaded.', null]);
+}
+
+/** A person's step that the console acts on clears what the last one said (an error, a notice). */
+const CLEARING = ['signIn', 'open', 'action.start', 'action.confirm', 'action.cancel', 'mail.retry', 'export.download', 'data.show', 'data.save'];
+
 export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input: OperatorInput) {
   asksWhatWasGiven(s, trail);
+  // Nothing the console is told makes it stop: every refusal is shown.
+  expect(s.status).toBe('active');
   const last = trail.at(-1)?.event;
   const where = s.context.location.path + s.context.location.search;
   const on = signedIn(trail);
@@ -213,7 +278,36 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
   }
   if (failed(last, signIn)) expect([s.value, s.context.error?.message]).toEqual([{ signedOut: 'idle' }, MESSAGES.signInFailed]);
 
+  // The sign-in page is shown whenever nobody is signed in; each signed-in page is the screen of its address.
+  if (s.matches('signedOut')) expect(screensOf(s)).toEqual(['operatorLogin']);
+  for (const [state, screen] of Object.entries(PAGES)) {
+    if (s.matches({ signedIn: state } as never)) expect([screensOf(s), screenOfPath(s.context.location.path)]).toEqual([[screen], screen]);
+  }
+  // Signed out, an address typed is kept to open after the sign-in (not the sign-in page itself).
+  if (last?.type === 'url.changed' && s.matches('signedOut')) {
+    const { path, search } = last as unknown as { path: string; search: string };
+    expect(s.context.wanted).toEqual(path === '/operator/login' ? null : { path, search });
+  }
+  const prev = trail.at(-2)?.state;
+  if (last && prev && CLEARING.includes(last.type) && JSON.stringify(prev.value) !== JSON.stringify(s.value)) {
+    expect([s.context.error, s.context.notice], `${last.type} clears the messages`).toEqual([null, null]);
+  }
+  if (last?.type === 'url.changed' && on && prev?.matches('signedIn')) expect([s.context.error, s.context.notice]).toEqual([null, null]);
+  keepsAnswers(s, last);
+
   if (on) {
+    // The address asked for, as it was asked (the board keeps its query; the sign-in page leads to the board).
+    const asked = addressAsked(trail, input);
+    if (asked !== null && s.matches({ signedIn: 'board' }) && screenOfPath(asked.split('?')[0]) === 'operatorBoard') expect(where).toBe(asked);
+    // Mail under its status (the failed ones at /operator/mail), the data under its section (the settings at /operator/data).
+    if (s.matches({ signedIn: 'mail' })) {
+      const status = mailAsked(trail, input);
+      expect([s.context.mailStatus, where]).toEqual([status, `/operator/mail${status === 'failed' ? '' : `?status=${status}`}`]);
+    }
+    if (s.matches({ signedIn: 'data' })) {
+      const section = sectionAsked(trail);
+      expect([s.context.dataSection, where]).toEqual([section, `/operator/data${section === 'settings' ? '' : `?section=${section}`}`]);
+    }
     // Each screen shows under its own address: the board with its query, a booking under its reference.
     if (s.matches({ signedIn: 'board' })) {
       expect(s.context.location.path).toBe('/operator');
@@ -236,25 +330,40 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
   // New bookings: counted against those shown when the board last loaded; Show loads them and counts nothing new.
   const lastLoad = trail.findLastIndex((x) => is(x.event, loadBoard.done()));
   const shown = lastLoad >= 0 ? (trail[lastLoad].event as Answer & { output: Board }).output.latest.count : null;
-  const newest = trail.findLast((x) => x.event.type === 'latest')?.event as Extract<OperatorEvent, { type: 'latest' }> | undefined;
-  if (on && newest && shown !== null && trail.findLastIndex((x) => x.event.type === 'latest') > lastLoad && s.context.seenCount !== null) {
-    expect(unseenCount(s)).toBe(Math.max(0, newest.latest.count - s.context.seenCount));
+  // What is known of the newest booking: the newest of the watch's news and the boards' answers (older news changes nothing).
+  let newest: { latest_id: number; count: number } | null = null;
+  for (const { event: e } of trail) {
+    const news = e.type === 'latest' ? (e as Extract<OperatorEvent, { type: 'latest' }>).latest : is(e, loadBoard.done()) ? (e as Answer & { output: Board }).output.latest : null;
+    if (news && !(newest && newest.latest_id > news.latest_id)) newest = news;
   }
-  if (last?.type === 'board.showNew' && on) expect(s.context.seenCount).toBeNull();
+  if (on && newest && shown !== null && trail.findLastIndex((x) => x.event.type === 'latest') > lastLoad && s.context.seenCount !== null) {
+    expect(unseenCount(s)).toBe(Math.max(0, newest.count - s.context.seenCount));
+  }
+  if (last?.type === 'board.showNew' && on) expect([s.context.seenCount, s.matches({ signedIn: { board: 'loading' } })]).toEqual([null, true]);
+  // The board, once loaded, knows the newest booking it showed (rows after it are marked new).
+  if (is(last, loadBoard.done()) && on) expect(s.context.seenId).not.toBeNull();
+  // News of a booking newer than the board's loads it again in place; news of none leaves it as it is.
+  if (last?.type === 'latest' && prev?.matches({ signedIn: { board: 'ready' } })) {
+    const newer = (last as Extract<OperatorEvent, { type: 'latest' }>).latest.latest_id > prev.context.board!.latest.latest_id;
+    expect(s.matches({ signedIn: { board: newer ? 'loading' : 'ready' } }), newer ? 'a newer booking reloads the board' : 'nothing newer: the board stays').toBe(true);
+  }
 
   // An action waits for its confirmation; a refusal naming a field keeps the form open with it; someone else's
   // change (409) reloads the booking with the message; a refund that failed says so.
   if (is(last, runAction.done())) {
     const out = (last as Answer & { output: { refund?: { status: string } } }).output;
     expect(s.matches({ signedIn: { booking: 'loading' } })).toBe(true);
-    if (out.refund?.status === 'failed') expect(s.context.error?.message).toMatch(/refund failed/);
-    else expect(s.context.notice).not.toBeNull();
+    if (out.refund?.status === 'failed') expect([s.context.error?.message, s.context.notice]).toEqual([expect.stringMatching(/refund failed/), null]);
+    else expect([s.context.notice, s.context.error]).toEqual([DONE[(out as { kind: string }).kind], null]);
   }
   if (failed(last, runAction) && statusOf(last) === 422) expect([s.value, s.context.error?.field]).toEqual([{ signedIn: { booking: 'confirming' } }, 'mobile']);
   if (failed(last, runAction) && statusOf(last) === 409) {
     expect([s.value, s.context.action, s.context.error?.message]).toEqual([{ signedIn: { booking: 'loading' } }, null, MESSAGES.notAllowed]);
   }
   if (failed(last, loadBooking) && statusOf(last) === 404) expect(s.value).toEqual({ signedIn: { booking: 'notFound' } });
+  if (last?.type === 'action.cancel' && prev?.matches({ signedIn: { booking: 'confirming' } })) {
+    expect([s.value, s.context.action, s.context.error]).toEqual([{ signedIn: { booking: 'ready' } }, null, null]);
+  }
   if (s.matches({ signedIn: { booking: 'confirming' } })) {
     expect(s.context.action === 'retryRefund' || s.context.page?.desk.actions.includes(s.context.action!)).toBe(true);
   }
