@@ -315,7 +315,7 @@ browserPaths({
       await p.page.getByRole('button', { name: /^Show \d+ new/ }).click();
     },
     // A booking arrives (made through the API, as the website makes one), and the held watch is let go.
-    latest: async (p, { then, trail }) => {
+    'latest latest_id 9 count 7': async (p, { then, trail }) => {
       await arrange(p, then);
       const onBoard = (trail.at(-1)?.state ?? null) === null ? false : (trail.at(-1)!.state as S).matches({ signedIn: { board: 'ready' } });
       if (onBoard) await holdUnanswered(p, then, loadOf('/operator'));
