@@ -99,6 +99,18 @@ describe('declined cards', () => {
     expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
   });
 
+  it('counts a double click on Pay with a declined card as one try: the card was tried once', async () => {
+    const request = booking();
+    const headers = { 'Idempotency-Key': 'abuse-double', 'X-Forwarded-For': '198.51.100.65' };
+    const amount = Math.round(Number(vehicle.price) * 100);
+    const intent = await t.call('POST', '/create-payment-intent', { ...request, paymentMethodId: await paymentMethod(DECLINED), amount }, headers);
+    const both = await Promise.all([1, 2].map(() =>
+      t.call('POST', '/confirm-payment-intent', { paymentIntentId: intent.body.paymentIntentId }, headers)));
+    expect(both.map((a) => [a.status, a.body.status])).toEqual([[200, 'failed'], [200, 'failed']]);
+    for (let i = 0; i < 2; i++) expect((await pay(request, 'abuse-double', DECLINED, '198.51.100.65')).body.status).toBe('failed');
+    expect((await pay(request, 'abuse-double', PAID, '198.51.100.65')).status).toBe(429);
+  });
+
   it('counts only declines: payments that succeed leave the allowance whole', async () => {
     for (let i = 0; i < 7; i++) expect((await pay(booking(), `fine-${i}`, PAID, '198.51.100.64')).body.status).toBe('succeeded');
     expect((await pay(booking(), 'fine-declined', DECLINED, '198.51.100.64')).body.status).toBe('failed');
@@ -123,6 +135,9 @@ describe('card bookings never paid', () => {
     const stripe = await cards.stripe();
     expect((await stripe.paymentIntents.retrieve(abandoned.body.paymentIntentId)).status).toBe('canceled');
     expect((await stripe.paymentIntents.retrieve(young.body.paymentIntentId)).status).not.toBe('canceled');
+    // As Stripe, the gateway refuses to cancel it twice; the next run leaves it be.
+    await expect(stripe.paymentIntents.cancel(abandoned.body.paymentIntentId)).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
+    expect(await expireUnpaidCardBookings(t.db, cards)).toBe(0);
     // A canceled intent is never paid: confirming it now fails, and the booking stays expired.
     const late = await t.call('POST', '/confirm-payment-intent', { paymentIntentId: abandoned.body.paymentIntentId }, { 'X-Forwarded-For': '198.51.100.71' });
     expect(late.body.status).toBe('failed');

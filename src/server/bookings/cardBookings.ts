@@ -159,25 +159,29 @@ export async function confirmCardPayment(deps: CardDeps, intentId: string): Prom
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
   let error: string | null = null;
   if (pi.status === 'requires_confirmation') {
-    // Counted before the card is tried, so concurrent tries cannot pass the limit; given back unless it was declined.
+    // Counted before the card is tried, so concurrent tries cannot pass the limit; given back unless this call's
+    // try was declined.
     const uses = cardAttempts(deps, booking.id);
     await takeAllowance(deps.db, deps.limits, uses, cardRefusal(deps.ctx.settings));
+    let declined = false; // Stripe answers a declined confirmation with a card error, never a plain answer
     try {
       pi = await stripe.paymentIntents.confirm(intentId, { use_stripe_sdk: true });
     } catch (err) {
       const Stripe = await stripeSdk();
       if (err instanceof Stripe.errors.StripeCardError) {
         error = err.message;
+        declined = true;
         pi = (err.payment_intent as Stripe.PaymentIntent | undefined) ?? await provider(() => stripe.paymentIntents.retrieve(intentId));
       } else if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'payment_intent_unexpected_state') {
-        // Confirmed meanwhile by another call (a double click, a retry): report where it stands now.
+        // Confirmed meanwhile by another call (a double click, a retry), which counted its own try: report where
+        // it stands now.
         pi = await provider(() => stripe.paymentIntents.retrieve(intentId));
       } else {
         for (const use of uses) await giveBack(deps.db, use);
         return provider(() => Promise.reject(err));
       }
     }
-    if (error === null && pi.status !== 'requires_payment_method') for (const use of uses) await giveBack(deps.db, use);
+    if (!declined) for (const use of uses) await giveBack(deps.db, use);
   }
   const ids = { sessionId: pi.id, paymentId: chargeOf(pi) };
   switch (pi.status) {

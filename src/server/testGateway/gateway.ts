@@ -315,14 +315,13 @@ export function testGateway(opts: GatewayOptions) {
     })));
   });
 
-  // As Stripe: an intent that has not succeeded (nor is processing) can be canceled, and then never paid.
+  // As Stripe: an intent that has not succeeded (nor is processing, nor was canceled) can be canceled, and then never paid.
   app.post('/v1/payment_intents/:id/cancel', async (c) => {
     secretOnly(c);
     const id = c.req.param('id');
     return c.json(shown(await locked(id, async () => {
       const pi = await load<StoredIntent>(id, 'payment_intent');
-      if (pi.status === 'canceled') return pi;
-      if (pi.status === 'succeeded' || pi.status === 'processing') {
+      if (pi.status === 'succeeded' || pi.status === 'processing' || pi.status === 'canceled') {
         throw invalid(`You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`, { code: 'payment_intent_unexpected_state' });
       }
       Object.assign(pi, { status: 'canceled', next_action: null, cancellation_reason: String(c.get('form').cancellation_reason ?? 'abandoned') });
