@@ -114,6 +114,30 @@ describe('the whole Add to calendar file', () => {
     expect(field(bookingCalendar(result({ hourly_duration: '0hour' }), ctx), 'SUMMARY')).toEqual(['Taxi pickup: BK-7KQ2M9A4']);
   });
 
+  it('gives an hourly booking whose hours read as none, or cannot be read, the hour of a transfer', () => {
+    for (const hourly_duration of ['0hour', null, 'all day']) {
+      const ics = bookingCalendar(result({ ride_type: 'H', drop_off_address: null, hourly_duration }), ctx);
+      expect(field(ics, 'DTEND'), String(hourly_duration)).toEqual(['20261203T103000Z']);
+    }
+  });
+
+  it('writes a stop without a street number with no space before it', () => {
+    const stops = [{ id: 1, stop_address: 'Euston Station', stop_post_code: 'NW1 2RT', stop_street_number: '' }];
+    expect(descriptions(bookingCalendar(result({}, stops), ctx))[0])
+      .toContain('Route: Heathrow Terminal 5\\, Longford TW6 2GA → Euston Station NW1 2RT → 10 Downing Street');
+  });
+
+  it('fills each folded line to 75 octets: the first with 75 characters, each next one with a space and 74', () => {
+    const ics = bookingCalendar(result({ pick_up_address: 'x'.repeat(300) }), ctx);
+    const lines = ics.split('\r\n');
+    const start = lines.findIndex((l) => l.startsWith('LOCATION:'));
+    expect(lines[start]).toBe(`LOCATION:${'x'.repeat(66)}`);
+    expect(lines[start + 1]).toBe(` ${'x'.repeat(74)}`);
+    expect(lines[start + 2]).toBe(` ${'x'.repeat(74)}`);
+    expect(lines[start + 3]).toBe(` ${'x'.repeat(74)}`);
+    expect(lines[start + 4]).toBe(` ${'x'.repeat(12)}`);
+  });
+
   it('names the file after the booking, without characters a file name cannot hold', () => {
     expect(calendarFileName(result())).toBe('booking-BK-7KQ2M9A4.ics');
     expect(calendarFileName(result({ booking_number: 'BK/7K Q2' }))).toBe('booking-BK7KQ2.ics');

@@ -162,6 +162,36 @@ describe('a booking as a person reads it', () => {
     expect(s.extras).toHaveLength(EXTRAS.length);
   });
 
+  it('names the vehicle, its count and the luggage, with the total in bold; blank details read as a dash or not at all', () => {
+    const s = bookingSummary(transfer, { reader: 'email', settings: {}, amount: pounds });
+    expect(rows(s.vehicle)).toEqual({
+      Vehicle: 'Saloon', Operator: 'Metro Cars London', 'Total vehicles': '1', Luggage: '2', 'Hand luggage': '1',
+      'Payment method': 'Pay in Car', 'Total amount': '£62.40',
+    });
+    expect(s.vehicle.filter((r) => r.strong).map((r) => r.label)).toEqual(['Total amount']);
+    // Only spaces is nothing: a dash for the name and e-mail, the sign falls back to the passenger's name, no notes row.
+    const blank = {
+      ...transfer,
+      booking: { ...transfer.booking, flight_no: '   ', drop_off_address: '  ' },
+      bookingDetail: { ...transfer.bookingDetail, sign_text: '  ' },
+      passengerDetails: { ...transfer.passengerDetails, passenger_name: '  ', passenger_email: ' ', additional_info: ' ' },
+    };
+    const b = bookingSummary(blank, { reader: 'email', settings: {}, amount: pounds });
+    expect(rows(b.passenger)).toEqual({ Name: '—', Email: '—', Phone: '+44 7700 900123', 'Total passengers': '2' });
+    expect(rows(b.included)).toEqual({ 'Name on the sign': '—' });
+    expect(rows(b.journey)).not.toHaveProperty('Flight / train');
+    expect(rows(b.journey)).not.toHaveProperty('Drop-off address');
+    expect(rows(bookingSummary(blank, { reader: 'account', settings: {}, amount: pounds }).journey)['Drop-off address']).toBe('—');
+    const signed = { ...transfer, bookingDetail: { ...transfer.bookingDetail, sign_text: ' ACME Ltd ' } };
+    expect(rows(bookingSummary(signed, { reader: 'email', settings: {}, amount: pounds }).included)['Name on the sign']).toBe('ACME Ltd');
+    // An hourly booking whose hours cannot be read shows no duration; one of a transfer never does.
+    const unread = { ...hourly, booking: { ...hourly.booking, hourly_duration: null } };
+    expect(rows(bookingSummary(unread, { reader: 'email', settings: {}, amount: pounds }).journey)).not.toHaveProperty('Duration');
+    const transferWithHours = { ...transfer, booking: { ...transfer.booking, hourly_duration: '3' } };
+    expect(rows(bookingSummary(transferWithHours, { reader: 'email', settings: {}, amount: pounds }).journey)).not.toHaveProperty('Duration');
+    expect(rows(bookingSummary(hourly, { reader: 'email', settings: {}, amount: pounds }).journey).Duration).toBe('5 hours');
+  });
+
   it("reads a corporate list entry as the booking call's answer", () => {
     const { booking, bookingDetail, bookingStops, passengerDetails } = transfer;
     const entry: CorporateBooking = { ...booking, booking_details: bookingDetail, booking_stops: bookingStops, passenger_detail: passengerDetails };

@@ -16,14 +16,18 @@ const draft = (more: Partial<BookingFormDraft> = {}): BookingFormDraft => ({
 });
 
 describe('the quote form before prices are asked for (SPEC 5)', () => {
-  it('passes a complete one-way trip', () => {
-    expect(validateBookingForm(draft(), NOW)).toEqual({});
+  it('passes a complete one-way trip, with no message at all (not even an empty one)', () => {
+    expect(validateBookingForm(draft(), NOW)).toStrictEqual({});
+    // A draft saved before stops existed has none to check.
+    expect(validateBookingForm(draft({ stops: undefined as never }), NOW)).toStrictEqual({});
   });
 
   it('asks for both addresses, spaces counting as nothing', () => {
     expect(validateBookingForm(draft({ pickup: '  ', dropoff: '' }), NOW)).toEqual({ pickup: 'Enter a pickup address', dropoff: 'Enter a drop-off address' });
     expect(validateBookingForm(draft({ pickup: undefined as never, dropoff: undefined as never }), NOW))
       .toEqual({ pickup: 'Enter a pickup address', dropoff: 'Enter a drop-off address' });
+    expect(validateBookingForm(draft({ dropoff: '   ' }), NOW)).toEqual({ dropoff: 'Enter a drop-off address' });
+    expect(validateBookingForm(draft({ pickup: undefined as never, stops: undefined as never }), NOW)).toEqual({ pickup: 'Enter a pickup address' });
   });
 
   it('refuses a trip to where it starts, unless it has stops (decision 23)', () => {
