@@ -10,8 +10,11 @@ export interface Limit {
   /** Uses allowed per window, per key. */
   max: number;
   windowMinutes: number;
-  /** What the person is told once it is used up. */
-  message: string;
+  /**
+   * What the person is told once it is used up. The card allowances have none: their caller gives the card page's
+   * words, which offer Pay in Car and the office's phone as the settings say (cardRefusal in cardBookings.ts).
+   */
+  message?: string;
   /** The request field the 429 names. */
   field?: string;
 }
@@ -66,12 +69,10 @@ export const DEFAULT_LIMITS = {
   /** Declined or failed card attempts per client address. */
   cardFailures: {
     max: 5, windowMinutes: HOUR, field: 'paymentMethodId',
-    message: 'Too many card payments were declined. No payment was taken. Please choose Pay in Car, or call us to book.',
   },
   /** Declined or failed card attempts on one booking (a booking waits for its card for a day at most). */
   cardFailuresPerBooking: {
     max: 3, windowMinutes: 24 * HOUR, field: 'paymentMethodId',
-    message: 'This card payment was declined too many times. No payment was taken. Please choose Pay in Car, or call us to book.',
   },
 } satisfies Record<string, Limit>;
 
@@ -125,7 +126,9 @@ export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], 
     `SELECT ceil(extract(epoch FROM window_started + make_interval(mins => $3) - now()))::int AS seconds
        FROM rate_limits WHERE name = $1 AND key = $2`, [refused.name, refused.key, limit.windowMinutes]);
   const retryAfter = Math.max(1, row?.seconds ?? limit.windowMinutes * 60);
-  throw new DomainError('tooMany', message?.(refused.name) ?? limit.message, limit.field, retryAfter);
+  const words = message?.(refused.name) ?? limit.message;
+  if (words === undefined) throw new Error(`The ${refused.name} allowance has no words of its own: its caller gives them.`);
+  throw new DomainError('tooMany', words, limit.field, retryAfter);
 }
 
 /** Whether a key is used up now, without counting (to refuse early what would only be refused later). */

@@ -18,7 +18,7 @@ import { DEFAULT_LIMITS, type Limits } from '../../src/server/limits';
 
 /**
  * The per-address allowances a thousand times over: the API files book, write and pay many times from one address and
- * to one recipient, as many visitors would. test/api/abuse-limits.test.ts checks the real numbers (DEFAULT_LIMITS).
+ * to one recipient, as many visitors would. test/unit/allowances.test.ts checks the real numbers (DEFAULT_LIMITS).
  */
 export const ROOMY_LIMITS = Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, l]) => [name, { ...l, max: l.max * 1000 }])) as Limits;
 

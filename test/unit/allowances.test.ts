@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, parseLimits, takeAllowance } from '../../src/server/limits';
+import { DEFAULT_LIMITS, parseLimits, takeAllowance, type Limits } from '../../src/server/limits';
 import { DomainError } from '../../src/server/errors';
 import { LIMITS as SIGN_IN } from '../../src/server/auth/throttle';
 
@@ -34,6 +34,24 @@ describe('the allowances', () => {
       expect({ max: DEFAULT_LIMITS[name as keyof typeof DEFAULT_LIMITS].max, minutes: DEFAULT_LIMITS[name as keyof typeof DEFAULT_LIMITS].windowMinutes }, name)
         .toEqual(promise);
     }
+  });
+
+  it('tell a person what happened and what to do, naming the field the refusal is about', () => {
+    const told = Object.fromEntries(Object.entries(DEFAULT_LIMITS as Limits).map(([name, l]) => [name, [l.field ?? null, l.message ?? null]]));
+    expect(told).toEqual({
+      accountCreations: ['registrationData.email', 'Too many accounts were created from your network in the last hour. Please book as a guest, try again later or call us.'],
+      accountLookups: ['email', 'Too many e-mail addresses were looked up from your network. Please try again in an hour or call us.'],
+      contactMessages: [null, 'Too many messages were sent from your network in the last hour. Please try again later or call us.'],
+      quoteRequests: [null, 'Too many quote requests were sent from your network in the last hour. Please try again later or call us.'],
+      bookings: ['registrationData.email', 'Too many bookings were made from your network in the last hour. Please call us to book, or sign in.'],
+      confirmationsToAddress: ['registrationData.email', 'Too many bookings were confirmed to this e-mail address in the last hour. Please call us to book.'],
+      bookingLookups: ['reference', 'Too many bookings were looked up from your network in the last hour. Please try again later or call us.'],
+      linksPerBooking: ['reference', 'The link to this booking was asked for several times in the last hour. Please check your e-mail, or try again later.'],
+      bookingChanges: ['passenger_name', 'This booking was changed many times in the last hour. Please call us to make more changes.'],
+      // The card page's words name the office's phone and offer Pay in Car as the settings say (api/card-abuse).
+      cardFailures: ['paymentMethodId', null],
+      cardFailuresPerBooking: ['paymentMethodId', null],
+    });
   });
 
   it('count password checks 10 per e-mail and address, 50 per address, 100 per e-mail, as the README says', () => {
@@ -104,5 +122,10 @@ describe('counting an allowance (decision 35)', () => {
       .toEqual(['tooMany', DEFAULT_LIMITS.confirmationsToAddress.message, 'registrationData.email', 3600]);
     expect(await refusal(takeAllowance(fakeDb(onlyBookings, 0) as any, DEFAULT_LIMITS, uses, (name) => `No more: ${name}`)))
       .toEqual(['tooMany', 'No more: confirmationsToAddress', 'registrationData.email', 1]);
+    // The card allowances' words come from their caller: counting one without them is a mistake in the code.
+    const card = [{ limit: 'cardFailures' as const, key: '192.0.2.1' }];
+    await expect(takeAllowance(fakeDb(() => []) as any, DEFAULT_LIMITS, card)).rejects.toThrow('The cardFailures allowance has no words of its own');
+    expect(await refusal(takeAllowance(fakeDb(() => [], 60) as any, DEFAULT_LIMITS, card, () => 'Declined too often.')))
+      .toEqual(['tooMany', 'Declined too often.', 'paymentMethodId', 60]);
   });
 });
