@@ -277,19 +277,13 @@ export const operatorMachine = setup({
             'clearMessages',
           ],
         },
-        'mail.show': {
-          target: '.mail',
-          actions: [
-            assign({ mailStatus: ({ event }) => event.status }),
-            { type: 'setLocation', params: ({ event }) => ({ location: locationOfScreen('operatorMail', event.status === 'failed' ? '' : `?status=${event.status}`) }) },
-          ],
-        },
+        // The mail and data pages set their address as they are entered (again, for another status or part).
+        'mail.show': { target: '.mail', actions: assign({ mailStatus: ({ event }) => event.status }) },
         'data.show': {
           guard: ({ context }) => context.staff?.role === 'admin',
           target: '.data',
           actions: [
             assign({ dataSection: ({ event }) => event.section, password: null }), 'clearMessages',
-            { type: 'setLocation', params: ({ event }) => ({ location: locationOfScreen('operatorData', searchOfSection(event.section)) }) },
           ],
         },
       },
