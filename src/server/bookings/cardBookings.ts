@@ -91,7 +91,8 @@ async function refuseUsedUpCardAttempts(deps: CardDeps, bookingId: number | null
   const uses = bookingId === null ? [{ limit: 'cardFailures', key: deps.client } as const] : cardAttempts(deps, bookingId);
   for (const use of uses) {
     if (await usedUp(deps.db, deps.limits, use)) {
-      throw new DomainError('tooMany', cardRefusal(deps.ctx.settings)(use.limit), 'paymentMethodId', 3600);
+      const limit = deps.limits[use.limit];
+      throw new DomainError('tooMany', cardRefusal(deps.ctx.settings)(use.limit), limit.field, limit.windowMinutes * 60);
     }
   }
 }
