@@ -51,6 +51,14 @@ export const DEFAULT_LIMITS = {
     max: 3, windowMinutes: HOUR, field: 'registrationData.email',
     message: 'Too many bookings were confirmed to this e-mail address in the last hour. Please call us to book.',
   },
+  /**
+   * Every message the site sends to a visitor-given address because of a visitor's action (a booking's confirmation,
+   * a change's or cancellation's notice, a "Find my booking" link), per recipient, whatever caused it (issue 39).
+   */
+  messagesToAddress: {
+    max: 10, windowMinutes: HOUR, field: 'registrationData.email',
+    message: 'Too many messages were sent to this e-mail address in the last hour. Please call us, or try again later.',
+  },
   /** "Find my booking" per client address (issue 27), counted whether or not the reference and e-mail match. */
   bookingLookups: {
     max: 10, windowMinutes: HOUR, field: 'reference',
@@ -97,18 +105,26 @@ export function parseLimits(text: string | undefined): Limits {
 export interface Use { limit: LimitName; key: string }
 
 /**
- * Counts one use on every key in one statement; when any key is used up the request is refused with 429 (the first
- * used-up limit's message, and Retry-After when its window ends). The keys that were not used up stay counted: a
- * refused request still spent them, which only ever errs on the strict side, and keeps a booking to two statements
- * (decision 35). `message` replaces the limit's own text.
+ * What a request spent: each key's row and the window it was counted in, so that a request that then did no work
+ * gives back exactly what it took (returnAllowance), never a use of a later window.
  */
-export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], message?: (limit: LimitName) => string): Promise<void> {
+export interface Taken { uses: { name: LimitName; key: string; window_started: string }[] }
+
+export const NOTHING_TAKEN: Taken = { uses: [] };
+
+/**
+ * Counts one use on every key in one statement; when any key is used up the request is refused with 429 (the first
+ * used-up limit's message, and Retry-After when its window ends) and the keys that were counted are given back at
+ * once: a refused request spends nothing (issue 39). `message` replaces the limit's own text. What was taken is
+ * returned for the caller to give back if the work is then not done (refused, a conflict, a replay).
+ */
+export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], message?: (limit: LimitName) => string): Promise<Taken> {
   // A fixed order, so two requests counting the same keys never wait for each other in a circle (PostgreSQL).
   const rows = [...new Map(uses.map((u) => [`${u.limit}\u0000${u.key}`, u])).values()]
     .sort((a, b) => (a.limit === b.limit ? (a.key < b.key ? -1 : 1) : a.limit < b.limit ? -1 : 1))
     .map((u) => ({ name: u.limit, key: u.key, max_used: limits[u.limit].max, window_minutes: limits[u.limit].windowMinutes }));
-  if (!rows.length) return;
-  const counted = await db.query<{ name: LimitName; key: string }>(
+  if (!rows.length) return NOTHING_TAKEN;
+  const counted = await db.query<{ name: LimitName; key: string; window_started: string }>(
     `INSERT INTO rate_limits AS r (name, key, used, max_used, window_minutes)
      SELECT u.name, u.key, 1, u.max_used, u.window_minutes
        FROM json_to_recordset($1::json) AS u(name text, key text, max_used int, window_minutes int)
@@ -117,8 +133,10 @@ export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], 
        window_started = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN now() ELSE r.window_started END,
        max_used = EXCLUDED.max_used, window_minutes = EXCLUDED.window_minutes
      WHERE r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) OR r.used < EXCLUDED.max_used
-     RETURNING r.name, r.key`, [JSON.stringify(rows)], { prepare: true });
-  if (counted.length === rows.length) return;
+     RETURNING r.name, r.key, r.window_started::text AS window_started`, [JSON.stringify(rows)], { prepare: true });
+  if (counted.length === rows.length) return { uses: counted };
+  // Refused: what this request counted on the other keys is given back before it is answered.
+  await returnAllowance(db, { uses: counted });
   const done = new Set(counted.map((c) => `${c.name}\u0000${c.key}`));
   const refused = rows.find((r) => !done.has(`${r.name}\u0000${r.key}`))!;
   const limit = limits[refused.name];
@@ -129,6 +147,38 @@ export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], 
   const words = message?.(refused.name) ?? limit.message;
   if (words === undefined) throw new Error(`The ${refused.name} allowance has no words of its own: its caller gives them.`);
   throw new DomainError('tooMany', words, limit.field, retryAfter);
+}
+
+/**
+ * Gives back, in one statement, what a request took when its work was then not done (refused for any reason, a
+ * conflict, a replay of the same Idempotency-Key): only in the window it was counted in, never below nothing.
+ */
+export async function returnAllowance(db: Queryable, taken: Taken): Promise<void> {
+  if (!taken.uses.length) return;
+  await db.query(
+    `UPDATE rate_limits AS r SET used = greatest(r.used - 1, 0)
+       FROM json_to_recordset($1::json) AS t(name text, key text, window_started timestamptz)
+      WHERE r.name = t.name AND r.key = t.key AND r.window_started = t.window_started`,
+    [JSON.stringify(taken.uses)], { prepare: true });
+}
+
+/**
+ * Runs `work` with the allowance taken; when it throws, what was taken is given back and the error goes on. `work`
+ * may also say that it did nothing new (a replay): `{ done: false }` gives back too.
+ */
+export async function withAllowance<T>(
+  db: Queryable, limits: Limits, uses: Use[], work: () => Promise<{ done: boolean; value: T }>, message?: (limit: LimitName) => string,
+): Promise<T> {
+  const taken = await takeAllowance(db, limits, uses, message);
+  let outcome: { done: boolean; value: T };
+  try {
+    outcome = await work();
+  } catch (err) {
+    await returnAllowance(db, taken);
+    throw err;
+  }
+  if (!outcome.done) await returnAllowance(db, taken);
+  return outcome.value;
 }
 
 /** Whether a key is used up now, without counting (to refuse early what would only be refused later). */

@@ -17,7 +17,7 @@ import { keepNewFilesPrivate, makeTreePrivate } from './privateData';
 import { removeOldOutboxFiles } from './mail/transport';
 import { loadServerSecret } from './auth/secret';
 import { cardProviderFromConfig } from './payments/provider';
-import { reconcileCardBookings } from './bookings/cardBookings';
+import { reconcileCardBookings } from './cardEvents/cardEvents';
 import { loadSettings } from './deps';
 import { purgeExpiredRecords } from './operator/retention';
 import { expireUnpaidCardBookings, removeUnpaidPersonalData } from './bookings/unpaidBookings';

@@ -13,10 +13,11 @@ import { HEATHROW_TO_TRAFALGAR, localCards, seededTestDb, testApp } from './setu
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { stripeSdk, type CardProvider } from '../../src/server/payments/provider';
 import { signPayload } from '../../src/server/testGateway/webhooks';
-import { completeCardBooking, reconcileCardBookings } from '../../src/server/bookings/cardBookings';
+import { completeCardBooking } from '../../src/server/bookings/cardBookings';
+import { reconcileCardBookings } from '../../src/server/cardEvents/cardEvents';
 import { expireUnpaidCardBookings } from '../../src/server/bookings/unpaidBookings';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../../src/server/payments/ledger';
-import { makeRefund } from '../../src/server/operator/refunds';
+import { makeRefund } from '../../src/server/payments/refunds';
 import { setSetting } from '../../src/server/operator/operator';
 import { referenceDataChanged } from '../../src/server/reference/referenceData';
 import { DEMO_STAFF } from '../../src/server/operator/seed';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SITE_URL, testApp } from './setup';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { MANAGE_MESSAGES } from '../../src/domain/manageRules';
-import { hashKey } from '../../src/server/manage/keys';
+import { hashKey } from '../../src/server/bookings/manageKeys';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { inflateSync } from 'node:zlib';
 import { setSetting } from '../../src/server/operator/operator';
@@ -234,7 +234,7 @@ describe('the receipt', () => {
     const created = await t.call('POST', '/create-payment-intent', { ...request, paymentMethodId: pm.id, amount: Math.round(Number(vehicle.price) * 100) }, idem);
     // Not paid yet: the card page's key is the pending booking's, and a receipt waits for the payment.
     const [pending] = await t.db.query<{ id: number; booking_number: string }>("SELECT id, booking_number FROM bookings WHERE payment_intent_id = $1", [created.body.paymentIntentId]);
-    const { mintKey } = await import('../../src/server/manage/keys');
+    const { mintKey } = await import('../../src/server/bookings/manageKeys');
     const pendingKey = await mintKey(t.db, pending.id);
     const early = await receipt(pending.booking_number, pendingKey);
     expect(early.status).toBe(409);

@@ -91,11 +91,12 @@ describe('counting an allowance (decision 35)', () => {
       async query(sql: string, params: unknown[] = []) {
         calls.push({ sql, params });
         if (sql.includes('INSERT INTO rate_limits')) return counted(JSON.parse(params[0] as string));
+        if (sql.includes('UPDATE rate_limits')) return [];
         return secondsLeft === undefined ? [] : [{ seconds: secondsLeft }];
       },
     };
   }
-  const refusal = async (p: Promise<void>) => p.then(() => null, (e: DomainError) => [e.kind, e.message, e.field, e.retryAfterSeconds]);
+  const refusal = async (p: Promise<unknown>) => p.then(() => null, (e: DomainError) => [e.kind, e.message, e.field, e.retryAfterSeconds]);
 
   it('counts each key once, in one fixed order (limit, then key), so two requests never wait for each other in a circle', async () => {
     const db = fakeDb((rows) => rows);

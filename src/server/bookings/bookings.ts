@@ -22,7 +22,7 @@ import { profileOf } from '../account/account';
 import { bookingConfirmation, newBookingNotice } from '../mail/templates';
 import { newBookingNumber } from './bookingNumber';
 import { freeWaitingFor } from '../../domain/freeWaiting';
-import { hashKey, manageLink, newKey } from '../manage/keys';
+import { hashKey, manageLink, newKey } from './manageKeys';
 import { BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
 

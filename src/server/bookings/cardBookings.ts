@@ -23,11 +23,9 @@ import {
   KEY_REUSED, authenticateReplay, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
 } from './bookings';
 import { KeyAlreadyUsed, loadBooking } from './queries';
-import { bookingOfAnyIntent, bookingOfIntent, cardKeyUse, keepIntent, markPaid, recentPendingIntents, recordEvent, type KeyedBooking } from './cardQueries';
+import { bookingOfAnyIntent, bookingOfIntent, cardKeyUse, keepIntent, markPaid, type KeyedBooking } from './cardQueries';
 import { stripeSdk, type CardProvider } from '../payments/provider';
-import { mintKey } from '../manage/keys';
-import { applyPaidChange } from '../manage/changes';
-import { makeRefunds } from '../operator/refunds';
+import { mintKey } from './manageKeys';
 
 export interface CardDeps extends BookingDeps { cards: CardProvider }
 
@@ -233,75 +231,4 @@ export async function completeCardBooking(tx: Queryable, pi: Stripe.PaymentInten
   if (b.status === 'confirmed') return 'already';
   console.error(`Payment ${pi.id} succeeded but does not match booking ${b.id} (amount, currency or booking id): left for a person to check.`);
   return 'mismatch';
-}
-
-/**
- * At start (and now and then): pending card bookings whose intent succeeded while no one was told (the server
- * stopped between the charge and the booking, a webhook that never came) are completed. Only recent ones are
- * asked about; an older pending booking was abandoned.
- */
-export async function reconcileCardBookings(db: Db, cards: CardProvider, site?: ChangeSite): Promise<number> {
-  let completed = site ? await reconcilePaidChanges(db, cards, site) : 0;
-  for (const payment_intent_id of await recentPendingIntents(db)) {
-    try {
-      const pi = await (await cards.stripe()).paymentIntents.retrieve(payment_intent_id);
-      if (pi.status === 'succeeded' && (await db.transaction((tx) => completeCardBooking(tx, pi))) === 'completed') completed++;
-    } catch (err) {
-      console.error(`Could not check payment ${payment_intent_id}: ${(err as Error).message}`);
-    }
-  }
-  return completed;
-}
-
-/** What applying a passenger's change needs: the settings (for its e-mails) and the site's address. */
-export interface ChangeSite { settings: () => Promise<Settings>; siteUrl: string }
-
-/**
- * Issue 27: a change whose difference was paid while no one was told (the browser closed, the webhook lost) is
- * applied, once, as its completion or webhook would have applied it.
- */
-async function reconcilePaidChanges(db: Db, cards: CardProvider, site: ChangeSite): Promise<number> {
-  const waiting = await db.query<{ payment_intent_id: string }>(
-    `SELECT payment_intent_id FROM booking_changes
-      WHERE status = 'awaiting_payment' AND payment_intent_id IS NOT NULL AND created_at > now() - interval '7 days' ORDER BY id LIMIT 500`);
-  let applied = 0;
-  for (const { payment_intent_id } of waiting) {
-    try {
-      const pi = await (await cards.stripe()).paymentIntents.retrieve(payment_intent_id);
-      if (pi.status !== 'succeeded') continue;
-      const settings = await site.settings();
-      const { outcome, refundIds } = await db.transaction((tx) => applyPaidChange(tx, { settings, siteUrl: site.siteUrl }, pi));
-      await makeRefunds(db, cards, refundIds);
-      if (outcome === 'applied') applied++;
-    } catch (err) {
-      console.error(`Could not check the payment ${payment_intent_id} of a change: ${(err as Error).message}`);
-    }
-  }
-  return applied;
-}
-
-/** POST /api/v1/stripe/webhook: a signed event, handled once (its id is recorded in the same transaction). */
-export async function handleWebhook(
-  db: Db, cards: CardProvider, rawBody: string, signature: string | undefined, site: ChangeSite,
-): Promise<'handled' | 'duplicate' | 'ignored'> {
-  let event: Stripe.Event;
-  try {
-    event = await (await cards.stripe()).webhooks.constructEventAsync(rawBody, signature ?? '', cards.webhookSecret);
-  } catch (err) {
-    throw new DomainError('malformed', `Webhook signature check failed: ${(err as Error).message}`, 'Stripe-Signature');
-  }
-  const pi = event.data.object as Stripe.PaymentIntent;
-  // A change's difference (issue 27) is applied as its booking would be completed: once, in the event's transaction.
-  const settings = event.type === 'payment_intent.succeeded' && pi.metadata?.change_id ? await site.settings() : null;
-  let refundIds: number[] = [];
-  const outcome = await db.transaction(async (tx) => {
-    if (!(await recordEvent(tx, event.id, event.type))) return 'duplicate';
-    if (event.type !== 'payment_intent.succeeded') return 'ignored';
-    if (settings) refundIds = (await applyPaidChange(tx, { settings, siteUrl: site.siteUrl }, pi)).refundIds;
-    else await completeCardBooking(tx, pi);
-    return 'handled';
-  });
-  // The event is handled (recorded): a refund that cannot be made now stays for the console's Retry.
-  await makeRefunds(db, cards, refundIds).catch((err) => console.error(`A change's refund was not made now: ${(err as Error).message}`));
-  return outcome;
 }

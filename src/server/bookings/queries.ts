@@ -5,7 +5,7 @@ import { penceToPounds } from '../../domain/money';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { DomainError } from '../errors';
 import type { PreparedBooking, WriteOptions } from './types';
-import { KEY_DAYS_AFTER_PICKUP } from '../manage/keys';
+import { KEY_DAYS_AFTER_PICKUP } from './manageKeys';
 
 const statementTexts = new Map<string, string>();
 
@@ -31,7 +31,7 @@ export interface BookingWrite {
    * itself): held and released with the confirmation; replies go to the booker.
    */
   notice: { mail: { subject: string; text: string; html: string }; to: string; cc: string | null; replyTo: string };
-  /** The hash of the booking's first "Manage your booking" key (issue 27, manage/keys.ts). */
+  /** The hash of the booking's first "Manage your booking" key (issue 27, bookings/manageKeys.ts). */
   manageKeyHash: string;
   /** The free waiting the booking is made with (issue 27). */
   freeWaiting: { minutes: number; airport: boolean };

@@ -13,7 +13,7 @@ import { loadBooking } from '../bookings/queries';
 import { byPassenger, recordChange, tellOffice } from '../bookings/bookingHistory';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
 import { storedBooking } from './changes';
-import { bookingOfKey } from './keys';
+import { bookingOfKey } from '../bookings/manageKeys';
 import { takeAllowance, type Limits } from '../limits';
 
 export const PASSENGER_CANCEL_REASON = 'Cancelled by the passenger';

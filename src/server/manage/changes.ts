@@ -28,7 +28,7 @@ import { byPassenger, recordChange, tellOffice } from '../bookings/bookingHistor
 import { quoteDistance, quoteHourly, type QuoteContext, type PricedOffer } from '../pricing/quote';
 import { writeRefunds } from '../payments/ledger';
 import { takeAllowance, type Limits } from '../limits';
-import { KEY_DAYS_AFTER_PICKUP, bookingOfKey } from './keys';
+import { KEY_DAYS_AFTER_PICKUP, bookingOfKey } from '../bookings/manageKeys';
 
 interface StoredBooking {
   id: number; booking_number: string; status: string; pickup_at: Date; booking_type: 'milleage' | 'hourly'; payment_method: string;

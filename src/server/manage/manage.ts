@@ -9,7 +9,7 @@ import { loadBooking } from '../bookings/queries';
 import { enqueueEmail } from '../mail/queue';
 import { manageLinkMail } from '../mail/templates';
 import { takeAllowance, type Limits } from '../limits';
-import { bookingOfKey, manageLink, mintKey } from './keys';
+import { bookingOfKey, manageLink, mintKey } from '../bookings/manageKeys';
 import { invoiceFor } from './invoices';
 import { refundSummary } from '../payments/ledger';
 import { currentValues, storedBooking, waitingChangeOf } from './changes';

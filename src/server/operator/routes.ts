@@ -16,10 +16,10 @@ import {
   EXPORT_COLUMNS, boardRows, deskBooking, exportRows, latestBooking, mailRows, scopeOf, timelineOf,
 } from './deskQueries';
 import { assignDriver, audit, cancelBooking, finishBooking, type DeskDeps } from './desk';
-import { makeRefunds } from './refunds';
+import { makeRefunds } from '../payments/refunds';
 import { paymentsLeft, refundableLeft, refundSummary } from '../payments/ledger';
 import { toCsv } from './csv';
-import { renewConfirmation } from '../manage/renewConfirmation';
+import { renewConfirmation } from '../bookings/renewConfirmation';
 import { changeData, dataSection, isDataSection, type DataChange } from './operatorData';
 
 export const SESSION_COOKIE = 'operator_session';

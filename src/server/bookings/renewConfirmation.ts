@@ -2,9 +2,9 @@
 // retries it, it is written again from the booking, with a new link: the old key was never delivered.
 import type { Queryable } from '../db/index';
 import type { Settings } from '../../domain/settings';
-import { loadBooking } from '../bookings/queries';
+import { loadBooking } from './queries';
 import { bookingConfirmation } from '../mail/templates';
-import { manageLink, mintKey } from './keys';
+import { manageLink, mintKey } from './manageKeys';
 
 /** Writes the failed confirmation `emailId` again, waiting to be sent; false when it is no such message. */
 export async function renewConfirmation(tx: Queryable, emailId: number, settings: Settings, siteUrl: string, scope: number | null): Promise<boolean> {

@@ -4,8 +4,8 @@
 // console) is answered with the same refund instead of a second one. Before a retry, the provider's refunds of the
 // payment are read too: a key is only remembered for a day, the refund's metadata for ever.
 import type { Db } from '../db/index';
-import type { CardProvider } from '../payments/provider';
-import { paymentsLeft, refundableLeft } from '../payments/ledger';
+import type { CardProvider } from './provider';
+import { paymentsLeft, refundableLeft } from './ledger';
 
 export type RefundOutcome = { status: 'succeeded'; providerId: string } | { status: 'failed'; error: string };
 
