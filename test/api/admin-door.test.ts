@@ -58,10 +58,28 @@ describe('the admin door', () => {
     expect((await call({})).status).toBe(200);
     expect((await call({ 'X-Forwarded-For': '203.0.113.9' })).status).toBe(403);
     expect((await call({ Forwarded: 'for=203.0.113.9' })).status).toBe(403);
+    // Issue 39: whatever a proxy adds says it was relayed (nginx's X-Real-IP alone, a forwarded host or scheme, Via).
+    for (const [name, value] of [['X-Real-IP', '203.0.113.9'], ['X-Forwarded-Host', 'bookings.example.co.uk'], ['X-Forwarded-Proto', 'https'],
+      ['X-Forwarded-Port', '443'], ['Via', '1.1 proxy'], ['x-real-ip', '127.0.0.1']]) {
+      expect((await call({ [name]: value })).status, name).toBe(403);
+    }
+    // A header that merely starts like one is no proxy's.
+    expect((await call({ 'X-Forwarded': 'no' })).status).toBe(200);
     // No socket at all (not a loopback connection): shut, even with the secret.
     expect((await app.request(DOOR_PATH, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-secret': secret }, body: '{"args":["settings"]}',
     })).status).toBe(403);
+  });
+
+  it('takes only JSON: a form or text body is refused with 415 before it is read (issue 39)', async () => {
+    const call = (type: string | null) => fetch(`http://127.0.0.1:${port}${DOOR_PATH}`, {
+      method: 'POST', headers: { 'x-admin-secret': secret, ...(type ? { 'content-type': type } : {}) }, body: '{"args":["set-setting","GRACE_TIME","33"]}',
+    });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', null]) {
+      expect((await call(type)).status, String(type)).toBe(415);
+    }
+    expect(await runThroughDoor(door(), ['settings'])).toMatchObject({ ok: true, output: expect.not.stringMatching(/GRACE_TIME\s+33/) });
+    expect((await call('application/json; charset=utf-8')).status).toBe(200);
   });
 
   it('refuses arguments that are not a list of words', async () => {

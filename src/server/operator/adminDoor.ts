@@ -1,8 +1,8 @@
 // `npm run admin` while the site runs on the embedded database (issue 26 part 3). PGlite lets one process open its
 // folder, so the command asks the running server to run it, in the server's own process (its caches are then up to
 // date at once). When the server has started it writes DATA_DIR/admin-door.json, its user's alone (0600): its pid,
-// its port and a random secret. A call must come over loopback and carry that secret; the file goes when the server
-// stops. With PostgreSQL there is no door: the command opens the database itself.
+// its port and a random secret. A call must come over loopback, carry that secret, say nothing of a proxy and send
+// JSON; the file goes when the server stops. With PostgreSQL there is no door: the command opens the database itself.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -49,17 +49,27 @@ export function cameOverLoopback(c: Context): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
+/**
+ * Whether a proxy had a hand in the request. A proxy on this machine also connects over loopback, so any header one
+ * adds (X-Forwarded-*, X-Real-IP, Forwarded, Via) shuts the door, whatever the proxy is and whatever it adds.
+ */
+export function relayed(c: Context): boolean {
+  return Object.keys(c.req.header()).some((name) => RELAY_HEADER.test(name));
+}
+const RELAY_HEADER = /^(x-forwarded-.+|x-real-ip|forwarded|via)$/i;
+const JSON_TYPE = /^\s*application\/json\s*(;|$)/i;
+
 /** The door: POST {args} with the secret, over loopback; the command's output, or its usage error (422). */
 export function adminDoorApp(db: Db, secret: string, afterRun: () => void = () => {}, hashCost?: number) {
   const expected = Buffer.from(secret);
   const allowed = (c: Context) => {
     const given = Buffer.from(c.req.header(SECRET_HEADER) ?? '');
-    // A request relayed by a proxy on this machine also comes over loopback: one that says it was relayed never passes.
-    const relayed = c.req.header('x-forwarded-for') !== undefined || c.req.header('forwarded') !== undefined;
-    return cameOverLoopback(c) && !relayed && given.length === expected.length && timingSafeEqual(given, expected);
+    return cameOverLoopback(c) && !relayed(c) && given.length === expected.length && timingSafeEqual(given, expected);
   };
   return new Hono().post(DOOR_PATH, async (c) => {
     if (!allowed(c)) return c.json({ message: 'Forbidden' }, 403);
+    // The command sends JSON; a form or text body is no call of it (a page cannot send JSON to another origin unasked).
+    if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) return c.json({ message: 'Send the arguments as JSON, with Content-Type: application/json.' }, 415);
     const body = await c.req.json<{ args?: unknown }>().catch(() => ({ args: undefined }));
     const args = body.args;
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return c.json({ message: 'args must be a list of words' }, 422);
