@@ -1,10 +1,12 @@
 // Allowances against abuse: how often one client address (or one recipient, or one booking) may do something that
 // costs the operator (a password hash, an e-mail in the operator's name, a card attempt). Each is counted BEFORE the
 // work, in one statement over every key it is counted on, so concurrent requests cannot all slip under a limit
-// (decision 35). The sign-in limits (auth/throttle.ts) are older and kept apart: they have three keys and their own
+// (decision 35); a request that then does no work (refused for any reason, a conflict, a replay) gives back what it
+// took (decision 51). The sign-in limits (auth/throttle.ts) are older and kept apart: they have three keys and their own
 // give-back rule. README 'Security and reliability' lists every number here.
 import type { Queryable } from './db/index';
 import { DomainError } from './errors';
+import { emailKey as addressKey } from '../domain/fields';
 
 export interface Limit {
   /** Uses allowed per window, per key. */
@@ -102,7 +104,11 @@ export function parseLimits(text: string | undefined): Limits {
   return limits;
 }
 
-export interface Use { limit: LimitName; key: string }
+export interface Use {
+  limit: LimitName; key: string;
+  /** The request field a refusal names, when this caller's form calls it otherwise than the limit does. */
+  field?: string;
+}
 
 /**
  * What a request spent: each key's row and the window it was counted in, so that a request that then did no work
@@ -146,7 +152,8 @@ export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], 
   const retryAfter = Math.max(1, row?.seconds ?? limit.windowMinutes * 60);
   const words = message?.(refused.name) ?? limit.message;
   if (words === undefined) throw new Error(`The ${refused.name} allowance has no words of its own: its caller gives them.`);
-  throw new DomainError('tooMany', words, limit.field, retryAfter);
+  const field = uses.find((u) => u.limit === refused.name && u.key === refused.key)?.field ?? limit.field;
+  throw new DomainError('tooMany', words, field, retryAfter);
 }
 
 /**
@@ -181,6 +188,20 @@ export async function withAllowance<T>(
   return outcome.value;
 }
 
+/**
+ * Counts one message to a recipient that is never refused for it (a security notice, a cancellation's notice: one
+ * per event): true when it is within the allowance and may be sent, false when the address had enough this hour.
+ */
+export async function allowMessage(db: Queryable, limits: Limits, to: string): Promise<boolean> {
+  try {
+    await takeAllowance(db, limits, [{ limit: 'messagesToAddress', key: addressKey(to) }]);
+    return true;
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'tooMany') return false;
+    throw err;
+  }
+}
+
 /** Whether a key is used up now, without counting (to refuse early what would only be refused later). */
 export async function usedUp(db: Queryable, limits: Limits, use: Use): Promise<boolean> {
   const [row] = await db.query<{ full: boolean }>(
@@ -195,4 +216,4 @@ export async function giveBack(db: Queryable, use: Use): Promise<void> {
 }
 
 /** A recipient's key: one mailbox however it is typed (src/domain/fields.ts). */
-export { emailKey as addressKey } from '../domain/fields';
+export { addressKey };

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, parseLimits, takeAllowance, type Limits } from '../../src/server/limits';
+import { DEFAULT_LIMITS, allowMessage, parseLimits, returnAllowance, takeAllowance, withAllowance, type Limits } from '../../src/server/limits';
 import { DomainError } from '../../src/server/errors';
 import { LIMITS as SIGN_IN } from '../../src/server/auth/throttle';
 
@@ -15,6 +15,7 @@ const PROMISED: Record<string, { max: number; minutes: number }> = {
   quoteRequests: { max: 5, minutes: 60 },
   bookings: { max: 10, minutes: 60 },
   confirmationsToAddress: { max: 3, minutes: 60 },
+  messagesToAddress: { max: 10, minutes: 60 },
   bookingLookups: { max: 10, minutes: 60 },
   linksPerBooking: { max: 3, minutes: 60 },
   bookingChanges: { max: 20, minutes: 60 },
@@ -48,6 +49,7 @@ describe('the allowances', () => {
       quoteRequests: [null, 'Too many quote requests were sent from your network in the last hour. Please try again later or call us.'],
       bookings: ['registrationData.email', 'Too many bookings were made from your network in the last hour. Please call us to book, or sign in.'],
       confirmationsToAddress: ['registrationData.email', 'Too many bookings were confirmed to this e-mail address in the last hour. Please call us to book.'],
+      messagesToAddress: ['registrationData.email', 'Too many messages were sent to this e-mail address in the last hour. Please call us, or try again later.'],
       bookingLookups: ['reference', 'Too many bookings were looked up from your network in the last hour. Please try again later or call us.'],
       linksPerBooking: ['reference', 'The link to this booking was asked for several times in the last hour. Please check your e-mail, or try again later.'],
       bookingChanges: ['passenger_name', 'This booking was changed many times in the last hour. Please call us to make more changes.'],
@@ -90,7 +92,9 @@ describe('counting an allowance (decision 35)', () => {
       calls,
       async query(sql: string, params: unknown[] = []) {
         calls.push({ sql, params });
-        if (sql.includes('INSERT INTO rate_limits')) return counted(JSON.parse(params[0] as string));
+        if (sql.includes('INSERT INTO rate_limits')) {
+          return counted(JSON.parse(params[0] as string)).map((r) => ({ ...r, window_started: `window of ${r.key}` }));
+        }
         if (sql.includes('UPDATE rate_limits')) return [];
         return secondsLeft === undefined ? [] : [{ seconds: secondsLeft }];
       },
@@ -131,5 +135,74 @@ describe('counting an allowance (decision 35)', () => {
     await expect(takeAllowance(fakeDb(() => []) as any, DEFAULT_LIMITS, card)).rejects.toThrow('The cardFailures allowance has no words of its own');
     expect(await refusal(takeAllowance(fakeDb(() => [], 60) as any, DEFAULT_LIMITS, card, () => 'Declined too often.')))
       .toEqual(['tooMany', 'Declined too often.', 'paymentMethodId', 60]);
+  });
+});
+
+describe('giving back what was not spent (issue 39)', () => {
+  function fakeDb(countedNames: string[] | 'all') {
+    const calls: { sql: string; params: unknown[] }[] = [];
+    return {
+      calls,
+      given: () => calls.filter((c) => c.sql.includes('UPDATE rate_limits')).map((c) => JSON.parse(c.params[0] as string)),
+      async query(sql: string, params: unknown[] = []) {
+        calls.push({ sql, params });
+        if (sql.includes('INSERT INTO rate_limits')) {
+          return (JSON.parse(params[0] as string) as { name: string; key: string }[])
+            .filter((r) => countedNames === 'all' || countedNames.includes(r.name)).map((r) => ({ name: r.name, key: r.key, window_started: `w-${r.key}` }));
+        }
+        return [];
+      },
+    };
+  }
+  const uses = [{ limit: 'bookings' as const, key: '192.0.2.1' }, { limit: 'confirmationsToAddress' as const, key: 'a@example.com' }];
+
+  it('a refused request gives back, in one statement, the keys it counted, each in the window it was counted in', async () => {
+    const db = fakeDb(['bookings']);
+    await expect(takeAllowance(db as any, DEFAULT_LIMITS, uses)).rejects.toBeInstanceOf(DomainError);
+    expect(db.given()).toEqual([[{ name: 'bookings', key: '192.0.2.1', window_started: 'w-192.0.2.1' }]]);
+    const given = db.calls.find((c) => c.sql.includes('UPDATE rate_limits'))!.sql.replace(/\s+/g, ' ');
+    expect(given).toContain('SET used = greatest(r.used - 1, 0)');
+    expect(given).toContain('r.name = t.name AND r.key = t.key AND r.window_started = t.window_started');
+  });
+
+  it('a counted request gets back what it took, and nothing taken asks nothing of the database', async () => {
+    const db = fakeDb('all');
+    const taken = await takeAllowance(db as any, DEFAULT_LIMITS, uses);
+    expect(taken.uses.map((u) => u.key)).toEqual(['192.0.2.1', 'a@example.com']);
+    expect(db.given()).toEqual([]);
+    await returnAllowance(db as any, taken);
+    expect(db.given()).toEqual([taken.uses]);
+    const none = fakeDb('all');
+    await returnAllowance(none as any, { uses: [] });
+    expect(none.calls).toEqual([]);
+  });
+
+  it('a refusal names the field of the caller\'s form when the use says so', async () => {
+    const db = fakeDb([]);
+    const err = await takeAllowance(db as any, DEFAULT_LIMITS, [{ limit: 'messagesToAddress', key: 'a@example.com', field: 'email' }]).catch((e) => e);
+    expect([err.kind, err.field, err.message]).toEqual(['tooMany', 'email', DEFAULT_LIMITS.messagesToAddress.message]);
+    const plain = await takeAllowance(fakeDb([]) as any, DEFAULT_LIMITS, [{ limit: 'messagesToAddress', key: 'a@example.com' }]).catch((e) => e);
+    expect(plain.field).toBe('registrationData.email');
+  });
+
+  it('withAllowance gives back when the work throws or did nothing new, and keeps it when the work was done', async () => {
+    const failed = fakeDb('all');
+    await expect(withAllowance(failed as any, DEFAULT_LIMITS, uses, async () => { throw new Error('no'); })).rejects.toThrow('no');
+    expect(failed.given()).toHaveLength(1);
+    const replay = fakeDb('all');
+    expect(await withAllowance(replay as any, DEFAULT_LIMITS, uses, async () => ({ done: false, value: 'first' }))).toBe('first');
+    expect(replay.given()).toHaveLength(1);
+    const done = fakeDb('all');
+    expect(await withAllowance(done as any, DEFAULT_LIMITS, uses, async () => ({ done: true, value: 7 }))).toBe(7);
+    expect(done.given()).toEqual([]);
+  });
+
+  it('allowMessage says whether one more message to an address is within its allowance, by the address\'s mailbox', async () => {
+    const room = fakeDb('all');
+    expect(await allowMessage(room as any, DEFAULT_LIMITS, ' Mia@Example.COM ')).toBe(true);
+    expect(JSON.parse(room.calls[0].params[0] as string)).toEqual([{ name: 'messagesToAddress', key: 'mia@example.com', max_used: 10, window_minutes: 60 }]);
+    expect(await allowMessage(fakeDb([]) as any, DEFAULT_LIMITS, 'mia@example.com')).toBe(false);
+    const broken = { query: async () => { throw new Error('database down'); } };
+    await expect(allowMessage(broken as any, DEFAULT_LIMITS, 'mia@example.com')).rejects.toThrow('database down');
   });
 });

@@ -1,7 +1,7 @@
 // Passenger accounts (new and existing clients) and guest contact records.
 import type { Db, Queryable } from '../db/index';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
-import { reserveSignInAttempt, signInSucceeded } from './throttle';
+import { reserveSignInAttempt, signInNotTried, signInSucceeded } from './throttle';
 import { DomainError } from '../errors';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 
@@ -28,12 +28,18 @@ export interface SignIn { email: string; password: string; client: string; hashC
  */
 export async function signIn(db: Db, s: SignIn): Promise<SignInResult> {
   await reserveSignInAttempt(db, s.email, s.client);
-  const account = await findAccount(db, s.email);
-  if (!account) {
-    await verifyAgainstDecoy(s.password, s.hashCost);
-    return { ok: false, reason: 'not_found' };
+  let account: Account | null;
+  let check: { ok: boolean; needsRehash: boolean };
+  try {
+    account = await findAccount(db, s.email);
+    check = account ? await verifyPassword(s.password, account.password_hash, s.hashCost)
+      : (await verifyAgainstDecoy(s.password, s.hashCost), { ok: false, needsRehash: false });
+  } catch (err) {
+    // Not checked (the hashing queue was full, or the database failed): the attempt is given back (issue 39).
+    await signInNotTried(db, s.email, s.client);
+    throw err;
   }
-  const check = await verifyPassword(s.password, account.password_hash, s.hashCost);
+  if (!account) return { ok: false, reason: 'not_found' };
   if (!check.ok) return { ok: false, reason: 'wrong_password' };
   await signInSucceeded(db, s.email, s.client);
   if (check.needsRehash) {

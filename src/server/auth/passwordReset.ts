@@ -10,7 +10,7 @@ import { clearSignInFailures } from './throttle';
 import { revokeAllTokens } from './tokens';
 import { enqueueEmail } from '../mail/queue';
 import { DomainError } from '../errors';
-import { giveBack, takeAllowance, type Limits, type Use } from '../limits';
+import { addressKey, returnAllowance, takeAllowance, type Limits } from '../limits';
 import { consumeCode, codesInLastHour, countTry, lockPassenger, replaceCode, setPasswordHash } from './queries';
 import {
   PASSWORD_RESET_DONE, RESET_CODE_EXPIRED, RESET_CODE_INVALID, RESET_CODE_SENT, RESET_CODE_VERIFIED, RESET_EMAIL_NOT_FOUND,
@@ -49,11 +49,10 @@ function codeMatches(secret: Buffer, passengerId: number, code: string, stored: 
  * resetting their own password is never held up by the limit meant for someone trying addresses.
  */
 async function accountOf(d: ResetDeps, email: string) {
-  const use: Use = { limit: 'accountLookups', key: d.client };
-  await takeAllowance(d.db, d.limits, [use]);
+  const taken = await takeAllowance(d.db, d.limits, [{ limit: 'accountLookups', key: d.client }]);
   const account = await findAccount(d.db, email);
   if (!account) throw new DomainError('notFound', RESET_EMAIL_NOT_FOUND, 'email');
-  await giveBack(d.db, use);
+  await returnAllowance(d.db, taken);
   return account;
 }
 
@@ -66,6 +65,9 @@ export async function sendResetCode(d: ResetDeps, email: string, companyName: st
     if (await codesInLastHour(tx, account.id) >= MAX_CODES_PER_HOUR) {
       throw new DomainError('tooMany', 'Too many reset codes were asked for. Please try again in an hour or call us.');
     }
+    // Its e-mail counts against the address's allowance like every message a visitor's action sends (issue 39); in
+    // the same transaction, so a refusal above counts nothing.
+    await takeAllowance(tx, d.limits, [{ limit: 'messagesToAddress', key: addressKey(account.email), field: 'email' }]);
     await replaceCode(tx, account.id, hashResetCode(d.secret, account.id, code), CODE_MINUTES);
     const text = `Your ${companyName} password reset code is ${code}. It expires in ${CODE_MINUTES} minutes.\n\nIf you did not ask for it, you can ignore this e-mail.`;
     await enqueueEmail(tx, {

@@ -52,6 +52,18 @@ export async function signInSucceeded(db: Queryable, email: string, client: stri
     [emailKey(email), client]);
 }
 
+/**
+ * An attempt whose password was never checked (the hashing queue was full: 503, try again shortly): it was no
+ * failure, and spends nothing (issue 39).
+ */
+export async function signInNotTried(db: Queryable, email: string, client: string): Promise<void> {
+  await db.query(
+    `UPDATE auth_throttle SET attempts = greatest(attempts - 1, 0)
+      WHERE (scope = 'pair' AND email = $1 AND client = $2) OR (scope = 'client' AND email = '' AND client = $2)
+         OR (scope = 'account' AND email = $1 AND client = '')`,
+    [emailKey(email), client]);
+}
+
 /** A password reset proves the owner: every failure counted against the account is forgotten. */
 export async function clearSignInFailures(db: Queryable, email: string): Promise<void> {
   await db.query("DELETE FROM auth_throttle WHERE email = $1 AND scope IN ('pair', 'account')", [emailKey(email)]);

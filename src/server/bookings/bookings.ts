@@ -15,7 +15,7 @@ import { DomainError } from '../errors';
 import { validate } from '../http/body';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
 import { findAccount, signIn } from '../auth/passengers';
-import { addressKey, takeAllowance, type Limits, type Use } from '../limits';
+import { NOTHING_TAKEN, addressKey, returnAllowance, takeAllowance, type Limits, type Taken, type Use } from '../limits';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../account/account';
@@ -36,8 +36,11 @@ function storedPhone(text: string | undefined, field: string): string {
   return e164;
 }
 
-/** Who the booking is for, by registration mode (SPEC 4): checked before anything is written. */
-async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<Contact> {
+/**
+ * Who the booking is for, by registration mode (SPEC 4): checked before anything is written. What it counts against
+ * the allowances comes back with it, to be given back if the booking is then not written.
+ */
+async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<{ contact: Contact; taken: Taken }> {
   const mode = req.selected_passenger;
   const reg = req.registrationData;
   if (deps.signedIn === null) {
@@ -53,8 +56,11 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
     const p = await profileOf(deps.db, deps.signedIn);
     const name = `${reg.firstName} ${reg.surname}`.trim() || p.passenger_name;
     return {
-      passengerId: p.passenger_id, name, email: reg.email || p.passenger_email, phone: phone || p.passenger_contact_no, passwordHash: null,
-      passengerPhone,
+      contact: {
+        passengerId: p.passenger_id, name, email: reg.email || p.passenger_email, phone: phone || p.passenger_contact_no, passwordHash: null,
+        passengerPhone,
+      },
+      taken: NOTHING_TAKEN,
     };
   }
   const name = `${reg.firstName} ${reg.surname}`.trim();
@@ -63,16 +69,21 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<C
     if (!result.ok) throw new DomainError('invalid', BAD_CREDENTIALS, 'registrationData.password');
     const a = result.account;
     const contact = { passengerId: a.id, name: name || a.name, email: a.email, phone: phone || a.phone, passwordHash: null, passengerPhone };
-    await countBookingWithoutSignIn(deps, req, contact.email, 'existing');
-    return contact;
+    return { contact, taken: await countBookingWithoutSignIn(deps, req, contact.email, 'existing') };
   }
   // Counted first (so trying addresses here is limited too), then a new client's e-mail is checked before its
   // password is hashed (SPEC 4 tells a visitor whether an e-mail has an account); the unique index still decides a
   // race (writeAll).
-  await countBookingWithoutSignIn(deps, req, reg.email, mode === 'new_client' ? 'new' : 'guest');
-  if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
-  const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
-  return { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone };
+  const taken = await countBookingWithoutSignIn(deps, req, reg.email, mode === 'new_client' ? 'new' : 'guest');
+  try {
+    if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
+    // The hashing queue may be full (503, try again shortly): that try is given back, so the retry is not refused.
+    const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
+    return { contact: { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone }, taken };
+  } catch (err) {
+    await returnAllowance(deps.db, taken);
+    throw err;
+  }
 }
 
 /**
@@ -99,20 +110,23 @@ function confirmationRecipients(req: BookingRequest, bookerEmail: string): strin
 
 /**
  * A booking without a corporate sign-in mails whatever addresses it is given in the operator's name: counted per
- * client address and per recipient before anything is hashed or written (limits.ts); a new account also counts. An
- * existing client has proved their own address with its password: only the other recipient counts.
+ * client address and per recipient before anything is hashed or written (limits.ts); a new account also counts.
+ * Every recipient counts a message (messagesToAddress, whatever sends it: issue 39); an existing client has proved
+ * their own address with its password, so only the other recipient counts a confirmation.
  */
 async function countBookingWithoutSignIn(
   deps: BookingDeps, req: BookingRequest, bookerEmail: string, booker: 'guest' | 'new' | 'existing',
-): Promise<void> {
-  const recipients = confirmationRecipients(req, bookerEmail)
-    .filter((to) => booker !== 'existing' || addressKey(to) !== addressKey(bookerEmail));
+): Promise<Taken> {
+  const recipients = confirmationRecipients(req, bookerEmail);
   const uses: Use[] = [
     { limit: 'bookings', key: deps.client },
-    ...recipients.map((to) => ({ limit: 'confirmationsToAddress' as const, key: addressKey(to) })),
+    ...recipients
+      .filter((to) => booker !== 'existing' || addressKey(to) !== addressKey(bookerEmail))
+      .map((to) => ({ limit: 'confirmationsToAddress' as const, key: addressKey(to) })),
+    ...recipients.map((to) => ({ limit: 'messagesToAddress' as const, key: addressKey(to) })),
     ...(booker === 'new' ? [{ limit: 'accountCreations' as const, key: deps.client }] : []),
   ];
-  await takeAllowance(deps.db, deps.limits, uses);
+  return takeAllowance(deps.db, deps.limits, uses);
 }
 
 function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
@@ -211,8 +225,8 @@ export async function prepareBooking(deps: BookingDeps, req: BookingRequest): Pr
     throw new DomainError('invalid', 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
   }
   const trip = await priceTrip(deps.ctx, req);
-  const contact = await resolveContact(deps, req);
-  return { req, trip, contact };
+  const { contact, taken } = await resolveContact(deps, req);
+  return { req, trip, contact, taken };
 }
 
 /** The booking's total in pence: the server's unit price times the quantity. */
@@ -249,12 +263,14 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     try {
       return await writeAll(deps.db, deps, prepared, options);
     } catch (err) {
-      if (err instanceof KeyAlreadyUsed) {
-        const first = await findByIdempotencyKey(deps, req, idempotencyKey!, hash);
-        if (first) return first;
-        throw new DomainError('conflict', 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
-      }
-      if (!(err instanceof BookingNumberTaken) || attempt >= 5) throw err;
+      if (err instanceof BookingNumberTaken && attempt < 5) continue;
+      // Nothing was written: a replay of the key (answered with its booking), a request not finished, or a failure
+      // spent no allowance (issue 39).
+      await returnAllowance(deps.db, prepared.taken);
+      if (!(err instanceof KeyAlreadyUsed)) throw err;
+      const first = await findByIdempotencyKey(deps, req, idempotencyKey!, hash);
+      if (first) return first;
+      throw new DomainError('conflict', 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
     }
   }
 }

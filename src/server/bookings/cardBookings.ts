@@ -16,7 +16,7 @@ import type { CreatePaymentIntentRequest } from '../../domain/cardSchemas';
 import { formatExactPrice, penceToPounds } from '../../domain/money';
 import { cardTriesUsedUp } from '../../domain/messages';
 import { showsCard, showsPayInCar, type Settings } from '../../domain/settings';
-import { giveBack, takeAllowance, usedUp, type LimitName, type Use } from '../limits';
+import { returnAllowance, takeAllowance, usedUp, type LimitName, type Use } from '../limits';
 import { DomainError } from '../errors';
 import { releaseHeldEmails } from '../mail/queue';
 import {
@@ -106,13 +106,16 @@ export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntent
   await refuseUsedUpCardAttempts(deps, booking?.id ?? null);
   if (!booking) {
     const prepared = await prepareBooking(deps, req);
-    checkAmount(body.amount, totalPence(prepared));
     try {
+      checkAmount(body.amount, totalPence(prepared));
       await deps.db.transaction((tx) => writeBooking(tx, deps, prepared, {
         idempotencyKey: key, hash, status: 'pending', paymentMethod: 'card', paymentStatus: 'awaiting_payment',
       }));
     } catch (err) {
-      if (!(err instanceof KeyAlreadyUsed)) throw err; // a concurrent call with this key wrote it first
+      // Not written by this call (a wrong amount, a failure, or a concurrent call with this key wrote it first): it
+      // spent no allowance (issue 39).
+      await returnAllowance(deps.db, prepared.taken);
+      if (!(err instanceof KeyAlreadyUsed)) throw err;
     }
     booking = await bookingOfKey(deps.db, key, hash);
     if (!booking) throw new DomainError('conflict', 'Another request with this Idempotency-Key is not finished. Please try again in a moment.', 'Idempotency-Key');
@@ -160,8 +163,7 @@ export async function confirmCardPayment(deps: CardDeps, intentId: string): Prom
   if (pi.status === 'requires_confirmation') {
     // Counted before the card is tried, so concurrent tries cannot pass the limit; given back unless this call's
     // try was declined.
-    const uses = cardAttempts(deps, booking.id);
-    await takeAllowance(deps.db, deps.limits, uses, cardRefusal(deps.ctx.settings));
+    const taken = await takeAllowance(deps.db, deps.limits, cardAttempts(deps, booking.id), cardRefusal(deps.ctx.settings));
     let declined = false; // Stripe answers a declined confirmation with a card error, never a plain answer
     try {
       pi = await stripe.paymentIntents.confirm(intentId, { use_stripe_sdk: true });
@@ -176,11 +178,11 @@ export async function confirmCardPayment(deps: CardDeps, intentId: string): Prom
         // it stands now.
         pi = await provider(() => stripe.paymentIntents.retrieve(intentId));
       } else {
-        for (const use of uses) await giveBack(deps.db, use);
+        await returnAllowance(deps.db, taken);
         return provider(() => Promise.reject(err));
       }
     }
-    if (!declined) for (const use of uses) await giveBack(deps.db, use);
+    if (!declined) await returnAllowance(deps.db, taken);
   }
   const ids = { sessionId: pi.id, paymentId: chargeOf(pi) };
   switch (pi.status) {

@@ -4,6 +4,7 @@ import type { BookingDetail, BookingForm } from '../../domain/schemas';
 import type { BookingRequest } from '../../domain/requestSchemas';
 import type { ExtraDetailKey } from '../../domain/extras';
 import type { PricedOffer } from '../pricing/quote';
+import type { Taken } from '../limits';
 
 /** The trip as the server priced it, in the columns it is stored in. */
 export interface Trip {
@@ -23,8 +24,11 @@ export interface Contact {
   passengerPhone: string;
 }
 
-/** A request checked against the settings, priced by the server, and its passenger known: ready to be written. */
-export interface PreparedBooking { req: BookingRequest; trip: Trip; contact: Contact }
+/**
+ * A request checked against the settings, priced by the server, and its passenger known: ready to be written. `taken`
+ * is what preparing it counted against the allowances, given back if it is then not written.
+ */
+export interface PreparedBooking { req: BookingRequest; trip: Trip; contact: Contact; taken: Taken }
 
 export interface WriteOptions {
   idempotencyKey: string | null; hash: string;

@@ -6,7 +6,7 @@ import { ContactForm, QuoteRequest } from '../../domain/schemas';
 import { readBody } from '../http/body';
 import { QUOTE_SENT } from '../../domain/messages';
 import { isHoneypotFilled } from '../../domain/contactSchemas';
-import { takeAllowance } from '../limits';
+import { withAllowance } from '../limits';
 import { clientAddress } from '../http/clientAddress';
 import { operatorEmail } from '../../domain/settings';
 import { loadSettings, type AppEnv } from '../deps';
@@ -14,27 +14,26 @@ import { saveContactMessage, saveQuoteRequest } from './enquiries';
 
 const CONTACT_SENT = 'Your form has been submitted successfully!. Thank You for Contacting';
 
-function count(c: Context<AppEnv>, limit: 'quoteRequests' | 'contactMessages') {
+/** Saves with the client address's allowance counted first, and given back if the message could not be saved. */
+function counted(c: Context<AppEnv>, limit: 'quoteRequests' | 'contactMessages', save: () => Promise<void>) {
   const { db, security } = c.var.deps;
-  return takeAllowance(db, security.limits, [{ limit, key: clientAddress(c, security.trustProxy) }]);
+  return withAllowance(db, security.limits, [{ limit, key: clientAddress(c, security.trustProxy) }], async () => ({ done: true, value: await save() }));
 }
 
 export const enquiryRoutes = new Hono<AppEnv>()
   .post('/send-instant-email', async (c) => {
     const q = await readBody(c, QuoteRequest);
     if (isHoneypotFilled(q)) return c.json({ success: true, message: QUOTE_SENT });
-    await count(c, 'quoteRequests');
     const { db, mail } = c.var.deps;
-    await saveQuoteRequest(db, q, operatorEmail(await loadSettings(db)));
+    await counted(c, 'quoteRequests', async () => saveQuoteRequest(db, q, operatorEmail(await loadSettings(db))));
     mail.kick();
     return c.json({ success: true, message: QUOTE_SENT });
   })
   .post('/contact-us', async (c) => {
     const m = await readBody(c, ContactForm);
     if (isHoneypotFilled(m)) return c.json({ success: true, message: CONTACT_SENT });
-    await count(c, 'contactMessages');
     const { db, mail } = c.var.deps;
-    await saveContactMessage(db, m, operatorEmail(await loadSettings(db)));
+    await counted(c, 'contactMessages', async () => saveContactMessage(db, m, operatorEmail(await loadSettings(db))));
     mail.kick();
     return c.json({ success: true, message: CONTACT_SENT });
   });
