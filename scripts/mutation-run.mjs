@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:mutation [-- <group>... | --stale] [--record-only]`: Stryker's groups (MUTATION_RUNS in
 // mutation-score.mjs), each incremental from its file in bench/results/stryker/, then the score of each file written to
-// bench/results/mutation.json with the hash of the content it was measured on. With no argument every group; with
+// bench/results/mutation.json with the hash of the content it was measured on. Each incremental file is then trimmed
+// to what the next run reads of it (--trim: only that, for every group). With no argument every group; with
 // --stale only the groups with a file changed since its score was recorded (what `npm run test:mutation:check` and
 // CI refuse); with --record-only the record is written from the reports of the last runs, without running Stryker.
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,7 @@ const isStale = (run) => record.runs?.[run.name]?.staticMutants !== measuresStat
   || mutatedBy(root, run).some((f) => record.files?.[f]?.sha256 !== sha256(read(f)));
 // --record-only: the record written again from the groups' reports in reports/mutation/, Stryker not run.
 const recordOnly = args.includes('--record-only');
+const trimOnly = args.includes('--trim');
 const names = args.filter((a) => !a.startsWith('--'));
 const runs = args.includes('--stale') ? MUTATION_RUNS.filter(isStale)
   : names.length ? MUTATION_RUNS.filter((r) => names.includes(r.name)) : MUTATION_RUNS;
@@ -82,6 +84,32 @@ function recordRun(run) {
   }, null, 2)}\n`);
 }
 
+/**
+ * A group's incremental file, trimmed to what Stryker's next incremental run reads of it: the files this group
+ * mutates (their source and mutants) and the tests those mutants name (with their files' source, to see whether a
+ * test changed). Stryker writes every file and test its run saw; the rest is never read back, and made each file
+ * megabytes in git.
+ */
+function trimIncremental(run) {
+  const file = path.join(root, run.incrementalFile);
+  if (!existsSync(file)) return;
+  const before = readFileSync(file, 'utf8');
+  const report = JSON.parse(before);
+  const mutated = new Set(mutatedBy(root, run));
+  const files = Object.fromEntries(Object.entries(report.files ?? {}).filter(([name]) => mutated.has(name)));
+  const named = new Set(Object.values(files).flatMap((f) => f.mutants.flatMap((m) => [...(m.coveredBy ?? []), ...(m.killedBy ?? [])])));
+  const testFiles = Object.fromEntries(Object.entries(report.testFiles ?? {})
+    .map(([name, t]) => [name, { ...t, tests: t.tests.filter((test) => named.has(test.id)) }])
+    .filter(([, t]) => t.tests.length));
+  const after = JSON.stringify({ ...report, files, testFiles });
+  if (after !== before) writeFileSync(file, after);
+}
+
+if (trimOnly) {
+  for (const run of MUTATION_RUNS) trimIncremental(run);
+  process.exit(0);
+}
+
 for (const run of runs) {
   if (recordOnly) {
     recordRun(run);
@@ -99,6 +127,7 @@ for (const run of runs) {
     jsonReporter: { fileName: run.report },
   }).runMutationTest();
   recordRun(run);
+  trimIncremental(run);
   console.log(`${run.name}: ${record.runs[run.name].total.score}%; all runs ${record.total.score}% (bench/results/mutation.json)`);
 }
 /** docs/mutation.md's score table, between its markers, from the record. */
