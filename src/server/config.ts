@@ -43,7 +43,30 @@ export interface Config {
   testGatewayInProduction: boolean;
   /** Allowances per client address, recipient and booking (limits.ts), with RATE_LIMITS' changes. */
   rateLimits: Limits;
+  /**
+   * NODE_ENV=production: a server for customers. Its new database gets no demo sign-ins or bookings, it refuses to start
+   * while a README demo password signs anyone in, and its staff cookie is Secure (decision 47).
+   */
+  production: boolean;
+  /** How long a console session lasts (STAFF_SESSION_HOURS, STAFF_IDLE_MINUTES) and how its cookie is sent. */
+  staffSession: StaffSessionConfig;
 }
+
+export interface StaffSessionConfig {
+  /** Hours from sign-in after which a session ends, however it is used. */
+  hours: number;
+  /** Minutes without a person's call after which it ends (the board's background poll is no use). */
+  idleMinutes: number;
+  /** The cookie is Secure and `__Host-` prefixed (production), whatever the request came over. */
+  secureCookie: boolean;
+}
+
+/** NIST SP 800-63B's reauthentication for AAL2: 12 hours after sign-in, 30 minutes unused. */
+export const DEFAULT_STAFF_SESSION_HOURS = 12;
+export const DEFAULT_STAFF_IDLE_MINUTES = 30;
+export const DEFAULT_STAFF_SESSION: StaffSessionConfig = {
+  hours: DEFAULT_STAFF_SESSION_HOURS, idleMinutes: DEFAULT_STAFF_IDLE_MINUTES, secureCookie: false,
+};
 
 /** scrypt N = 2^17 with r = 8, p = 1: current guidance for interactive logins. */
 export const DEFAULT_PASSWORD_HASH_COST = 17;
@@ -81,7 +104,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: parseLimits(env.RATE_LIMITS),
     pendingRetentionDays: wholeDays('PENDING_RETENTION_DAYS', env.PENDING_RETENTION_DAYS, DEFAULT_PENDING_RETENTION_DAYS),
     outboxRetentionDays: wholeDays('OUTBOX_RETENTION_DAYS', env.OUTBOX_RETENTION_DAYS, DEFAULT_OUTBOX_RETENTION_DAYS),
+    production: env.NODE_ENV === 'production',
+    staffSession: staffSession(env),
   };
+}
+
+function staffSession(env: NodeJS.ProcessEnv): StaffSessionConfig {
+  const hours = wholeNumber('STAFF_SESSION_HOURS', env.STAFF_SESSION_HOURS, DEFAULT_STAFF_SESSION_HOURS, 1, 24, 'hours');
+  // Idle longer than the session itself would mean nothing.
+  const idleMinutes = wholeNumber('STAFF_IDLE_MINUTES', env.STAFF_IDLE_MINUTES, DEFAULT_STAFF_IDLE_MINUTES, 5, hours * 60, 'minutes');
+  return { hours, idleMinutes, secureCookie: env.NODE_ENV === 'production' };
+}
+
+function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number, unit: string): number {
+  if (!value?.trim()) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number of ${unit} from ${min} to ${max}, not "${value}"`);
+  return n;
 }
 
 const STRIPE_VARS = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;

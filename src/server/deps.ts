@@ -10,6 +10,7 @@ import type { Settings } from '../domain/settings';
 import { referenceSettings } from './reference/referenceData';
 import type { CardProvider } from './payments/provider';
 import type { Limits } from './limits';
+import type { StaffSessionConfig } from './config';
 
 export interface AppDeps {
   db: Db;
@@ -37,6 +38,8 @@ export interface SecurityConfig {
   trustProxy: boolean;
   /** Allowances per client address, recipient and booking (limits.ts). */
   limits: Limits;
+  /** Console sessions' lifetime and cookie (config.ts); unset: the defaults, a cookie Secure only over HTTPS. */
+  staffSession?: StaffSessionConfig;
 }
 
 export async function loadSettings(db: Queryable): Promise<Settings> {

@@ -100,11 +100,11 @@ describe('staff sign-in', () => {
     expect(after.body.message).toBe('Please sign in again: your session has ended.');
   });
 
-  it('ends a session after 12 hours unused, and every call but sign-in needs one', async () => {
+  it('ends a session after 30 minutes unused (decision 47), and every call but sign-in needs one', async () => {
     const cookie = await signIn(ADMIN.email, ADMIN.password);
-    await t.db.query("UPDATE staff_sessions SET last_used_at = now() - interval '11 hours 59 minutes' WHERE revoked_at IS NULL");
+    await t.db.query("UPDATE staff_sessions SET last_used_at = now() - interval '29 minutes' WHERE revoked_at IS NULL");
     expect((await t.call('GET', '/operator/bookings?tab=upcoming', undefined, as(cookie))).status).toBe(200);
-    await t.db.query("UPDATE staff_sessions SET last_used_at = now() - interval '12 hours 1 minute' WHERE revoked_at IS NULL");
+    await t.db.query("UPDATE staff_sessions SET last_used_at = now() - interval '31 minutes' WHERE revoked_at IS NULL");
     expect((await t.call('GET', '/operator/bookings?tab=upcoming', undefined, as(cookie))).status).toBe(401);
     for (const [method, path] of [['GET', '/operator/bookings'], ['GET', '/operator/latest'], ['GET', '/operator/emails'],
       ['GET', '/operator/export?from=2030-01-01&to=2030-12-31'], ['POST', '/operator/bookings/BK-ABC/cancel']]) {

@@ -1,7 +1,8 @@
 // The office's staff: who they are, how they sign in, and their sessions. Passwords are hashed as passengers' are
 // (auth/passwords.ts) and sign-ins are counted by the same limits (auth/throttle.ts, under keys of their own). A
-// session is 256 random bits handed to the browser once, as an HttpOnly cookie, and stored only as a hash; it ends at
-// sign-out or after 12 hours unused. Checking it and recording its use is one statement.
+// session is 256 random bits handed to the browser once, as an HttpOnly cookie (./session.ts), and stored only as a
+// hash; it ends at sign-out, STAFF_SESSION_HOURS after sign-in however it is used, and STAFF_IDLE_MINUTES after the last
+// call a person made (the board's background poll is no use of it). Checking it and recording its use is one statement.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/index';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from '../auth/passwords';
@@ -9,8 +10,8 @@ import { reserveSignInAttempt, signInSucceeded } from '../auth/throttle';
 import { DomainError } from '../errors';
 import { isEmail } from '../../domain/fields';
 import { STAFF_ROLES, type StaffRole } from '../../domain/operatorDesk';
+import { DEFAULT_STAFF_SESSION, type StaffSessionConfig } from '../config';
 
-export const STAFF_IDLE_HOURS = 12;
 
 export interface Staff { id: number; email: string; name: string; role: StaffRole; company_id: number | null; company_name: string | null }
 
@@ -96,16 +97,29 @@ export async function signInStaff(db: Db, email: string, password: string, clien
   return { token, staff };
 }
 
-/** The member of staff a session belongs to, recording its use; null when unknown, idle too long, ended or removed. */
-export async function staffOfSession(db: Queryable, token: string): Promise<Staff | null> {
+export interface SessionUse {
+  /** How long sessions last. */
+  limits?: Pick<StaffSessionConfig, 'hours' | 'idleMinutes'>;
+  /** The console's background poll: checks the session without counting as use, so an open board never keeps it. */
+  background?: boolean;
+}
+
+/**
+ * The member of staff a live session belongs to, recording a person's use of it; null when it is unknown, ended, too
+ * old, unused too long, or its member removed. A person's call is one UPDATE ... RETURNING; the poll only reads.
+ */
+export async function staffOfSession(db: Queryable, token: string, use: SessionUse = {}): Promise<Staff | null> {
   if (!/^[\w-]{43}$/.test(token)) return null;
+  const { hours, idleMinutes } = use.limits ?? DEFAULT_STAFF_SESSION;
+  const live = `token_hash = $1 AND revoked_at IS NULL
+    AND created_at > now() - make_interval(hours => $2) AND last_used_at > now() - make_interval(mins => $3)`;
+  const session = use.background
+    ? `SELECT staff_id FROM staff_sessions WHERE ${live}`
+    : `UPDATE staff_sessions SET last_used_at = now() WHERE ${live} RETURNING staff_id`;
   const [row] = await db.query<Staff>(
-    `WITH used AS (
-       UPDATE staff_sessions SET last_used_at = now()
-        WHERE token_hash = $1 AND revoked_at IS NULL AND last_used_at > now() - make_interval(hours => $2)
-        RETURNING staff_id)
+    `WITH used AS (${session})
      SELECT ${STAFF_COLUMNS} FROM used JOIN staff s ON s.id = used.staff_id AND s.active LEFT JOIN companies c ON c.id = s.company_id`,
-    [hashOf(token), STAFF_IDLE_HOURS]);
+    [hashOf(token), hours, idleMinutes]);
   return row ?? null;
 }
 
