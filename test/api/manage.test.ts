@@ -9,7 +9,7 @@ import { hashKey } from '../../src/server/bookings/manageKeys';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { inflateSync } from 'node:zlib';
 import { setSetting } from '../../src/server/operator/operator';
-import { vatOf } from '../../src/server/manage/invoices';
+import { vatOf } from '../../src/server/payments/invoices';
 import { printable } from '../../src/server/manage/receipt';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -185,7 +185,8 @@ describe('the receipt', () => {
     const text = pdfText(res.body);
     const [row] = await t.db.query<{ total: string; lines: { label: string; amount: string }[] }>(
       "SELECT to_char(total_booking_amount_pence / 100.0, 'FM999990.00') AS total, price_breakdown->'lines' AS lines FROM bookings WHERE id = $1", [b.booking.id]);
-    for (const expected of ['Albion Executive Cars', '27 Old Gloucester Street, London WC1N 3AX', 'Receipt', b.booking.booking_number,
+    // Not paid yet (paid in the car once travelled): a booking confirmation, as the booking stands now.
+    for (const expected of ['Albion Executive Cars', '27 Old Gloucester Street, London WC1N 3AX', 'Booking confirmation', 'As at', b.booking.booking_number,
       'Heathrow Airport Terminal 5, Hounslow TW6 2GA', 'Trafalgar Square, London WC2N 5DN', '12-09-2030', '7:15 AM', 'Saloon, Metro Cars London',
       'Amelia Hart', `£${row.total}`, 'To be paid in the car', ...row.lines.map((l) => l.label)]) {
       expect(text, expected).toContain(expected);
@@ -198,6 +199,8 @@ describe('the receipt', () => {
     await setSetting(t.db, 'VAT_NUMBER', 'GB 123 4567 89');
     try {
       const [first, second] = [await book(), await book()];
+      // Paid in the car once completed (issue 39: an unpaid booking is issued no invoice).
+      await t.db.query("UPDATE bookings SET status = 'completed' WHERE id = ANY($1)", [[first.booking.id, second.booking.id]]);
       const [{ last: before }] = await t.db.query<{ last: number }>('SELECT last FROM invoice_counter');
       // Asked for twice at once, and again later: one number for the booking.
       const [a, a2] = await Promise.all([receipt(first.booking.booking_number, first.manage_key), receipt(first.booking.booking_number, first.manage_key)]);

@@ -10,12 +10,14 @@ import { enqueueEmail } from '../mail/queue';
 import { manageLinkMail } from '../mail/templates';
 import { takeAllowance, type Limits } from '../limits';
 import { bookingOfKey, manageLink, mintKey } from '../bookings/manageKeys';
-import { invoiceFor } from './invoices';
+import { invoiceForDownload, paymentWords } from './invoices';
+import { invoiceFileName, invoicePdf, noteFileName, notePdf } from './invoicePdf';
+import { invoiceLabel, noteLabel } from '../payments/invoices';
 import { refundSummary } from '../payments/ledger';
-import { currentValues, storedBooking, waitingChangeOf } from './changes';
+import { currentValues, pickupTimes, storedBooking, waitingChangeOf } from './changes';
+import { bookedAddress, countMessage, isBookedAddress } from './recipients';
 import { receiptFileName, receiptPdf } from './receipt';
 import { formatExactPrice } from '../../domain/money';
-import { formatDateUK, ukToday } from '../../domain/ukTime';
 
 /** The booking a key opens, as its page shows it: 404 for a key that is not this booking's, 410 for an expired one. */
 export async function manageView(db: Db, reference: string, key: string, settings: Settings, now: Date) {
@@ -23,26 +25,32 @@ export async function manageView(db: Db, reference: string, key: string, setting
   const [b] = await db.query<{
     status: string; pickup_at: Date; driver: Record<string, string> | null; price_breakdown: { lines: { label: string; amount: string }[] };
     payment_method: string; payment_status: string; payment_livemode: boolean | null; cancel_reason: string | null; cancelled_at: Date | null;
+    original_pickup_at: Date; emailed_cancel: boolean;
   }>(
     `SELECT b.status, b.pickup_at, b.driver, b.price_breakdown, b.payment_method, b.payment_status, b.payment_livemode, b.cancel_reason,
-            b.cancelled_at FROM bookings b WHERE b.id = $1`, [bookingId]);
+            b.cancelled_at, coalesce(b.original_pickup_at, b.pickup_at) AS original_pickup_at,
+            EXISTS (SELECT 1 FROM outbound_emails m WHERE m.booking_id = b.id AND m.kind = 'booking_cancelled') AS emailed_cancel
+       FROM bookings b WHERE b.id = $1`, [bookingId]);
   const refund = await refundSummary(db, bookingId);
   const booking = (await loadBooking(db, bookingId))!;
   const stored = await storedBooking(db, bookingId);
-  const pickupAt = new Date(b.pickup_at);
+  const times = pickupTimes(b);
   const status = manageStatus(b);
-  const may = passengerMay({ status: b.status, pickupAt }, settings, now);
+  const may = passengerMay({ status: b.status, ...times }, settings, now);
   return {
     booking,
     manage: {
       status, status_words: STATUS_WORDS[status],
       driver: b.status === 'confirmed' ? b.driver : null,
-      cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason } : null,
+      // Whether the passenger was e-mailed of it: not when their address's allowance was used up (issue 39).
+      cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason, emailed: b.emailed_cancel } : null,
       refund: refund && { amount: penceToPounds(refund.pence), status: refund.status },
       breakdown: b.price_breakdown.lines,
       payment: { method: b.payment_method, status: b.payment_status, test: b.payment_livemode === false },
-      pickup_words: ukMoment(pickupAt),
-      change_until: ukMoment(changeDeadline(pickupAt, settings)), cancel_until: ukMoment(cancelDeadline(pickupAt, settings)),
+      pickup_words: ukMoment(times.pickupAt),
+      change_until: ukMoment(changeDeadline(times, settings)), cancel_until: ukMoment(cancelDeadline(times, settings)),
+      /** The pickup and the one the booking was made for: the change form says what a move does to the deadlines. */
+      pickup_at: times.pickupAt.toISOString(), original_pickup_at: times.originalPickupAt.toISOString(),
       may,
       /** The change form's values as the booking has them, and the change still waiting for its difference to be paid. */
       form: currentValues(stored), waiting_change: await waitingChangeOf(db, bookingId),
@@ -56,7 +64,8 @@ export interface FindDeps { db: Db; limits: Limits; client: string; siteUrl: str
 
 /**
  * "Find my booking": counted per client address and per reference first; when the reference and e-mail match a
- * booking, a new key's link goes to the booking's own address. The answer is the same either way.
+ * booking, a new key's link goes to the booking's own address, counted against that address (issue 39): over its
+ * allowance nothing is sent. The answer is the same either way.
  */
 export async function findBooking(deps: FindDeps, reference: string, email: string): Promise<string> {
   const ref = cleanReference(reference);
@@ -70,40 +79,48 @@ export async function findBooking(deps: FindDeps, reference: string, email: stri
         AND (lower(trim(p.passenger_email)) = $2 OR lower(trim(a.email)) = $2)`, [ref, emailKey(email)]);
   if (row) {
     await deps.db.transaction(async (tx) => {
+      if (!(await countMessage(tx, deps.limits, row.to))) return;
       const key = await mintKey(tx, row.id);
       const booking = (await loadBooking(tx, row.id))!;
-      const mail = manageLinkMail(booking, manageLink(deps.siteUrl, ref, key), deps.settings);
+      const plain = !isBookedAddress(await bookedAddress(tx, row.id, row.to), row.to);
+      const mail = manageLinkMail(booking, manageLink(deps.siteUrl, ref, key), deps.settings, plain);
       await enqueueEmail(tx, { kind: 'manage_link', to: row.to, ...mail, bookingId: row.id, eraseAfterSend: true });
     });
   }
   return MANAGE_MESSAGES.findSent;
 }
 
-/** The booking's receipt, or its VAT invoice when the operator has a VAT_NUMBER: a PDF and its file name. */
-export async function manageReceipt(db: Db, reference: string, key: string, settings: Settings, now: Date) {
+/**
+ * The booking's receipt, or its VAT invoice (issued at the first download of a paid or completed booking when the
+ * operator has a VAT_NUMBER, and settled: a credit or debit note for any difference since), or one of that invoice's
+ * notes named by `document` (INV-000001, CN-000001, DN-000001): a PDF and its file name.
+ */
+export async function manageReceipt(db: Db, reference: string, key: string, settings: Settings, now: Date, document?: string) {
   const bookingId = await bookingOfKey(db, reference, key);
+  const wanted = document?.trim().toUpperCase() || null;
+  if (wanted !== null && !/^(INV|CN|DN)-\d{6,}$/.test(wanted)) throw new DomainError('invalid', RECEIPT_MESSAGES.badDocument, 'document');
   const [b] = await db.query<{
-    status: string; price_breakdown: { lines: { label: string; amount: string }[] }; payment_method: string; payment_status: string;
-    paid_at: Date | null; total_pence: number;
-  }>(
-    `SELECT b.status, b.price_breakdown, b.payment_method, b.payment_status, b.paid_at, b.total_booking_amount_pence AS total_pence
-       FROM bookings b WHERE b.id = $1`, [bookingId]);
+    status: string; price_breakdown: { lines: { label: string; amount: string }[] }; payment_method: string; paid_at: Date | null;
+  }>('SELECT b.status, b.price_breakdown, b.payment_method, b.paid_at FROM bookings b WHERE b.id = $1', [bookingId]);
+  const { invoice, notes } = await db.transaction((tx) => invoiceForDownload(tx, bookingId, settings));
+  // A booking issued an invoice keeps it (and its notes) whatever became of it since.
+  if (!invoice && !hasReceipt(b.status, b.payment_method)) throw new DomainError('conflict', MANAGE_MESSAGES.noReceipt);
+  if (invoice && (wanted === null || wanted === invoiceLabel(invoice.number))) {
+    return { pdf: await invoicePdf(invoice, notes), fileName: invoiceFileName(invoice) };
+  }
+  const note = notes.find((n) => noteLabel(n) === wanted);
+  if (invoice && note) return { pdf: await notePdf(invoice, note), fileName: noteFileName(note) };
+  if (wanted !== null) throw new DomainError('notFound', RECEIPT_MESSAGES.noDocument);
   const refund = await refundSummary(db, bookingId);
-  if (!hasReceipt(b.status, b.payment_method)) throw new DomainError('conflict', MANAGE_MESSAGES.noReceipt);
-  const vatNumber = settings.VAT_NUMBER?.trim() ?? '';
-  const invoice = vatNumber ? await invoiceFor(db, bookingId, vatNumber, vatRate(settings)) : null;
-  const payment = b.payment_method === 'card'
-    ? `Paid by card${b.paid_at ? ` on ${formatDateUK(ukToday(new Date(b.paid_at)))}` : ''}`
-    : b.status === 'completed' ? 'Paid in the car' : 'To be paid in the car';
   const input = {
-    booking: (await loadBooking(db, bookingId))!, settings, breakdown: b.price_breakdown.lines, payment, invoice, now,
+    booking: (await loadBooking(db, bookingId))!, settings, breakdown: b.price_breakdown.lines, payment: paymentWords(b), now,
+    paid: b.payment_method === 'card' ? b.paid_at !== null : b.status === 'completed',
     refund: refund?.status === 'succeeded' ? `${formatExactPrice(penceToPounds(refund.pence))} refunded to the card` : null,
   };
   return { pdf: await receiptPdf(input), fileName: receiptFileName(input) };
 }
 
-/** VAT_RATE in per cent (20 unless the operator says otherwise). */
-const vatRate = (settings: Settings) => {
-  const n = Number(settings.VAT_RATE);
-  return settings.VAT_RATE?.trim() && Number.isFinite(n) && n >= 0 && n < 100 ? n : 20;
-};
+export const RECEIPT_MESSAGES = {
+  badDocument: 'A document is named by its number, such as INV-000001, CN-000001 or DN-000001.',
+  noDocument: 'This booking has no document with that number.',
+} as const;

@@ -2,9 +2,10 @@
 // the link's fragment, which no browser sends to a server). GET /manage/{reference} shows the booking, POST
 // .../changes changes it (or says what the change costs), .../changes/{id}/payment-intent and .../complete pay a
 // higher price's difference by card (the card page's confirm call confirms it), POST .../cancel cancels it, GET
-// .../receipt is its PDF. POST /manage/find sends a new link.
+// .../receipt is its PDF (?document= one of its invoice's credit or debit notes). POST /manage/find sends a new link.
 import { Hono, type Context } from 'hono';
-import { readJson } from '../http/body';
+import { readBody } from '../http/body';
+import { ChangeBody, ChangeCompleteBody, ChangePaymentBody, FindBody } from '../../domain/manageSchemas';
 import { clientAddress } from '../http/clientAddress';
 import { loadSettings, type AppEnv } from '../deps';
 import { DomainError } from '../errors';
@@ -33,7 +34,8 @@ export const manageRoutes = new Hono<AppEnv>()
   })
   .get('/manage/:reference/receipt', async (c) => {
     const { db, now } = c.var.deps;
-    const { pdf, fileName } = await manageReceipt(db, c.req.param('reference'), keyOf(c), await loadSettings(db), now());
+    // ?document=CN-000001: one of the invoice's notes (or the invoice, INV-...) by its number; none: the receipt itself.
+    const { pdf, fileName } = await manageReceipt(db, c.req.param('reference'), keyOf(c), await loadSettings(db), now(), c.req.query('document'));
     c.header('Content-Type', 'application/pdf');
     c.header('Content-Disposition', `attachment; filename="${fileName}"`);
     return c.body(new Uint8Array(pdf));
@@ -41,7 +43,7 @@ export const manageRoutes = new Hono<AppEnv>()
   .post('/manage/:reference/changes', async (c) => {
     const { deps } = c.var;
     const ctx = await quoteContext(deps);
-    const body = ((await readJson(c)) ?? {}) as Record<string, unknown>;
+    const body = await readBody(c, ChangeBody);
     const answer = await askChange({ db: deps.db, ctx, settings: ctx.settings, now: ctx.now, siteUrl: deps.siteUrl, limits: deps.security.limits }, c.req.param('reference'), keyOf(c), body);
     if (answer.status === 'saved') {
       deps.mail.kick();
@@ -52,8 +54,8 @@ export const manageRoutes = new Hono<AppEnv>()
   })
   .post('/manage/:reference/changes/:id/payment-intent', async (c) => {
     const { deps } = c.var;
-    const body = ((await readJson(c)) ?? {}) as { paymentMethodId?: unknown };
-    if (typeof body.paymentMethodId !== 'string' || !body.paymentMethodId) throw new DomainError('invalid', 'paymentMethodId is required', 'paymentMethodId');
+    const body = await readBody(c, ChangePaymentBody);
+    if (!body.paymentMethodId) throw new DomainError('invalid', 'paymentMethodId is required', 'paymentMethodId');
     const settings = await loadSettings(deps.db);
     return c.json({ success: true, ...(await startChangePayment(
       { db: deps.db, ctx: await quoteContext(deps), settings, now: deps.now(), siteUrl: deps.siteUrl, limits: deps.security.limits, stripe: deps.cards.stripe },
@@ -63,7 +65,7 @@ export const manageRoutes = new Hono<AppEnv>()
   .post('/manage/:reference/changes/:id/complete', async (c) => {
     const { deps } = c.var;
     const bookingId = await bookingOfKey(deps.db, c.req.param('reference'), keyOf(c));
-    const body = ((await readJson(c)) ?? {}) as { paymentIntentId?: unknown };
+    const body = await readBody(c, ChangeCompleteBody);
     const [change] = await deps.db.query<{ payment_intent_id: string | null }>(
       'SELECT payment_intent_id FROM booking_changes WHERE id = $1 AND booking_id = $2', [changeIdOf(c), bookingId]);
     if (!change?.payment_intent_id || change.payment_intent_id !== body.paymentIntentId) {
@@ -101,10 +103,10 @@ export const manageRoutes = new Hono<AppEnv>()
   })
   .post('/manage/find', async (c) => {
     const { db, security, siteUrl, mail } = c.var.deps;
-    const body = (await readJson(c)) as { reference?: unknown; email?: unknown } | null;
+    const body = await readBody(c, FindBody);
     const message = await findBooking(
       { db, limits: security.limits, client: clientAddress(c, security.trustProxy), siteUrl, settings: await loadSettings(db) },
-      typeof body?.reference === 'string' ? body.reference : '', typeof body?.email === 'string' ? body.email : '');
+      body.reference ?? '', body.email ?? '');
     mail.kick();
     return c.json({ success: true, message });
   });
