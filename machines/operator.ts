@@ -45,7 +45,8 @@ export type DeskAction =
   | { kind: 'assignDriver'; driver: DriverInput }
   | { kind: 'complete' } | { kind: 'noShow' }
   | { kind: 'cancel'; cancel: CancelInput }
-  | { kind: 'retryRefund' };
+  | { kind: 'retryRefund' }
+  | { kind: 'refund' };
 
 /** What an action answers: which it was and, for a cancellation, how the refund went. */
 export interface ActionResult { kind: DeskAction['kind']; refund?: { status: string; error?: string } | null }
@@ -138,6 +139,7 @@ const ACTION_DONE: Record<DeskAction['kind'], string> = {
   complete: 'Marked as completed.', noShow: 'Marked as a no-show.',
   cancel: 'Booking cancelled. The passenger, the office and the company have been told.',
   retryRefund: 'Refund asked for again.',
+  refund: 'Refund made. The passenger has been e-mailed.',
 };
 
 const isSessionEnd = (e: unknown) => (e as CallError)?.status === 401;

@@ -19,7 +19,7 @@ export const STATUS_LABELS: Record<BookingStatus, string> = {
 };
 export const isBookingStatus = (s: string): s is BookingStatus => (BOOKING_STATUSES as readonly string[]).includes(s);
 
-export type BookingAction = 'assignDriver' | 'complete' | 'noShow' | 'cancel';
+export type BookingAction = 'assignDriver' | 'complete' | 'noShow' | 'cancel' | 'refund';
 
 /**
  * What the office may do with a booking: a confirmed one takes a driver (again, to change it) and can be cancelled
@@ -29,6 +29,21 @@ export type BookingAction = 'assignDriver' | 'complete' | 'noShow' | 'cancel';
 export function allowedActions(b: { status: string; pickupAt: Date }, now: Date): BookingAction[] {
   if (b.status !== 'confirmed') return [];
   return now.getTime() < b.pickupAt.getTime() ? ['assignDriver', 'cancel'] : ['assignDriver', 'complete', 'noShow', 'cancel'];
+}
+
+/**
+ * Who moves the operator's money: the office (administrators and dispatchers). The operator took the card payment, so
+ * a company's staff cancel a booking without a refund; the office is told, and refunds it (decision 50).
+ */
+export const mayRefund = (role: string): boolean => role === 'admin' || role === 'dispatcher';
+
+/** A cancelled booking with card money left to give back: the office may refund it, all that is left, once. */
+export const refundDue = (b: { status: string; leftPence: number }): boolean => b.status === 'cancelled' && b.leftPence > 0;
+
+/** The buttons a member of staff sees on a booking: what allowedActions allows, and Refund for the office when one is due. */
+export function deskActions(b: { status: string; pickupAt: Date; leftPence: number }, role: string, now: Date): BookingAction[] {
+  const actions = allowedActions(b, now);
+  return mayRefund(role) && refundDue(b) ? [...actions, 'refund'] : actions;
 }
 
 export const BOARD_TABS = ['today', 'upcoming', 'past', 'awaiting', 'cancelled'] as const;
@@ -102,4 +117,6 @@ export const MESSAGES = {
   notFound: 'No booking with this reference.',
   notAllowed: 'This cannot be done to this booking any more. Reload it to see where it stands.',
   adminOnly: 'Only an administrator can do this.',
+  officeRefunds: 'Only the office refunds a card payment: cancel without a refund, and the office is told to refund it.',
+  nothingToRefund: 'Nothing is left to refund on this booking. Reload it to see where it stands.',
 } as const;

@@ -204,3 +204,29 @@ export function bookingChangedMail(r: BookingResult, rows: [string, string][], m
   ], ['If you did not make this change, reply to this e-mail or call us at once.', ...signature(s)]);
   return { subject: m.subject, text: m.text, html: m.html };
 }
+
+/**
+ * To the office alone (decision 50) when a company's staff cancel a card booking: the operator took the payment, so
+ * the company cannot refund it; the office refunds it from the console (Refund on the booking's page).
+ */
+export function refundDueNotice(r: BookingResult, by: string, leftPence: number, reason: string, currency: string, consoleUrl: string): Message {
+  const b = r.booking;
+  const amount = formatExactPrice((leftPence / 100).toFixed(2), currency);
+  const m = render(`Refund due: ${b.booking_number}`,
+    `${b.booking_number} was cancelled by ${by}; its card payment of ${amount} was not refunded: refund it from the console.`, [
+      ['Reference ID', b.booking_number], ['Company', b.company_name],
+      ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+      ['Reason', reason], ['Not refunded', amount], ['In the console', consoleUrl],
+    ], []);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
+/** To the passenger when the office refunds a cancelled booking's payment after its cancellation (decision 50). */
+export function refundAfterCancelMail(r: BookingResult, refundedPence: number, s: Settings): Message {
+  const b = r.booking;
+  const amount = formatExactPrice((refundedPence / 100).toFixed(2), currencyOf(s));
+  const m = render(`Refund: ${b.booking_number}`, `${amount} paid for your cancelled booking ${b.booking_number} is refunded to your card.`, [
+    ['Reference ID', b.booking_number], ['Refund', `${amount}. It usually shows within 5 to 10 working days.`],
+  ], ['If you have a question about it, reply to this e-mail.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}

@@ -1,17 +1,22 @@
 // What the office does to a booking from the console (issue 26): assign a driver, mark it completed or a no-show,
-// cancel it (refunding a card payment). Each action locks the booking's row, checks the action is still allowed
-// (operatorDesk.ts allowedActions), changes it, writes the audit entry and the e-mails, all in one transaction: two
-// dispatchers pressing at once change it once. A refund is written with the cancellation and only then asked of the
-// card provider, under its own idempotency key (see refunds.ts).
+// cancel it (refunding a card payment), refund what a cancellation left. Each action locks the booking's row, checks
+// the action is still allowed (operatorDesk.ts allowedActions, refundDue), changes it, writes the audit entry and the
+// e-mails, all in one transaction: two dispatchers pressing at once change it once. A refund is written with the
+// cancellation and only then asked of the card provider, under its own idempotency key (see refunds.ts). Only the
+// office moves money (decision 50): a company's staff cancel without a refund, and the office is told.
 import type { Db, Queryable } from '../db/index';
-import { allowedActions, cancelErrors, driverErrors, MESSAGES, plate, refundPence, type BookingAction, type CancelInput, type DriverInput } from '../../domain/operatorDesk';
+import {
+  allowedActions, cancelErrors, driverErrors, mayRefund, MESSAGES, plate, refundDue, refundPence, type BookingAction, type CancelInput,
+  type DriverInput,
+} from '../../domain/operatorDesk';
+import { formatExactPrice } from '../../domain/money';
 import { normalisePhone } from '../../domain/phone';
-import { currencyOf, type Settings } from '../../domain/settings';
+import { currencyOf, operatorEmail, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { enqueueEmail } from '../mail/queue';
-import { bookingCancelledMail, driverAssignedMail, refundWords } from '../mail/templates';
+import { bookingCancelledMail, driverAssignedMail, refundAfterCancelMail, refundDueNotice, refundWords } from '../mail/templates';
 import { loadBooking } from '../bookings/queries';
-import { recordChange, tellOffice } from '../bookings/bookingHistory';
+import { consoleUrl, recordChange, tellOffice } from '../bookings/bookingHistory';
 import { deskBooking, scopeOf, type DeskBooking } from './deskQueries';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
 import type { Staff } from './staff';
@@ -22,14 +27,20 @@ export interface DeskDeps { db: Db; settings: Settings; now: Date; siteUrl: stri
 export const audit = (tx: Queryable, staff: Staff, action: string, bookingId: number | null, subject: string, before: unknown, after: unknown) =>
   recordChange(tx, { staffId: staff.id, name: `${staff.name} (${staff.email})` }, action, bookingId, subject, before, after);
 
+/** The booking, locked for this transaction, when the viewer may see it (404 otherwise). */
+async function lockSeen(tx: Queryable, staff: Staff, reference: string): Promise<DeskBooking> {
+  await tx.query('SELECT 1 FROM bookings WHERE booking_number = $1 FOR UPDATE', [reference.trim().toUpperCase()]);
+  const b = await deskBooking(tx, scopeOf(staff), reference);
+  if (!b) throw new DomainError('notFound', MESSAGES.notFound);
+  return b;
+}
+
 /**
  * The booking, locked for this transaction, when the viewer may see it (404 otherwise) and the action is still allowed
  * (409 otherwise: someone else got there first, or its time has passed).
  */
 async function lockFor(tx: Queryable, deps: DeskDeps, staff: Staff, reference: string, action: BookingAction): Promise<DeskBooking> {
-  await tx.query('SELECT 1 FROM bookings WHERE booking_number = $1 FOR UPDATE', [reference.trim().toUpperCase()]);
-  const b = await deskBooking(tx, scopeOf(staff), reference);
-  if (!b) throw new DomainError('notFound', MESSAGES.notFound);
+  const b = await lockSeen(tx, staff, reference);
   if (!allowedActions({ status: b.status, pickupAt: new Date(b.pickup_at) }, deps.now).includes(action)) {
     throw new DomainError('conflict', MESSAGES.notAllowed);
   }
@@ -79,24 +90,61 @@ export async function finishBooking(deps: DeskDeps, staff: Staff, reference: str
 /**
  * Cancels a booking with its reason. A paid card booking's refund (all of it, or the part entered) is written now,
  * 'pending', and made by the caller after the commit (refunds.ts). The passenger, the office and the company are told.
+ * A company's staff cancel without a refund (asking for one is refused, 403): the office is told, by a notice of its
+ * own, that the payment is left for it to refund.
  */
-export async function cancelBooking(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof CancelInput, unknown>>) {
+export async function cancelBooking(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof CancelInput, string>>) {
+  const office = mayRefund(staff.role);
+  if (!office && input.refund === 'yes') throw new DomainError('forbidden', MESSAGES.officeRefunds, 'refund');
   return deps.db.transaction(async (tx) => {
     const b = await lockFor(tx, deps, staff, reference, 'cancel');
     const left = refundableLeft(await paymentsLeft(tx, b.id));
     const paid = left > 0 ? left : null;
-    refuse(cancelErrors(input, paid));
-    const reason = String(input.reason).trim();
-    const refund = paid !== null && input.refund === 'yes' ? refundPence(input.refund_amount as string | undefined, paid) as number : null;
+    // Only the office is asked whether to refund.
+    refuse(cancelErrors(input, office ? paid : null));
+    const reason = input.reason!.trim();
+    const refund = office && paid !== null && input.refund === 'yes' ? refundPence(input.refund_amount, paid) as number : null;
     await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1", [b.id, reason]);
     const refundIds = refund === null ? [] : await writeRefunds(tx, b.id, refund, { staffId: staff.id });
+    const leftForOffice = office ? null : paid;
     await audit(tx, staff, 'Cancelled', b.id, reason, { status: b.status },
-      { status: 'cancelled', reason, refund_pence: refund });
+      { status: 'cancelled', reason, refund_pence: refund, ...(leftForOffice === null ? {} : { refund_left_to_office_pence: leftForOffice }) });
     const result = (await loadBooking(tx, b.id))!;
-    const money = refundWords(b.payment_method, refund, paid ?? 0, currencyOf(deps.settings));
+    const currency = currencyOf(deps.settings);
+    const amount = leftForOffice === null ? '' : formatExactPrice((leftForOffice / 100).toFixed(2), currency);
+    const money = leftForOffice === null
+      ? refundWords(b.payment_method, refund, paid ?? 0, currency)
+      : `Our office will e-mail you about refunding the ${amount} paid by card.`;
     const mail = bookingCancelledMail(result, reason, money, deps.settings);
     await enqueueEmail(tx, { kind: 'booking_cancelled', to: result.passengerDetails.passenger_email, ...mail, bookingId: b.id });
-    await notifyOffice(tx, deps, b, 'Booking cancelled', [['Reason', reason], ['Payment', money]], staff);
+    await notifyOffice(tx, deps, b, 'Booking cancelled', [
+      ['Reason', reason], ['Payment', leftForOffice === null ? money : `${amount} paid by card, not refunded: the office refunds it.`],
+    ], staff);
+    if (leftForOffice !== null) {
+      const notice = refundDueNotice(result, `${staff.name} (${staff.company_name ?? staff.email})`, leftForOffice, reason, currency,
+        consoleUrl(deps.siteUrl, b.booking_number));
+      await enqueueEmail(tx, { kind: 'booking_change_notice', to: operatorEmail(deps.settings), ...notice, bookingId: b.id });
+    }
+    return { refundIds };
+  });
+}
+
+/**
+ * The office refunds what a cancellation left of a booking's card payments: all of it, written 'pending' with its
+ * booking locked, so a second press (or a second dispatcher) finds nothing left (409). The passenger is told.
+ */
+export async function refundRest(deps: DeskDeps, staff: Staff, reference: string) {
+  if (!mayRefund(staff.role)) throw new DomainError('forbidden', MESSAGES.officeRefunds);
+  return deps.db.transaction(async (tx) => {
+    const b = await lockSeen(tx, staff, reference);
+    const left = refundableLeft(await paymentsLeft(tx, b.id));
+    if (!refundDue({ status: b.status, leftPence: left })) throw new DomainError('conflict', MESSAGES.nothingToRefund);
+    const refundIds = await writeRefunds(tx, b.id, left, { staffId: staff.id, afterCancel: true });
+    const amount = formatExactPrice((left / 100).toFixed(2), currencyOf(deps.settings));
+    await audit(tx, staff, 'Refunded', b.id, amount, { refundable_pence: left }, { refund_pence: left });
+    const result = (await loadBooking(tx, b.id))!;
+    const mail = refundAfterCancelMail(result, left, deps.settings);
+    await enqueueEmail(tx, { kind: 'booking_cancelled', to: result.passengerDetails.passenger_email, ...mail, bookingId: b.id });
     return { refundIds };
   });
 }

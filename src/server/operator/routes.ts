@@ -1,11 +1,14 @@
 // The console's calls, under /api/v1/operator (issue 26). A member of staff signs in for an HttpOnly session cookie;
 // every other call needs it (401 without), and a company member reaches only their company's bookings (another's is
 // 404). The API's key headers and JSON-only bodies apply here as everywhere, so no other site can make these calls.
+// Every body is typed by its schema (src/domain/consoleSchemas.ts) before anything reads it: a wrong type is a 422
+// naming the field.
 import { Hono, type Context } from 'hono';
 import { clientAddress } from '../http/clientAddress';
-import { readJson } from '../http/body';
+import { readBody, validate } from '../http/body';
 import { DomainError } from '../errors';
-import { isBoardTab, isBookingStatus, MESSAGES, STATUS_LABELS, allowedActions } from '../../domain/operatorDesk';
+import { isBoardTab, isBookingStatus, MESSAGES, STATUS_LABELS, deskActions } from '../../domain/operatorDesk';
+import { CancelBody, DataChangeBody, DataRequest, DriverBody, SignInBody } from '../../domain/consoleSchemas';
 import { isCalendarDate } from '../../domain/ukTime';
 import { penceToPounds } from '../../domain/money';
 import { loadSettings, type AppEnv } from '../deps';
@@ -15,12 +18,12 @@ import { clearSessionCookie, sessionToken, setSessionCookie, staffOfRequest } fr
 import {
   EXPORT_COLUMNS, boardRows, deskBooking, exportRows, latestBooking, mailRows, scopeOf, timelineOf,
 } from './deskQueries';
-import { assignDriver, audit, cancelBooking, finishBooking, type DeskDeps } from './desk';
+import { assignDriver, audit, cancelBooking, finishBooking, refundRest, type DeskDeps } from './desk';
 import { makeRefunds } from '../payments/refunds';
 import { paymentsLeft, refundableLeft, refundSummary } from '../payments/ledger';
 import { toCsv } from './csv';
 import { renewConfirmation } from '../bookings/renewConfirmation';
-import { changeData, dataSection, isDataSection, type DataChange } from './operatorData';
+import { changeData, dataSection, isDataSection } from './operatorData';
 
 async function requireStaff(c: Context<AppEnv>): Promise<Staff> {
   const staff = await staffOfRequest(c);
@@ -42,9 +45,9 @@ const idParam = (v: string | undefined) => (v && /^\d{1,9}$/.test(v) ? Number(v)
 export const operatorRoutes = new Hono<AppEnv>()
   .post('/operator/session', async (c) => {
     const { db, security } = c.var.deps;
-    const body = (await readJson(c)) as { email?: unknown; password?: unknown };
-    const email = typeof body?.email === 'string' ? body.email.trim() : '';
-    const password = typeof body?.password === 'string' ? body.password : '';
+    const body = await readBody(c, SignInBody);
+    const email = body.email?.trim() ?? '';
+    const password = body.password ?? '';
     if (!email) throw new DomainError('invalid', 'Enter your e-mail.', 'email');
     if (!password) throw new DomainError('invalid', 'Enter your password.', 'password');
     const result = await signInStaff(db, email, password, clientAddress(c, security.trustProxy), security.passwordHashCost);
@@ -102,7 +105,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       booking,
       desk: {
         status: b.status, status_label: STATUS_LABELS[b.status as keyof typeof STATUS_LABELS] ?? b.status,
-        pickup_at: b.pickup_at, actions: allowedActions({ status: b.status, pickupAt: new Date(b.pickup_at) }, now()),
+        pickup_at: b.pickup_at, actions: deskActions({ status: b.status, pickupAt: new Date(b.pickup_at), leftPence: refundable }, staff.role, now()),
         breakdown: b.price_breakdown.lines,
         payment: {
           method: b.payment_method, status: b.payment_status, charge_id: b.payment_id, intent_id: b.payment_intent_id,
@@ -116,7 +119,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
   .post('/operator/bookings/:reference/driver', async (c) => {
     const staff = await requireStaff(c);
-    const driver = await assignDriver(await deskDeps(c), staff, c.req.param('reference'), ((await readJson(c)) ?? {}) as Record<string, unknown>);
+    const driver = await assignDriver(await deskDeps(c), staff, c.req.param('reference'), await readBody(c, DriverBody));
     c.var.deps.mail.kick();
     return c.json({ driver });
   })
@@ -130,10 +133,18 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
   .post('/operator/bookings/:reference/cancel', async (c) => {
     const staff = await requireStaff(c);
-    const { refundIds } = await cancelBooking(await deskDeps(c), staff, c.req.param('reference'), ((await readJson(c)) ?? {}) as Record<string, unknown>);
+    const { refundIds } = await cancelBooking(await deskDeps(c), staff, c.req.param('reference'), await readBody(c, CancelBody));
     c.var.deps.mail.kick();
-    const refund = await makeRefunds(c.var.deps.db, c.var.deps.cards, refundIds);
+    const refund = await makeRefunds(c.var.deps.db, c.var.deps.cards, refundIds, c.var.deps.now());
     return c.json({ status: 'cancelled', refund });
+  })
+  // What a cancellation left of a card payment, refunded later by the office (a company's staff cancel without a
+  // refund): all that is left, written once (a second press finds nothing left), then made as every refund is.
+  .post('/operator/bookings/:reference/refund-rest', async (c) => {
+    const staff = await requireStaff(c);
+    const { refundIds } = await refundRest(await deskDeps(c), staff, c.req.param('reference'));
+    c.var.deps.mail.kick();
+    return c.json({ refund: await makeRefunds(c.var.deps.db, c.var.deps.cards, refundIds, c.var.deps.now()) });
   })
   // A refund the provider did not make (it did not answer, or refused): asked again, under the same key.
   .post('/operator/bookings/:reference/refund', async (c) => {
@@ -144,7 +155,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     const refund = await refundSummary(db, b.id);
     if (!refund) throw new DomainError('conflict', 'This booking has no refund to make.');
     if (refund.status !== 'succeeded') await audit(db, staff, 'Refund retried', b.id, '', { status: refund.status }, undefined);
-    return c.json({ refund: await makeRefunds(db, cards, refund.ids) });
+    return c.json({ refund: await makeRefunds(db, cards, refund.ids, c.var.deps.now()) });
   })
   .get('/operator/emails', async (c) => {
     const staff = await requireStaff(c);
@@ -186,8 +197,9 @@ export const operatorRoutes = new Hono<AppEnv>()
   .post('/operator/data', async (c) => {
     const staff = await requireStaff(c);
     requireAdmin(staff);
-    const body = (await readJson(c)) as { change?: DataChange } | null;
-    return c.json(await changeData(c.var.deps.db, staff, body?.change as DataChange, c.var.deps.security.passwordHashCost));
+    // The change's fields are named as the forms name them (company_name, bands.0.per_mile), not change.company_name.
+    const change = validate((await readBody(c, DataRequest)).change, DataChangeBody);
+    return c.json(await changeData(c.var.deps.db, staff, change, c.var.deps.security.passwordHashCost));
   })
   .get('/operator/export', async (c) => {
     const staff = await requireStaff(c);

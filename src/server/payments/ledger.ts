@@ -24,10 +24,10 @@ export const refundableLeft = (payments: readonly Refundable[]) => payments.redu
 
 /**
  * Writes the refund rows that give back `pence`, or what is left when that is less (latest payment first), 'pending':
- * the caller makes them after the commit.
+ * the caller makes them after the commit. `afterCancel`: the office's refund of what a cancellation left (decision 50).
  */
 export async function writeRefunds(
-  tx: Queryable, bookingId: number, pence: number, by: { staffId?: number | null; changeId?: number | null } = {},
+  tx: Queryable, bookingId: number, pence: number, by: { staffId?: number | null; changeId?: number | null; afterCancel?: boolean } = {},
 ): Promise<number[]> {
   const payments = await paymentsLeft(tx, bookingId);
   // Never more than is left (the office may have refunded part already).
@@ -36,8 +36,9 @@ export async function writeRefunds(
   const ids: number[] = [];
   for (const part of allocateRefund(payments, amount)) {
     const [row] = await tx.query<{ id: number }>(
-      'INSERT INTO refunds (booking_id, amount_pence, staff_id, payment_intent_id, change_id) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      [bookingId, part.pence, by.staffId ?? null, part.paymentIntentId, by.changeId ?? null]);
+      `INSERT INTO refunds (booking_id, amount_pence, staff_id, payment_intent_id, change_id, after_cancel)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [bookingId, part.pence, by.staffId ?? null, part.paymentIntentId, by.changeId ?? null, by.afterCancel === true]);
     ids.push(row.id);
   }
   return ids;

@@ -2,9 +2,10 @@
 // so that `npm start` takes card payments with no account and no internet. It
 // speaks the REST shapes the official `stripe` SDK and our Stripe.js stand-in
 // (./stripe.js) use: form-encoded requests, JSON objects, Stripe's error
-// bodies and status codes, Idempotency-Key replays, and signed webhooks. Only
-// what card payments here need: payment methods, and payment intents with
-// manual confirmation and 3-D Secure (./cards.ts decides each test card).
+// bodies and status codes, Idempotency-Key replays (for a day), and signed
+// webhooks. Only what card payments here need: payment methods, payment intents
+// with manual confirmation and 3-D Secure (./cards.ts decides each test card),
+// and refunds, listed and paged as Stripe lists them.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,8 @@ export interface GatewayOptions extends GatewayKeys {
 }
 
 export const API_VERSION = '2026-10-28.endive';
+/** How long an idempotency key is remembered, as at Stripe: a day; the same key after that makes a new request. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 export const AUTHENTICATION_FAILED =
   'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
@@ -168,6 +171,11 @@ export function testGateway(opts: GatewayOptions) {
     return pi;
   }
 
+  /** Forgets every idempotency key, as a day passing does; how many there were. */
+  async function forgetIdempotencyKeys(): Promise<number> {
+    return (await opts.db.query("DELETE FROM test_gateway_objects WHERE kind = 'idempotency_key' RETURNING id")).length;
+  }
+
   const app = new Hono<Env>();
 
   // Stripe.js stand-in for the card page (served only by this gateway, so only when Stripe is not configured).
@@ -198,9 +206,12 @@ export function testGateway(opts: GatewayOptions) {
     const id = `idem_${createHash('sha256').update(`${key}\n${idem}`).digest('hex')}`;
     const fingerprint = createHash('sha256').update(`${c.req.path}\n${JSON.stringify(c.get('form'))}`).digest('hex');
     return locked(id, async () => {
-      const [row] = await opts.db.query<{ data: { fingerprint: string; status: number; body: unknown } }>(
-        'SELECT data FROM test_gateway_objects WHERE id = $1', [id]);
-      if (row) {
+      const [row] = await opts.db.query<{ data: { fingerprint: string; status: number; body: unknown }; created_at: Date }>(
+        'SELECT data, created_at FROM test_gateway_objects WHERE id = $1', [id]);
+      // A key older than the window is forgotten: this request is made again, as a new one.
+      const remembered = row && now().getTime() - new Date(row.created_at).getTime() < IDEMPOTENCY_WINDOW_MS;
+      if (row && !remembered) await opts.db.query('DELETE FROM test_gateway_objects WHERE id = $1', [id]);
+      if (remembered) {
         if (row.data.fingerprint !== fingerprint) {
           return c.json({ error: {
             type: 'idempotency_error',
@@ -354,6 +365,13 @@ export function testGateway(opts: GatewayOptions) {
     })));
   });
 
+  // A test's way to let a day pass for idempotency (Stripe forgets a key after a day): every key is forgotten now, so
+  // the same key again makes a new request. Like the 3-D Secure page, only where this gateway is the provider.
+  app.post('/v1/test_helpers/idempotency_keys/forget', async (c) => {
+    secretOnly(c);
+    return c.json({ object: 'idempotency_keys', forgotten: await forgetIdempotencyKeys() });
+  });
+
   // Refunds, as Stripe's Refunds API: of a succeeded payment intent, at most what was received and not refunded yet;
   // a card refund succeeds at once in test mode. The intent's charge records what was refunded.
   app.post('/v1/refunds', async (c) => {
@@ -386,12 +404,26 @@ export function testGateway(opts: GatewayOptions) {
     }));
   });
 
+  // As Stripe lists refunds: newest first, of one payment intent or charge when named, `limit` (1 to 100, 10 when
+  // none) at a time, the next page after `starting_after` (the previous page's last id), or before `ending_before`.
   app.get('/v1/refunds', async (c) => {
     secretOnly(c);
-    const intentId = String(c.get('form').payment_intent ?? '');
-    const rows = await opts.db.query<{ data: { payment_intent: string; created: number } }>(
-      "SELECT data FROM test_gateway_objects WHERE kind = 'refund' AND data->>'payment_intent' = $1 ORDER BY created_at DESC", [intentId]);
-    return c.json({ object: 'list', url: '/v1/refunds', has_more: false, data: rows.map((r) => r.data) });
+    const form = c.get('form') as Record<string, string | undefined>;
+    const limit = form.limit === undefined ? 10 : Number(form.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid('This value must be between 1 and 100.', { param: 'limit' });
+    const cursor = form.starting_after ?? form.ending_before ?? null;
+    if (cursor !== null) await load(cursor, 'refund');
+    // Newest first after the cursor; before it, the oldest first (then shown newest first).
+    const older = form.ending_before === undefined;
+    const [than, order] = older ? ['<', 'DESC'] : ['>', 'ASC'];
+    const rows = await opts.db.query<{ data: object }>(
+      `SELECT o.data FROM test_gateway_objects o LEFT JOIN test_gateway_objects k ON k.id = $3
+        WHERE o.kind = 'refund' AND ($1::text IS NULL OR o.data->>'payment_intent' = $1) AND ($2::text IS NULL OR o.data->>'charge' = $2)
+          AND ($3::text IS NULL OR (o.created_at, o.id) ${than} (k.created_at, k.id))
+        ORDER BY o.created_at ${order}, o.id ${order} LIMIT $4`,
+      [form.payment_intent ?? null, form.charge ?? null, cursor, limit + 1]);
+    const page = rows.slice(0, limit).map((r) => r.data);
+    return c.json({ object: 'list', url: '/v1/refunds', has_more: rows.length > limit, data: older ? page : page.reverse() });
   });
 
   app.get('/v1/refunds/:id', async (c) => {
@@ -411,7 +443,7 @@ export function testGateway(opts: GatewayOptions) {
     return c.json({ error: { type: 'api_error', message: 'An unknown error occurred in the local test gateway.' } }, 500);
   });
 
-  return { app, webhooks, keys: { publishableKey: opts.publishableKey, secretKey: opts.secretKey, webhookSecret: opts.webhookSecret } };
+  return { app, webhooks, forgetIdempotencyKeys, keys: { publishableKey: opts.publishableKey, secretKey: opts.secretKey, webhookSecret: opts.webhookSecret } };
 }
 
 export type TestGateway = ReturnType<typeof testGateway>;

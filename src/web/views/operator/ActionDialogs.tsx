@@ -1,10 +1,11 @@
 // The windows that confirm an action before it happens (issue 26): a driver's details, a cancellation's reason and
 // refund, or a plain question. Each form checks with the rules the server enforces (src/domain/operatorDesk.ts);
-// the server's refusal, naming a field, shows under that field.
+// the server's refusal, naming a field, shows under that field. Only the office is offered a refund (mayRefund): a
+// company's staff cancel without one, and are told the office refunds it (decision 50).
 import { Form } from 'react-final-form';
 import { Field } from 'react-final-form';
 import { TextField } from '../../components/TextField';
-import { cancelErrors, driverErrors, type BookingAction, type CancelInput, type DriverInput } from '../../../domain/operatorDesk';
+import { cancelErrors, driverErrors, mayRefund, type BookingAction, type CancelInput, type DriverInput } from '../../../domain/operatorDesk';
 import { formatPhone } from '../../../domain/phone';
 import type { BookingPage } from '../../../../machines/operator';
 import { poundsToPence } from '../../../domain/money';
@@ -21,6 +22,7 @@ export function ActionDialog({ action, page }: { action: BookingAction | 'retryR
     complete: { title: `Mark ${reference} as completed?`, text: 'The journey took place. This cannot be undone.', confirm: 'Mark completed' },
     noShow: { title: `Mark ${reference} as a no-show?`, text: 'The passenger did not come. This cannot be undone.', confirm: 'Mark no-show' },
     retryRefund: { title: `Retry the refund of ${reference}?`, text: `The card provider is asked again for the same refund of £${page.desk.refund?.amount}: it is never made twice.`, confirm: 'Retry refund' },
+    refund: { title: `Refund £${page.desk.payment.refundable} to the card?`, text: `All that is left of the card payment for ${reference} is refunded, once. The passenger is e-mailed.`, confirm: 'Refund' },
   }[action];
   const kind = action;
   return (
@@ -91,7 +93,10 @@ function DriverDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
 function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => void }) {
   const actor = useOperatorRef();
   const server = useServerFieldErrors();
-  const paid = page.desk.payment.refundable;
+  const office = useOperator((s) => mayRefund(s.context.staff?.role ?? ''));
+  const refundable = page.desk.payment.refundable;
+  // Only the office chooses whether to refund; to a company's staff the money is only mentioned.
+  const paid = office ? refundable : null;
   const paidPence = paid === null ? null : poundsToPence(paid);
   return (
     <ConfirmDialog title={`Cancel ${page.booking.booking.booking_number}?`} onClose={onClose}>
@@ -112,6 +117,9 @@ function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
                   <TextField name="refund_amount" label="Amount to refund (£)" hint={`Leave empty to refund all £${paid}.`} autoComplete="off" />
                 )}
               </fieldset>
+            )}
+            {!office && refundable !== null && (
+              <p className="muted">The £{refundable} paid by card is not refunded here: the office is told, and refunds it.</p>
             )}
             <ServerError fields={['reason', 'refund', 'refund_amount']} />
             <Buttons confirm="Cancel booking" onClose={onClose} submit />

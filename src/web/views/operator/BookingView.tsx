@@ -13,7 +13,7 @@ import type { BookingAction } from '../../../domain/operatorDesk';
 import { pathOfScreen } from '../../../domain/screens';
 
 const ACTION_LABELS: Record<BookingAction, string> = {
-  assignDriver: 'Assign driver', complete: 'Mark completed', noShow: 'Mark no-show', cancel: 'Cancel booking',
+  assignDriver: 'Assign driver', complete: 'Mark completed', noShow: 'Mark no-show', cancel: 'Cancel booking', refund: 'Refund',
 };
 
 export function BookingView() {
@@ -93,6 +93,7 @@ export function BookingView() {
             {desk.payment.test && <><dt>Test</dt><dd><span className="op-test">Test payment: no real money was taken</span></dd></>}
             {desk.refund && <><dt>Refund</dt><dd>{pounds(desk.refund.amount)}, {desk.refund.status}{desk.refund.id ? ` (${desk.refund.id})` : ''}{desk.refund.error ? `: ${desk.refund.error}` : ''}</dd></>}
             {desk.cancel_reason && <><dt>Cancelled because</dt><dd>{desk.cancel_reason}</dd></>}
+            {desk.status === 'cancelled' && desk.payment.refundable && <><dt>Not refunded</dt><dd>{pounds(desk.payment.refundable)}</dd></>}
           </dl>
         </section>
         <section className="op-card" aria-labelledby="driver-title">

@@ -30,7 +30,7 @@ export const latest = () => call<Latest>('latest');
 export const loadBooking = (reference: string) => call<BookingPage>(`bookings/${encodeURIComponent(reference)}`);
 
 const ACTION_PATHS: Record<DeskAction['kind'], string> = {
-  assignDriver: 'driver', complete: 'complete', noShow: 'no-show', cancel: 'cancel', retryRefund: 'refund',
+  assignDriver: 'driver', complete: 'complete', noShow: 'no-show', cancel: 'cancel', retryRefund: 'refund', refund: 'refund-rest',
 };
 
 export async function runAction(reference: string, action: DeskAction): Promise<ActionResult> {

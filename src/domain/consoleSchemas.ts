@@ -1,0 +1,64 @@
+// The bodies the office's console sends (src/server/operator/routes.ts), typed once before anything reads them
+// (issue 39): a number, a list, an object or null where text is expected is a 422 naming its field, never a 500. They
+// check types only. What a value must say (a reason, a mobile number, a plate, an amount in pounds, a setting of its
+// kind) is the forms' own rules, with their words: ./operatorDesk.ts (driverErrors, cancelErrors), which the console's
+// forms ask first, and the operator data's checks on the server. A form's schema names exactly its fields (`FieldsOf`),
+// so the two cannot drift apart.
+import {
+  array, boolean, dynamic, enums, literal, number, optional, string, type, union, type Struct,
+} from 'superstruct';
+import type { CancelInput, DriverInput } from './operatorDesk';
+import type { DataChange } from './operatorData';
+
+/** Text, or the field left out (the form's rules then ask for it in their own words). */
+const text = optional(string());
+/** A number as a form types it (text) or as another client sends it, or left out. */
+const numeric = optional(union([string(), number()]));
+
+/** POST /operator/session. */
+export const SignInBody = type({ email: text, password: text });
+
+/** Each field of a form, and no other. */
+type FieldsOf<T> = Record<keyof T, Struct<string | undefined, null>>;
+
+/** POST /operator/bookings/{reference}/driver. */
+export const DriverBody = type({ name: text, mobile: text, vehicle: text, registration: text } satisfies FieldsOf<DriverInput>);
+
+/** POST /operator/bookings/{reference}/cancel ('yes' or 'no' to a refund is the form's rule, in its words). */
+export const CancelBody = type({ reason: text, refund: text, refund_amount: text } satisfies FieldsOf<CancelInput>);
+
+type Kind = DataChange['kind'];
+
+/** Each change of the operator data (POST /operator/data), by its kind (each of its own shape: DataChangeBody is the union). */
+const CHANGES: Record<Kind, Struct<any, any>> = {
+  setting: type({ kind: literal('setting'), name: text, value: text }),
+  company: type({ kind: literal('company'), company_name: text, contact_phone: text, contact_email: text, address: text }),
+  companyActive: type({ kind: literal('companyActive'), company_name: text, active: boolean() }),
+  vehicle: type({ kind: literal('vehicle'), category_name: text, seats: numeric, luggage: numeric, hand_luggage: numeric, sort_order: numeric }),
+  rate: type({
+    kind: literal('rate'), company_id: numeric, vehicle_type_id: numeric, base: numeric, minimum: numeric, hourly: numeric,
+    bands: optional(array(type({ from_miles: numeric, per_mile: numeric }))),
+  }),
+  address: type({ kind: literal('address'), address: text, postcode: text, lat: numeric, lon: numeric, place_kind: text }),
+  ban: type({ kind: literal('ban'), pattern: text, reason: text }),
+  unban: type({ kind: literal('unban'), pattern: text }),
+  addStaff: type({ kind: literal('addStaff'), email: text, name: text, role: text, company: text }),
+  removeStaff: type({ kind: literal('removeStaff'), email: text }),
+};
+
+export const DATA_CHANGE_KINDS = Object.keys(CHANGES) as Kind[];
+
+/** A change's own kind, when it is one (a name such as 'toString' is none). */
+const kindOf = (v: unknown): Kind | null => {
+  const kind = (v as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' && Object.prototype.hasOwnProperty.call(CHANGES, kind) ? kind as Kind : null;
+};
+
+/** One change as the console sends it: checked by its kind's schema, so a failure names the change's own field. */
+export const DataChangeBody = dynamic((v) => {
+  const kind = kindOf(v);
+  return kind ? CHANGES[kind] : type({ kind: enums(DATA_CHANGE_KINDS) });
+}) as unknown as Struct<DataChange, null>;
+
+/** The body of POST /operator/data: the change, checked apart so its fields are named as the forms name them. */
+export const DataRequest = type({ change: type({}) });
