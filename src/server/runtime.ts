@@ -14,21 +14,27 @@ import { outboxTransport, smtpTransport } from './mail/transport';
 import { loadSettings } from './deps';
 import { makeDataDirPrivate, makeTreePrivate } from './privateData';
 
+export const PRODUCTION_SEED = 'Seeded the reference data (settings, companies, fleet, rates, places: edit them before taking bookings), '
+  + 'no staff, passengers or bookings. Add the first administrator: npm run admin -- add-staff --email <e-mail> --name <name> --role admin';
+
 export interface Runtime { db: Db; distance: DistanceService; mail: MailQueue; log: string[] }
 
 export async function openRuntime(config: Config): Promise<Runtime> {
   const log: string[] = [];
   makeDataDirPrivate(config.dataDir);
   const pgliteDir = path.join(config.dataDir, 'pglite');
-  // A new embedded database is a copy of the prepared demo one (operator/demoImage.ts) when its password cost is ours.
-  const prepared = !config.databaseUrl && config.passwordHashCost === DEFAULT_PASSWORD_HASH_COST && copyDemoImage(pgliteDir);
+  // A new embedded database is a copy of the prepared demo one (operator/demoImage.ts) when its password cost is ours;
+  // in production it is the migrated template, seeded below with the reference data alone (decision 47).
+  const prepared = !config.production && !config.databaseUrl && config.passwordHashCost === DEFAULT_PASSWORD_HASH_COST && copyDemoImage(pgliteDir);
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: pgliteDir, queueLimit: config.dbQueueLimit });
   const applied = await migrate(db);
   if (applied.length) log.push(`Database migrations applied: ${applied.join(', ')}`);
   if (prepared) {
     await addDemoBookings(db);
     log.push('Started from the prepared demo database (Albion Executive Cars).');
-  } else if (await seedIfEmpty(db, config.passwordHashCost)) log.push('Seeded the demo operator (Albion Executive Cars).');
+  } else if (await seedIfEmpty(db, config.passwordHashCost, { people: !config.production })) {
+    log.push(config.production ? PRODUCTION_SEED : 'Seeded the demo operator (Albion Executive Cars).');
+  }
   // PGlite makes some files of its own with wider rights than the umask allows (pg_internal.init): tightened here
   // and with the retention timer (server.ts); the 0700 folder keeps others out meanwhile.
   if (!config.databaseUrl) makeTreePrivate(pgliteDir);

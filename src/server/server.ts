@@ -1,7 +1,7 @@
 // The site's server: one process serving the website and /api/v1 on one port. `npm start` runs it (./main.ts);
 // the browser tests run it with their admin door added (test/e2e/server.ts).
-// What stops it from starting (a setting, the port, a data folder another server has) is one line on stderr and
-// exit code 1 (startup.ts).
+// What stops it from starting (a setting, the port, a data folder another server has, a demo password in production)
+// is one line on stderr and exit code 1 (startup.ts).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -23,6 +23,7 @@ import { purgeExpiredRecords } from './operator/retention';
 import { expireUnpaidCardBookings, removeUnpaidPersonalData } from './bookings/unpaidBookings';
 import { listening, listeningOn, refusalLine, siteUrl } from './startup';
 import { adminDoorApp, newDoorSecret, openDoor } from './operator/adminDoor';
+import { demoSignInRefusal, findDemoSignIns } from './operator/demoAccounts';
 import type { AddressInfo } from 'node:net';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,11 +72,17 @@ async function start(options: ServeOptions) {
   if (process.env.SKIP_SPA_BUILD !== '1' && spaIsStale(root, distDir)) buildSpa(root, distDir);
   const { db, distance, mail, log } = await openData(config);
   log.forEach((line) => console.log(line));
+  // Issue 39: a server for customers never opens with a README password that still signs someone in (decision 47).
+  if (config.production) {
+    const refusal = demoSignInRefusal(await findDemoSignIns(db));
+    if (refusal) throw new Error(refusal);
+  }
   await mail.start();
 
   const keys = { public: config.apiPublicKey, secret: config.apiSecretKey };
   const security = {
     secret: loadServerSecret(config), passwordHashCost: config.passwordHashCost, trustProxy: config.trustProxy, limits: config.rateLimits,
+    staffSession: config.staffSession,
   };
   // The local test gateway's webhooks reach the site's endpoint in this process, as Stripe's would over the network.
   const cards = cardProviderFromConfig(config, {

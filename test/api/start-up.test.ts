@@ -218,7 +218,8 @@ describe('the compiled server', () => {
       expect(existsSync(path.join(dataDir, 'server.pid'))).toBe(true);
     });
     expect(started.code).toBeNull();
-    expect(started.output).toContain('Started from the prepared demo database');
+    // Production: the migrated template and the reference data alone, never the demo's sign-ins (issue 39).
+    expect(started.output).toContain('no staff, passengers or bookings');
     // HOST unset: every interface, and the address to open is localhost.
     expect(started.output).toMatch(/^Listening on every interface \((\[::\]|0\.0\.0\.0)\), port \d+$/m);
     expect(started.output).toMatch(/^Booking site ready on http:\/\/localhost:\d+ /m);
@@ -229,6 +230,7 @@ describe('the compiled server', () => {
       expect((await askSettings(`http://127.0.0.1:${port}`)).status).toBe(200);
     });
     expect(started.code).toBeNull();
+    expect(started.output).toContain('Seeded the demo operator (Albion Executive Cars).'); // not production: the demo
     const port = /Listening on 127\.0\.0\.1:(\d+)$/m.exec(started.output)?.[1];
     expect(port).toBeTruthy();
     expect(started.output).toContain(`Booking site ready on http://127.0.0.1:${port} `);

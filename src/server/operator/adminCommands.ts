@@ -8,6 +8,7 @@ import {
   addAddress, banAddress, recentBookings, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType,
 } from './operator';
 import { addStaff, listStaff, removeStaff } from './staff';
+import { removeDemoSignIns } from './demoAccounts';
 import { DomainError } from '../errors';
 import { DEFAULT_PASSWORD_HASH_COST } from '../config';
 
@@ -37,6 +38,8 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                                             add a member of staff, or change the one with that e-mail; prints a new
                                             password unless --password is given
   remove-staff --email E                    stop a member of staff signing in (their sessions end)
+  remove-demo-accounts                      stop every sign-in that a demo password from README opens (staff are
+                                            removed, the demo passenger's account loses its password)
 `;
 
 /** A command typed wrongly: its message says how to type it. */
@@ -202,6 +205,13 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
     case 'remove-staff':
       if (!(await removeStaff(db, need(values.email, 'email')))) throw new UsageError(`No staff with the e-mail "${values.email}"`);
       return `${values.email} can no longer sign in`;
+    case 'remove-demo-accounts': {
+      const removed = await removeDemoSignIns(db);
+      if (!removed.length) return 'No one signs in with a demo password from README.';
+      return removed.map((r) => (r.who === 'staff'
+        ? `${r.email} (staff) can no longer sign in`
+        : `${r.email} (the demo corporate passenger) can no longer sign in; its bookings stay`)).join('\n');
+    }
     case undefined:
     case 'help':
       return HELP;

@@ -1,5 +1,8 @@
 // The demo operator: what a fresh `npm start` shows. Written through the same
-// functions as `npm run admin`, and only into an empty database.
+// functions as `npm run admin`, and only into an empty database. A server for
+// customers (NODE_ENV=production) gets its reference data alone (settings,
+// companies, fleet, rates, places), never the demo's people or bookings: their
+// passwords are in README (issue 39, decision 47).
 import type { Db } from '../db/index';
 import { addAddress, setRate, setSetting, upsertCompany, upsertVehicleType } from './operator';
 import { DEMO_ADDRESSES } from './seedAddresses';
@@ -88,16 +91,20 @@ export const DEMO_STAFF = [
   { email: 'dispatch@metrocars.london', name: 'Tom Okafor', role: 'company', company: 'Metro Cars London', password: 'Metro-Desk-2026' },
 ] as const;
 
-/**
- * Seeds an empty database; `hashCost` is the scrypt cost of the demo corporate passenger's password. Without
- * `bookings`, the demo passenger has none yet (the prepared demo database, demoImage.ts, adds them when copied).
- */
-export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST, { bookings = true } = {}): Promise<boolean> {
+export interface SeedOptions {
+  /** Without it, the demo passenger has none yet (the prepared demo database, demoImage.ts, adds them when copied). */
+  bookings?: boolean;
+  /** The demo's staff and corporate passenger (and so its bookings); false for a server that serves customers. */
+  people?: boolean;
+}
+
+/** Seeds an empty database; `hashCost` is the scrypt cost of the demo sign-ins' passwords. */
+export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST, { bookings = true, people = true }: SeedOptions = {}): Promise<boolean> {
   const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM companies');
   if (n > 0) return false;
   // Hashed before the transaction: scrypt is slow, and the embedded database waits for a transaction.
-  const corporateHash = await hashPassword(DEMO_CORPORATE.password, hashCost);
-  const staffHashes = await Promise.all(DEMO_STAFF.map((s) => hashPassword(s.password, hashCost)));
+  const corporateHash = people ? await hashPassword(DEMO_CORPORATE.password, hashCost) : '';
+  const staffHashes = people ? await Promise.all(DEMO_STAFF.map((s) => hashPassword(s.password, hashCost))) : [];
   return db.transaction(async (tx) => {
     // Servers starting together on one PostgreSQL take turns, and only the first finds it empty.
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(724002)');
@@ -118,6 +125,7 @@ export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST,
       }
     }
     for (const a of DEMO_ADDRESSES) await addAddress(tx, a);
+    if (!people) return true;
     await seedCorporatePassenger(tx, corporateHash, bookings);
     for (const [i, s] of DEMO_STAFF.entries()) {
       await tx.query('INSERT INTO staff (email, name, role, company_id, password_hash) VALUES ($1, $2, $3, $4, $5)',
