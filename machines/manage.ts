@@ -31,6 +31,8 @@ export interface ManagePage {
     has_return: boolean; meet_and_greet: boolean;
     /** A receipt can be downloaded (src/domain/manageRules.ts hasReceipt). */
     has_receipt: boolean;
+    /** Whether the download is a VAT invoice, and the invoice and its credit and debit notes issued (issue 39). */
+    receipt?: { invoice: boolean; documents: { number: string; title: string; issued_on: string; amount: string }[] };
   };
 }
 

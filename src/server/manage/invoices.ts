@@ -6,7 +6,7 @@ import type { Queryable } from '../db/index';
 import type { BookingResult } from '../../domain/schemas';
 import type { Settings } from '../../domain/settings';
 import { bookingSummary } from '../../domain/bookingSummary';
-import { formatExactPrice, poundsToPence } from '../../domain/money';
+import { formatExactPrice, penceToPounds, poundsToPence } from '../../domain/money';
 import { formatDateUK, ukToday } from '../../domain/ukTime';
 import { loadBooking } from '../bookings/queries';
 import {
@@ -81,5 +81,25 @@ async function contentOf(q: Queryable, bookingId: number, settings: Settings, gr
   };
 }
 
-/** The documents a download can name: the invoice and each note, by their numbers. */
-export const documentLabels = (s: InvoiceState) => (s.invoice ? [invoiceLabel(s.invoice.number), ...s.notes.map(noteLabel)] : []);
+/** A document the manage page lists: its number, what it is, its date (DD-MM-YYYY) and amount in pounds (less: negative). */
+export interface ReceiptDocument { number: string; title: string; issued_on: string; amount: string }
+
+/**
+ * What the manage page says of the booking's documents, issuing nothing: whether its download is a VAT invoice (one
+ * was issued, or will be at the download), and the invoice and notes issued so far.
+ */
+export async function receiptDocuments(q: Queryable, bookingId: number, settings: Settings): Promise<{ invoice: boolean; documents: ReceiptDocument[] }> {
+  const invoice = await invoiceOf(q, bookingId);
+  if (!invoice) return { invoice: Boolean(settings.VAT_NUMBER?.trim()) && (await amountNow(q, bookingId)).due, documents: [] };
+  const on = (at: Date) => formatDateUK(ukToday(new Date(at)));
+  return {
+    invoice: true,
+    documents: [
+      { number: invoiceLabel(invoice.number), title: 'VAT invoice', issued_on: on(invoice.issued_at), amount: penceToPounds(invoice.gross_pence) },
+      ...(await notesOf(q, invoice.number)).map((n) => ({
+        number: noteLabel(n), title: n.kind === 'credit' ? 'Credit note' : 'Debit note', issued_on: on(n.issued_at),
+        amount: penceToPounds(n.kind === 'credit' ? -n.gross_pence : n.gross_pence),
+      })),
+    ],
+  };
+}

@@ -10,7 +10,7 @@ import { enqueueEmail } from '../mail/queue';
 import { manageLinkMail } from '../mail/templates';
 import { takeAllowance, type Limits } from '../limits';
 import { bookingOfKey, manageLink, mintKey } from '../bookings/manageKeys';
-import { invoiceForDownload, paymentWords } from './invoices';
+import { invoiceForDownload, paymentWords, receiptDocuments } from './invoices';
 import { invoiceFileName, invoicePdf, noteFileName, notePdf } from './invoicePdf';
 import { invoiceLabel, noteLabel } from '../payments/invoices';
 import { refundSummary } from '../payments/ledger';
@@ -56,6 +56,8 @@ export async function manageView(db: Db, reference: string, key: string, setting
       form: currentValues(stored), waiting_change: await waitingChangeOf(db, bookingId),
       has_return: stored.return_date !== null, meet_and_greet: stored.details.meet_and_greet === 'yes',
       has_receipt: hasReceipt(b.status, b.payment_method),
+      /** Whether the receipt download is a VAT invoice, and the invoice and its credit and debit notes issued (issue 39). */
+      receipt: await receiptDocuments(db, bookingId, settings),
     },
   };
 }

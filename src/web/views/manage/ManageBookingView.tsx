@@ -18,6 +18,7 @@ import { pathOfScreen } from '../../../domain/screens';
 import type { ManagePage, PriceQuestion } from '../../../../machines/manage';
 import { useManage, useManageRef } from './manageActor';
 import { ChangeForm } from './ChangeForm';
+import { ReceiptDocuments } from './ReceiptDocuments';
 
 export function ManageBookingView() {
   const reference = useManage((s) => s.context.reference);
@@ -177,7 +178,7 @@ function BookingPage({ page }: { page: ManagePage }) {
             {canEdit && <button type="button" className="btn btn-primary" onClick={() => manage.send({ type: 'edit.open' })}>Change details or time</button>}
             {m.has_receipt && (
               <button type="button" className="btn btn-secondary" disabled={is('downloading')} onClick={() => manage.send({ type: 'receipt.download' })}>
-                {is('downloading') ? 'Preparing your receipt...' : settings.VAT_NUMBER?.trim() ? 'Download VAT invoice (PDF)' : 'Download receipt (PDF)'}
+                {is('downloading') ? 'Preparing your receipt...' : m.receipt?.invoice ? 'Download VAT invoice (PDF)' : 'Download receipt (PDF)'}
               </button>
             )}
             {open && (
@@ -193,6 +194,8 @@ function BookingPage({ page }: { page: ManagePage }) {
           </div>
         </Section>
       )}
+
+      <ReceiptDocuments page={page} />
 
       <div className="manage-details">
         <Section id="journey-title" title="Journey">

@@ -32,13 +32,13 @@ export async function findBooking(input: { reference: string; email: string }): 
   return (await call<{ message: string }>('find', null, { method: 'POST', body: input })).message;
 }
 
-/** The receipt (or VAT invoice) PDF, saved under the name the server gives it. */
-export async function downloadReceipt({ reference, key }: { reference: string; key: string }): Promise<void> {
-  const blob = await call<Blob>(`${at(reference)}/receipt`, key, { responseType: 'blob' });
+/** The receipt (or VAT invoice) PDF, or one of the invoice's notes by its number (issue 39), saved as a file. */
+export async function downloadReceipt({ reference, key, number }: { reference: string; key: string; number?: string }): Promise<void> {
+  const blob = await call<Blob>(`${at(reference)}/receipt${number ? `?document=${encodeURIComponent(number)}` : ''}`, key, { responseType: 'blob' });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = `receipt-${reference}.pdf`;
+  link.download = number ? `${number}.pdf` : `receipt-${reference}.pdf`;
   document.body.appendChild(link);
   link.click();
   link.remove();
