@@ -119,9 +119,12 @@ describe('a VAT invoice', () => {
     expect(res.text).not.toMatch(/INV-\d{6}/);
     expect(await counters()).toEqual(before);
     expect(await invoiceOf(t.db, b.id)).toBeNull();
+    const receiptOf = async () => (await t.call('GET', `/manage/${b.reference}`, undefined, { 'X-Manage-Key': b.key })).body.manage.receipt;
+    expect(await receiptOf()).toEqual({ invoice: false, documents: [] });
 
     // Completed by the office (paid in the car): the next download is its VAT invoice, with the next number.
     await complete(b);
+    expect(await receiptOf()).toEqual({ invoice: true, documents: [] });
     const issued = await download(b);
     expect(issued.disposition).toBe(`attachment; filename="invoice-${label('INV', before.invoices + 1)}.pdf"`);
     const total = await totalOf(b);
@@ -129,6 +132,10 @@ describe('a VAT invoice', () => {
     for (const words of ['VAT invoice', label('INV', before.invoices + 1), 'VAT number: GB 123 4567 89', 'Customer', 'Amelia Hart', 'Paid in the car',
       'VAT at 20%', pounds(net), pounds(vat), pounds(total)]) expect(issued.text, words).toContain(words);
     expect(issued.text).not.toContain(NOT_A_VAT_INVOICE);
+    // The page lists it, issuing nothing more.
+    expect(await receiptOf()).toEqual({ invoice: true, documents: [
+      { number: label('INV', before.invoices + 1), title: 'VAT invoice', issued_on: expect.stringMatching(/^\d{2}-\d{2}-\d{4}$/), amount: (total / 100).toFixed(2) }] });
+    expect((await counters()).invoices).toBe(before.invoices + 1);
   });
 
   it('shows the same amounts, the same bytes, after the rate was lowered, the settings changed and a refund was made; the refund is its credit note', async () => {
