@@ -30,8 +30,13 @@ export const liveOperator = operatorMachine.provide({
         try {
           const latest: Latest = await calls.latest();
           if (!stopped) sendBack({ type: 'latest', latest });
-        } catch {
-          // A missed poll is tried again at the next; an ended session shows at the next call the person makes.
+        } catch (err) {
+          // A session that ended (its hours since sign-in, or unused: the poll is no use of it) must not leave a board
+          // that silently stops: what is on screen is asked for again, the server refuses it, and the console shows the
+          // sign-in page with its message. Any other miss is tried again at the next poll.
+          if ((err as { status?: number }).status === 401 && !stopped) {
+            sendBack({ type: 'url.changed', path: window.location.pathname, search: window.location.search });
+          }
         }
         if (!stopped) timer = setTimeout(() => { void tick(); }, POLL_MS);
       };

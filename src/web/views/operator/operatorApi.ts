@@ -8,7 +8,9 @@ import type {
 } from '../../../../machines/operator';
 import type { DataChange, DataSection } from '../../../domain/operatorData';
 
-async function call<T>(path: string, options: { method?: string; body?: object; query?: Record<string, string>; responseType?: 'blob' } = {}): Promise<T> {
+type CallOptions = { method?: string; body?: object; query?: Record<string, string>; headers?: Record<string, string>; responseType?: 'blob' };
+
+async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
   try {
     return await api<T>(`/operator/${path}`, { credentials: 'same-origin', ...options } as never) as T;
   } catch (err) {
@@ -26,7 +28,8 @@ export function loadBoard(q: BoardQuery): Promise<Board> {
   return call<Board>('bookings', { query });
 }
 export const loadFilters = () => call<Filters>('filters');
-export const latest = () => call<Latest>('latest');
+/** The board's poll: a background call, which the server counts as no use of the session (it ends unused all the same). */
+export const latest = () => call<Latest>('latest', { headers: { 'X-Background-Poll': '1' } });
 export const loadBooking = (reference: string) => call<BookingPage>(`bookings/${encodeURIComponent(reference)}`);
 
 const ACTION_PATHS: Record<DeskAction['kind'], string> = {
