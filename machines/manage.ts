@@ -20,11 +20,14 @@ export interface ManagePage {
   manage: {
     status: ManageStatus; status_words: string;
     driver: { name: string; mobile: string; vehicle: string; registration: string } | null;
-    cancelled: { at: string; reason: string | null } | null;
+    /** When and why; `emailed`: whether the passenger was e-mailed of it (not over their address's allowance, issue 39). */
+    cancelled: { at: string; reason: string | null; emailed: boolean } | null;
     refund: { amount: string; status: string } | null;
     breakdown: { label: string; amount: string }[];
     payment: { method: string; status: string; test: boolean };
     pickup_words: string; change_until: string; cancel_until: string;
+    /** The pickup now and the one the booking was made for (ISO): the deadlines count from the earlier (issue 39). */
+    pickup_at: string; original_pickup_at: string;
     may: { change: boolean; cancel: boolean };
     form: ChangeValues;
     waiting_change: { id: number; amount_pence: number; new_total: string; asked_at: string } | null;
@@ -87,7 +90,7 @@ export const MANAGE_NOTICES = {
   saved: 'Your change is saved. We have e-mailed you and told our office.',
   savedRefund: 'Your change is saved and the difference is being refunded to your card. We have e-mailed you and told our office.',
   paid: 'Your change is saved and the difference is paid. We have e-mailed you and told our office.',
-  cancelled: 'Your booking is cancelled. We have e-mailed you and told our office.',
+  cancelled: 'Your booking is cancelled and our office has been told.',
   receipt: 'Your receipt has been downloaded.',
 } as const;
 

@@ -1,8 +1,8 @@
 // Manage my booking (issue 27): what a passenger may change, the form's messages (the page and the API give the
 // same ones), and what a new price means for the money. The server enforces these; the page asks them first.
-import { isCalendarDate, hour12To24 } from './ukTime';
+import { isCalendarDate, hour12To24, ukLocalToInstant } from './ukTime';
 import { ukTimeSkipped, SKIPPED_HOUR_MESSAGE } from './clockChanges';
-import { emailProblem, hasControlCharacters } from './fields';
+import { emailKey, emailProblem, hasControlCharacters } from './fields';
 import type { PhoneRule } from './detailsValidation';
 import { PHONE_MESSAGE } from './messages';
 
@@ -39,6 +39,12 @@ export const CHANGE_LABELS: Record<keyof ChangeValues, string> = {
  */
 export const CHANGE_LIMITS = { passenger_name: 201, flight: 40, sign_text: 60, additional_info: 1000 } as const;
 
+/**
+ * How often a booking's e-mail address may be changed online (issue 39): each change mails an address nobody has
+ * shown to be the passenger's, so a booking cannot be used to reach address after address.
+ */
+export const MAX_EMAIL_CHANGES = 3;
+
 export const CHANGE_MESSAGES = {
   nameRequired: 'Enter the passenger\'s name.',
   tooLong: (n: number) => `Use ${n} characters or fewer.`,
@@ -53,6 +59,7 @@ export const CHANGE_MESSAGES = {
   notOpen: 'This booking can no longer be changed.',
   priceChanged: 'The price has changed: please check the new price and confirm.',
   paymentWaiting: 'Pay the difference to save this change.',
+  emailChangesUsed: `The e-mail address of this booking has been changed ${MAX_EMAIL_CHANGES} times, the most we allow online. Please call or e-mail us to change it again.`,
 } as const;
 
 export type ChangeErrors = Partial<Record<keyof ChangeValues, string>>;
@@ -92,6 +99,12 @@ export function changeErrors(v: Partial<Record<keyof ChangeValues, unknown>>, is
   return e;
 }
 
+/** The pickup the form's date and time name (UK time), or null while they name none (the change form's words). */
+export function pickupOfValues(v: Pick<ChangeValues, 'pickup_date' | 'pickup_hour' | 'pickup_min'>): Date | null {
+  if (!isCalendarDate(v.pickup_date) || !/^(1[0-2]|[1-9])(am|pm)$/.test(v.pickup_hour) || !MINUTES.includes(v.pickup_min)) return null;
+  return ukLocalToInstant(v.pickup_date, hour12To24(v.pickup_hour), Number(v.pickup_min));
+}
+
 /** The values as stored: trimmed text; the sign left as the passenger's name reads as no sign text of its own. */
 export function cleanChange(v: ChangeValues): ChangeValues {
   const t = (s: string) => s.trim();
@@ -107,6 +120,10 @@ export function cleanChange(v: ChangeValues): ChangeValues {
 export function changedFields(before: ChangeValues, after: ChangeValues): (keyof ChangeValues)[] {
   return CHANGE_FIELDS.filter((k) => before[k] !== after[k]);
 }
+
+/** Whether a change gives the booking another mailbox (capitals or spaces alone do not). */
+export const emailMoved = (before: Pick<ChangeValues, 'passenger_email'>, after: Pick<ChangeValues, 'passenger_email'>) =>
+  emailKey(before.passenger_email) !== emailKey(after.passenger_email);
 
 /** Whether the pickup moved (then the trip is priced again). */
 export const pickupMoved = (fields: readonly (keyof ChangeValues)[]) =>

@@ -10,13 +10,26 @@ export const DEFAULT_CANCELLATION_WINDOW_HOURS = 24;
 const hoursSetting = (settings: Settings, key: string, fallback: number) =>
   (settings[key]?.trim() ? Math.max(0, numberSetting(settings, key)) : fallback);
 
-/** Details can be changed until CHANGE_CUTOFF_HOURS (default 2) before the pickup. */
-export const changeDeadline = (pickupAt: Date, settings: Settings) =>
-  new Date(pickupAt.getTime() - hoursSetting(settings, 'CHANGE_CUTOFF_HOURS', DEFAULT_CHANGE_CUTOFF_HOURS) * 3_600_000);
+/**
+ * A booking's pickup as its deadlines read it (issue 39): the pickup it has now, and the one it was booked for (kept
+ * with the booking when it is written, bookings.original_pickup_at).
+ */
+export interface PickupTimes { pickupAt: Date; originalPickupAt: Date }
 
-/** Cancelling is free until CANCELLATION_WINDOW_HOURS (default 24) before the pickup. */
-export const cancelDeadline = (pickupAt: Date, settings: Settings) =>
-  new Date(pickupAt.getTime() - hoursSetting(settings, 'CANCELLATION_WINDOW_HOURS', DEFAULT_CANCELLATION_WINDOW_HOURS) * 3_600_000);
+/**
+ * The pickup a booking's deadlines count from: the one it was booked for, or the one it has now when a change moved it
+ * earlier. Moving the pickup later never moves a deadline later, so a move inside the last 24 hours cannot buy back
+ * free cancelling (decision 49); moving it earlier brings the deadlines forward with it.
+ */
+export const deadlinePickup = (t: PickupTimes) => new Date(Math.min(t.pickupAt.getTime(), t.originalPickupAt.getTime()));
+
+/** Details can be changed until CHANGE_CUTOFF_HOURS (default 2) before the pickup (deadlinePickup). */
+export const changeDeadline = (t: PickupTimes, settings: Settings) =>
+  new Date(deadlinePickup(t).getTime() - hoursSetting(settings, 'CHANGE_CUTOFF_HOURS', DEFAULT_CHANGE_CUTOFF_HOURS) * 3_600_000);
+
+/** Cancelling is free until CANCELLATION_WINDOW_HOURS (default 24) before the pickup (deadlinePickup). */
+export const cancelDeadline = (t: PickupTimes, settings: Settings) =>
+  new Date(deadlinePickup(t).getTime() - hoursSetting(settings, 'CANCELLATION_WINDOW_HOURS', DEFAULT_CANCELLATION_WINDOW_HOURS) * 3_600_000);
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -54,12 +67,30 @@ export const STATUS_WORDS: Record<ManageStatus, string> = {
 };
 
 /** What the passenger may still do: change details, cancel free of charge. */
-export function passengerMay(b: { status: string; pickupAt: Date }, settings: Settings, now: Date) {
+export function passengerMay(b: PickupTimes & { status: string }, settings: Settings, now: Date) {
   const open = b.status === 'confirmed';
   return {
-    change: open && now.getTime() < changeDeadline(b.pickupAt, settings).getTime(),
-    cancel: open && now.getTime() < cancelDeadline(b.pickupAt, settings).getTime(),
+    change: open && now.getTime() < changeDeadline(b, settings).getTime(),
+    cancel: open && now.getTime() < cancelDeadline(b, settings).getTime(),
   };
+}
+
+/**
+ * What moving the pickup to `to` does to the deadlines, in the words the change form shows before anything is saved
+ * (issue 39); null when the pickup stays. A later pickup keeps both deadlines where they are; an earlier one than the
+ * deadlines count from brings them forward.
+ */
+export function moveWords(t: PickupTimes, to: Date, settings: Settings, now: Date): string | null {
+  if (to.getTime() === t.pickupAt.getTime()) return null;
+  const moved = { pickupAt: to, originalPickupAt: t.originalPickupAt };
+  const [cancelNow, cancelThen, changeThen] = [cancelDeadline(t, settings), cancelDeadline(moved, settings), changeDeadline(moved, settings)];
+  const ended = (d: Date) => d.getTime() <= now.getTime();
+  let cancel: string;
+  if (ended(cancelNow)) cancel = `Free cancellation ended on ${ukMoment(cancelNow)}: moving the pickup does not bring it back.`;
+  else if (cancelThen.getTime() === cancelNow.getTime()) cancel = `Free cancellation still ends on ${ukMoment(cancelNow)}: moving the pickup does not move it.`;
+  else if (ended(cancelThen)) cancel = 'With the pickup at this time, free cancellation ends as soon as you save.';
+  else cancel = `Moving the pickup earlier moves the end of free cancellation to ${ukMoment(cancelThen)}.`;
+  return `${cancel} ${ended(changeThen) ? 'After this change, no more changes can be made here.' : `Changes can be made here until ${ukMoment(changeThen)}.`}`;
 }
 
 /** Whether a booking has a receipt: once booked (paid, or to be paid in the car), not for a cancelled one nothing was paid for. */

@@ -4,12 +4,15 @@ import {
   cancelDeadline, changeDeadline, cleanReference, findErrors, hasReceipt, isReference, manageStatus, passengerMay, STATUS_WORDS, ukMoment,
 } from '../../src/domain/manageRules';
 
+/** A booking whose pickup never moved: its deadlines count from it. */
+const booked = (pickupAt: Date) => ({ pickupAt, originalPickupAt: pickupAt });
+
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
 describe('the deadlines at their edges', () => {
   const pickup = new Date('2030-09-12T06:15:00Z'); // 07:15 BST
-  const confirmed = { status: 'confirmed', pickupAt: pickup };
+  const confirmed = { status: 'confirmed', pickupAt: pickup, originalPickupAt: pickup };
   const at = (ms: number) => new Date(ms);
 
   it('let a change be made up to the last moment before 2 hours ahead of the pickup, and not at 2 hours', () => {
@@ -30,13 +33,13 @@ describe('the deadlines at their edges', () => {
   it('use the defaults (2 and 24 hours) when the operator left a setting empty, even with spaces in it', () => {
     for (const empty of ['', '   ', '\t']) {
       const settings = { CHANGE_CUTOFF_HOURS: empty, CANCELLATION_WINDOW_HOURS: empty };
-      expect(ukMoment(changeDeadline(pickup, settings)), JSON.stringify(empty)).toBe('Thursday 12 September 2030 at 05:15');
-      expect(ukMoment(cancelDeadline(pickup, settings)), JSON.stringify(empty)).toBe('Wednesday 11 September 2030 at 07:15');
+      expect(ukMoment(changeDeadline(booked(pickup), settings)), JSON.stringify(empty)).toBe('Thursday 12 September 2030 at 05:15');
+      expect(ukMoment(cancelDeadline(booked(pickup), settings)), JSON.stringify(empty)).toBe('Wednesday 11 September 2030 at 07:15');
     }
   });
 
   it("take the operator's hours with spaces around them, and 0 hours as up to the pickup itself", () => {
-    expect(ukMoment(changeDeadline(pickup, { CHANGE_CUTOFF_HOURS: ' 6 ' }))).toBe('Thursday 12 September 2030 at 01:15');
+    expect(ukMoment(changeDeadline(booked(pickup), { CHANGE_CUTOFF_HOURS: ' 6 ' }))).toBe('Thursday 12 September 2030 at 01:15');
     const none = { CHANGE_CUTOFF_HOURS: '0', CANCELLATION_WINDOW_HOURS: '0' };
     expect(passengerMay(confirmed, none, at(pickup.getTime() - 1))).toEqual({ change: true, cancel: true });
     expect(passengerMay(confirmed, none, pickup)).toEqual({ change: false, cancel: false });
@@ -44,14 +47,14 @@ describe('the deadlines at their edges', () => {
 
   it('count real hours across the October clock change: 2 hours before 02:30 GMT is the first 01:30 (BST)', () => {
     const afterChange = new Date('2030-10-27T02:30:00Z'); // 02:30 GMT, the clocks went back at 02:00 BST
-    expect(ukMoment(changeDeadline(afterChange, {}))).toBe('Sunday 27 October 2030 at 01:30 BST');
-    expect(passengerMay({ status: 'confirmed', pickupAt: afterChange }, {}, new Date('2030-10-27T00:29:00Z')).change).toBe(true);
-    expect(passengerMay({ status: 'confirmed', pickupAt: afterChange }, {}, new Date('2030-10-27T00:30:00Z')).change).toBe(false);
+    expect(ukMoment(changeDeadline(booked(afterChange), {}))).toBe('Sunday 27 October 2030 at 01:30 BST');
+    expect(passengerMay({ status: 'confirmed', pickupAt: afterChange, originalPickupAt: afterChange }, {}, new Date('2030-10-27T00:29:00Z')).change).toBe(true);
+    expect(passengerMay({ status: 'confirmed', pickupAt: afterChange, originalPickupAt: afterChange }, {}, new Date('2030-10-27T00:30:00Z')).change).toBe(false);
   });
 
   it('count real hours across the March clock change: 2 hours before 03:00 BST is 00:00 GMT', () => {
     const afterChange = new Date('2030-03-31T02:00:00Z'); // 03:00 BST, the clocks went forward at 01:00 GMT
-    expect(ukMoment(changeDeadline(afterChange, {}))).toBe('Sunday 31 March 2030 at 00:00');
+    expect(ukMoment(changeDeadline(booked(afterChange), {}))).toBe('Sunday 31 March 2030 at 00:00');
   });
 });
 

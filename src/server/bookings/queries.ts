@@ -64,7 +64,8 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
   const booking = `INSERT INTO bookings (booking_number, idempotency_key, ride_type, booking_type, company_id, vehicle_type_id,
          passenger_id, registration_mode, pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date,
          return_time, hourly_duration, flight_no, return_flight_no, via_miles, return_via_miles, time_duration,
-         vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at, status)
+         vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at, status,
+         original_pickup_at)
        SELECT ${$(bookingNumber, 'text')}, ${$(o.idempotencyKey, 'text')}, ${$(trip.rideType, 'text')}, ${$(req.bookingType, 'text')},
          ${$(offer.company_id, 'int')}, ${$(offer.vehicle_id, 'int')}, passenger.id, ${$(req.selected_passenger, 'text')},
          ${$(trip.pickup, 'text')}, ${$(trip.dropoff, 'text')}, ${$(trip.date, 'date')}, ${$(trip.time, 'text')},
@@ -72,7 +73,8 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
          ${$(trip.returnFlightNo, 'text')}, ${$(trip.miles, 'float8')}, ${$(trip.returnMiles, 'float8')}, ${$(trip.seconds, 'int')},
          ${$(quantity, 'int')}, ${$(trip.chosen.unitPence, 'int')}, ${$(total, 'int')},
          ${$(JSON.stringify(trip.chosen.detail.breakdown), 'jsonb')}, ${$(o.paymentMethod, 'text')}, ${$(o.paymentStatus, 'text')},
-         ${$(trip.pickupAt.toISOString(), 'timestamptz')}, ${$(o.status, 'text')}
+         ${$(trip.pickupAt.toISOString(), 'timestamptz')}, ${$(o.status, 'text')},
+         ${$(trip.pickupAt.toISOString(), 'timestamptz')}
        FROM passenger RETURNING id, passenger_id`;
   const details = `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
          waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options, free_waiting_minutes, free_waiting_airport)

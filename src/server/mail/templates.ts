@@ -10,18 +10,44 @@ export interface Message { subject: string; text: string; html: string }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A value in the HTML table: a web address is a link (the manage page, the console), anything else text. */
-const cell = (v: string) => (/^https?:\/\/\S+$/.test(v) ? `<a href="${escape(v)}">${escape(v)}</a>` : escape(v));
+/**
+ * A row's value the site wrote itself: one of its own pages (the booking's manage link, the console, Find my
+ * booking). It is the only kind of value a message makes a link of (issue 39).
+ */
+export interface SiteLink { link: string }
+type Value = string | SiteLink;
 
-function render(title: string, intro: string, rows: [string, string][], outro: string[]): Message & { title: string } {
+const ZERO_WIDTH_SPACE = '\u200B';
+/** An e-mail address, maybe followed by the end of a sentence: left whole, so the office can still write to it. */
+const EMAIL_WORD = /^[\w.+'-]+@[\w-]+(\.[\w-]+)+[.,;:!?)]*$/;
+
+/**
+ * Text the site did not write (what a visitor typed, and anything else but a SiteLink), as no mail client makes a
+ * link of it (issue 39): a zero-width space after each "://" and before each dot that joins letters or digits to a
+ * letter ("evil.example", "www.") breaks every web address, and it reads as it was typed. E-mail addresses stay whole.
+ */
+export function defuse(text: string): string {
+  return text.replace(/:\/\//g, `:/${ZERO_WIDTH_SPACE}/`)
+    .replace(/\S+/g, (word) => (EMAIL_WORD.test(word) ? word : word.replace(/(?<=[\p{L}\p{N}])\.(?=\p{L})/gu, `${ZERO_WIDTH_SPACE}.`)));
+}
+
+/** Defused text in HTML: escaped, the zero-width spaces written as their entity. */
+const html = (text: string) => escape(defuse(text)).replace(/\u200B/g, '&#8203;');
+
+/** A value in the HTML table: the site's own page is a link, anything else defused text. */
+const cell = (v: Value) => (typeof v === 'string' ? html(v) : `<a href="${escape(v.link)}">${escape(v.link)}</a>`);
+/** A value in the text part: the site's own page as it is (a reader's program may link it), anything else defused. */
+const line = (v: Value) => (typeof v === 'string' ? defuse(v) : v.link);
+
+function render(title: string, intro: string, rows: [string, Value][], outro: string[]): Message & { title: string } {
   const width = Math.max(...rows.map(([k]) => k.length));
-  const text = [intro, '', ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), '', ...outro].join('\n');
-  const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#1b2430">
-<h1 style="color:#0f2a47;font-size:20px">${escape(title)}</h1><p>${escape(intro)}</p>
+  const text = [defuse(intro), '', ...rows.map(([k, v]) => `${k.padEnd(width)}  ${line(v)}`), '', ...outro.map(defuse)].join('\n');
+  const body = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#1b2430">
+<h1 style="color:#0f2a47;font-size:20px">${html(title)}</h1><p>${html(intro)}</p>
 <table cellpadding="6" style="border-collapse:collapse">${rows.map(([k, v]) =>
-    `<tr><th align="left" style="border-bottom:1px solid #dde3ea;color:#5b6675">${escape(k)}</th><td style="border-bottom:1px solid #dde3ea">${cell(v)}</td></tr>`).join('')}</table>
-${outro.map((l) => `<p>${escape(l)}</p>`).join('')}</body></html>`;
-  return { title, subject: title, text, html };
+    `<tr><th align="left" style="border-bottom:1px solid #dde3ea;color:#5b6675">${html(k)}</th><td style="border-bottom:1px solid #dde3ea">${cell(v)}</td></tr>`).join('')}</table>
+${outro.map((l) => `<p>${html(l)}</p>`).join('')}</body></html>`;
+  return { title, subject: title, text, html: body };
 }
 
 function signature(s: Settings): string[] {
@@ -40,12 +66,12 @@ export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { 
   const p = r.passengerDetails;
   const currency = currencyOf(s);
   const summary = bookingSummary(r, { reader: 'email', settings: s, amount: (pounds) => formatExactPrice(pounds, currency) });
-  const rows: [string, string][] = [
+  const rows: [string, Value][] = [
     ...summary.journey, ...summary.stops, ...summary.passenger, ...summary.extras, ...summary.included,
     ...breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
     ...summary.vehicle,
   ].map((row) => [row.label, row.value]);
-  if (manageLink) rows.push(['Manage your booking', manageLink]);
+  if (manageLink) rows.push(['Manage your booking', { link: manageLink }]);
   const m = render(
     `Booking confirmed: ${b.booking_number}`,
     `Thank you, ${p.passenger_name}. Your booking with ${s.Company_Name ?? 'us'} is confirmed. Please keep your reference ID.`,
@@ -81,7 +107,7 @@ export function newBookingNotice(r: BookingResult, s: Settings, breakdown: { lab
   const currency = currencyOf(s);
   const summary = bookingSummary(r, { reader: 'email', settings: s, amount: (pounds) => formatExactPrice(pounds, currency) });
   const forSomeoneElse = n.booker.email.trim().toLowerCase() !== p.passenger_email.trim().toLowerCase() || n.booker.name !== p.passenger_name;
-  const rows: [string, string][] = [
+  const rows: [string, Value][] = [
     ...summary.journey, ...summary.stops, ...summary.passenger,
     ...(forSomeoneElse ? [
       { label: 'Booked by', value: n.booker.name }, { label: 'Booker email', value: n.booker.email },
@@ -91,11 +117,11 @@ export function newBookingNotice(r: BookingResult, s: Settings, breakdown: { lab
     ...breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
     ...summary.vehicle,
     { label: 'Payment status', value: n.paymentStatus },
-    { label: 'In the console', value: n.consoleUrl },
-  ].map((row) => [row.label, row.value]);
+  ].map((row): [string, Value] => [row.label, row.value]);
+  rows.push(['In the console', { link: n.consoleUrl }]);
   const m = render(
     `New booking ${b.booking_number}: ${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`,
-    `A booking for ${b.company_name} was made on the website. Open it in the console: ${n.consoleUrl}`,
+    `A booking for ${b.company_name} was made on the website. Open it in the console with the link below.`,
     rows,
     ['Reply to this e-mail to write to the person who booked.'],
   );
@@ -162,12 +188,19 @@ export function refundWords(paymentMethod: string, refundedPence: number | null,
     : `${amount} of your payment is refunded to your card. It usually shows within 5 to 10 working days.`;
 }
 
-/** To the passenger when the office cancels a booking. */
-export function bookingCancelledMail(r: BookingResult, reason: string, money: string, s: Settings): Message {
+/**
+ * The pickup row of a passenger's message: the date, the time and the address; to an address not shown to be the
+ * passenger's (`plain`, issue 39) the date and time alone, as the address is text a visitor typed.
+ */
+const pickupRow = (b: BookingResult['booking'], plain = false): [string, string] =>
+  ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}${plain ? ' (UK time)' : `, ${b.pick_up_address}`}`];
+
+/** To the passenger when the office cancels a booking, or they cancel it themselves (`plain`: see pickupRow). */
+export function bookingCancelledMail(r: BookingResult, reason: string, money: string, s: Settings, plain = false): Message {
   const b = r.booking;
   const phone = s.Company_Contact_Info ? ` or call us on ${s.Company_Contact_Info}` : '';
   const m = render(`Booking cancelled: ${b.booking_number}`, `Your booking ${b.booking_number} has been cancelled.`, [
-    ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+    ['Reference ID', b.booking_number], pickupRow(b, plain),
     ['Reason', reason], ['Payment', money],
   ], [`If you did not expect this, reply to this e-mail${phone}.`, ...signature(s)]);
   return { subject: m.subject, text: m.text, html: m.html };
@@ -180,17 +213,17 @@ export function officeChangeNotice(r: BookingResult, what: string, rows: [string
     `${what} for ${b.company_name}, by ${by}.`, [
       ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
       ['Passenger', `${r.passengerDetails.passenger_name}, ${formatPhone(r.passengerDetails.passenger_contact_no)}`],
-      ...rows, ['In the console', consoleUrl],
+      ...rows, ['In the console', { link: consoleUrl }],
     ], []);
   return { subject: m.subject, text: m.text, html: m.html };
 }
 
-/** "Find my booking" (issue 27): the link to the booking's page, to the booking's own address. */
-export function manageLinkMail(r: BookingResult, link: string, s: Settings): Message {
+/** "Find my booking" (issue 27): the link to the booking's page, to the booking's own address (`plain`: see pickupRow). */
+export function manageLinkMail(r: BookingResult, link: string, s: Settings, plain = false): Message {
   const b = r.booking;
   const m = render(`Your booking ${b.booking_number}`, 'Here is the link to see, change or cancel your booking, and to get a receipt.', [
-    ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
-    ['Manage your booking', link],
+    ['Reference ID', b.booking_number], pickupRow(b, plain),
+    ['Manage your booking', { link }],
   ], ['If you did not ask for this link, you can ignore this e-mail: nothing has changed.', ...signature(s)]);
   return { subject: m.subject, text: m.text, html: m.html };
 }
@@ -199,9 +232,31 @@ export function manageLinkMail(r: BookingResult, link: string, s: Settings): Mes
 export function bookingChangedMail(r: BookingResult, rows: [string, string][], money: string | null, s: Settings): Message {
   const b = r.booking;
   const m = render(`Booking changed: ${b.booking_number}`, `Your booking ${b.booking_number} has been changed as you asked.`, [
-    ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+    ['Reference ID', b.booking_number], pickupRow(b),
     ...rows, ...(money ? [['Payment', money] as [string, string]] : []),
   ], ['If you did not make this change, reply to this e-mail or call us at once.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
+/**
+ * A change's notice to an address not shown to be the passenger's (issue 39): the new address a change gave, or the
+ * booking's address when a change gave it. Fixed words only, none a visitor wrote (no notes, sign, names or
+ * addresses): the reference, the pickup's date and time, Find my booking (which sends the booking's link to its
+ * address) and the office's contact.
+ */
+export function bookingChangedNotice(r: BookingResult, findLink: string, s: Settings, newAddress: boolean): Message {
+  const b = r.booking;
+  const company = s.Company_Name?.trim() || 'us';
+  const phone = s.Company_Contact_Info ? `, or call us on ${s.Company_Contact_Info}` : '';
+  const m = render(`Booking changed: ${b.booking_number}`,
+    newAddress
+      ? `This e-mail address was given for booking ${b.booking_number} with ${company}, and the booking was changed.`
+      : `Booking ${b.booking_number} with ${company} has been changed.`, [
+      ['Reference ID', b.booking_number], pickupRow(b, true), ['Find your booking', { link: findLink }],
+    ], [
+      'To see the booking and what changed, use Find my booking with its reference and this e-mail address: we send its link here.',
+      `If you know nothing of this booking, you can ignore this e-mail${phone}.`, ...signature(s),
+    ]);
   return { subject: m.subject, text: m.text, html: m.html };
 }
 
@@ -216,7 +271,7 @@ export function refundDueNotice(r: BookingResult, by: string, leftPence: number,
     `${b.booking_number} was cancelled by ${by}; its card payment of ${amount} was not refunded: refund it from the console.`, [
       ['Reference ID', b.booking_number], ['Company', b.company_name],
       ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
-      ['Reason', reason], ['Not refunded', amount], ['In the console', consoleUrl],
+      ['Reason', reason], ['Not refunded', amount], ['In the console', { link: consoleUrl }],
     ], []);
   return { subject: m.subject, text: m.text, html: m.html };
 }

@@ -6,14 +6,19 @@
 //   (3-D Secure as on the card page); it is applied once, by the browser's completion or the provider's webhook,
 //   whichever comes first (`UPDATE ... WHERE status = 'awaiting_payment'`).
 // Every change is e-mailed to the passenger (and to the old address when the e-mail changed), to the office with the
-// company in copy, and written to the booking's timeline in the console.
+// company in copy, and written to the booking's timeline in the console. Each message to a passenger address counts
+// against that address, and the booking's changes against the booking, in the change's transaction: a change refused
+// for any reason counts nothing (recipients.ts). An address the booking was not made with reads fixed words only.
+// The deadlines count from the pickup the booking was made for (src/domain/manageRules.ts deadlinePickup).
 import type Stripe from 'stripe';
 import type { Db, Queryable } from '../db/index';
 import type { BookingForm, BookingResult, HourlyRateForm } from '../../domain/schemas';
 import {
-  CHANGE_FIELDS, CHANGE_LABELS, CHANGE_MESSAGES, changeErrors, changedFields, cleanChange, pickupMoved, priceOutcome, type ChangeValues,
+  CHANGE_FIELDS, CHANGE_LABELS, CHANGE_MESSAGES, MAX_EMAIL_CHANGES, changeErrors, changedFields, cleanChange, emailMoved, pickupMoved, priceOutcome,
+  type ChangeValues,
 } from '../../domain/manageChanges';
-import { passengerMay, ukMoment } from '../../domain/manageRules';
+import { passengerMay, ukMoment, type PickupTimes } from '../../domain/manageRules';
+import { pathOfScreen } from '../../domain/screens';
 import { EXTRAS } from '../../domain/extras';
 import { formatExactPrice, penceToPounds } from '../../domain/money';
 import { isPhone, normalisePhone } from '../../domain/phone';
@@ -22,16 +27,17 @@ import { hour24To12, toTime24 } from '../../domain/ukTime';
 import { emailKey } from '../../domain/fields';
 import { DomainError } from '../errors';
 import { enqueueEmail } from '../mail/queue';
-import { bookingChangedMail } from '../mail/templates';
+import { bookingChangedMail, bookingChangedNotice } from '../mail/templates';
 import { loadBooking } from '../bookings/queries';
 import { byPassenger, recordChange, tellOffice } from '../bookings/bookingHistory';
 import { quoteDistance, quoteHourly, type QuoteContext, type PricedOffer } from '../pricing/quote';
 import { writeRefunds } from '../payments/ledger';
-import { takeAllowance, type Limits } from '../limits';
+import { addressKey, takeAllowance, type Limits } from '../limits';
+import { bookedAddress, isBookedAddress } from './recipients';
 import { KEY_DAYS_AFTER_PICKUP, bookingOfKey } from '../bookings/manageKeys';
 
 interface StoredBooking {
-  id: number; booking_number: string; status: string; pickup_at: Date; booking_type: 'milleage' | 'hourly'; payment_method: string;
+  id: number; booking_number: string; status: string; pickup_at: Date; original_pickup_at: Date; booking_type: 'milleage' | 'hourly'; payment_method: string;
   total_pence: number; unit_pence: number; vehicle_qty: number; company_id: number; vehicle_type_id: number; company_email: string;
   pick_up_address: string; drop_off_address: string | null; pick_up_date: string; pick_up_time: string; return_date: string | null;
   return_time: string | null; hourly_duration: string | null; flight_no: string | null; return_flight_no: string | null;
@@ -43,7 +49,7 @@ interface StoredBooking {
 async function storedBooking(q: Queryable, bookingId: number, lock = false): Promise<StoredBooking> {
   if (lock) await q.query('SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE', [bookingId]);
   const [b] = await q.query<StoredBooking>(
-    `SELECT b.id, b.booking_number, b.status, b.pickup_at, b.booking_type, b.payment_method, b.total_booking_amount_pence AS total_pence,
+    `SELECT b.id, b.booking_number, b.status, b.pickup_at, coalesce(b.original_pickup_at, b.pickup_at) AS original_pickup_at, b.booking_type, b.payment_method, b.total_booking_amount_pence AS total_pence,
             b.unit_price_pence AS unit_pence, b.vehicle_qty, b.company_id, b.vehicle_type_id, coalesce(c.contact_email, '') AS company_email,
             b.pick_up_address, b.drop_off_address, to_char(b.pick_up_date, 'YYYY-MM-DD') AS pick_up_date, b.pick_up_time,
             to_char(b.return_date, 'YYYY-MM-DD') AS return_date, b.return_time, b.hourly_duration, b.flight_no, b.return_flight_no,
@@ -125,9 +131,28 @@ function askedValues(b: StoredBooking, body: Record<string, unknown>): ChangeVal
   return cleanChange({ ...v, passenger_phone: normalisePhone(v.passenger_phone) ?? v.passenger_phone, return_flight_no: b.return_date ? v.return_flight_no : '' });
 }
 
+/** The pickup as the deadlines read it: the one the booking has and the one it was made for. */
+export const pickupTimes = (b: { pickup_at: Date; original_pickup_at: Date }): PickupTimes =>
+  ({ pickupAt: new Date(b.pickup_at), originalPickupAt: new Date(b.original_pickup_at) });
+
 function refuseClosed(b: StoredBooking, settings: Settings, now: Date): void {
   if (b.status !== 'confirmed') throw new DomainError('conflict', CHANGE_MESSAGES.notOpen);
-  if (!passengerMay({ status: b.status, pickupAt: new Date(b.pickup_at) }, settings, now).change) throw new DomainError('conflict', CHANGE_MESSAGES.tooLate);
+  if (!passengerMay({ status: b.status, ...pickupTimes(b) }, settings, now).change) throw new DomainError('conflict', CHANGE_MESSAGES.tooLate);
+}
+
+/** The passenger addresses a change mails: the new one and the old one, one mailbox once. */
+const changeRecipients = (before: ChangeValues, after: ChangeValues) =>
+  [...new Map([after.passenger_email, before.passenger_email].map((e) => [addressKey(e), e])).values()];
+
+/** A change's 429 for a recipient used up names the change form's e-mail field. */
+const changeLimits = (limits: Limits): Limits => ({ ...limits, messagesToAddress: { ...limits.messagesToAddress, field: 'passenger_email' } });
+
+/** One more change of the booking's mailbox, if it has any left (one statement: two at once cannot both pass). */
+async function countEmailChange(tx: Queryable, bookingId: number): Promise<void> {
+  const rows = await tx.query(
+    'UPDATE bookings SET passenger_email_changes = passenger_email_changes + 1 WHERE id = $1 AND passenger_email_changes < $2 RETURNING id',
+    [bookingId, MAX_EMAIL_CHANGES]);
+  if (!rows.length) throw new DomainError('invalid', CHANGE_MESSAGES.emailChangesUsed, 'passenger_email');
 }
 
 /**
@@ -152,7 +177,6 @@ export async function askChange(deps: ChangeDeps, reference: string, key: string
       difference: penceToPounds(Math.abs(newTotal - seen.total_pence)),
     };
   }
-  await takeAllowance(deps.db, deps.limits, [{ limit: 'bookingChanges', key: String(bookingId) }]);
   return deps.db.transaction(async (tx) => {
     const b = await storedBooking(tx, bookingId, true);
     refuseClosed(b, deps.settings, deps.now);
@@ -162,6 +186,13 @@ export async function askChange(deps: ChangeDeps, reference: string, key: string
     if (b.total_pence !== seen.total_pence || changedFields(before, currentValues(seen)).length) {
       throw new DomainError('conflict', 'This booking was changed a moment ago. Please look at it again and make your change.');
     }
+    // Counted here, in the transaction, once nothing else refuses the change: a refusal (these included) undoes them.
+    // A change that waits for its payment is counted now, as its messages follow the payment.
+    if (emailMoved(before, after)) await countEmailChange(tx, bookingId);
+    await takeAllowance(tx, changeLimits(deps.limits), [
+      { limit: 'bookingChanges', key: String(bookingId) },
+      ...changeRecipients(before, after).map((to) => ({ limit: 'messagesToAddress' as const, key: addressKey(to) })),
+    ]);
     const change = {
       bookingId, before, after, oldTotal: b.total_pence, newTotal,
       breakdown: priced?.offer.detail.breakdown ?? null, pickupAt: priced?.pickupAt ?? null, unitPence: priced?.offer.unitPence ?? null,
@@ -201,7 +232,7 @@ async function applyChange(tx: Queryable, b: StoredBooking, c: Change): Promise<
   await tx.query('UPDATE booking_details SET sign_text = $2 WHERE booking_id = $1', [b.id, a.sign_text || null]);
   await tx.query(
     `UPDATE bookings SET flight_no = $2, return_flight_no = $3, pick_up_date = $4::date, pick_up_time = $5,
-            pickup_at = coalesce($6::timestamptz, pickup_at), unit_price_pence = coalesce($7::int, unit_price_pence),
+            original_pickup_at = coalesce(original_pickup_at, pickup_at), pickup_at = coalesce($6::timestamptz, pickup_at), unit_price_pence = coalesce($7::int, unit_price_pence),
             total_booking_amount_pence = $8, price_breakdown = coalesce($9::jsonb, price_breakdown)
       WHERE id = $1`,
     [b.id, a.flight_no || null, b.return_date ? a.return_flight_no || null : null, a.pickup_date, toTime24(a.pickup_hour, a.pickup_min),
@@ -242,15 +273,23 @@ function changeRows(c: Change, currency: string): [string, string][] {
   return rows;
 }
 
-/** The passenger (and their old address), the office and the company hear of the change; the timeline records it. */
+/**
+ * The passenger (and their old address), the office and the company hear of the change; the timeline records it. The
+ * full notice (what changed, in the passenger's words) goes only to the address the booking was made with; another
+ * address (the new one, or one a change gave earlier) gets fixed words and Find my booking. Counted by the caller.
+ */
 async function tellOfChange(tx: Queryable, deps: { settings: Settings; siteUrl: string }, b: StoredBooking, c: Change, money: string | null) {
   const rows = changeRows(c, currencyOf(deps.settings));
   const result = (await loadBooking(tx, b.id)) as BookingResult;
   await recordChange(tx, byPassenger(c.before.passenger_email), 'Changed by the passenger', b.id, rows.map(([k, v]) => `${k}: ${v}`).join('; '),
     { ...c.before, total_pence: c.oldTotal }, { ...c.after, total_pence: c.newTotal });
-  const mail = bookingChangedMail(result, rows, money, deps.settings);
-  const addresses = [...new Map([c.after.passenger_email, c.before.passenger_email].map((e) => [emailKey(e), e])).values()];
-  for (const to of addresses) await enqueueEmail(tx, { kind: 'booking_changed', to, ...mail, bookingId: b.id });
+  const booked = await bookedAddress(tx, b.id, c.before.passenger_email);
+  const full = bookingChangedMail(result, rows, money, deps.settings);
+  for (const to of changeRecipients(c.before, c.after)) {
+    const mail = isBookedAddress(booked, to) ? full
+      : bookingChangedNotice(result, `${deps.siteUrl}${pathOfScreen('manageFind')}`, deps.settings, emailKey(to) !== emailKey(c.before.passenger_email));
+    await enqueueEmail(tx, { kind: 'booking_changed', to, ...mail, bookingId: b.id });
+  }
   await tellOffice(tx, deps, b, 'Changed by the passenger', [...rows, ...(money ? [['Payment', money] as [string, string]] : [])],
     `the passenger (${c.before.passenger_email})`, c.after.passenger_email);
 }

@@ -38,6 +38,7 @@ const manage = (over: Partial<ManagePage['manage']> = {}): ManagePage['manage'] 
   status: 'confirmed', status_words: 'Confirmed', driver: null, cancelled: null, refund: null, breakdown: [],
   payment: { method: 'card', status: 'paid', test: true }, pickup_words: 'Thursday 12 September 2030 at 07:15',
   change_until: 'Thursday 12 September 2030 at 05:15', cancel_until: 'Wednesday 11 September 2030 at 07:15',
+  pickup_at: '2030-09-12T06:15:00.000Z', original_pickup_at: '2030-09-12T06:15:00.000Z',
   may: { change: true, cancel: true }, form: values, waiting_change: null, has_return: false, meet_and_greet: true, has_receipt: true,
   ...over,
 });

@@ -1,12 +1,15 @@
 // The change form of a passenger's booking (issue 27): the passenger's name, phone and e-mail, the flights, the
 // words on the meet-and-greet sign, the notes, and the pickup date and time. Its rules are the API's
-// (src/domain/manageChanges.ts changeErrors); a refusal from the server shows under the field it names.
-import { Field, Form } from 'react-final-form';
+// (src/domain/manageChanges.ts changeErrors); a refusal from the server shows under the field it names. A new pickup
+// time says, before anything is saved, what it does to the deadlines (issue 39: a later one moves neither).
+import { Field, Form, FormSpy } from 'react-final-form';
 import { useSettings } from '../../appActor';
 import { TextField } from '../../components/TextField';
 import { DateField, RequiredMark } from '../../components/fields';
 import { HOUR_OPTIONS, MINUTE_OPTIONS } from '../../../domain/forms';
-import { changeErrors, CHANGE_LABELS, type ChangeValues } from '../../../domain/manageChanges';
+import { changeErrors, CHANGE_LABELS, MAX_EMAIL_CHANGES, pickupOfValues, type ChangeValues } from '../../../domain/manageChanges';
+import { moveWords } from '../../../domain/manageRules';
+import type { Settings } from '../../../domain/settings';
 import { formatPhone, isPhone } from '../../../domain/phone';
 import { ukToday } from '../../../domain/ukTime';
 import type { ManagePage } from '../../../../machines/manage';
@@ -41,7 +44,7 @@ export function ChangeForm({ page }: { page: ManagePage }) {
                 hint="The driver calls this number if needed." />
               <ServerError name="passenger_phone" errors={serverErrors} />
               <TextField name="passenger_email" label={CHANGE_LABELS.passenger_email} type="email" autoComplete="email" required
-                hint="Where we send this booking's e-mails. We tell the old address too." />
+                hint={`Where we send this booking's e-mails. We tell the old address too. It can be changed ${MAX_EMAIL_CHANGES} times at most.`} />
               <ServerError name="passenger_email" errors={serverErrors} />
             </fieldset>
             <fieldset className="fieldset">
@@ -50,6 +53,7 @@ export function ChangeForm({ page }: { page: ManagePage }) {
               <ServerError name="pickup_date" errors={serverErrors} />
               <TimeFields />
               <ServerError name="pickup_hour" errors={serverErrors} />
+              <MoveWords page={page} settings={settings} />
               <p className="field-hint">When the clocks go back, 1am to 1:59am happens twice: the time booked is the second one (GMT). When they go forward, those times do not exist.</p>
             </fieldset>
             <fieldset className="fieldset">
@@ -76,6 +80,20 @@ export function ChangeForm({ page }: { page: ManagePage }) {
         )}
       />
     </section>
+  );
+}
+
+/** What the new pickup time does to the deadlines (src/domain/manageRules.ts moveWords), as the time is chosen. */
+function MoveWords({ page, settings }: { page: ManagePage; settings: Settings }) {
+  const times = { pickupAt: new Date(page.manage.pickup_at), originalPickupAt: new Date(page.manage.original_pickup_at) };
+  return (
+    <FormSpy<ChangeValues> subscription={{ values: true }}>
+      {({ values }) => {
+        const to = pickupOfValues(values);
+        const words = to ? moveWords(times, to, settings, new Date()) : null;
+        return <p className="field-hint" aria-live="polite">{words ? <strong>{words}</strong> : null}</p>;
+      }}
+    </FormSpy>
   );
 }
 

@@ -140,6 +140,8 @@ function BookingPage({ page }: { page: ManagePage }) {
         <Section id="cancelled-title" title="Cancellation">
           <Rows rows={[
             { label: 'Cancelled on', value: m.cancelled.at }, ...(m.cancelled.reason ? [{ label: 'Reason', value: m.cancelled.reason }] : []),
+            // Issue 39: over the allowance of messages to their address the passenger is not e-mailed; the page says so.
+            { label: 'E-mail', value: m.cancelled.emailed ? `Sent to ${result.passengerDetails.passenger_email}` : 'Not sent: too many messages went to your e-mail address in the last hour. This page is your record of the cancellation.' },
             ...(m.refund ? [{ label: 'Refund', value: `${formatExactPrice(m.refund.amount, currency)} to your card (${m.refund.status === 'succeeded' ? 'made' : 'being made'})` }] : []),
           ]} />
         </Section>
@@ -170,7 +172,7 @@ function BookingPage({ page }: { page: ManagePage }) {
                 ? <>You can change the details and the pickup time here until <strong>{m.change_until}</strong> (UK time).</>
                 : <>Changes can no longer be made here. To change anything, <Office settings={settings} />.</>}</li>
               <li>{m.may.cancel
-                ? <>Cancelling is free until <strong>{m.cancel_until}</strong> (UK time){m.payment.method === 'card' ? ', with a full refund to your card' : ''}.</>
+                ? <>Cancelling is free until <strong>{m.cancel_until}</strong> (UK time){m.payment.method === 'card' ? ', with a full refund to your card' : ''}.{Date.parse(m.original_pickup_at) < Date.parse(m.pickup_at) && ' This was set by the pickup you booked: moving the pickup later does not move it.'}</>
                 : <>The free cancellation period ended on {m.cancel_until}. To cancel, <Office settings={settings} />.</>}</li>
             </ul>
           )}
