@@ -3,7 +3,8 @@
 // `npm install` (scripts/prepare.mjs) or the browser tests' setup, and kept in node_modules/.cache.
 // Its name carries a hash of the PGlite version and the migrations, so a changed migration or an upgraded PGlite
 // never starts from an old template: it is built again instead. Seeding stays at start, as the demo's dates are
-// relative to the day the database is made.
+// relative to the day the database is made. A production server's new database starts from this template itself,
+// never from the demo copy, and gets the reference data alone (decision 47).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

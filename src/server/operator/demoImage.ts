@@ -1,5 +1,6 @@
 // The demo's database, prepared: `npm install` (scripts/prepare.mjs) makes a data directory holding the
-// migrated schema and the demo operator, and `npm start` with a new data folder starts from a copy of it (about
+// migrated schema and the demo operator, and `npm start` with a new data folder (never with NODE_ENV=production, whose
+// database starts from the template with the reference data alone: decision 47) starts from a copy of it (about
 // 0.2 s) instead of loading the template and seeding (about 1.5 s, a third of it hashing the demo password at the
 // full cost). Only the demo passenger's bookings are added at the copy, as they are dated from the day the database
 // is made. Its name carries the template's key and a hash of the seed's sources, so a changed seed, migration or
