@@ -3,7 +3,8 @@
 // as a number, a list, an object or null where something else is expected, is a 422 naming that field, never a 500
 // (a refund amount sent as a number was a 500), and never taken as if it were right.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from './setup';
+import { TEST_SECURITY, testApp } from './setup';
+import { localKeys } from '../../src/server/payments/provider';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { CHANGE_FIELDS } from '../../src/domain/manageChanges';
 
@@ -30,6 +31,30 @@ beforeAll(async () => {
   booking = { booking_number: made.body.data.booking.booking_number, manage_key: made.body.data.manage_key };
 });
 afterAll(async () => { await t.db.close(); });
+
+/** A guest booking paid by card through the local test gateway, as the card page pays. */
+async function bookByCard() {
+  const form = {
+    pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
+    pickup_date: '2030-09-13', pickup_hour: '9am', pickup_min: '15', passengers: 2, luggages: 1,
+  };
+  const vehicle = (await t.call('POST', '/calculate-distance-price', form)).body.price_details[0];
+  const pm = await (await t.app.request('/test-gateway/v1/payment_methods', {
+    method: 'POST', headers: { Authorization: `Bearer ${localKeys(TEST_SECURITY.secret).publishableKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ type: 'card', 'card[number]': '4242424242424242', 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' }),
+  })).json();
+  const key = `typed-${Date.now()}-${Math.random()}`;
+  const request = {
+    selectedVehicleData: vehicle, selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, hourlyRateForm: null,
+    registrationData: { firstName: 'Ada', surname: 'Card', number: '+44 7700 900012', email: 'ada.card@example.com', additionalInfo: '' },
+    payment_method: 'card', selected_passenger: 'guest_login', stripe_session_id: null, paymentId: null,
+  };
+  const created = await t.call('POST', '/create-payment-intent', { ...request, paymentMethodId: pm.id, amount: Math.round(Number(vehicle.price) * 100) }, { 'Idempotency-Key': key });
+  const confirmed = await t.call('POST', '/confirm-payment-intent', { paymentIntentId: created.body.paymentIntentId });
+  const done = await t.call('POST', '/booking', { ...request, stripe_session_id: confirmed.body.sessionId, paymentId: confirmed.body.paymentId }, { 'Idempotency-Key': key });
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  return done.body.data.booking as { booking_number: string; total_booking_amount: string };
+}
 
 /** A value of each wrong JSON type; a field that takes text, a number or a flag each refuses the others. */
 const NUMBER = 12.5, LIST = ['x'], OBJECT = { x: 'y' }, NULL = null;
@@ -119,6 +144,16 @@ describe('every console and manage body, typed before anything reads it', () => 
       const res = await t.call('POST', '/operator/data', { change: { kind, name: 'GRACE_TIME' } }, admin);
       expect([res.status, res.body.field], String(kind)).toEqual([422, 'kind']);
     }
+  });
+
+  it('answers a refund amount sent as a number for a paid card booking with 422 naming it (it was a 500), and refunds nothing', async () => {
+    const paid = await bookByCard();
+    for (const refund_amount of [25, [25], { pounds: 25 }]) {
+      const res = await t.call('POST', `/operator/bookings/${paid.booking_number}/cancel`, { reason: 'Duplicate', refund: 'yes', refund_amount }, admin);
+      expect([res.status, res.body.field]).toEqual([422, 'refund_amount']);
+    }
+    const page = await t.call('GET', `/operator/bookings/${paid.booking_number}`, undefined, admin);
+    expect(page.body.desk).toMatchObject({ status: 'confirmed', refund: null, payment: { status: 'paid', refundable: paid.total_booking_amount } });
   });
 
   it('changes nothing when it refuses a body: the booking is still confirmed, without a driver', async () => {
