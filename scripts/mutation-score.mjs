@@ -46,7 +46,7 @@ export const MUTATION_RUNS = [
       name: 'server-auth',
       mutate: ['src/server/limits.ts', 'src/server/auth/throttle.ts', 'src/server/auth/tokens.ts', 'src/server/auth/passwordReset.ts', 'src/server/auth/passwords.ts'],
       tests: ['test/api/sign-in-limits.test.ts', 'test/api/account-safety.test.ts', 'test/api/account.test.ts', 'test/api/password-reset.test.ts',
-        'test/api/mail-abuse.test.ts', 'test/api/card-abuse.test.ts', 'test/api/registration-modes.test.ts'],
+        'test/api/mail-abuse.test.ts', 'test/api/card-abuse.test.ts', 'test/api/registration-modes.test.ts', 'test/api/spent-allowances.test.ts'],
     },
     {
       name: 'server-mail',
@@ -63,7 +63,8 @@ export const MUTATION_RUNS = [
       name: 'server-bookings',
       mutate: ['src/server/bookings/bookings.ts', 'src/server/bookings/bookingNumber.ts'],
       tests: ['test/api/booking.test.ts', 'test/api/booking-statements.test.ts', 'test/api/office-notices.test.ts', 'test/api/registration-modes.test.ts',
-        'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/booking-rules.test.ts'],
+        'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/booking-rules.test.ts',
+        'test/api/spent-allowances.test.ts'],
     },
   ].map((run) => ({ config: 'stryker.server.config.json', ignoreStatic: false, ...run })),
 ].map((run) => ({

@@ -210,10 +210,5 @@ export async function usedUp(db: Queryable, limits: Limits, use: Use): Promise<b
   return row?.full === true;
 }
 
-/** A use that turned out not to count (a look-up that found an account, a card attempt that was not declined). */
-export async function giveBack(db: Queryable, use: Use): Promise<void> {
-  await db.query('UPDATE rate_limits SET used = greatest(used - 1, 0) WHERE name = $1 AND key = $2', [use.limit, use.key]);
-}
-
 /** A recipient's key: one mailbox however it is typed (src/domain/fields.ts). */
 export { addressKey };

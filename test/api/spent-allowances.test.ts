@@ -141,5 +141,11 @@ describe('every message to an address counts against it', () => {
     const res = await t.call('POST', '/auth/forgot-password', { email: 'Burst2@Example.com' }, from('198.51.100.100'));
     expect(res.status).toBe(200);
     expect(await used('messagesToAddress', 'burst2@example.com')).toBe(2);
+    // Once the address has had its messages this hour, no code is made or sent: a 429 on the form's field.
+    await t.db.query("UPDATE rate_limits SET used = $2 WHERE name = 'messagesToAddress' AND key = $1", ['burst2@example.com', limits.messagesToAddress.max]);
+    const codes = await count('SELECT count(*)::int AS n FROM outbound_emails WHERE kind = $1', ['password_reset']);
+    const full = await t.call('POST', '/auth/forgot-password', { email: 'burst2@example.com' }, from('198.51.100.101'));
+    expect([full.status, full.body.field, full.body.message]).toEqual([429, 'email', limits.messagesToAddress.message]);
+    expect(await count('SELECT count(*)::int AS n FROM outbound_emails WHERE kind = $1', ['password_reset'])).toBe(codes);
   });
 });

@@ -104,14 +104,15 @@ describe('counting an allowance (decision 35)', () => {
 
   it('counts each key once, in one fixed order (limit, then key), so two requests never wait for each other in a circle', async () => {
     const db = fakeDb((rows) => rows);
+    // The keys' own order is not the limits' (an IPv6 address sorts after an e-mail): the limit comes first.
     await takeAllowance(db as any, DEFAULT_LIMITS, [
-      { limit: 'confirmationsToAddress', key: 'b@example.com' }, { limit: 'bookings', key: '192.0.2.9' },
-      { limit: 'confirmationsToAddress', key: 'a@example.com' }, { limit: 'bookings', key: '192.0.2.1' },
-      { limit: 'bookings', key: '192.0.2.9' },
+      { limit: 'confirmationsToAddress', key: 'b@example.com' }, { limit: 'bookings', key: 'fe80::9' },
+      { limit: 'confirmationsToAddress', key: 'a@example.com' }, { limit: 'bookings', key: 'fe80::1' },
+      { limit: 'bookings', key: 'fe80::9' },
     ]);
     expect(db.calls).toHaveLength(1);
     expect(JSON.parse(db.calls[0].params[0] as string).map((r: any) => `${r.name} ${r.key} ${r.max_used}/${r.window_minutes}`)).toEqual([
-      'bookings 192.0.2.1 10/60', 'bookings 192.0.2.9 10/60', 'confirmationsToAddress a@example.com 3/60', 'confirmationsToAddress b@example.com 3/60',
+      'bookings fe80::1 10/60', 'bookings fe80::9 10/60', 'confirmationsToAddress a@example.com 3/60', 'confirmationsToAddress b@example.com 3/60',
     ]);
   });
 
@@ -183,6 +184,12 @@ describe('giving back what was not spent (issue 39)', () => {
     expect([err.kind, err.field, err.message]).toEqual(['tooMany', 'email', DEFAULT_LIMITS.messagesToAddress.message]);
     const plain = await takeAllowance(fakeDb([]) as any, DEFAULT_LIMITS, [{ limit: 'messagesToAddress', key: 'a@example.com' }]).catch((e) => e);
     expect(plain.field).toBe('registrationData.email');
+    // The field of the use that was refused, not of another use with the same limit or the same key.
+    const mixed = await takeAllowance(fakeDb(['bookings', 'confirmationsToAddress']) as any, DEFAULT_LIMITS, [
+      { limit: 'bookings', key: 'a@example.com', field: 'not-this' }, { limit: 'confirmationsToAddress', key: 'z@example.com', field: 'nor-this' },
+      { limit: 'messagesToAddress', key: 'z@example.com' },
+    ]).catch((e) => e);
+    expect([mixed.kind, mixed.field]).toEqual(['tooMany', 'registrationData.email']);
   });
 
   it('withAllowance gives back when the work throws or did nothing new, and keeps it when the work was done', async () => {
@@ -204,5 +211,7 @@ describe('giving back what was not spent (issue 39)', () => {
     expect(await allowMessage(fakeDb([]) as any, DEFAULT_LIMITS, 'mia@example.com')).toBe(false);
     const broken = { query: async () => { throw new Error('database down'); } };
     await expect(allowMessage(broken as any, DEFAULT_LIMITS, 'mia@example.com')).rejects.toThrow('database down');
+    const busy = { query: async () => { throw new DomainError('busy', 'The server is busy.'); } };
+    await expect(allowMessage(busy as any, DEFAULT_LIMITS, 'mia@example.com')).rejects.toThrow('The server is busy.');
   });
 });
