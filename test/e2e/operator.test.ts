@@ -1,7 +1,7 @@
 // The office's console (issue 26) in Chromium against the real server, as its staff use it: sign in, the board
 // (tabs, search, new bookings arriving without a reload), a booking's page, assigning a driver, cancelling a card
-// booking with its refund, the mail queue, the export, a company member's narrower view, sign-out; at 1280 and
-// 375 px, with axe, and by keyboard alone. Bookings are made through the API, as the website makes them.
+// booking with its refund, a company member's cancel left for the office to refund, the mail queue, the export, a
+// company member's narrower view, sign-out; at 1280 and 375 px, with axe, and by keyboard alone. Bookings are made through the API, as the website makes them.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { onSharedServer, removeDir, startServer, ukDateInDays } from './harness';
@@ -192,6 +192,40 @@ describe("a booking's page", () => {
     expect(await violations(page)).toEqual([]);
     await expect.poll(() => outboxMails(shared.dataDir).filter((m) => m.headers.subject === `Booking cancelled: ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
     await page.context().close();
+  });
+
+  it("offers a company member no refund: the office is told, and refunds it once from the booking's page (decision 50)", async () => {
+    const b = await book('Metro Cars London', { card: true });
+    const company = await signedIn(METRO, 1280, `/operator/bookings/${b.booking_number}`);
+    await company.getByRole('button', { name: 'Cancel booking' }).click();
+    const dialog = company.getByRole('dialog', { name: `Cancel ${b.booking_number}?` });
+    await dialog.getByText(`The £${b.total_booking_amount} paid by card is not refunded here: the office is told, and refunds it.`).waitFor();
+    expect(await dialog.getByRole('radio').count()).toBe(0);
+    expect(await dialog.getByLabel('Amount to refund (£)').count()).toBe(0);
+    expect(await violations(company)).toEqual([]);
+    await dialog.getByLabel('Reason').fill('Vehicle off the road');
+    await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+    await company.getByText('Booking cancelled. The passenger, the office and the company have been told.').waitFor();
+    expect(await company.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+    await company.context().close();
+    const subjects = (subject: string) => outboxMails(shared.dataDir).filter((m) => m.headers.subject === subject);
+    await expect.poll(() => subjects(`Refund due: ${b.booking_number}`).map((m) => [m.headers.to, m.headers.cc ?? null]), { timeout: 10_000 })
+      .toEqual([['bookings@albion-executive.co.uk', null]]);
+
+    const office = await signedIn(ADMIN, 375, `/operator/bookings/${b.booking_number}`);
+    const payment = office.getByRole('region', { name: 'Payment', exact: true });
+    await expect.poll(() => payment.textContent()).toContain(`Not refunded£${b.total_booking_amount}`);
+    await office.getByRole('button', { name: 'Refund', exact: true }).click();
+    const confirm = office.getByRole('dialog', { name: `Refund £${b.total_booking_amount} to the card?` });
+    await confirm.getByText('The passenger is e-mailed.', { exact: false }).waitFor();
+    expect(await violations(office)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Refund', exact: true }).dblclick();
+    await office.getByText('Refund made. The passenger has been e-mailed.').waitFor();
+    await expect.poll(() => payment.textContent()).toContain(`£${b.total_booking_amount}, succeeded`);
+    expect(await payment.textContent()).not.toContain('Not refunded');
+    expect(await office.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+    await expect.poll(() => subjects(`Refund: ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
+    await office.context().close();
   });
 
   it('can be run by keyboard alone: tab to a booking, open it, confirm an action, close a window with Escape', async () => {
