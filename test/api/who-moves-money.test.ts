@@ -139,6 +139,9 @@ describe("the office's Refund after a cancellation", () => {
     const res = await t.call('POST', `/operator/bookings/${b.booking_number}/refund-rest`, undefined, dispatcher);
     expect(res.body.refund).toMatchObject({ status: 'succeeded' });
     expect(await atProvider(b.id)).toEqual([1050, pence(b.total_booking_amount) - 1050]);
+    // The cancellation's refund, and the rest given back after it: each of a payment once.
+    expect(await t.db.query('SELECT amount_pence, after_cancel FROM refunds WHERE booking_id = $1 ORDER BY id', [b.id]))
+      .toEqual([{ amount_pence: 1050, after_cancel: false }, { amount_pence: pence(b.total_booking_amount) - 1050, after_cancel: true }]);
     expect((await page(b.booking_number)).desk).toMatchObject({ actions: [], payment: { status: 'refunded', refundable: null } });
   });
 
