@@ -88,6 +88,8 @@ describe('from the confirmation e-mail', () => {
     await page.getByRole('heading', { name: 'Change your booking' }).waitFor();
     expect(await violations(page), 'the change form').toEqual([]);
     await page.getByLabel('Pickup hour').selectOption('9am');
+    // Before saving, the form says what the later time does to the deadlines: nothing (issue 39).
+    await page.getByText(/^Free cancellation still ends on .+: moving the pickup does not move it\. Changes can be made here until .+\.$/).waitFor();
     await page.getByRole('button', { name: 'Save changes' }).click();
     const price = page.getByRole('dialog', { name: 'The price has changed' });
     await price.waitFor();
@@ -256,6 +258,12 @@ describe('close to the pickup', () => {
     expect(await page.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Change details or time' }).waitFor();
     expect(await violations(page)).toEqual([]);
+
+    // Moving the pickup to a later day does not bring free cancelling back, and the form says so before saving (issue 39).
+    await page.getByRole('button', { name: 'Change details or time' }).click();
+    await page.getByLabel('Pickup date').fill(ukDateInDays(2));
+    await page.getByText(/^Free cancellation ended on .+: moving the pickup does not bring it back\. Changes can be made here until .+\.$/).waitFor();
+    expect(await violations(page), 'the change form with its words').toEqual([]);
     await page.context().close();
   });
 });
