@@ -57,7 +57,7 @@ export const MUTATION_RUNS = [
       name: 'server-payments',
       mutate: ['src/server/payments/ledger.ts', 'src/server/bookings/cardBookings.ts', 'src/server/bookings/unpaidBookings.ts', 'src/server/cardEvents/cardEvents.ts'],
       tests: ['test/api/card-payments.test.ts', 'test/api/card-abuse.test.ts', 'test/api/manage-changes.test.ts', 'test/api/operator-desk.test.ts',
-        'test/api/card-rules.test.ts'],
+        'test/api/card-rules.test.ts', 'test/api/who-moves-money.test.ts', 'test/api/refund-tries.test.ts'],
     },
     {
       name: 'server-bookings',

@@ -200,6 +200,10 @@ describe('a VAT invoice', () => {
     const before = await counters();
     const cancelled = await t.call('POST', `/manage/${b.reference}/cancel`, {}, { 'X-Manage-Key': b.key });
     expect(cancelled.body).toMatchObject({ status: 'cancelled', refund: { status: 'succeeded' } });
+    // The note is issued when the refund is made, not when someone next downloads: the accounts see it that day.
+    const [note] = await t.db.query<{ gross_pence: number }>(
+      "SELECT n.gross_pence FROM invoice_notes n JOIN invoices i ON i.number = n.invoice_number WHERE i.booking_id = $1 AND n.kind = 'credit'", [b.id]);
+    expect(note?.gross_pence).toBe(paid);
     const after = await download(b);
     const credit = label('CN', before.credit + 1);
     for (const words of [`Credit note ${credit} of`, `-${pounds(paid)}`, 'Total after notes', '£0.00']) expect(after.text, words).toContain(words);

@@ -10,6 +10,7 @@ import type Stripe from 'stripe';
 import type { Db } from '../db/index';
 import type { CardProvider } from './provider';
 import { paymentsLeft, refundableLeft } from './ledger';
+import { settleInvoice } from './invoices';
 
 /** 'pending': another try is being made at this moment (or stopped less than a lease ago). */
 export type RefundOutcome = { status: 'succeeded'; providerId: string } | { status: 'failed'; error: string } | { status: 'pending' };
@@ -75,6 +76,8 @@ export async function makeRefund(db: Db, cards: CardProvider, refundId: number, 
     const [{ made }] = await tx.query<{ made: boolean }>(
       "SELECT NOT EXISTS (SELECT 1 FROM refunds WHERE booking_id = $1 AND status <> 'succeeded') AS made", [r.booking_id]);
     await tx.query('UPDATE bookings SET payment_status = $2 WHERE id = $1', [r.booking_id, left === 0 && made ? 'refunded' : 'partially_refunded']);
+    // A VAT invoice already issued never changes: the refund is a credit note referring to it, dated now (decision 48).
+    await settleInvoice(tx, r.booking_id);
   });
   return { status: 'succeeded', providerId };
 }
