@@ -3,7 +3,7 @@
 // pay-in-car price confirmed), and cancels it with a full refund. Every change reaches the passenger, the office
 // with the company in copy, and the console's timeline. Deadlines, the clock changes and other bookings' keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SECURITY, testApp } from './setup';
+import { KEYS, TEST_SECURITY, testApp } from './setup';
 import { setSetting } from '../../src/server/operator/operator';
 import { localKeys } from '../../src/server/payments/provider';
 import { CHANGE_MESSAGES } from '../../src/domain/manageChanges';
@@ -240,6 +240,11 @@ describe('a card booking whose price changes', () => {
     const values = await formOf(b);
     const paidBefore = (await view(b)).booking.booking.total_booking_amount;
     await setSetting(t.db, 'MEET_AND_GREET', '30');
+    // Its VAT invoice is issued first (a download), so what follows is told in notes referring to it (decision 48).
+    await setSetting(t.db, 'VAT_NUMBER', 'GB 123 4567 89');
+    expect((await t.app.request(`/api/v1/manage/${b.reference}/receipt`, { headers: { ...KEYS, ...as(b) } })).status).toBe(200);
+    const notes = () => t.db.query<{ kind: string; gross_pence: number }>(
+      'SELECT n.kind, n.gross_pence FROM invoice_notes n JOIN invoices i ON i.number = n.invoice_number WHERE i.booking_id = $1 ORDER BY n.id', [b.id]);
     try {
       const asked = await change(b, { ...values, pickup_hour: '8am' });
       expect(asked.body).toMatchObject({ status: 'confirm_price', outcome: 'pay', difference: '20.00' });
@@ -265,6 +270,8 @@ describe('a card booking whose price changes', () => {
       expect(told).toHaveLength(1);
       expect(told[0].body_text).toContain('The difference of £20.00 was paid by card.');
       expect(paidBefore).not.toBe(asked.body.new_total);
+      // The difference is a debit note, issued as the change is applied, once.
+      expect(await notes()).toEqual([{ kind: 'debit', gross_pence: 2000 }]);
 
       // Then cancelled: both payments come back in full, one refund each, once.
       const [c1, c2] = await Promise.all([1, 2].map(() => t.call('POST', `/manage/${b.reference}/cancel`, {}, as(b))));
@@ -275,8 +282,16 @@ describe('a card booking whose price changes', () => {
       const after = await view(b);
       expect(after.manage).toMatchObject({ status: 'cancelled', payment: { status: 'refunded' }, refund: { amount: asked.body.new_total, status: 'succeeded' } });
       expect(after.manage.cancelled.reason).toBe(PASSENGER_CANCEL_REASON);
+      // Each refund is a credit note as it is made: the invoice and its notes come to nothing, as the card did.
+      expect(await notes()).toEqual([
+        { kind: 'debit', gross_pence: 2000 },
+        ...[2000, Math.round(Number(paidBefore) * 100)].map(() => ({ kind: 'credit', gross_pence: expect.any(Number) })),
+      ]);
+      const credited = (await notes()).filter((n) => n.kind === 'credit').reduce((sum, n) => sum + n.gross_pence, 0);
+      expect(credited).toBe(2000 + Math.round(Number(paidBefore) * 100));
     } finally {
       await setSetting(t.db, 'MEET_AND_GREET', '10');
+      await setSetting(t.db, 'VAT_NUMBER', '');
     }
   });
 

@@ -32,6 +32,7 @@ import { loadBooking } from '../bookings/queries';
 import { byPassenger, recordChange, tellOffice } from '../bookings/bookingHistory';
 import { quoteDistance, quoteHourly, type QuoteContext, type PricedOffer } from '../pricing/quote';
 import { writeRefunds } from '../payments/ledger';
+import { settleInvoice } from '../payments/invoices';
 import { addressKey, takeAllowance, type Limits } from '../limits';
 import { bookedAddress, isBookedAddress } from './recipients';
 import { KEY_DAYS_AFTER_PICKUP, bookingOfKey } from '../bookings/manageKeys';
@@ -242,6 +243,9 @@ async function applyChange(tx: Queryable, b: StoredBooking, c: Change): Promise<
     await tx.query('UPDATE booking_keys SET expires_at = $2::timestamptz + make_interval(days => $3) WHERE booking_id = $1',
       [b.id, c.pickupAt.toISOString(), KEY_DAYS_AFTER_PICKUP]);
   }
+  // An issued VAT invoice never changes: a difference paid now is a debit note referring to it (decision 48); a
+  // refunded one becomes a credit note when the refund is made (payments/refunds.ts).
+  await settleInvoice(tx, b.id);
 }
 
 /** What the change did to the money, in the passenger's words. */
