@@ -104,9 +104,10 @@ describe('the settings the console changes', () => {
       GRACE_TIME: /minutes.*quote form/i,
       // README's defaults.
       FREE_WAITING_AIRPORT_MINUTES: /empty: 45\b/, FREE_WAITING_MINUTES: /empty: 15\b/,
-      CHANGE_CUTOFF_HOURS: /empty: 2\b/, CANCELLATION_WINDOW_HOURS: /empty: 24\b/, VAT_RATE: /empty: 20\b/i,
-      // README: a VAT number makes receipts VAT invoices.
-      VAT_NUMBER: /VAT invoices/,
+      CHANGE_CUTOFF_HOURS: /as booked: moving it later does not move this \(empty: 2\)/,
+      CANCELLATION_WINDOW_HOURS: /as booked: moving it later does not move this \(empty: 24\)/, VAT_RATE: /empty: 20\b/i,
+      // README: a VAT number makes the receipts of paid or completed bookings VAT invoices, never changed (decision 48).
+      VAT_NUMBER: /paid by card or completed is a VAT invoice, numbered without gaps and never changed; a later refund or payment is a credit or debit note/,
       // README: empty uses the built-in text.
       TERMS_AND_CONDITIONS: /empty: the built-in text/i, PRIVACY_POLICY: /empty: the built-in text/i,
       ACCESSIBILITY_STATEMENT: /empty: the built-in text/i,
