@@ -31,6 +31,20 @@ export function emailProblem(value: string | null | undefined, required = true):
 /** One mailbox however it is typed: surrounding spaces and capitals do not make another address. */
 export const emailKey = (value: string | null | undefined) => (value ?? '').trim().toLowerCase();
 
+/**
+ * The mailbox an address delivers to, for counting what the site sends to it (issue 39): as emailKey, and a `+tag`
+ * of the local part (which most providers deliver to the same mailbox) is left out, as are Gmail's dots (Gmail
+ * ignores them, and googlemail.com is gmail.com). Only for counting: an address is always written as it was given.
+ */
+export function mailboxKey(value: string | null | undefined): string {
+  const key = emailKey(value);
+  const at = key.lastIndexOf('@');
+  if (at < 1) return key;
+  const domain = key.slice(at + 1) === 'googlemail.com' ? 'gmail.com' : key.slice(at + 1);
+  const untagged = key.slice(0, at).split('+')[0] || key.slice(0, at);
+  return `${domain === 'gmail.com' ? untagged.replaceAll('.', '') : untagged}@${domain}`;
+}
+
 /** A real calendar date as YYYY-MM-DD. */
 export const CalendarDate = refine(pattern(string(), /^\d{4}-\d{2}-\d{2}$/), 'CalendarDate', (v) =>
   isCalendarDate(v) ? true : `Expected a real date as YYYY-MM-DD but received "${v}"`,

@@ -6,7 +6,7 @@
 // give-back rule. README 'Security and reliability' lists every number here.
 import type { Queryable } from './db/index';
 import { DomainError } from './errors';
-import { emailKey as addressKey } from '../domain/fields';
+import { mailboxKey as addressKey } from '../domain/fields';
 
 export interface Limit {
   /** Uses allowed per window, per key. */
@@ -210,5 +210,5 @@ export async function usedUp(db: Queryable, limits: Limits, use: Use): Promise<b
   return row?.full === true;
 }
 
-/** A recipient's key: one mailbox however it is typed (src/domain/fields.ts). */
+/** A recipient's key: one mailbox however it is typed, tagged or dotted (src/domain/fields.ts mailboxKey). */
 export { addressKey };

@@ -46,6 +46,22 @@ describe('the e-mail field of every form (SPEC 5, decision 13)', () => {
     expect(emailKey('amelia.hart@example.com')).toBe(emailKey('AMELIA.HART@EXAMPLE.COM  '));
     expect([emailKey(''), emailKey(null), emailKey(undefined)]).toEqual(['', '', '']);
   });
+
+  it('is counted as the mailbox it delivers to: a +tag left out, and Gmail\'s dots (issue 39)', async () => {
+    const { mailboxKey } = await loadFields();
+    expect(mailboxKey(' Victim+Promo-1@Example.COM ')).toBe('victim@example.com');
+    expect(mailboxKey('victim+a+b@example.com')).toBe('victim@example.com');
+    // Dots are another address elsewhere, the same one at Gmail, which googlemail.com also is.
+    expect(mailboxKey('v.i.c.t.i.m@example.com')).toBe('v.i.c.t.i.m@example.com');
+    expect(mailboxKey('V.i.c.t.i.m+x@gmail.com')).toBe('victim@gmail.com');
+    expect(mailboxKey('v.ictim@googlemail.com')).toBe('victim@gmail.com');
+    expect(mailboxKey('victim@mail.googlemail.com')).toBe('victim@mail.googlemail.com');
+    // Only the local part loses its tag, and a tag that is all of it is kept; no @ at all is kept as it is.
+    expect(mailboxKey('desk@plus+domain.example')).toBe('desk@plus+domain.example');
+    expect(mailboxKey('+tag@example.com')).toBe('+tag@example.com');
+    expect(mailboxKey('v+x@gmail.com')).toBe('v@gmail.com');
+    expect([mailboxKey('@gmail.com'), mailboxKey(' Not An Address '), mailboxKey(null)]).toEqual(['@gmail.com', 'not an address', '']);
+  });
 });
 
 describe('an e-mail address in an API body (decision 13)', () => {

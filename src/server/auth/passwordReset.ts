@@ -10,7 +10,7 @@ import { clearSignInFailures } from './throttle';
 import { revokeAllTokens } from './tokens';
 import { enqueueEmail } from '../mail/queue';
 import { DomainError } from '../errors';
-import { addressKey, returnAllowance, takeAllowance, type Limits } from '../limits';
+import { allowMessage, returnAllowance, takeAllowance, type Limits } from '../limits';
 import { consumeCode, codesInLastHour, countTry, lockPassenger, replaceCode, setPasswordHash } from './queries';
 import {
   PASSWORD_RESET_DONE, RESET_CODE_EXPIRED, RESET_CODE_INVALID, RESET_CODE_SENT, RESET_CODE_VERIFIED, RESET_EMAIL_NOT_FOUND,
@@ -65,9 +65,11 @@ export async function sendResetCode(d: ResetDeps, email: string, companyName: st
     if (await codesInLastHour(tx, account.id) >= MAX_CODES_PER_HOUR) {
       throw new DomainError('tooMany', 'Too many reset codes were asked for. Please try again in an hour or call us.');
     }
-    // Its e-mail counts against the address's allowance like every message a visitor's action sends (issue 39); in
-    // the same transaction, so a refusal above counts nothing.
-    await takeAllowance(tx, d.limits, [{ limit: 'messagesToAddress', key: addressKey(account.email), field: 'email' }]);
+    // Its e-mail counts against the address's allowance like every message a visitor's action sends (issue 39), in
+    // the same transaction, so a refusal above counts nothing. It is never refused for it: a code carries no words of
+    // the visitor's, has its own limit per account (above), and whoever spent the address's messages must not lock
+    // its owner out of their account.
+    await allowMessage(tx, d.limits, account.email);
     await replaceCode(tx, account.id, hashResetCode(d.secret, account.id, code), CODE_MINUTES);
     const text = `Your ${companyName} password reset code is ${code}. It expires in ${CODE_MINUTES} minutes.\n\nIf you did not ask for it, you can ignore this e-mail.`;
     await enqueueEmail(tx, {

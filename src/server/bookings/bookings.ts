@@ -79,7 +79,10 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<{
     if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
     // The hashing queue may be full (503, try again shortly): that try is given back, so the retry is not refused.
     const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
-    return { contact: { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone }, taken };
+    // A hash made is work done: the new account's allowance stays spent whatever becomes of the booking (a conflict,
+    // a replay), so failing after the hash cannot buy hashes for nothing. The rest is given back if nothing is written.
+    const kept = passwordHash ? { uses: taken.uses.filter((u) => u.name !== 'accountCreations') } : taken;
+    return { contact: { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone }, taken: kept };
   } catch (err) {
     await returnAllowance(deps.db, taken);
     throw err;
@@ -219,18 +222,22 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
   };
 }
 
-/** Everything that can refuse a booking before anything is written (settings, price, passenger). */
-export async function prepareBooking(deps: BookingDeps, req: BookingRequest): Promise<PreparedBooking> {
+/**
+ * Everything that can refuse a booking before anything is written (settings, price, passenger). `checkPrice` refuses
+ * what the price alone decides (a card's amount) before the passenger is checked: nothing is counted or hashed for it.
+ */
+export async function prepareBooking(
+  deps: BookingDeps, req: BookingRequest, checkPrice: (totalPence: number) => void = () => {},
+): Promise<PreparedBooking> {
   if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !allowsGuests(deps.ctx.settings)) {
     throw new DomainError('invalid', 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
   }
   const trip = await priceTrip(deps.ctx, req);
+  checkPrice(trip.chosen.unitPence * req.selectedVehicle);
   const { contact, taken } = await resolveContact(deps, req);
   return { req, trip, contact, taken };
 }
 
-/** The booking's total in pence: the server's unit price times the quantity. */
-export const totalPence = (p: PreparedBooking) => p.trip.chosen.unitPence * p.req.selectedVehicle;
 
 export async function createBooking(deps: BookingDeps, req: BookingRequest, idempotencyKey: string | null): Promise<BookingResult> {
   const hash = idempotencyKey ? requestHash(req, deps.secret) : '';

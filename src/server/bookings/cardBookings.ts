@@ -20,7 +20,7 @@ import { returnAllowance, takeAllowance, usedUp, type LimitName, type Use } from
 import { DomainError } from '../errors';
 import { releaseHeldEmails } from '../mail/queue';
 import {
-  KEY_REUSED, authenticateReplay, prepareBooking, requestHash, totalPence, writeBooking, type BookingDeps,
+  KEY_REUSED, authenticateReplay, prepareBooking, requestHash, writeBooking, type BookingDeps,
 } from './bookings';
 import { KeyAlreadyUsed, loadBooking } from './queries';
 import { bookingOfAnyIntent, bookingOfIntent, cardKeyUse, keepIntent, markPaid, type KeyedBooking } from './cardQueries';
@@ -105,15 +105,15 @@ export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntent
   if (booking) await authenticateReplay(deps, req, { passengerId: booking.passenger_id, hasAccount: booking.has_account });
   await refuseUsedUpCardAttempts(deps, booking?.id ?? null);
   if (!booking) {
-    const prepared = await prepareBooking(deps, req);
+    // The amount is checked as soon as the price is known, before the passenger is: a wrong one costs no hash.
+    const prepared = await prepareBooking(deps, req, (total) => checkAmount(body.amount, total));
     try {
-      checkAmount(body.amount, totalPence(prepared));
       await deps.db.transaction((tx) => writeBooking(tx, deps, prepared, {
         idempotencyKey: key, hash, status: 'pending', paymentMethod: 'card', paymentStatus: 'awaiting_payment',
       }));
     } catch (err) {
-      // Not written by this call (a wrong amount, a failure, or a concurrent call with this key wrote it first): it
-      // spent no allowance (issue 39).
+      // Not written by this call (a failure, or a concurrent call with this key wrote it first): it spent no allowance
+      // but a hash it made (issue 39).
       await returnAllowance(deps.db, prepared.taken);
       if (!(err instanceof KeyAlreadyUsed)) throw err;
     }
