@@ -295,6 +295,44 @@ describe('a card booking whose price changes', () => {
     }
   });
 
+  it('does not apply a difference paid after the change cut-off (asked before it): the payment is refunded in full', async () => {
+    const b = await book('card');
+    const values = await formOf(b);
+    await setSetting(t.db, 'MEET_AND_GREET', '30');
+    try {
+      t.clock.now = new Date('2030-09-12T04:00:00Z'); // 05:00 BST: 15 minutes before the cut-off of 05:15
+      const asked = await change(b, { ...values, pickup_hour: '8am' });
+      const waiting = await change(b, { ...values, pickup_hour: '8am', accept_total: asked.body.new_total });
+      expect(waiting.body).toMatchObject({ status: 'payment_required', amount_pence: 2000 });
+      const path = `/manage/${b.reference}/changes/${waiting.body.change_id}`;
+      const intent = await t.call('POST', `${path}/payment-intent`, { paymentMethodId: await paymentMethod() }, as(b));
+      expect(intent.status).toBe(200);
+      // The page stays open past the pickup; then the card is confirmed and the payment completed.
+      t.clock.now = new Date('2030-09-12T06:30:00Z'); // 07:30 BST, after the pickup of 07:15
+      expect((await t.call('POST', '/confirm-payment-intent', { paymentIntentId: intent.body.paymentIntentId })).body.status).toBe('succeeded');
+      const done = await t.call('POST', `${path}/complete`, { paymentIntentId: intent.body.paymentIntentId }, as(b));
+      expect([done.status, done.body.message]).toEqual([409, 'This change could no longer be made, so the payment for it is refunded in full.']);
+      const after = await view(b);
+      expect(after.booking.booking).toMatchObject({ pick_up_time: '07:15', total_booking_amount: asked.body.old_total });
+      // It waits no more: nothing applies it later, even a check of its payment by a clock before the cut-off.
+      expect(after.manage.waiting_change).toBeNull();
+      expect(await t.db.query('SELECT status, paid_pence FROM booking_changes WHERE booking_id = $1', [b.id])).toEqual([{ status: 'replaced', paid_pence: 2000 }]);
+      const { localCards } = await import('./setup');
+      const { reconcileCardBookings } = await import('../../src/server/cardEvents/cardEvents');
+      const { loadSettings } = await import('../../src/server/deps');
+      const early = { settings: () => loadSettings(t.db), siteUrl: 'https://bookings.example.co.uk', now: () => new Date('2030-09-01T12:00:00Z') };
+      expect(await reconcileCardBookings(t.db, localCards(t.db, null), early)).toBe(0);
+      expect((await view(b)).booking.booking.pick_up_time).toBe('07:15');
+      expect((await mailsOf(b)).filter((m) => m.kind === 'booking_changed')).toEqual([]);
+      // Given back once, by whichever of the provider's webhook and the browser's completion came first.
+      await expect.poll(() => t.db.query('SELECT amount_pence, status, change_id FROM refunds WHERE booking_id = $1', [b.id]), { timeout: 10_000 })
+        .toEqual([{ amount_pence: 2000, status: 'succeeded', change_id: waiting.body.change_id }]);
+    } finally {
+      t.clock.now = new Date('2030-09-01T12:00:00Z');
+      await setSetting(t.db, 'MEET_AND_GREET', '10');
+    }
+  });
+
   it('refunds a lower price\'s difference once, from the card it was paid with', async () => {
     const b = await book('card');
     const values = await formOf(b);

@@ -9,7 +9,12 @@ import { setSetting } from '../../src/server/operator/operator';
 import { CHANGE_MESSAGES } from '../../src/domain/manageChanges';
 import { MANAGE_MESSAGES } from '../../src/domain/manageRules';
 import { DEFAULT_LIMITS, addressKey, takeAllowance } from '../../src/server/limits';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PASSENGER_NOT_EMAILED } from '../../src/server/manage/cancel';
+import { MIGRATIONS_DIR } from '../../src/server/db/migrate';
+import { purgeExpiredRecords } from '../../src/server/operator/retention';
+import { DEMO_STAFF } from '../../src/server/operator/seed';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 /** The site with the real allowances (the file's bookings are made on `t`, whose allowances are roomy). */
@@ -193,5 +198,53 @@ describe("a passenger address whose allowance is used up", () => {
     await strict.call('POST', '/manage/find', { reference: other.reference, email: other.email }, { 'X-Forwarded-For': '203.0.113.72' });
     expect(await mailsOf(other, 'manage_link')).toHaveLength(1);
     expect(await used('messagesToAddress', addressKey(other.email))).toBe(before + 1);
+  });
+});
+
+describe('a cancellation e-mail removed by retention', () => {
+  /** The booking's e-mails sent 100 days ago, then the retention clean-up (90 days after sending) removes them. */
+  async function sentLongAgo(b: Booked) {
+    await t.db.query("UPDATE outbound_emails SET status = 'sent', sent_at = now() - interval '100 days' WHERE booking_id = $1", [b.id]);
+    await purgeExpiredRecords(t.db);
+    expect(await mailsOf(b, 'booking_cancelled')).toEqual([]);
+  }
+
+  it("still shows as sent on the booking's page (its links work for 180 days after the pickup), and one never sent as not sent", async () => {
+    const b = await book();
+    expect((await cancel(b)).body.manage.cancelled.emailed).toBe(true);
+    await sentLongAgo(b);
+    expect((await view(b)).manage.cancelled).toMatchObject({ reason: 'Cancelled by the passenger', emailed: true });
+    const full = await book();
+    await useUp(full.email);
+    expect((await cancel(full)).body.manage.cancelled.emailed).toBe(false);
+    await sentLongAgo(full);
+    expect((await view(full)).manage.cancelled.emailed).toBe(false);
+  });
+
+  it("shows the office's cancellation as e-mailed too, after retention", async () => {
+    const b = await book();
+    const session = await t.call('POST', '/operator/session', { email: DEMO_STAFF[0].email, password: DEMO_STAFF[0].password });
+    const office = await t.call('POST', `/operator/bookings/${b.reference}/cancel`, { reason: 'The passenger phoned to cancel.' },
+      { Cookie: session.headers['set-cookie'].split(';')[0] });
+    expect(office.status).toBe(200);
+    expect((await view(b)).manage.cancelled).toMatchObject({ reason: 'The passenger phoned to cancel.', emailed: true });
+    await sentLongAgo(b);
+    expect((await view(b)).manage.cancelled.emailed).toBe(true);
+  });
+
+  it('is read from the e-mails that are left for a booking cancelled before it was recorded (migration 020): e-mailed unless the office was told it was not', async () => {
+    const [sent, removed, never] = [await book(), await book(), await book()];
+    await cancel(sent);
+    await cancel(removed);
+    await sentLongAgo(removed);
+    await useUp(never.email);
+    await cancel(never);
+    const ids = [sent.id, removed.id, never.id];
+    await t.db.query('UPDATE bookings SET cancel_emailed = NULL WHERE id = ANY($1::int[])', [ids]);
+    const sql = readFileSync(path.join(MIGRATIONS_DIR, '020_cancel_emailed.sql'), 'utf8');
+    await t.db.exec(sql.slice(sql.indexOf('UPDATE bookings')));
+    const rows = await t.db.query<{ id: number; cancel_emailed: boolean }>('SELECT id, cancel_emailed FROM bookings WHERE id = ANY($1::int[]) ORDER BY id', [ids]);
+    expect(rows.map((r) => r.cancel_emailed)).toEqual([true, true, false]);
+    expect([(await view(removed)).manage.cancelled.emailed, (await view(never)).manage.cancelled.emailed]).toEqual([true, false]);
   });
 });

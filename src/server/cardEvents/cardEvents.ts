@@ -30,8 +30,13 @@ export async function reconcileCardBookings(db: Db, cards: CardProvider, site?: 
   return completed;
 }
 
-/** What applying a passenger's change needs: the settings (for its e-mails) and the site's address. */
-export interface ChangeSite { settings: () => Promise<Settings>; siteUrl: string }
+/**
+ * What applying a passenger's change needs: the settings (for its e-mails and its cut-off), the site's address, and
+ * the clock the cut-off is read by (the app's; the time now when not given).
+ */
+export interface ChangeSite { settings: () => Promise<Settings>; siteUrl: string; now?: () => Date }
+
+const changeDeps = async (site: ChangeSite) => ({ settings: await site.settings(), siteUrl: site.siteUrl, now: site.now?.() ?? new Date() });
 
 /**
  * Issue 27: a change whose difference was paid while no one was told (the browser closed, the webhook lost) is
@@ -46,8 +51,8 @@ async function reconcilePaidChanges(db: Db, cards: CardProvider, site: ChangeSit
     try {
       const pi = await (await cards.stripe()).paymentIntents.retrieve(payment_intent_id);
       if (pi.status !== 'succeeded') continue;
-      const settings = await site.settings();
-      const { outcome, refundIds } = await db.transaction((tx) => applyPaidChange(tx, { settings, siteUrl: site.siteUrl }, pi));
+      const deps = await changeDeps(site);
+      const { outcome, refundIds } = await db.transaction((tx) => applyPaidChange(tx, deps, pi));
       await makeRefunds(db, cards, refundIds);
       if (outcome === 'applied') applied++;
     } catch (err) {
@@ -69,12 +74,12 @@ export async function handleWebhook(
   }
   const pi = event.data.object as Stripe.PaymentIntent;
   // A change's difference (issue 27) is applied as its booking would be completed: once, in the event's transaction.
-  const settings = event.type === 'payment_intent.succeeded' && pi.metadata?.change_id ? await site.settings() : null;
+  const change = event.type === 'payment_intent.succeeded' && pi.metadata?.change_id ? await changeDeps(site) : null;
   let refundIds: number[] = [];
   const outcome = await db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event.id, event.type))) return 'duplicate';
     if (event.type !== 'payment_intent.succeeded') return 'ignored';
-    if (settings) refundIds = (await applyPaidChange(tx, { settings, siteUrl: site.siteUrl }, pi)).refundIds;
+    if (change) refundIds = (await applyPaidChange(tx, change, pi)).refundIds;
     else await completeCardBooking(tx, pi);
     return 'handled';
   });

@@ -17,7 +17,7 @@ export const webhookRoutes = new Hono<AppEnv>().post(
     const { deps } = c.var;
     try {
       const outcome = await handleWebhook(deps.db, deps.cards, await c.req.text(), c.req.header('Stripe-Signature'),
-        { settings: () => loadSettings(deps.db), siteUrl: deps.siteUrl });
+        { settings: () => loadSettings(deps.db), siteUrl: deps.siteUrl, now: deps.now });
       if (outcome === 'handled') deps.mail.kick();
       return c.json({ received: true, outcome });
     } catch (err) {

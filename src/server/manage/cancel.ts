@@ -38,7 +38,9 @@ export async function cancelByPassenger(
     await takeAllowance(tx, deps.limits, [{ limit: 'bookingChanges', key: String(bookingId) }]);
     const emailed = await countMessage(tx, deps.limits, b.passenger_email);
     const paid = refundableLeft(await paymentsLeft(tx, bookingId));
-    await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1", [bookingId, PASSENGER_CANCEL_REASON]);
+    // Whether the passenger was e-mailed is kept with the booking: the e-mail itself goes after retention (migration 020).
+    await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2, cancel_emailed = $3 WHERE id = $1",
+      [bookingId, PASSENGER_CANCEL_REASON, emailed]);
     await tx.query("UPDATE booking_changes SET status = 'replaced' WHERE booking_id = $1 AND status = 'awaiting_payment'", [bookingId]);
     const refundIds = await writeRefunds(tx, bookingId, paid);
     await recordChange(tx, byPassenger(b.passenger_email), 'Cancelled by the passenger', bookingId, PASSENGER_CANCEL_REASON,

@@ -342,9 +342,13 @@ export type ChangePaid = 'applied' | 'already' | 'refunded' | 'mismatch';
 
 /**
  * Applies the change a succeeded payment is for, once: only an 'awaiting_payment' row changes. A payment for a change
- * that was replaced, or a booking no longer open, is given back in full (one refund row per change and payment).
+ * that was replaced, or for a booking the passenger may no longer change when the payment is heard of (`now`: no longer
+ * open, or past the change cut-off, by the rule askChange applies), is given back in full (one refund row per change
+ * and payment): a change asked just before the cut-off cannot be paid for, and so applied, after it.
  */
-export async function applyPaidChange(tx: Queryable, deps: { settings: Settings; siteUrl: string }, pi: Stripe.PaymentIntent): Promise<{ outcome: ChangePaid; refundIds: number[] }> {
+export async function applyPaidChange(
+  tx: Queryable, deps: { settings: Settings; siteUrl: string; now: Date }, pi: Stripe.PaymentIntent,
+): Promise<{ outcome: ChangePaid; refundIds: number[] }> {
   const changeId = Number(pi.metadata?.change_id);
   const [of] = await tx.query<{ booking_id: number }>('SELECT booking_id FROM booking_changes WHERE id = $1', [Number.isInteger(changeId) ? changeId : 0]);
   if (!of) return { outcome: 'mismatch', refundIds: [] };
@@ -358,12 +362,14 @@ export async function applyPaidChange(tx: Queryable, deps: { settings: Settings;
   }
   if (c.status === 'applied') return { outcome: 'already', refundIds: [] };
   const charge = typeof pi.latest_charge === 'string' ? pi.latest_charge : pi.latest_charge?.id ?? null;
-  if (c.status !== 'awaiting_payment' || b.status !== 'confirmed') {
-    // Paid for a change that can no longer be made: all of it goes back.
+  // passengerMay(...).change is false for a booking no longer 'confirmed' as well as after the cut-off.
+  if (c.status !== 'awaiting_payment' || !passengerMay({ status: b.status, ...pickupTimes(b) }, deps.settings, deps.now).change) {
+    // Paid for a change that can no longer be made: all of it goes back, and the change waits no more, so nothing
+    // (a later check of its payment, the office moving the pickup) can apply a change whose payment was given back.
     const [fresh] = await tx.query<{ id: number }>(
       `INSERT INTO refunds (booking_id, amount_pence, payment_intent_id, change_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT DO NOTHING RETURNING id`, [b.id, pi.amount_received, pi.id, c.id]);
-    await tx.query('UPDATE booking_changes SET paid_pence = $2, payment_id = $3 WHERE id = $1', [c.id, pi.amount_received, charge]);
+    await tx.query("UPDATE booking_changes SET status = 'replaced', paid_pence = $2, payment_id = $3 WHERE id = $1", [c.id, pi.amount_received, charge]);
     return { outcome: 'refunded', refundIds: fresh ? [fresh.id] : [] };
   }
   await tx.query("UPDATE booking_changes SET status = 'applied', applied_at = now(), paid_pence = $2, payment_id = $3 WHERE id = $1",

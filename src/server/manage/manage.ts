@@ -29,7 +29,7 @@ export async function manageView(db: Db, reference: string, key: string, setting
   }>(
     `SELECT b.status, b.pickup_at, b.driver, b.price_breakdown, b.payment_method, b.payment_status, b.payment_livemode, b.cancel_reason,
             b.cancelled_at, coalesce(b.original_pickup_at, b.pickup_at) AS original_pickup_at,
-            EXISTS (SELECT 1 FROM outbound_emails m WHERE m.booking_id = b.id AND m.kind = 'booking_cancelled') AS emailed_cancel
+            coalesce(b.cancel_emailed, true) AS emailed_cancel
        FROM bookings b WHERE b.id = $1`, [bookingId]);
   const refund = await refundSummary(db, bookingId);
   const booking = (await loadBooking(db, bookingId))!;
@@ -42,7 +42,8 @@ export async function manageView(db: Db, reference: string, key: string, setting
     manage: {
       status, status_words: STATUS_WORDS[status],
       driver: b.status === 'confirmed' ? b.driver : null,
-      // Whether the passenger was e-mailed of it: not when their address's allowance was used up (issue 39).
+      // Whether the passenger was e-mailed of it: not when their address's allowance was used up (issue 39). Recorded with
+      // the cancellation (bookings.cancel_emailed), as retention deletes the e-mail long before the link expires.
       cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason, emailed: b.emailed_cancel } : null,
       refund: refund && { amount: penceToPounds(refund.pence), status: refund.status },
       breakdown: b.price_breakdown.lines,
@@ -81,6 +82,11 @@ export async function findBooking(deps: FindDeps, reference: string, email: stri
         AND (lower(trim(p.passenger_email)) = $2 OR lower(trim(a.email)) = $2)`, [ref, emailKey(email)]);
   if (row) {
     await deps.db.transaction(async (tx) => {
+      // The booking's row first, then the address's count: the order every change, cancel and payment takes (they lock
+      // the booking FOR UPDATE, then count). Counting first and then writing rows that reference the booking (its key,
+      // its e-mail: a KEY SHARE lock) waits in the opposite order, and on PostgreSQL Find my booking and a change or
+      // cancel of the same booking at once could deadlock (40P01).
+      await tx.query('SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE', [row.id]);
       if (!(await countMessage(tx, deps.limits, row.to))) return;
       const key = await mintKey(tx, row.id);
       const booking = (await loadBooking(tx, row.id))!;

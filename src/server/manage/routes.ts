@@ -74,7 +74,7 @@ export const manageRoutes = new Hono<AppEnv>()
     const pi = await (await deps.cards.stripe()).paymentIntents.retrieve(change.payment_intent_id);
     if (pi.status !== 'succeeded') throw new DomainError('invalid', PAYMENT_NOT_COMPLETE, 'paymentIntentId');
     const settings = await loadSettings(deps.db);
-    const { outcome, refundIds } = await deps.db.transaction((tx) => applyPaidChange(tx, { settings, siteUrl: deps.siteUrl }, pi));
+    const { outcome, refundIds } = await deps.db.transaction((tx) => applyPaidChange(tx, { settings, siteUrl: deps.siteUrl, now: deps.now() }, pi));
     deps.mail.kick();
     await makeRefunds(deps.db, deps.cards, refundIds);
     if (outcome === 'mismatch') throw new DomainError('invalid', 'This payment does not belong to this change.', 'paymentIntentId');

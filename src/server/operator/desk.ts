@@ -104,7 +104,8 @@ export async function cancelBooking(deps: DeskDeps, staff: Staff, reference: str
     refuse(cancelErrors(input, office ? paid : null));
     const reason = input.reason!.trim();
     const refund = office && paid !== null && input.refund === 'yes' ? refundPence(input.refund_amount, paid) as number : null;
-    await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1", [b.id, reason]);
+    // The passenger is always e-mailed of the office's cancellation (below); the booking's page reads it (migration 020).
+    await tx.query("UPDATE bookings SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2, cancel_emailed = true WHERE id = $1", [b.id, reason]);
     const refundIds = refund === null ? [] : await writeRefunds(tx, b.id, refund, { staffId: staff.id });
     const leftForOffice = office ? null : paid;
     await audit(tx, staff, 'Cancelled', b.id, reason, { status: b.status },
