@@ -23,11 +23,21 @@ export interface ManagePage {
     /** When and why; `emailed`: whether the passenger was e-mailed of it (not over their address's allowance, issue 39). */
     cancelled: { at: string; reason: string | null; emailed: boolean } | null;
     refund: { amount: string; status: string } | null;
+    /**
+     * What the office still owes the passenger and will refund itself (pounds, e.g. "51.00"), as after a company's staff
+     * cancelled a card booking without a refund; null when nothing is due. Sent once the server fills it.
+     */
+    refund_due?: string | null;
     breakdown: { label: string; amount: string }[];
     payment: { method: string; status: string; test: boolean };
     pickup_words: string; change_until: string; cancel_until: string;
     /** The pickup now and the one the booking was made for (ISO): the deadlines count from the earlier (issue 39). */
     pickup_at: string; original_pickup_at: string;
+    /**
+     * When the booking was made (ISO): one made inside the free-cancellation window never had free cancelling, and the
+     * page says so (src/domain/manageRules.ts bookedInsideWindow). Sent once the server fills it.
+     */
+    booked_at?: string;
     may: { change: boolean; cancel: boolean };
     form: ChangeValues;
     waiting_change: { id: number; amount_pence: number; new_total: string; asked_at: string } | null;

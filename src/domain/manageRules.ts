@@ -27,9 +27,25 @@ export const deadlinePickup = (t: PickupTimes) => new Date(Math.min(t.pickupAt.g
 export const changeDeadline = (t: PickupTimes, settings: Settings) =>
   new Date(deadlinePickup(t).getTime() - hoursSetting(settings, 'CHANGE_CUTOFF_HOURS', DEFAULT_CHANGE_CUTOFF_HOURS) * 3_600_000);
 
+const cancelWindowHours = (settings: Settings) => hoursSetting(settings, 'CANCELLATION_WINDOW_HOURS', DEFAULT_CANCELLATION_WINDOW_HOURS);
+
 /** Cancelling is free until CANCELLATION_WINDOW_HOURS (default 24) before the pickup (deadlinePickup). */
 export const cancelDeadline = (t: PickupTimes, settings: Settings) =>
-  new Date(deadlinePickup(t).getTime() - hoursSetting(settings, 'CANCELLATION_WINDOW_HOURS', DEFAULT_CANCELLATION_WINDOW_HOURS) * 3_600_000);
+  new Date(deadlinePickup(t).getTime() - cancelWindowHours(settings) * 3_600_000);
+
+/**
+ * Whether the booking was made inside the free-cancellation window of the pickup it was booked for (CANCELLATION_WINDOW_HOURS
+ * or less before it): it never had free cancelling, so its page says so rather than that it "ended" before the
+ * booking was made.
+ */
+export const bookedInsideWindow = (originalPickupAt: Date, bookedAt: Date, settings: Settings) =>
+  bookedAt.getTime() >= originalPickupAt.getTime() - cancelWindowHours(settings) * 3_600_000;
+
+/** What a booking made inside the window reads instead of a free-cancellation deadline. */
+export function noFreeCancelWords(settings: Settings): string {
+  const hours = cancelWindowHours(settings);
+  return `Bookings made within ${hours} ${hours === 1 ? 'hour' : 'hours'} of pickup have no free cancellation.`;
+}
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -78,15 +94,17 @@ export function passengerMay(b: PickupTimes & { status: string }, settings: Sett
 /**
  * What moving the pickup to `to` does to the deadlines, in the words the change form shows before anything is saved
  * (issue 39); null when the pickup stays. A later pickup keeps both deadlines where they are; an earlier one than the
- * deadlines count from brings them forward.
+ * deadlines count from brings them forward. `bookedAt`, when known: a booking made inside the window is told it never
+ * had free cancelling (bookedInsideWindow), not that it ended.
  */
-export function moveWords(t: PickupTimes, to: Date, settings: Settings, now: Date): string | null {
+export function moveWords(t: PickupTimes, to: Date, settings: Settings, now: Date, bookedAt: Date | null = null): string | null {
   if (to.getTime() === t.pickupAt.getTime()) return null;
   const moved = { pickupAt: to, originalPickupAt: t.originalPickupAt };
   const [cancelNow, cancelThen, changeThen] = [cancelDeadline(t, settings), cancelDeadline(moved, settings), changeDeadline(moved, settings)];
   const ended = (d: Date) => d.getTime() <= now.getTime();
   let cancel: string;
-  if (ended(cancelNow)) cancel = `Free cancellation ended on ${ukMoment(cancelNow)}: moving the pickup does not bring it back.`;
+  if (bookedAt && bookedInsideWindow(t.originalPickupAt, bookedAt, settings)) cancel = `${noFreeCancelWords(settings)} Moving the pickup does not change that.`;
+  else if (ended(cancelNow)) cancel = `Free cancellation ended on ${ukMoment(cancelNow)}: moving the pickup does not bring it back.`;
   else if (cancelThen.getTime() === cancelNow.getTime()) cancel = `Free cancellation still ends on ${ukMoment(cancelNow)}: moving the pickup does not move it.`;
   else if (ended(cancelThen)) cancel = 'With the pickup at this time, free cancellation ends as soon as you save.';
   else cancel = `Moving the pickup earlier moves the end of free cancellation to ${ukMoment(cancelThen)}.`;

@@ -1,6 +1,7 @@
 // Issue 39 item 4 (decision 48) in Chromium, as a passenger of an operator with a VAT number finds it: a card
 // booking's page offers its VAT invoice; once issued, the page lists it, and after a cancellation with a full refund
-// its credit note too, each with its number, date and amount, and each downloads as a PDF of its own.
+// its credit note too, each with its number, date and amount, and each downloads as a PDF of its own, named after it.
+// Once listed, the list is the one way to download them; a download by keyboard keeps the focus and says it is done.
 import { describe, expect, it } from 'vitest';
 import type { Download } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
@@ -65,29 +66,61 @@ describe('the VAT invoice and its notes on the booking page', () => {
       expect(await page.getByRole('heading', { name: /Your VAT invoice/ }).count()).toBe(0);
       const [first] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download VAT invoice (PDF)' }).click()]);
       expect((await bytes(first)).subarray(0, 5).toString()).toBe('%PDF-');
+      const issued = /^invoice-(INV-\d{6})\.pdf$/.exec(first.suggestedFilename());
+      expect(issued, first.suggestedFilename()).not.toBeNull();
       await page.getByRole('status').filter({ hasText: 'Your receipt has been downloaded.' }).waitFor();
 
-      // Cancelled with a full refund: the invoice is listed, and the next download issues its credit note.
+      // Cancelled with a full refund: the invoice is listed, and is downloaded from the list only (the button above is
+      // gone); that download issues its credit note. By keyboard: the button keeps the focus while the file is prepared.
       await page.getByRole('button', { name: 'Cancel booking' }).click();
       await page.getByRole('dialog', { name: 'Cancel this booking?' }).getByRole('button', { name: 'Yes, cancel my booking' }).click();
       await page.getByRole('heading', { name: 'Your booking is cancelled' }).waitFor();
-      const invoice = page.getByRole('listitem').filter({ hasText: /^VAT invoice INV-\d{6} of \d{2}-\d{2}-\d{4}: £/ });
+      const ISSUED = '\\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \\d{4}';
+      const invoice = page.getByRole('listitem').filter({ hasText: new RegExp(`^VAT invoice INV-\\d{6}, issued ${ISSUED}: £`) });
       await invoice.waitFor();
       const number = /INV-\d{6}/.exec(await invoice.innerText())![0];
+      expect(number).toBe(issued![1]);
       expect(await invoice.innerText()).toContain(`£${b.total}`);
-      await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download VAT invoice (PDF)' }).click()]);
+      expect(await page.getByRole('button', { name: 'Download VAT invoice (PDF)' }).count()).toBe(0);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      const aDocument = (url: URL) => url.pathname.endsWith('/receipt') && url.searchParams.has('document');
+      await page.route(aDocument, async (route) => { await held; await route.continue(); });
+      const button = invoice.getByRole('button', { name: `Download ${number} (PDF)` });
+      const handle = await button.elementHandle();
+      await button.focus();
+      const downloaded = page.waitForEvent('download');
+      await page.keyboard.press('Enter');
+      await invoice.getByRole('button', { name: `Preparing ${number}...` }).waitFor();
+      expect(await handle!.getAttribute('aria-disabled')).toBe('true');
+      expect(await handle!.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.keyboard.press('Enter'); // ignored while the file is prepared
+      release();
+      const viaList = await downloaded;
+      expect(viaList.suggestedFilename()).toBe(`invoice-${number}.pdf`);
+      await page.getByRole('status').filter({ hasText: `${number} has been downloaded.` }).waitFor();
+      expect(await handle!.evaluate((el) => el === document.activeElement && !el.hasAttribute('aria-disabled'))).toBe(true);
+      await page.unroute(aDocument);
       await page.reload();
-      const credit = page.getByRole('listitem').filter({ hasText: /^Credit note CN-\d{6} of \d{2}-\d{2}-\d{4}: -£/ });
+      const credit = page.getByRole('listitem').filter({ hasText: new RegExp(`^Credit note CN-\\d{6}, issued ${ISSUED}: -£`) });
       await credit.waitFor();
       expect(await credit.innerText()).toContain(`-£${b.total}`);
       const note = /CN-\d{6}/.exec(await credit.innerText())![0];
       expect(await violations(page), 'the invoice and its note listed').toEqual([]);
 
       const [download] = await Promise.all([page.waitForEvent('download'), credit.getByRole('button', { name: `Download ${note} (PDF)` }).click()]);
-      expect(download.suggestedFilename()).toBe(`${note}.pdf`);
+      expect(download.suggestedFilename()).toBe(`credit-note-${note}.pdf`);
       expect((await bytes(download)).subarray(0, 5).toString()).toBe('%PDF-');
       const [again] = await Promise.all([page.waitForEvent('download'), invoice.getByRole('button', { name: `Download ${number} (PDF)` }).click()]);
-      expect(again.suggestedFilename()).toBe(`${number}.pdf`);
+      expect(again.suggestedFilename()).toBe(`invoice-${number}.pdf`);
+
+      // On a phone the date stays on one line, and the list reads as well.
+      await page.setViewportSize({ width: 375, height: 812 });
+      for (const item of [invoice, credit]) {
+        const date = item.getByText(new RegExp(`^issued ${ISSUED}$`));
+        expect(await date.evaluate((el) => el.getClientRects().length)).toBe(1);
+      }
+      expect(await violations(page), 'the invoice and its note at 375 px').toEqual([]);
       await page.context().close();
     } finally {
       await shared.admin('set-setting', 'VAT_NUMBER', '');

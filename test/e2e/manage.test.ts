@@ -88,8 +88,21 @@ describe('from the confirmation e-mail', () => {
     await page.getByRole('heading', { name: 'Change your booking' }).waitFor();
     expect(await violations(page), 'the change form').toEqual([]);
     await page.getByLabel('Pickup hour').selectOption('9am');
-    // Before saving, the form says what the later time does to the deadlines: nothing (issue 39).
-    await page.getByText(/^Free cancellation still ends on .+: moving the pickup does not move it\. Changes can be made here until .+\.$/).waitFor();
+    // Before saving, the form says what the later time does to the deadlines: nothing (issue 39), in a notice of the
+    // page's own text size that the date and time fields are described by.
+    const moveNotice = page.getByText(/^Free cancellation still ends on .+: moving the pickup does not move it\. Changes can be made here until .+\.$/);
+    await moveNotice.waitFor();
+    const noticeId = await moveNotice.getAttribute('id');
+    expect(noticeId).toBeTruthy();
+    for (const field of [page.getByLabel('Pickup date'), page.getByLabel('Pickup hour'), page.getByLabel('Pickup minutes')]) {
+      expect((await field.getAttribute('aria-describedby'))?.split(' ')).toContain(noticeId);
+    }
+    expect(await moveNotice.evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
+    await page.getByLabel('Pickup hour').selectOption('7am');
+    await moveNotice.waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Pickup date').getAttribute('aria-describedby')).toBeNull();
+    await page.getByLabel('Pickup hour').selectOption('9am');
+    await moveNotice.waitFor();
     await page.getByRole('button', { name: 'Save changes' }).click();
     const price = page.getByRole('dialog', { name: 'The price has changed' });
     await price.waitFor();
@@ -247,7 +260,15 @@ describe('close to the pickup', () => {
     const driver = await api(`/operator/bookings/${reference}/driver`, { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' }, { Cookie: cookie });
     expect(driver.status, JSON.stringify(driver.body)).toBe(200);
 
-    const page = await open(`${shared.url}/manage/${reference}#key=${made.body.data.manage_key}`, 375);
+    // When the booking was made, as the page reads it (booked_at): first well ahead of the pickup, then as it was made.
+    let bookedAt = new Date(Date.now() - 5 * 24 * 3_600_000).toISOString();
+    const page = await (await suite.browser.newContext({ viewport: { width: 375, height: 900 } })).newPage();
+    await page.route(`**/api/v1/manage/${reference}`, async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      await route.fulfill({ response: res, json: { ...body, manage: { ...body.manage, booked_at: bookedAt } } });
+    });
+    await page.goto(`${shared.url}/manage/${reference}#key=${made.body.data.manage_key}`);
     await page.getByText('Confirmed: your driver is assigned').waitFor();
     const card = page.getByRole('region', { name: 'Your driver' });
     await card.getByRole('row', { name: 'Driver Dan Price' }).waitFor();
@@ -264,6 +285,66 @@ describe('close to the pickup', () => {
     await page.getByLabel('Pickup date').fill(ukDateInDays(2));
     await page.getByText(/^Free cancellation ended on .+: moving the pickup does not bring it back\. Changes can be made here until .+\.$/).waitFor();
     expect(await violations(page), 'the change form with its words').toEqual([]);
+
+    // Made 4 hours before its pickup, it never had free cancelling: the page says so, never that it ended before it was made.
+    bookedAt = new Date(Date.now() - 60_000).toISOString();
+    await page.reload();
+    await page.getByText('Confirmed: your driver is assigned').waitFor();
+    await page.getByText('Bookings made within 24 hours of pickup have no free cancellation. To cancel, call us on +44 20 7946 0321 or e-mail bookings@albion-executive.co.uk.').waitFor();
+    expect(await page.getByText(/free cancellation period ended/i).count()).toBe(0);
+    await page.getByRole('button', { name: 'Change details or time' }).click();
+    await page.getByLabel('Pickup date').fill(ukDateInDays(2));
+    await page.getByText(/^Bookings made within 24 hours of pickup have no free cancellation\. Moving the pickup does not change that\. Changes can be made here until .+\.$/).waitFor();
+    expect(await page.getByText(/Free cancellation ended/).count()).toBe(0);
+    expect(await violations(page), 'the change form of a booking made inside the window').toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('what the page says when something went wrong for the passenger', () => {
+  it("gives the office's phone with a change refused for too many messages, and says plainly when a cancellation was not e-mailed and what the office will refund", async () => {
+    const b = await cardBooking();
+    const page = await open(await linkOf(b.reference), 375);
+    await page.getByRole('heading', { name: /^Your journey on / }).waitFor();
+
+    // A change refused as the server refuses one over the recipient's allowance (a 429 naming the e-mail field).
+    const TOO_MANY = 'Too many messages were sent to this e-mail address in the last hour. Please call us, or try again later.';
+    await page.route(`**/api/v1/manage/${b.reference}/changes`, (route) => route.fulfill({
+      status: 429, headers: { 'Retry-After': '3600' }, json: { success: false, message: TOO_MANY, field: 'passenger_email' },
+    }));
+    await page.getByRole('button', { name: 'Change details or time' }).click();
+    await page.getByLabel('Flight number').fill('BA 117');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: TOO_MANY });
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toBe(`${TOO_MANY} Call us on +44 20 7946 0321 or e-mail bookings@albion-executive.co.uk.`);
+    expect(await refusal.getByRole('link', { name: '+44 20 7946 0321' }).getAttribute('href')).toBe('tel:+442079460321');
+    expect(await violations(page), 'the refused change').toEqual([]);
+    await page.unroute(`**/api/v1/manage/${b.reference}/changes`);
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+
+    // Cancelled; then the page as it reads a cancellation the passenger was not e-mailed of, whose money the office
+    // refunds itself (refund_due, as after a company's staff cancelled without a refund).
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('dialog', { name: 'Cancel this booking?' }).getByRole('button', { name: 'Yes, cancel my booking' }).click();
+    await page.getByRole('heading', { name: 'Your booking is cancelled' }).waitFor();
+    await page.getByRole('row', { name: `E-mail Sent to ${b.email}` }).waitFor();
+    expect(await page.getByText('We could not e-mail this cancellation').count()).toBe(0);
+    await page.route(`**/api/v1/manage/${b.reference}`, async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      const manage = { ...body.manage, cancelled: { ...body.manage.cancelled, emailed: false }, refund: null, refund_due: '51.00' };
+      await route.fulfill({ response: res, json: { ...body, manage } });
+    });
+    await page.reload();
+    const cancellation = page.getByRole('region', { name: 'Cancellation' });
+    await cancellation.getByText('We could not e-mail this cancellation to you when it was made: keep or print this page as your record of it.').waitFor();
+    await cancellation.getByRole('row', { name: 'Refund £51.00: our office will refund it and e-mail you' }).waitFor();
+    expect(await cancellation.getByRole('row', { name: /^E-mail/ }).count()).toBe(0);
+    expect(await page.getByText(/too many messages|in the last hour/i).count()).toBe(0);
+    expect(await violations(page), 'the cancellation at 375 px').toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await violations(page), 'the cancellation at 1280 px').toEqual([]);
     await page.context().close();
   });
 });

@@ -3,7 +3,7 @@
 // booking may make; and visitor text in mail that no mail client makes a link of.
 import { describe, expect, it } from 'vitest';
 import {
-  cancelDeadline, changeDeadline, deadlinePickup, moveWords, passengerMay, ukMoment,
+  bookedInsideWindow, cancelDeadline, changeDeadline, deadlinePickup, moveWords, noFreeCancelWords, passengerMay, ukMoment,
 } from '../../src/domain/manageRules';
 import { CHANGE_MESSAGES, MAX_EMAIL_CHANGES, emailMoved, pickupOfValues } from '../../src/domain/manageChanges';
 import { defuse } from '../../src/server/mail/templates';
@@ -91,6 +91,36 @@ describe("the change form's words for a new pickup time, before saving", () => {
       { pickup_date: '2030-02-30', pickup_hour: '7am', pickup_min: '15' }, { pickup_date: '2030-09-13', pickup_hour: '13am', pickup_min: '15' },
       { pickup_date: '2030-09-13', pickup_hour: '7am', pickup_min: '07' }, { pickup_date: '', pickup_hour: '', pickup_min: '' },
     ]) expect(pickupOfValues(bad), JSON.stringify(bad)).toBeNull();
+  });
+});
+
+describe('a booking made inside the free-cancellation window', () => {
+  it('is one made CANCELLATION_WINDOW_HOURS or less before the pickup it was booked for, wherever the pickup is now', () => {
+    expect(bookedInsideWindow(booked, new Date(booked.getTime() - 24 * HOUR), {})).toBe(true);
+    expect(bookedInsideWindow(booked, new Date(booked.getTime() - 24 * HOUR - 1), {})).toBe(false);
+    expect(bookedInsideWindow(booked, new Date(booked.getTime() - HOUR), {})).toBe(true);
+    expect(bookedInsideWindow(booked, new Date(booked.getTime() - 6 * HOUR), { CANCELLATION_WINDOW_HOURS: '6' })).toBe(true);
+    expect(bookedInsideWindow(booked, new Date(booked.getTime() - 6 * HOUR - 1), { CANCELLATION_WINDOW_HOURS: '6' })).toBe(false);
+    expect(bookedInsideWindow(booked, new Date(booked.getTime() - 7 * HOUR), { CANCELLATION_WINDOW_HOURS: ' ' })).toBe(true);
+  });
+
+  it('is told so in the hours of the setting', () => {
+    expect(noFreeCancelWords({})).toBe('Bookings made within 24 hours of pickup have no free cancellation.');
+    expect(noFreeCancelWords({ CANCELLATION_WINDOW_HOURS: '1' })).toBe('Bookings made within 1 hour of pickup have no free cancellation.');
+    expect(noFreeCancelWords({ CANCELLATION_WINDOW_HOURS: '48' })).toBe('Bookings made within 48 hours of pickup have no free cancellation.');
+  });
+
+  it("is told so by the change form, never that free cancellation ended before the booking was made", () => {
+    const times = { pickupAt: booked, originalPickupAt: booked };
+    const madeAt = new Date(booked.getTime() - 20 * HOUR);
+    const now = new Date(booked.getTime() - 10 * HOUR);
+    expect(moveWords(times, dayLater, {}, now, madeAt)).toBe(
+      'Bookings made within 24 hours of pickup have no free cancellation. Moving the pickup does not change that. '
+      + 'Changes can be made here until Thursday 12 September 2030 at 05:15.');
+    // Made a day and a moment ahead: free cancelling was had, and ended.
+    expect(moveWords(times, dayLater, {}, now, new Date(booked.getTime() - 24 * HOUR - 1))).toMatch(/^Free cancellation ended on Wednesday 11 September 2030 at 07:15: /);
+    expect(moveWords(times, dayLater, {}, now, null)).toMatch(/^Free cancellation ended on /);
+    expect(moveWords(times, dayLater, { CANCELLATION_WINDOW_HOURS: '12' }, now, madeAt)).toMatch(/^Free cancellation ended on Wednesday 11 September 2030 at 19:15: /);
   });
 });
 

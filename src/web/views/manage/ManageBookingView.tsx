@@ -15,10 +15,12 @@ import { formatExactPrice, penceToPounds } from '../../../domain/money';
 import { currencyOf, type Settings } from '../../../domain/settings';
 import { formatPhone } from '../../../domain/phone';
 import { pathOfScreen } from '../../../domain/screens';
+import { bookedInsideWindow, noFreeCancelWords } from '../../../domain/manageRules';
 import type { ManagePage, PriceQuestion } from '../../../../machines/manage';
 import { useManage, useManageRef } from './manageActor';
 import { ChangeForm } from './ChangeForm';
 import { ReceiptDocuments } from './ReceiptDocuments';
+import { Office, Refusal } from './Office';
 
 export function ManageBookingView() {
   const reference = useManage((s) => s.context.reference);
@@ -80,19 +82,11 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-/** How to reach the office: the phone and the e-mail in the settings. */
-function Office({ settings }: { settings: Settings }) {
-  const phone = settings.Company_Contact_Info?.trim();
-  const email = settings.Company_Email?.trim();
-  if (!phone && !email) return <>contact us</>;
-  return (
-    <>
-      {phone && <>call us on <a href={telHref(phone)}>{phone}</a></>}
-      {phone && email && ' or '}
-      {email && <>e-mail <a href={`mailto:${email}`}>{email}</a></>}
-    </>
-  );
-}
+/** Money the office still owes the passenger and will refund itself (`refund_due`, pounds), in words. */
+const refundDueWords = (pounds: string, currency: string) => `${formatExactPrice(pounds, currency)}: our office will refund it and e-mail you`;
+
+/** A cancellation the passenger was not e-mailed of (over their address's allowance, issue 39): this page is the record. */
+export const NOT_EMAILED_WORDS = 'We could not e-mail this cancellation to you when it was made: keep or print this page as your record of it.';
 
 function BookingPage({ page }: { page: ManagePage }) {
   const manage = useManageRef();
@@ -116,6 +110,11 @@ function BookingPage({ page }: { page: ManagePage }) {
     amount: formatExactPrice(b.total_booking_amount, currency), paymentLabel: confirmationPaymentLabel(b.payment_method),
   });
   const open = m.status === 'confirmed' || m.status === 'driverAssigned';
+  // The invoice and its notes listed have their own downloads (ReceiptDocuments): then the one above is not shown.
+  const receiptButton = m.has_receipt && !m.receipt?.documents.length;
+  // A booking made inside the free-cancellation window never had it (known once the page has when it was made).
+  const neverFree = m.booked_at ? bookedInsideWindow(new Date(m.original_pickup_at), new Date(m.booked_at), settings) : false;
+  const refundDue = m.refund_due && Number(m.refund_due) > 0 ? m.refund_due : null;
 
   return (
     <div className="page manage-page">
@@ -125,7 +124,7 @@ function BookingPage({ page }: { page: ManagePage }) {
         <p className={`manage-status manage-status-${m.status}`}>{m.status_words}</p>
       </header>
       {notice && <p className="banner-success" role="status">{notice}</p>}
-      {error && !is('editing') && <p className="banner-error" role="alert">{error.message}</p>}
+      {error && !is('editing') && <p className="banner-error" role="alert"><Refusal message={error.message} settings={settings} /></p>}
 
       {m.driver && (
         <Section id="driver-title" title="Your driver">
@@ -138,11 +137,13 @@ function BookingPage({ page }: { page: ManagePage }) {
       )}
       {m.cancelled && (
         <Section id="cancelled-title" title="Cancellation">
+          {/* Issue 39: over the allowance of messages to their address the passenger is not e-mailed; the page says so. */}
+          {!m.cancelled.emailed && <p className="banner-info">{NOT_EMAILED_WORDS}</p>}
           <Rows rows={[
             { label: 'Cancelled on', value: m.cancelled.at }, ...(m.cancelled.reason ? [{ label: 'Reason', value: m.cancelled.reason }] : []),
-            // Issue 39: over the allowance of messages to their address the passenger is not e-mailed; the page says so.
-            { label: 'E-mail', value: m.cancelled.emailed ? `Sent to ${result.passengerDetails.passenger_email}` : 'Not sent: too many messages went to your e-mail address in the last hour. This page is your record of the cancellation.' },
+            ...(m.cancelled.emailed ? [{ label: 'E-mail', value: `Sent to ${result.passengerDetails.passenger_email}` }] : []),
             ...(m.refund ? [{ label: 'Refund', value: `${formatExactPrice(m.refund.amount, currency)} to your card (${m.refund.status === 'succeeded' ? 'made' : 'being made'})` }] : []),
+            ...(refundDue ? [{ label: m.refund ? 'Still to refund' : 'Refund', value: refundDueWords(refundDue, currency), strong: true }] : []),
           ]} />
         </Section>
       )}
@@ -164,7 +165,7 @@ function BookingPage({ page }: { page: ManagePage }) {
 
       {(is('editing') || is('saving') || is('confirmingPrice')) ? (
         <ChangeForm page={page} />
-      ) : (open || m.has_receipt) && (
+      ) : (open || receiptButton) && (
         <Section id="actions-title" title="Manage your booking">
           {open && (
             <ul className="manage-deadlines">
@@ -173,13 +174,16 @@ function BookingPage({ page }: { page: ManagePage }) {
                 : <>Changes can no longer be made here. To change anything, <Office settings={settings} />.</>}</li>
               <li>{m.may.cancel
                 ? <>Cancelling is free until <strong>{m.cancel_until}</strong> (UK time){m.payment.method === 'card' ? ', with a full refund to your card' : ''}.{Date.parse(m.original_pickup_at) < Date.parse(m.pickup_at) && ' This was set by the pickup you booked: moving the pickup later does not move it.'}</>
-                : <>The free cancellation period ended on {m.cancel_until}. To cancel, <Office settings={settings} />.</>}</li>
+                : neverFree
+                  ? <>{noFreeCancelWords(settings)} To cancel, <Office settings={settings} />.</>
+                  : <>The free cancellation period ended on {m.cancel_until}. To cancel, <Office settings={settings} />.</>}</li>
             </ul>
           )}
           <div className="button-row manage-actions">
             {canEdit && <button type="button" className="btn btn-primary" onClick={() => manage.send({ type: 'edit.open' })}>Change details or time</button>}
-            {m.has_receipt && (
-              <button type="button" className="btn btn-secondary" disabled={is('downloading')} onClick={() => manage.send({ type: 'receipt.download' })}>
+            {receiptButton && (
+              // Focusable while the file is prepared (the machine ignores a second press), so the keyboard keeps its place.
+              <button type="button" className="btn btn-secondary" aria-disabled={is('downloading') || undefined} onClick={() => manage.send({ type: 'receipt.download' })}>
                 {is('downloading') ? 'Preparing your receipt...' : m.receipt?.invoice ? 'Download VAT invoice (PDF)' : 'Download receipt (PDF)'}
               </button>
             )}
@@ -208,6 +212,8 @@ function BookingPage({ page }: { page: ManagePage }) {
             ...m.breakdown.map((l) => ({ label: l.label, value: formatExactPrice(l.amount, currency) })),
             { label: 'Total', value: formatExactPrice(b.total_booking_amount, currency), strong: true },
             { label: 'Payment', value: `${confirmationPaymentLabel(b.payment_method)}: ${PAYMENT_STATUS_LABELS[m.payment.status] ?? m.payment.status}` },
+            // A cancelled booking says it in its Cancellation panel.
+            ...(refundDue && !m.cancelled ? [{ label: 'Refund', value: refundDueWords(refundDue, currency), strong: true }] : []),
           ]} />
           {m.payment.test && <p className="muted">A test payment: no real card was charged.</p>}
         </Section>

@@ -32,13 +32,25 @@ export async function findBooking(input: { reference: string; email: string }): 
   return (await call<{ message: string }>('find', null, { method: 'POST', body: input })).message;
 }
 
-/** The receipt (or VAT invoice) PDF, or one of the invoice's notes by its number (issue 39), saved as a file. */
+/**
+ * The receipt (or VAT invoice) PDF, or one of the invoice's notes by its number (issue 39), saved as a file under the
+ * name the server gives the document (invoice-INV-000001.pdf, credit-note-CN-000001.pdf, receipt-BK-....pdf), so the
+ * same document is always the same file, whichever button downloaded it.
+ */
 export async function downloadReceipt({ reference, key, number }: { reference: string; key: string; number?: string }): Promise<void> {
-  const blob = await call<Blob>(`${at(reference)}/receipt${number ? `?document=${encodeURIComponent(number)}` : ''}`, key, { responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
+  let res: Awaited<ReturnType<typeof api.raw>>;
+  try {
+    res = await api.raw(`/manage/${at(reference)}/receipt${number ? `?document=${encodeURIComponent(number)}` : ''}`, {
+      responseType: 'blob', headers: { 'X-Manage-Key': key },
+    });
+  } catch (err) {
+    throw refusalOf(err);
+  }
+  const named = /filename="([\w.-]+\.pdf)"/i.exec(res.headers.get('content-disposition') ?? '')?.[1];
+  const url = URL.createObjectURL(res._data as Blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = number ? `${number}.pdf` : `receipt-${reference}.pdf`;
+  link.download = named ?? (number ? `${number}.pdf` : `receipt-${reference}.pdf`);
   document.body.appendChild(link);
   link.click();
   link.remove();
