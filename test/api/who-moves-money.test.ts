@@ -42,7 +42,10 @@ async function book(card = true) {
     registrationData: { firstName: 'Iris', surname: 'Money', number: '+44 7700 900012', email: `iris.money.${++counter}@example.com`, additionalInfo: '' },
     payment_method: card ? 'card' : 'car', selected_passenger: 'guest_login', stripe_session_id: null, paymentId: null,
   };
-  if (!card) return (await t.call('POST', '/booking', request)).body.data.booking as { id: number; booking_number: string; total_booking_amount: string };
+  if (!card) {
+    const { data } = (await t.call('POST', '/booking', request)).body;
+    return { ...data.booking, manage_key: data.manage_key } as { id: number; booking_number: string; total_booking_amount: string; manage_key: string };
+  }
   const pm = await (await t.app.request('/test-gateway/v1/payment_methods', {
     method: 'POST', headers: { Authorization: `Bearer ${localKeys(TEST_SECURITY.secret).publishableKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ type: 'card', 'card[number]': '4242424242424242', 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' }),
@@ -52,7 +55,7 @@ async function book(card = true) {
   const confirmed = await t.call('POST', '/confirm-payment-intent', { paymentIntentId: created.body.paymentIntentId });
   const done = await t.call('POST', '/booking', { ...request, stripe_session_id: confirmed.body.sessionId, paymentId: confirmed.body.paymentId }, { 'Idempotency-Key': key });
   expect(done.status, JSON.stringify(done.body)).toBe(200);
-  return done.body.data.booking as { id: number; booking_number: string; total_booking_amount: string };
+  return { ...done.body.data.booking, manage_key: done.body.data.manage_key } as { id: number; booking_number: string; total_booking_amount: string; manage_key: string };
 }
 
 const page = async (ref: string, who = admin) => (await t.call('GET', `/operator/bookings/${ref}`, undefined, who)).body;
@@ -112,6 +115,11 @@ describe("the office's Refund after a cancellation", () => {
   it('refunds all that is left once, whoever presses at the same moment, and tells the passenger', async () => {
     const b = await book();
     await t.call('POST', `/operator/bookings/${b.booking_number}/cancel`, { reason: 'Car broke down' }, metro);
+    // The passenger's page says what the card is still owed, until the office has refunded it.
+    const passengerPage = async () => (await t.call('GET', `/manage/${b.booking_number}`, undefined, { 'X-Manage-Key': b.manage_key })).body.manage;
+    expect(await passengerPage()).toMatchObject({ status: 'cancelled', refund_due: b.total_booking_amount, booked_at: expect.any(String) });
+    const [{ created_at }] = await t.db.query<{ created_at: Date }>('SELECT created_at FROM bookings WHERE id = $1', [b.id]);
+    expect((await passengerPage()).booked_at).toBe(new Date(created_at).toISOString());
     const [one, two] = await Promise.all([
       t.call('POST', `/operator/bookings/${b.booking_number}/refund-rest`, undefined, admin),
       t.call('POST', `/operator/bookings/${b.booking_number}/refund-rest`, undefined, dispatcher),
@@ -124,6 +132,7 @@ describe("the office's Refund after a cancellation", () => {
     expect((await page(b.booking_number)).desk).toMatchObject({
       status: 'cancelled', actions: [], payment: { status: 'refunded', refundable: null }, refund: { amount: b.total_booking_amount, status: 'succeeded' },
     });
+    expect((await passengerPage()).refund_due).toBeNull();
     // Pressed again later: nothing is left.
     expect((await t.call('POST', `/operator/bookings/${b.booking_number}/refund-rest`, undefined, admin)).status).toBe(409);
     const told = (await mails(b.id)).filter((m) => m.subject === `Refund: ${b.booking_number}`);

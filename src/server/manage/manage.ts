@@ -13,7 +13,8 @@ import { bookingOfKey, manageLink, mintKey } from '../bookings/manageKeys';
 import { invoiceForDownload, paymentWords, receiptDocuments } from './invoices';
 import { invoiceFileName, invoicePdf, noteFileName, notePdf } from './invoicePdf';
 import { invoiceLabel, noteLabel } from '../payments/invoices';
-import { refundSummary } from '../payments/ledger';
+import { paymentsLeft, refundSummary, refundableLeft } from '../payments/ledger';
+import { refundDue } from '../../domain/operatorDesk';
 import { currentValues, pickupTimes, storedBooking, waitingChangeOf } from './changes';
 import { bookedAddress, countMessage, isBookedAddress } from './recipients';
 import { receiptFileName, receiptPdf } from './receipt';
@@ -25,13 +26,14 @@ export async function manageView(db: Db, reference: string, key: string, setting
   const [b] = await db.query<{
     status: string; pickup_at: Date; driver: Record<string, string> | null; price_breakdown: { lines: { label: string; amount: string }[] };
     payment_method: string; payment_status: string; payment_livemode: boolean | null; cancel_reason: string | null; cancelled_at: Date | null;
-    original_pickup_at: Date; emailed_cancel: boolean;
+    original_pickup_at: Date; emailed_cancel: boolean; created_at: Date;
   }>(
     `SELECT b.status, b.pickup_at, b.driver, b.price_breakdown, b.payment_method, b.payment_status, b.payment_livemode, b.cancel_reason,
             b.cancelled_at, coalesce(b.original_pickup_at, b.pickup_at) AS original_pickup_at,
-            coalesce(b.cancel_emailed, true) AS emailed_cancel
+            coalesce(b.cancel_emailed, true) AS emailed_cancel, b.created_at
        FROM bookings b WHERE b.id = $1`, [bookingId]);
   const refund = await refundSummary(db, bookingId);
+  const left = refundableLeft(await paymentsLeft(db, bookingId));
   const booking = (await loadBooking(db, bookingId))!;
   const stored = await storedBooking(db, bookingId);
   const times = pickupTimes(b);
@@ -46,12 +48,16 @@ export async function manageView(db: Db, reference: string, key: string, setting
       // the cancellation (bookings.cancel_emailed), as retention deletes the e-mail long before the link expires.
       cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason, emailed: b.emailed_cancel } : null,
       refund: refund && { amount: penceToPounds(refund.pence), status: refund.status },
+      /** Card money of a cancelled booking not refunded yet (a company's staff cancelled it: the office refunds, decision 50). */
+      refund_due: refundDue({ status: b.status, leftPence: left }) ? penceToPounds(left) : null,
       breakdown: b.price_breakdown.lines,
       payment: { method: b.payment_method, status: b.payment_status, test: b.payment_livemode === false },
       pickup_words: ukMoment(times.pickupAt),
       change_until: ukMoment(changeDeadline(times, settings)), cancel_until: ukMoment(cancelDeadline(times, settings)),
       /** The pickup and the one the booking was made for: the change form says what a move does to the deadlines. */
       pickup_at: times.pickupAt.toISOString(), original_pickup_at: times.originalPickupAt.toISOString(),
+      /** When it was booked: one made inside the free-cancellation window never had free cancelling. */
+      booked_at: new Date(b.created_at).toISOString(),
       may,
       /** The change form's values as the booking has them, and the change still waiting for its difference to be paid. */
       form: currentValues(stored), waiting_change: await waitingChangeOf(db, bookingId),
