@@ -18,6 +18,8 @@ export interface BoardRow {
   id: number; booking_number: string; status: string; pick_up_date: string; pick_up_time: string; pick_up_address: string;
   drop_off_address: string | null; ride_type: string; company_name: string; category_name: string; passenger_name: string;
   passenger_contact_no: string; total: string; payment_method: string; payment_status: string; driver_name: string | null;
+  /** A cancelled card booking with money left to refund (refundDue in src/domain/operatorDesk.ts); absent: none. */
+  refund_due?: boolean;
 }
 export interface Latest { latest_id: number; count: number }
 export interface Board { rows: BoardRow[]; total: number; latest: Latest }

@@ -114,6 +114,8 @@ export const MESSAGES = {
   signInMissing: 'Enter your e-mail and password.',
   signInFailed: 'The e-mail or password is not correct.',
   sessionEnded: 'Please sign in again: your session has ended.',
+  /** The sign-in page's words when the session ended while an action was being saved (the server refused it: 401). */
+  sessionEndedUnsaved: 'Your session ended, so nothing was saved. Please sign in again.',
   notFound: 'No booking with this reference.',
   notAllowed: 'This cannot be done to this booking any more. Reload it to see where it stands.',
   adminOnly: 'Only an administrator can do this.',

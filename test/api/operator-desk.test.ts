@@ -373,6 +373,32 @@ describe("a booking's page and the office's actions", () => {
     const refunds = await t.db.query("SELECT 1 FROM test_gateway_objects WHERE kind = 'refund' AND data->'metadata'->>'booking_id' = $1", [String(b.id)]);
     expect(refunds).toHaveLength(1);
   });
+
+  it("marks a cancelled card booking with money left 'refund due' on the board, for the office and the company alike, until the office refunds it", async () => {
+    const metro = await signIn(METRO.email, METRO.password);
+    const rows = async (cookie: string, query: string) => (await t.call('GET', `/operator/bookings?${query}`, undefined, as(cookie))).body.rows as
+      { booking_number: string; status: string; refund_due: boolean }[];
+    const due = async (cookie: string, tab: string, ref: string) => (await rows(cookie, `tab=${tab}&q=${ref}`)).map((r) => [r.booking_number, r.status, r.refund_due]);
+    const b = await bookByCard('Metro Cars London');
+    expect(await due(admin, 'upcoming', b.booking_number)).toEqual([[b.booking_number, 'confirmed', false]]);
+    expect((await t.call('POST', `/operator/bookings/${b.booking_number}/cancel`, { reason: 'Vehicle off the road' }, as(metro))).status).toBe(200);
+    expect(await due(admin, 'cancelled', b.booking_number)).toEqual([[b.booking_number, 'cancelled', true]]);
+    // The company's staff see it too (they cannot refund it: their page offers no Refund).
+    expect(await due(metro, 'cancelled', b.booking_number)).toEqual([[b.booking_number, 'cancelled', true]]);
+    expect((await t.call('GET', `/operator/bookings/${b.booking_number}`, undefined, as(metro))).body.desk.actions).toEqual([]);
+    expect((await t.call('POST', `/operator/bookings/${b.booking_number}/refund-rest`, undefined, as(admin))).status).toBe(200);
+    expect(await due(admin, 'cancelled', b.booking_number)).toEqual([[b.booking_number, 'cancelled', false]]);
+    expect(await due(metro, 'cancelled', b.booking_number)).toEqual([[b.booking_number, 'cancelled', false]]);
+
+    // Every cancelled booking of this file (refunded in full, in part, kept, failed then retried, paid in the car) is
+    // marked as its own page says: a cancelled card booking with money left.
+    const cancelled = await rows(admin, 'tab=cancelled');
+    expect(cancelled.some((r) => r.refund_due)).toBe(true);
+    for (const r of cancelled) {
+      const { desk } = await page(r.booking_number);
+      expect(r.refund_due, r.booking_number).toBe(desk.status === 'cancelled' && desk.payment.refundable !== null);
+    }
+  });
 });
 
 describe('the mail queue in the console', () => {

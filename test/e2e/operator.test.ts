@@ -1,7 +1,8 @@
 // The office's console (issue 26) in Chromium against the real server, as its staff use it: sign in, the board
 // (tabs, search, new bookings arriving without a reload), a booking's page, assigning a driver, cancelling a card
-// booking with its refund, a company member's cancel left for the office to refund, the mail queue, the export, a
-// company member's narrower view, sign-out; at 1280 and 375 px, with axe, and by keyboard alone. Bookings are made through the API, as the website makes them.
+// booking with its refund, a company member's cancel left for the office to refund (marked "Refund due" on the board
+// and beside the Refund button), a session that ends as a cancel is sent, the mail queue, the export, a company
+// member's narrower view, sign-out; at 1280 and 375 px, with axe, and by keyboard alone. Bookings are made through the API, as the website makes them.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { onSharedServer, removeDir, startServer, ukDateInDays } from './harness';
@@ -196,36 +197,88 @@ describe("a booking's page", () => {
 
   it("offers a company member no refund: the office is told, and refunds it once from the booking's page (decision 50)", async () => {
     const b = await book('Metro Cars London', { card: true });
+    const amount = `£${b.total_booking_amount}`;
     const company = await signedIn(METRO, 1280, `/operator/bookings/${b.booking_number}`);
     await company.getByRole('button', { name: 'Cancel booking' }).click();
     const dialog = company.getByRole('dialog', { name: `Cancel ${b.booking_number}?` });
-    await dialog.getByText(`The £${b.total_booking_amount} paid by card is not refunded here: the office is told, and refunds it.`).waitFor();
+    // The sentence that matters most is a notice, the amount in bold, not the faintest text of the window.
+    const notice = dialog.getByText(`The ${amount} paid by card is not refunded here: the office is told, and refunds it.`);
+    await notice.waitFor();
+    expect(await notice.evaluate((el) => [el.classList.contains('notice'), el.querySelector('strong')?.textContent])).toEqual([true, amount]);
     expect(await dialog.getByRole('radio').count()).toBe(0);
     expect(await dialog.getByLabel('Amount to refund (£)').count()).toBe(0);
+    // Cancelling is red in the window as on the page, never the yellow of a main action.
+    const red = (el: Element) => getComputedStyle(el).backgroundColor;
+    expect(await dialog.getByRole('button', { name: 'Cancel booking' }).evaluate(red)).toBe('rgb(180, 35, 24)');
     expect(await violations(company)).toEqual([]);
     await dialog.getByLabel('Reason').fill('Vehicle off the road');
     await dialog.getByRole('button', { name: 'Cancel booking' }).click();
     await company.getByText('Booking cancelled. The passenger, the office and the company have been told.').waitFor();
-    expect(await company.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+    await company.getByText(`Refund due: ${amount} was not refunded when the booking was cancelled. The office refunds it.`).waitFor();
+    expect(await company.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
+    // The company's board marks it too.
+    await company.getByRole('link', { name: /^Bookings/ }).click();
+    await company.getByRole('button', { name: 'Cancelled', exact: true }).click();
+    await board(company).getByRole('row').filter({ hasText: b.booking_number }).getByText('Refund due', { exact: true }).waitFor();
     await company.context().close();
     const subjects = (subject: string) => outboxMails(shared.dataDir).filter((m) => m.headers.subject === subject);
     await expect.poll(() => subjects(`Refund due: ${b.booking_number}`).map((m) => [m.headers.to, m.headers.cc ?? null]), { timeout: 10_000 })
       .toEqual([['bookings@albion-executive.co.uk', null]]);
 
+    // The office's board at 1280 px: the row marked, its status and total each on one line.
+    const desk = await signedIn(ADMIN, 1280, `/operator?tab=cancelled&q=${b.booking_number}`);
+    const row = board(desk).getByRole('row').filter({ hasText: b.booking_number });
+    await row.getByText('Refund due', { exact: true }).waitFor();
+    const lines = (el: Element) => { const r = document.createRange(); r.selectNodeContents(el); return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; };
+    for (const text of ['Cancelled', 'Refund due', amount]) expect(await row.getByText(text, { exact: true }).evaluate(lines), text).toBe(1);
+    expect(await violations(desk)).toEqual([]);
+    await desk.context().close();
+
+    // On a phone, the warning is beside the button that refunds, which says how much.
     const office = await signedIn(ADMIN, 375, `/operator/bookings/${b.booking_number}`);
     const payment = office.getByRole('region', { name: 'Payment', exact: true });
-    await expect.poll(() => payment.textContent()).toContain(`Not refunded£${b.total_booking_amount}`);
-    await office.getByRole('button', { name: 'Refund', exact: true }).click();
-    const confirm = office.getByRole('dialog', { name: `Refund £${b.total_booking_amount} to the card?` });
+    await expect.poll(() => payment.textContent()).toContain(`Not refunded${amount}`);
+    const warning = office.getByText(`Refund due: ${amount} was not refunded when the booking was cancelled.`, { exact: true });
+    const refund = office.getByRole('button', { name: `Refund ${amount}`, exact: true });
+    const [w, r] = [(await warning.boundingBox())!, (await refund.boundingBox())!];
+    expect(r.y - (w.y + w.height)).toBeGreaterThanOrEqual(0);
+    expect(r.y - (w.y + w.height)).toBeLessThan(40);
+    expect(r.y + r.height).toBeLessThan(900);
+    await refund.click();
+    const confirm = office.getByRole('dialog', { name: `Refund ${amount} to the card?` });
     await confirm.getByText('The passenger is e-mailed.', { exact: false }).waitFor();
     expect(await violations(office)).toEqual([]);
     await confirm.getByRole('button', { name: 'Refund', exact: true }).dblclick();
     await office.getByText('Refund made. The passenger has been e-mailed.').waitFor();
-    await expect.poll(() => payment.textContent()).toContain(`£${b.total_booking_amount}, succeeded`);
+    await expect.poll(() => payment.textContent()).toContain(`${amount}, succeeded`);
     expect(await payment.textContent()).not.toContain('Not refunded');
-    expect(await office.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+    expect(await office.getByText(/^Refund due/).count()).toBe(0);
+    expect(await office.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
     await expect.poll(() => subjects(`Refund: ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
     await office.context().close();
+  });
+
+  it('says nothing was saved when the session ended while a cancellation was sent, and the booking stands', async () => {
+    const b = await book('Metro Cars London');
+    const email = `late.desk.${Date.now()}@albion-executive.co.uk`;
+    await shared.admin('add-staff', '--email', email, '--name', 'Kit Moss', '--role', 'dispatcher', '--password', 'Late-Desk-password-1');
+    const page = await signedIn({ email, password: 'Late-Desk-password-1' }, 375, `/operator/bookings/${b.booking_number}`);
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel ${b.booking_number}?` });
+    await dialog.getByLabel('Reason').fill('Passenger asked by phone');
+    // The session ends on the server (a new password ends it, as its hours running out do) before Cancel is pressed.
+    await shared.admin('add-staff', '--email', email, '--name', 'Kit Moss', '--role', 'dispatcher', '--password', 'Late-Desk-password-2');
+    await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Your session ended, so nothing was saved. Please sign in again.');
+    expect(await violations(page)).toEqual([]);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill('Late-Desk-password-2');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: `Booking ${b.booking_number}` }).waitFor();
+    await page.getByRole('button', { name: 'Cancel booking' }).waitFor();
+    expect(await page.getByText('Confirmed', { exact: true }).count()).toBeGreaterThan(0);
+    await page.context().close();
   });
 
   it('can be run by keyboard alone: tab to a booking, open it, confirm an action, close a window with Escape', async () => {

@@ -2,7 +2,7 @@
 // export. Every booking query takes the viewer's scope: a company member sees only their company's bookings, and
 // another company's booking is not found (never "forbidden", which would say it exists).
 import type { Queryable } from '../db/index';
-import type { BoardTab } from '../../domain/operatorDesk';
+import { refundDue, type BoardTab } from '../../domain/operatorDesk';
 import { ukToday } from '../../domain/ukTime';
 import type { Staff } from './staff';
 
@@ -16,6 +16,8 @@ export interface BoardRow {
   pick_up_address: string; drop_off_address: string | null; ride_type: string; company_name: string; category_name: string;
   passenger_name: string; passenger_contact_no: string; passenger_email: string; total: string; payment_method: string;
   payment_status: string; driver_name: string | null; created_at: string;
+  /** A cancelled card booking with money left to give back (refundDue): the office refunds it, a company's staff see it. */
+  refund_due: boolean;
 }
 
 const TAB_WHERE: Record<BoardTab, { where: string; order: string }> = {
@@ -35,12 +37,26 @@ export function phoneDigits(q: string): string {
   return digits.startsWith('0') ? `44${digits.slice(1)}` : digits;
 }
 
+/**
+ * What is left to give back of a cancelled booking's card payments, as the ledger counts it (paymentsLeft in
+ * src/server/payments/ledger.ts): the first payment and each applied change's, less every refund written against each
+ * (a failed one is still owed). Only a cancelled booking can have a refund due, so the others are not counted.
+ */
+const LEFT_PENCE = `CASE WHEN b.status <> 'cancelled' THEN 0 ELSE coalesce((
+    SELECT sum(p.pence - coalesce((SELECT sum(r.amount_pence) FROM refunds r WHERE r.booking_id = b.id AND r.payment_intent_id = p.intent), 0))
+      FROM (SELECT b.payment_intent_id AS intent, b.paid_pence AS pence
+             WHERE b.payment_method = 'card' AND b.paid_pence IS NOT NULL AND b.payment_intent_id IS NOT NULL
+            UNION ALL
+            SELECT ch.payment_intent_id, ch.paid_pence FROM booking_changes ch
+             WHERE ch.booking_id = b.id AND ch.status = 'applied' AND ch.paid_pence IS NOT NULL AND ch.payment_intent_id IS NOT NULL) p), 0) END::int`;
+
 const ROW_COLUMNS = `b.id, b.booking_number, b.status, to_char(b.pick_up_date, 'YYYY-MM-DD') AS pick_up_date, b.pick_up_time,
   b.pickup_at, b.pick_up_address, b.drop_off_address, b.ride_type, c.company_name, v.category_name,
   coalesce(p.passenger_name, '') AS passenger_name, coalesce(p.passenger_contact_no, '') AS passenger_contact_no,
   coalesce(p.passenger_email, '') AS passenger_email, to_char(b.total_booking_amount_pence / 100.0, 'FM999999990.00') AS total,
   b.payment_method, b.payment_status, b.driver->>'name' AS driver_name,
-  to_char(b.created_at AT TIME ZONE 'Europe/London', 'YYYY-MM-DD HH24:MI') AS created_at`;
+  to_char(b.created_at AT TIME ZONE 'Europe/London', 'YYYY-MM-DD HH24:MI') AS created_at,
+  ${LEFT_PENCE} AS left_pence`;
 const ROW_FROM = `FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
   LEFT JOIN booking_passengers p ON p.booking_id = b.id`;
 
@@ -49,7 +65,7 @@ export async function boardRows(db: Queryable, scope: number | null, f: BoardFil
   const tab = TAB_WHERE[f.tab];
   const q = f.q?.trim() ?? '';
   const digits = /\d{4,}/.test(q) ? phoneDigits(q) : '';
-  const rows = await db.query<BoardRow & { matched: number }>(
+  const rows = await db.query<Omit<BoardRow, 'refund_due'> & { left_pence: number; matched: number }>(
     `SELECT ${ROW_COLUMNS}, count(*) OVER ()::int AS matched ${ROW_FROM}
       WHERE ${tab.where}
         AND ($2::int IS NULL OR b.company_id = $2)
@@ -58,7 +74,10 @@ export async function boardRows(db: Queryable, scope: number | null, f: BoardFil
         AND ($5::int IS NULL OR b.company_id = $5) AND ($6::int IS NULL OR b.vehicle_type_id = $6) AND ($7::text IS NULL OR b.status = $7)
       ORDER BY ${tab.order} LIMIT ${BOARD_LIMIT}`,
     [ukToday(now), scope, q.replace(/[%_\\]/g, '\\$&'), digits, f.company ?? null, f.vehicle ?? null, f.status ?? null]);
-  return { rows: rows.map(({ matched: _m, ...r }) => r), total: rows[0]?.matched ?? 0 };
+  return {
+    rows: rows.map(({ matched: _m, left_pence: left, ...r }) => ({ ...r, refund_due: refundDue({ status: r.status, leftPence: Number(left) }) })),
+    total: rows[0]?.matched ?? 0,
+  };
 }
 
 /** The newest booking a viewer can see, and how many there are: what the board polls to notice new bookings. */

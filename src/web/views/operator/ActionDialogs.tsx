@@ -45,11 +45,12 @@ function ServerError({ fields = [] }: { fields?: string[] }) {
   return <p className="banner-error" role="alert">{error.message}</p>;
 }
 
-function Buttons({ confirm, onConfirm, onClose, submit }: { confirm: string; onConfirm?: () => void; onClose: () => void; submit?: boolean }) {
+/** The window's buttons: confirm (the main action's style; `danger`, red as the page's Cancel, for a cancellation) and Go back. */
+function Buttons({ confirm, onConfirm, onClose, submit, danger }: { confirm: string; onConfirm?: () => void; onClose: () => void; submit?: boolean; danger?: boolean }) {
   const acting = useActing();
   return (
     <div className="op-dialog-buttons">
-      <button type={submit ? 'submit' : 'button'} className="btn btn-primary" disabled={acting} aria-busy={acting || undefined} onClick={onConfirm}>
+      <button type={submit ? 'submit' : 'button'} className={danger ? 'btn op-danger-confirm' : 'btn btn-primary'} disabled={acting} aria-busy={acting || undefined} onClick={onConfirm}>
         {acting ? 'Saving...' : confirm}
       </button>
       <button type="button" className="btn btn-secondary" onClick={onClose} disabled={acting}>Go back</button>
@@ -101,6 +102,10 @@ function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
   return (
     <ConfirmDialog title={`Cancel ${page.booking.booking.booking_number}?`} onClose={onClose}>
       <p>The passenger, the office and {page.booking.booking.company_name} are told, with the reason.</p>
+      {/* What a company's staff most need to know: the money is not given back by this cancellation. */}
+      {!office && refundable !== null && (
+        <p className="notice op-notice">The <strong>£{refundable}</strong> paid by card is not refunded here: the office is told, and refunds it.</p>
+      )}
       <Form<CancelInput>
         initialValues={{ reason: '', refund: paid === null ? undefined : 'yes', refund_amount: '' }}
         validate={(v) => ({ ...cancelErrors(v, paidPence), ...server })}
@@ -118,11 +123,8 @@ function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
                 )}
               </fieldset>
             )}
-            {!office && refundable !== null && (
-              <p className="muted">The £{refundable} paid by card is not refunded here: the office is told, and refunds it.</p>
-            )}
             <ServerError fields={['reason', 'refund', 'refund_amount']} />
-            <Buttons confirm="Cancel booking" onClose={onClose} submit />
+            <Buttons confirm="Cancel booking" onClose={onClose} submit danger />
           </form>
         )}
       />

@@ -1,6 +1,7 @@
 // The bookings board (issue 26): tabs Today, Upcoming, Past, Awaiting payment, Cancelled; search by reference,
 // name, phone or e-mail; filters by company, vehicle type and status. New bookings load in place while it is open
-// and stay marked "New" until "Show new bookings" is pressed.
+// and stay marked "New" until "Show new bookings" is pressed. A cancelled card booking with money left to give back
+// is marked "Refund due" (refundDue, decision 50), for a company's staff too, though only the office refunds it.
 import { useEffect, useState, type FormEvent } from 'react';
 import { BOARD_TABS, TAB_LABELS, type BoardTab } from '../../../domain/operatorDesk';
 import { formatPhone } from '../../../domain/phone';
@@ -97,8 +98,12 @@ function Row({ row, isNew }: { row: BoardRow; isNew: boolean }) {
       <td data-label="Journey"><div>{row.pick_up_address}{row.drop_off_address ? <><span aria-hidden="true"> → </span><span className="sr-only"> to </span>{row.drop_off_address}</> : ' (hourly)'}</div></td>
       <td data-label="Passenger"><div>{row.passenger_name}<br /><span className="muted">{formatPhone(row.passenger_contact_no)}</span></div></td>
       <td data-label="Vehicle"><div>{row.category_name}<br /><span className="muted">{row.company_name}</span></div></td>
-      <td data-label="Status"><div><span className={`op-status op-status-${row.status}`}>{statusLabel(row.status)}</span>{row.driver_name && <><br /><span className="muted">Driver: {row.driver_name}</span></>}</div></td>
-      <td data-label="Total"><div>{pounds(row.total)}<br /><span className="muted">{row.payment_method === 'card' ? 'Card' : 'In the car'}</span></div></td>
+      <td data-label="Status"><div>
+        <span className={`op-status op-status-${row.status}`}>{statusLabel(row.status)}</span>
+        {row.refund_due && <><br /><span className="op-due-tag">Refund due</span></>}
+        {row.driver_name && <><br /><span className="muted">Driver: {row.driver_name}</span></>}
+      </div></td>
+      <td data-label="Total"><div><span className="op-amount">{pounds(row.total)}</span><br /><span className="muted">{row.payment_method === 'card' ? 'Card' : 'In the car'}</span></div></td>
     </tr>
   );
 }

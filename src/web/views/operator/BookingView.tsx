@@ -2,14 +2,14 @@
 // price lines, the payment, the driver and a timeline; the actions the booking still allows, each confirmed in a
 // window first (./ActionDialogs.tsx).
 import { bookingSummary, type SummaryRow } from '../../../domain/bookingSummary';
-import { formatExactPrice } from '../../../domain/money';
+import { formatExactPrice, poundsToPence } from '../../../domain/money';
 import { formatPhone } from '../../../domain/phone';
 import { useSettings } from '../../appActor';
 import { useLocation } from 'wouter';
 import { useOperator, useOperatorRef } from './operatorActor';
 import { ActionDialog } from './ActionDialogs';
 import { PAYMENT_STATUS, pounds } from './format';
-import type { BookingAction } from '../../../domain/operatorDesk';
+import { mayRefund, refundDue, type BookingAction } from '../../../domain/operatorDesk';
 import { pathOfScreen } from '../../../domain/screens';
 
 const ACTION_LABELS: Record<BookingAction, string> = {
@@ -25,6 +25,7 @@ export function BookingView() {
   const failed = useOperator((s) => s.matches({ signedIn: { booking: 'failed' } }));
   const acting = useOperator((s) => s.context.action);
   const notice = useOperator((s) => s.context.notice);
+  const office = useOperator((s) => mayRefund(s.context.staff?.role ?? ''));
   const error = useOperator((s) => (s.matches({ signedIn: { booking: 'confirming' } }) ? null : s.context.error?.message ?? null));
   const [, navigate] = useLocation();
 
@@ -48,6 +49,10 @@ export function BookingView() {
   const { desk } = page;
   const summary = bookingSummary(page.booking, { reader: 'email', settings, amount: (p) => formatExactPrice(p) });
   const canRetryRefund = desk.refund !== null && desk.refund.status !== 'succeeded';
+  // Card money a cancellation left (decision 50): said beside the actions, where the office's Refund is.
+  const left = desk.payment.refundable;
+  const due = left !== null && refundDue({ status: desk.status, leftPence: poundsToPence(left) }) ? left : null;
+  const label = (a: BookingAction) => (a === 'assignDriver' && desk.driver ? 'Change driver' : a === 'refund' && left ? `Refund ${pounds(left)}` : ACTION_LABELS[a]);
   return (
     <section className="op-page" aria-labelledby="booking-title">
       {back}
@@ -59,11 +64,16 @@ export function BookingView() {
         {notice && <p className="banner-ok">{notice}</p>}
       </div>
       {error && <p className="banner-error" role="alert">{error}</p>}
+      {due !== null && (
+        <p className="op-warning">
+          <strong>Refund due:</strong> {pounds(due)} was not refunded when the booking was cancelled.{!office && ' The office refunds it.'}
+        </p>
+      )}
       {(desk.actions.length > 0 || canRetryRefund) && (
         <div className="op-actions" role="group" aria-label="Actions">
           {desk.actions.map((a) => (
-            <button key={a} type="button" className={a === 'cancel' ? 'btn op-danger' : 'btn btn-secondary'} onClick={() => actor.send({ type: 'action.start', action: a })}>
-              {a === 'assignDriver' && desk.driver ? 'Change driver' : ACTION_LABELS[a]}
+            <button key={a} type="button" className={a === 'cancel' ? 'btn op-danger' : a === 'refund' ? 'btn btn-primary' : 'btn btn-secondary'} onClick={() => actor.send({ type: 'action.start', action: a })}>
+              {label(a)}
             </button>
           ))}
           {canRetryRefund && <button type="button" className="btn btn-secondary" onClick={() => actor.send({ type: 'action.start', action: 'retryRefund' })}>Retry refund</button>}
@@ -93,7 +103,7 @@ export function BookingView() {
             {desk.payment.test && <><dt>Test</dt><dd><span className="op-test">Test payment: no real money was taken</span></dd></>}
             {desk.refund && <><dt>Refund</dt><dd>{pounds(desk.refund.amount)}, {desk.refund.status}{desk.refund.id ? ` (${desk.refund.id})` : ''}{desk.refund.error ? `: ${desk.refund.error}` : ''}</dd></>}
             {desk.cancel_reason && <><dt>Cancelled because</dt><dd>{desk.cancel_reason}</dd></>}
-            {desk.status === 'cancelled' && desk.payment.refundable && <><dt>Not refunded</dt><dd>{pounds(desk.payment.refundable)}</dd></>}
+            {due !== null && <><dt>Not refunded</dt><dd>{pounds(due)}</dd></>}
           </dl>
         </section>
         <section className="op-card" aria-labelledby="driver-title">

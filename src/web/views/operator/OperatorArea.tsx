@@ -10,7 +10,7 @@ import { ROLE_LABELS } from '../../../domain/operatorDesk';
 import { pathOfScreen } from '../../../domain/screens';
 import { unseenCount } from '../../../../machines/operator';
 import { liveOperator } from './liveOperator';
-import { OperatorContext, operatorScreen, useOperator, useOperatorRef } from './operatorActor';
+import { OperatorContext, operatorScreen, useOperator, useOperatorRef, useSignedOutWhileSaving } from './operatorActor';
 import { OperatorLogin } from './OperatorLogin';
 import { BoardView } from './BoardView';
 import { BookingView } from './BookingView';
@@ -31,8 +31,10 @@ export function OperatorArea() {
 
 function Console() {
   const screen = useOperator(operatorScreen);
+  // Followed here, above the sign-in page, which is shown only once the session has ended.
+  const unsaved = useSignedOutWhileSaving(useOperatorRef());
   if (screen === null) return <LoadingOverlay text="Opening the console" />;
-  if (screen === 'operatorLogin') return <OperatorLogin />;
+  if (screen === 'operatorLogin') return <OperatorLogin unsaved={unsaved} />;
   return (
     <div className="op-shell">
       <ConsoleBar />

@@ -3,6 +3,7 @@ import { Form } from 'react-final-form';
 import { TextField } from '../../components/TextField';
 import { useSettings } from '../../appActor';
 import { emailProblem } from '../../../domain/fields';
+import { MESSAGES } from '../../../domain/operatorDesk';
 import { useOperator, useOperatorRef } from './operatorActor';
 
 interface Values { email: string; password: string }
@@ -15,11 +16,13 @@ function validate(v: Partial<Values>) {
   return errors;
 }
 
-export function OperatorLogin() {
+/** `unsaved`: the session ended while an action was being saved, which the message then says was not. */
+export function OperatorLogin({ unsaved = false }: { unsaved?: boolean }) {
   const actor = useOperatorRef();
   const settings = useSettings();
   const busy = useOperator((s) => s.matches({ signedOut: 'signingIn' }));
-  const error = useOperator((s) => s.context.error?.message ?? null);
+  const message = useOperator((s) => s.context.error?.message ?? null);
+  const error = unsaved && message === MESSAGES.sessionEnded ? MESSAGES.sessionEndedUnsaved : message;
   return (
     <main id="main" className="op-login">
       <section className="op-login-card" aria-labelledby="op-login-title">
