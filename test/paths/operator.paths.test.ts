@@ -187,7 +187,10 @@ const operatorOracle: PathOracle<unknown, OperatorExpected> = {
       const a = e as Answer;
       const refused = a.error;
       // SPEC 8-like refusals: an ended session signs the member of staff out, to come back here.
-      if (refused?.status === 401 && service !== 'signIn') return signedOut(here, MESSAGES.sessionEnded);
+      // An action being saved (a booking's action, a mail's retry, a change of data) was not: the sign-in page says so.
+      if (refused?.status === 401 && service !== 'signIn') {
+        return signedOut(here, ['runAction', 'retryMail', 'saveData'].includes(service) ? MESSAGES.sessionEndedUnsaved : MESSAGES.sessionEnded);
+      }
       switch (service) {
         case 'getSession': return a.output ? consoleAt(before.wanted ?? '/operator') : signedOut(before.wanted);
         case 'signIn': return refused ? signedOut(before.wanted, MESSAGES.signInFailed) : consoleAt(before.wanted ?? '/operator');
