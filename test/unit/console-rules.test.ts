@@ -82,6 +82,8 @@ describe("the console's bodies", () => {
 
   it('name kind for a change of no kind, even a name every object has', () => {
     for (const kind of ['toString', 'constructor', '__proto__', 'owner', 7, undefined]) expect(refused(DataChangeBody, { kind }), String(kind)).toBe('kind');
+    // No change at all is refused as what it is (not an object), never thrown on.
+    expect(validate(null, DataChangeBody)[0]?.message).toBe('Expected an object, but received: null');
     expect(refused(DataRequest, { change: { kind: 'unban' } })).toBeNull();
     expect(refused(DataRequest, { change: 'unban' })).toBe('change');
     expect(refused(DataRequest, {})).toBe('change');
