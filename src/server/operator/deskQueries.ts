@@ -3,6 +3,7 @@
 // another company's booking is not found (never "forbidden", which would say it exists).
 import type { Queryable } from '../db/index';
 import { refundDue, type BoardTab } from '../../domain/operatorDesk';
+import { paymentsLeftSql } from '../payments/ledger';
 import { ukToday } from '../../domain/ukTime';
 import type { Staff } from './staff';
 
@@ -38,17 +39,11 @@ export function phoneDigits(q: string): string {
 }
 
 /**
- * What is left to give back of a cancelled booking's card payments, as the ledger counts it (paymentsLeft in
- * src/server/payments/ledger.ts): the first payment and each applied change's, less every refund written against each
- * (a failed one is still owed). Only a cancelled booking can have a refund due, so the others are not counted.
+ * What is left to give back of a cancelled booking's card payments, as the ledger counts it (paymentsLeftSql): only a
+ * cancelled booking can have a refund due, so the others are not counted.
  */
-const LEFT_PENCE = `CASE WHEN b.status <> 'cancelled' THEN 0 ELSE coalesce((
-    SELECT sum(p.pence - coalesce((SELECT sum(r.amount_pence) FROM refunds r WHERE r.booking_id = b.id AND r.payment_intent_id = p.intent), 0))
-      FROM (SELECT b.payment_intent_id AS intent, b.paid_pence AS pence
-             WHERE b.payment_method = 'card' AND b.paid_pence IS NOT NULL AND b.payment_intent_id IS NOT NULL
-            UNION ALL
-            SELECT ch.payment_intent_id, ch.paid_pence FROM booking_changes ch
-             WHERE ch.booking_id = b.id AND ch.status = 'applied' AND ch.paid_pence IS NOT NULL AND ch.payment_intent_id IS NOT NULL) p), 0) END::int`;
+const LEFT_PENCE = `CASE WHEN b.status <> 'cancelled' THEN 0
+  ELSE coalesce((SELECT sum(l.left_pence) FROM (${paymentsLeftSql('b.id')}) l), 0) END::int`;
 
 const ROW_COLUMNS = `b.id, b.booking_number, b.status, to_char(b.pick_up_date, 'YYYY-MM-DD') AS pick_up_date, b.pick_up_time,
   b.pickup_at, b.pick_up_address, b.drop_off_address, b.ride_type, c.company_name, v.category_name,

@@ -5,17 +5,23 @@
 import type { Queryable } from '../db/index';
 import { allocateRefund, type Refundable } from '../../domain/manageChanges';
 
+/**
+ * A booking's card payments with what is left of each, as SQL rows (intent, o, left_pence): the first payment (o 0),
+ * then each applied change's difference, each less every refund written against it. `booking` is the SQL that names
+ * the booking's id (`$1`, or an outer query's `b.id`): the one statement both paymentsLeft and the console's board use.
+ */
+export const paymentsLeftSql = (booking: string) =>
+  `SELECT p.intent, p.o, (p.pence - coalesce((SELECT sum(r.amount_pence) FROM refunds r
+                                               WHERE r.booking_id = ${booking} AND r.payment_intent_id = p.intent), 0))::int AS left_pence
+     FROM (SELECT payment_intent_id AS intent, paid_pence AS pence, 0 AS o FROM bookings
+            WHERE id = ${booking} AND payment_method = 'card' AND paid_pence IS NOT NULL AND payment_intent_id IS NOT NULL
+           UNION ALL
+           SELECT payment_intent_id, paid_pence, id FROM booking_changes
+            WHERE booking_id = ${booking} AND status = 'applied' AND paid_pence IS NOT NULL AND payment_intent_id IS NOT NULL) p`;
+
 /** The booking's payments, first payment first, each with what is left of it. */
 export async function paymentsLeft(q: Queryable, bookingId: number): Promise<Refundable[]> {
-  const rows = await q.query<{ intent: string; left_pence: number }>(
-    `SELECT p.intent, p.pence - coalesce((SELECT sum(r.amount_pence) FROM refunds r
-                                           WHERE r.booking_id = $1 AND r.payment_intent_id = p.intent), 0)::int AS left_pence
-       FROM (SELECT payment_intent_id AS intent, paid_pence AS pence, 0 AS o FROM bookings
-              WHERE id = $1 AND payment_method = 'card' AND paid_pence IS NOT NULL AND payment_intent_id IS NOT NULL
-             UNION ALL
-             SELECT payment_intent_id, paid_pence, id FROM booking_changes
-              WHERE booking_id = $1 AND status = 'applied' AND paid_pence IS NOT NULL AND payment_intent_id IS NOT NULL) p
-      ORDER BY p.o`, [bookingId]);
+  const rows = await q.query<{ intent: string; left_pence: number }>(`${paymentsLeftSql('$1')} ORDER BY p.o`, [bookingId]);
   return rows.map((r) => ({ paymentIntentId: r.intent, leftPence: Number(r.left_pence) }));
 }
 
