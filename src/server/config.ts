@@ -35,6 +35,8 @@ export interface Config {
   stripeApiUrl?: string;
   /** Embedded database: operations that may wait for it before new API requests get 503 (DB_QUEUE_LIMIT, default 200). */
   dbQueueLimit: number;
+  /** STEP_TIMING: a file the time of each step of a booking, of the mail sender and of each statement is written to at the stop (timing.ts). */
+  stepTiming?: string;
   /** Days an expired (never paid) card booking keeps its personal data (PENDING_RETENTION_DAYS, default 7). */
   pendingRetentionDays: number;
   /** Days a message stays in DATA_DIR/outbox after it was written there (OUTBOX_RETENTION_DAYS, default 30). */
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleMapsBaseUrl: env.GOOGLE_MAPS_BASE_URL || undefined,
     osrmUrl: env.OSRM_URL || undefined,
     serverSecret: env.SERVER_SECRET || undefined,
+    stepTiming: env.STEP_TIMING ? path.resolve(env.STEP_TIMING) : undefined,
     passwordHashCost: hashCost(env.PASSWORD_HASH_COST),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     ...stripeKeys(env),

@@ -25,6 +25,7 @@ import { listening, listeningOn, refusalLine, siteUrl } from './startup';
 import { adminDoorApp, newDoorSecret, openDoor } from './operator/adminDoor';
 import { demoSignInRefusal, findDemoSignIns } from './operator/demoAccounts';
 import type { AddressInfo } from 'node:net';
+import { startTiming, writeTiming } from './timing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -69,6 +70,7 @@ export function serveSite(options: ServeOptions = {}): Promise<void> {
 
 async function start(options: ServeOptions) {
   const config = loadConfig();
+  if (config.stepTiming) startTiming();
   if (process.env.SKIP_SPA_BUILD !== '1' && spaIsStale(root, distDir)) buildSpa(root, distDir);
   const { db, distance, mail, log } = await openData(config);
   log.forEach((line) => console.log(line));
@@ -155,6 +157,7 @@ async function start(options: ServeOptions) {
     cards.gateway?.webhooks.stop();
     await mail.stop();
     await db.close();
+    if (config.stepTiming) writeTiming(config.stepTiming);
     closeDoor();
     opened.release?.();
     process.exit(0);

@@ -198,6 +198,29 @@ describe('prepared statements (decision 29)', () => {
     expect(typed).toEqual(await inner.query("SELECT $1::int + 1 AS n, json_build_object('a', $2::text) AS j, $3::date AS d", [41, 'x', '2030-06-01']));
   });
 
+  it('take booleans as a plain query does (true and false, not only strings and numbers)', async () => {
+    const sql = 'SELECT $1::bool AS yes, $2::bool AS no, NOT $1::bool AS flipped';
+    expect(await inner.query(sql, [true, false], { prepare: true })).toEqual([{ yes: true, no: false, flipped: false }]);
+    expect(await inner.query(sql, [true, false], { prepare: true })).toEqual(await inner.query(sql, [true, false]));
+  });
+
+  it('are what the booking\'s statements are on the embedded database: each asked to be prepared is (issue 40)', async () => {
+    // A statement whose parameters the prepared path cannot take goes through query() instead, silently and three
+    // times slower: the booking's own statement did so from issue 27 (a boolean) to issue 40. PostgreSQL prepares
+    // whatever it is sent, on whichever pooled connection: this is the embedded database's own path.
+    if (inner.kind !== 'pglite') return;
+    const asked = new Set<string>();
+    const watching: Db = { ...counter.db, query: (sql, params, opts) => { if (opts?.prepare) asked.add(sql); return inner.query(sql, params, opts); } };
+    const app = await testApp({ db: watching });
+    const body = await bookingRequest({ bookingForm: { pickup_date: '2030-06-03' } });
+    const made = await app.call('POST', '/booking', body, { 'Idempotency-Key': 'prepared-booking-1' });
+    expect(made.status).toBe(200);
+    await app.mail.deliverDue();
+    expect([...asked].some((sql) => sql.startsWith('WITH claim AS'))).toBe(true);
+    const prepared = new Set((await inner.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).map((r) => r.statement));
+    expect([...asked].filter((sql) => !prepared.has(sql))).toEqual([]);
+  });
+
   it('run inside a transaction and roll back with it', async () => {
     await expect(inner.transaction(async (tx) => {
       await tx.query(insert, ['prepared-tx', 'h'], { prepare: true });

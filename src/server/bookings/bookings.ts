@@ -25,6 +25,7 @@ import { freeWaitingFor } from '../../domain/freeWaiting';
 import { hashKey, manageLink, newKey } from './manageKeys';
 import { BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
+import { timed, timedSync } from '../timing';
 
 export const BAD_CREDENTIALS = 'The email or password is not correct.';
 
@@ -232,9 +233,9 @@ export async function prepareBooking(
   if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !allowsGuests(deps.ctx.settings)) {
     throw new DomainError('invalid', 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
   }
-  const trip = await priceTrip(deps.ctx, req);
+  const trip = await timed('booking 3 price the trip', () => priceTrip(deps.ctx, req));
   checkPrice(trip.chosen.unitPence * req.selectedVehicle);
-  const { contact, taken } = await resolveContact(deps, req);
+  const { contact, taken } = await timed('booking 4 passenger and allowances', () => resolveContact(deps, req));
   return { req, trip, contact, taken };
 }
 
@@ -334,21 +335,21 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     },
   };
   // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.
-  const manageKey = newKey();
-  const mail = bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, manageLink(deps.siteUrl, bookingNumber, manageKey));
+  const manageKey = timedSync('booking 5 manage key', newKey);
+  const mail = timedSync('booking 6 render the confirmation', () => bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, manageLink(deps.siteUrl, bookingNumber, manageKey)));
   const recipients = confirmationRecipients(req, contact.email);
-  const notice = newBookingNotice(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, {
+  const notice = timedSync('booking 7 render the office notice', () => newBookingNotice(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, {
     booker: { name: contact.name, email: contact.email, phone: contact.phone },
     // A card booking's notice is held with its confirmation and sent only once the payment has succeeded.
     paymentStatus: o.paymentMethod === 'card' ? 'Paid by card' : 'To be paid in the car',
     consoleUrl: `${deps.siteUrl}/operator/bookings/${bookingNumber}`,
-  });
+  }));
 
-  const row = await insertBooking(q, {
+  const row = await timed('booking 8 the statement', () => insertBooking(q, {
     prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients, manageKeyHash: hashKey(manageKey),
     freeWaiting: { minutes: result.bookingDetail.free_waiting_minutes!, airport: trip.pickupAirport },
     notice: { mail: notice, ...officeRecipients(deps.ctx.settings, offer.company_email), replyTo: contact.email },
-  });
+  }));
   result.booking.id = row.id;
   result.passengerDetails.passenger_id = row.passenger_id;
   result.manage_key = manageKey;

@@ -5,6 +5,7 @@
 // with growing pauses and, after the last attempt, marked failed and logged.
 import type { Db, Queryable } from '../db/index';
 import type { MailTransport } from './transport';
+import { timed } from '../timing';
 
 export interface NewEmail {
   kind: 'booking_confirmation' | 'new_booking_notice' | 'manage_link' | 'driver_assigned' | 'booking_cancelled' | 'booking_change_notice' | 'booking_changed' | 'quote_request' | 'contact_message' | 'password_reset' | 'email_changed';
@@ -100,9 +101,10 @@ export class MailQueue {
     for (;;) {
       // Read before the claim: its lease starts later, so the time left is never overestimated.
       const claimedAt = this.timing.clock();
-      const batch = await this.claimBatch();
+      const batch = await timed('mail 1 claim a batch', () => this.claimBatch());
       if (!batch.length) return sent;
       from ??= await this.from();
+      const sender = from;
       for (const [i, m] of batch.entries()) {
         // A live sender never outlives its lease: what could not be sent before the lease ends is given back, unspent.
         if (i > 0 && this.timing.clock() - claimedAt + this.timing.sendTimeoutMs >= this.timing.leaseSeconds * 1000) {
@@ -113,10 +115,10 @@ export class MailQueue {
           break;
         }
         try {
-          await withTimeout(this.transport.send({
-            key: m.message_key, createdAt: new Date(m.created_at), from,
+          await timed('mail 2 hand one message to the transport', () => withTimeout(this.transport.send({
+            key: m.message_key, createdAt: new Date(m.created_at), from: sender,
             to: m.to_address, cc: m.cc_address ?? undefined, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
-          }), this.timing.sendTimeoutMs);
+          }), this.timing.sendTimeoutMs));
         } catch (err) {
           await this.failed(m, (err as Error).message);
           continue;
