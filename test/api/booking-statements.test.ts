@@ -99,6 +99,23 @@ describe('statements per booking', () => {
     console.log(`Statements to send ${sentMessages} messages: ${sent.length}`);
     expect(sent.length).toBeLessThanOrEqual(sentMessages + 2);
   });
+
+  it('sends them to the outbox with one claim, one mark for the batch and an empty claim (issue 40)', async () => {
+    await statementsOf(() => new MailQueue(counter.db, memoryTransport().transport, async () => 'from@example.com', () => {}).deliverDue());
+    for (let i = 0; i < 5; i++) expect((await t.call('POST', '/booking', await bookingRequest(), { 'Idempotency-Key': `count-outbox-${i}` })).status).toBe(200);
+    const [{ queued }] = await t.db.query<{ queued: number }>("SELECT count(*)::int AS queued FROM outbound_emails WHERE status = 'pending'");
+    expect(queued).toBeGreaterThanOrEqual(10);
+    const mailbox = memoryTransport();
+    const outboxLike = { ...mailbox.transport, repeatSafe: true };
+    let sentMessages = 0;
+    const sent = await statementsOf(async () => {
+      sentMessages = await new MailQueue(counter.db, outboxLike, async () => 'from@example.com', () => {}).deliverDue();
+    });
+    expect(sentMessages).toBe(queued);
+    expect(mailbox.sent).toHaveLength(queued);
+    console.log(`Statements to send ${sentMessages} messages to the outbox: ${sent.length}`);
+    expect(sent).toHaveLength(3);
+  });
 });
 
 describe('the answer is what was written', () => {

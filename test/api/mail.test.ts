@@ -321,6 +321,46 @@ describe('one message, one identity, whatever happens to the sender (issue 24)',
     expect(statusOfFirstWhenSecondWent).toEqual(['sent']);
   });
 
+  it('marks a batch handed to the outbox sent together, once all of it is handed over (issue 40)', async () => {
+    await t.mail.deliverDue();
+    const ids = [await queued('first-of-three@example.com'), await queued('second-of-three@example.com'), await queued('third-of-three@example.com')];
+    const statusesWhileSending: string[] = [];
+    const outboxLike = {
+      description: 'outbox-like', repeatSafe: true,
+      async send() {
+        statusesWhileSending.push((await t.db.query<any>('SELECT status FROM outbound_emails WHERE id = $1', [ids[0]]))[0].status);
+      },
+    };
+    expect(await new MailQueue(t.db, outboxLike, FROM, () => {}).deliverDue()).toBe(3);
+    expect(statusesWhileSending).toEqual(['sending', 'sending', 'sending']);
+    const rows = await t.db.query<any>('SELECT status, attempts, lease_until FROM outbound_emails WHERE id = ANY($1::int[]) ORDER BY id', [ids]);
+    expect(rows).toEqual(ids.map(() => ({ status: 'sent', attempts: 1, lease_until: null })));
+  });
+
+  it('hands a whole batch to the outbox again after a crash before its mark: one file per message, as before', async () => {
+    await t.mail.deliverDue();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'outbox-batch-again-'));
+    try {
+      const outbox = outboxTransport(path.join(dir, 'outbox'), () => {});
+      const ids = [await queued('batch-a@example.com'), await queued('batch-b@example.com'), await queued('batch-c@example.com')];
+      // The process dies once the batch is handed over, before its mark reaches the database.
+      const dying = { ...t.db, query: (sql: string, params?: unknown[], o?: { prepare?: boolean }) => (sql.includes("SET status = 'sent'")
+        ? Promise.reject(new Error('killed')) : t.db.query(sql, params, o)) } as typeof t.db;
+      await expect(new MailQueue(dying, outbox, FROM, () => {}).deliverDue()).rejects.toThrow('killed');
+      const written = readdirSync(path.join(dir, 'outbox')).sort();
+      expect(written).toHaveLength(3);
+      // What a kill leaves: the batch still claimed; its lease runs out.
+      await t.db.query("UPDATE outbound_emails SET lease_until = now() - interval '1 second' WHERE id = ANY($1::int[]) AND status = 'sending'", [ids]);
+      expect(await new MailQueue(t.db, outbox, FROM, () => {}).deliverDue()).toBe(3);
+      expect(readdirSync(path.join(dir, 'outbox')).sort()).toEqual(written);
+      expect(outboxMails(dir).map((m) => m.headers.to).sort()).toEqual(['batch-a@example.com', 'batch-b@example.com', 'batch-c@example.com']);
+      const rows = await t.db.query<any>('SELECT status, attempts FROM outbound_emails WHERE id = ANY($1::int[]) ORDER BY id', [ids]);
+      expect(rows).toEqual(ids.map(() => ({ status: 'sent', attempts: 2 })));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('writes a message sent again after a crash over its own outbox file: one file, one Message-ID', async () => {
     await t.mail.deliverDue();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'outbox-again-'));

@@ -105,6 +105,8 @@ export class MailQueue {
       if (!batch.length) return sent;
       from ??= await this.from();
       const sender = from;
+      // Handed over to a transport whose repeats replace their first copy: marked sent together after the batch.
+      const handedOver: Row[] = [];
       for (const [i, m] of batch.entries()) {
         // A live sender never outlives its lease: what could not be sent before the lease ends is given back, unspent.
         if (i > 0 && this.timing.clock() - claimedAt + this.timing.sendTimeoutMs >= this.timing.leaseSeconds * 1000) {
@@ -123,11 +125,21 @@ export class MailQueue {
           await this.failed(m, (err as Error).message);
           continue;
         }
+        sent++;
+        if (this.transport.repeatSafe) {
+          handedOver.push(m);
+          continue;
+        }
         // Marked as soon as it is handed over (issue 24): a crash now repeats no message but, at most, the one in hand.
         await this.db.query(
           `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
             WHERE ${STILL_OURS}`, [m.id, m.attempts], { prepare: true });
-        sent++;
+      }
+      if (handedOver.length) {
+        await this.db.query(
+          `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
+            WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
+          [MailQueue.claims(handedOver)], { prepare: true });
       }
     }
   }

@@ -25,7 +25,17 @@ export interface OutgoingMessage {
   cc?: string;
   replyTo?: string; subject: string; text: string; html: string;
 }
-export interface MailTransport { readonly description: string; send(msg: OutgoingMessage): Promise<void> }
+export interface MailTransport {
+  readonly description: string;
+  send(msg: OutgoingMessage): Promise<void>;
+  /**
+   * A message handed over again with the same key replaces its first copy instead of making a second (the outbox: the
+   * same file, written whole under its own name). The queue then marks a claimed batch sent in one statement once all
+   * of it is handed over (issue 40): a crash in between hands some over again, and nothing is there twice. An SMTP
+   * server would deliver a repeat: its messages are marked one by one, so at most the one in hand repeats (issue 24).
+   */
+  readonly repeatSafe?: boolean;
+}
 
 /** Exactly one checked address, as nodemailer takes it without parsing. */
 function address(value: string, role: string): Mail.Address {
@@ -134,6 +144,7 @@ export function outboxTransport(dir: string, log: (line: string) => void = conso
   const makeFolder = () => mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER });
   return {
     description: `outbox folder ${dir}`,
+    repeatSafe: true,
     async send(msg) {
       const eml = outboxMessage(msg);
       made ??= makeFolder().catch((err) => { made = null; throw err; });
