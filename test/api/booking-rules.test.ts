@@ -7,7 +7,7 @@
 // The booking numbers are replaced (vi.mock) only to draw one that is taken already: every other number is the real
 // generator's. So this file runs in a vitest project of its own (vitest.config.ts).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TEST_SECURITY, testApp } from './setup';
+import { TEST_SECURITY, storedMessages, testApp } from './setup';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { setSetting } from '../../src/server/operator/operator';
 import { officeRecipients, requestHash } from '../../src/server/bookings/bookings';
@@ -432,8 +432,7 @@ describe('card bookings (SPEC 4 \'Card payment\')', () => {
     const res = await book({ ...body, stripe_session_id: confirmed.body.sessionId, paymentId: confirmed.body.paymentId }, headers);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.booking).toMatchObject({ payment_method: 'card', total_booking_amount: (amountFor(2) / 100).toFixed(2) });
-    const notices = await t.db.query<{ body_text: string; status: string }>(
-      "SELECT body_text, status FROM outbound_emails WHERE booking_id = $1 AND kind = 'new_booking_notice'", [res.body.data.booking.id]);
+    const notices = await storedMessages(t.db, res.body.data.booking.id, 'new_booking_notice');
     expect(notices).toHaveLength(1);
     expect(notices[0].status).toBe('pending');
     expect(notices[0].body_text).toMatch(/paid by card/i);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from './setup';
+import { storedMessages, testApp } from './setup';
 import { setSetting } from '../../src/server/operator/operator';
 import { PHONE_MESSAGE } from '../../src/domain/phone';
 
@@ -181,7 +181,7 @@ describe('a booking for someone else', () => {
     const to = await t.db.query<{ to_address: string }>(
       "SELECT to_address FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation' ORDER BY to_address", [res.body.data.booking.id]);
     expect(to.map((r) => r.to_address)).toEqual(['booker.for.tom@example.com', 'tom.baker@example.com']);
-    const notice = await t.db.query<{ body_text: string }>("SELECT body_text FROM outbound_emails WHERE booking_id = $1 AND kind = 'new_booking_notice'", [res.body.data.booking.id]);
+    const notice = await storedMessages(t.db, res.body.data.booking.id, 'new_booking_notice');
     expect(notice[0].body_text).toContain('To be paid in the car');
   });
 

@@ -12,7 +12,7 @@ import { reconcileCardBookings } from '../../src/server/cardEvents/cardEvents';
 import { stripeClient } from '../../src/server/payments/provider';
 import { KEY_REUSED } from '../../src/server/bookings/bookings';
 import { setSetting } from '../../src/server/operator/operator';
-import { TEST_SECURITY, seededTestDb, testApp } from './setup';
+import { TEST_SECURITY, seededTestDb, storedMessages, testApp } from './setup';
 
 const KEYS = { publishableKey: 'pk_test_gateway', secretKey: 'sk_test_gateway', webhookSecret: 'whsec_test_gateway' };
 
@@ -113,8 +113,7 @@ async function mailsOf(bookingId: number) {
 }
 /** The office's and the company's notices of the booking (test/api/office-notices). */
 async function noticesOf(bookingId: number) {
-  return db.query<{ status: string; body_text: string }>(
-    "SELECT status, body_text FROM outbound_emails WHERE booking_id = $1 AND kind = 'new_booking_notice' ORDER BY id", [bookingId]);
+  return storedMessages(db, bookingId, 'new_booking_notice');
 }
 async function intentsOf(bookingId: number) {
   return db.query("SELECT id FROM test_gateway_objects WHERE kind = 'payment_intent' AND data->'metadata'->>'booking_id' = $1", [String(bookingId)]);

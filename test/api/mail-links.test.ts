@@ -3,7 +3,7 @@
 // site's own (the manage link, the console, Find my booking), no run a mail client would make a link of, in the HTML
 // and in the text part; the words still read as they were typed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SITE_URL, testApp } from './setup';
+import { TEST_SITE_URL, storedMessages, testApp } from './setup';
 import { setSetting } from '../../src/server/operator/operator';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -20,8 +20,7 @@ const form = {
 };
 const URL_NOTES = 'https://evil.example/refund-form';
 
-const mails = (bookingId: number, kind: string) => t.db.query<{ to_address: string; body_text: string; body_html: string }>(
-  'SELECT to_address, body_text, body_html FROM outbound_emails WHERE booking_id = $1 AND kind = $2 ORDER BY id', [bookingId, kind]);
+const mails = (bookingId: number, kind: string) => storedMessages(t.db, bookingId, kind);
 
 /**
  * The message makes links of the site's own pages alone, and nothing in it reads to a mail client as a web address

@@ -11,6 +11,7 @@ import { LEASE_SECONDS, MailQueue, RETRY_MINUTES, SEND_TIMEOUT_MS, enqueueEmail,
 import { memoryTransport } from './setup';
 import { headerValue, outboxMessage, outboxTransport, smtpTransport } from '../../src/server/mail/transport';
 import { outboxMails } from '../e2e/outbox';
+import { setSetting } from '../../src/server/operator/operator';
 
 let keys = 0;
 /** A message's identity as the queue gives it. */
@@ -55,6 +56,48 @@ describe('the booking confirmation e-mail', () => {
     expect(m.html).toContain(ref);
     const [sent] = await t.db.query<any>("SELECT status, sent_at FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation'", [res.body.data.booking.id]);
     expect(sent.status).toBe('sent');
+  });
+
+  it('is written with the booking as what it is made from, and rendered by the sender with the settings of the moment (issue 40)', async () => {
+    const res = await book('stored.grace@example.com');
+    expect(res.status).toBe(200);
+    const id = res.body.data.booking.id;
+    const ref = res.body.data.booking.booking_number;
+    const rows = await t.db.query<any>(
+      `SELECT kind, subject, body_text, body_html, template, template_data IS NOT NULL AS has_data FROM outbound_emails
+        WHERE booking_id = $1 ORDER BY kind`, [id]);
+    // No rendered body goes into the booking's statement: the template, its data and the subject (the console lists it).
+    expect(rows).toEqual([
+      { kind: 'booking_confirmation', subject: `Booking confirmed: ${ref}`, body_text: '', body_html: '', template: 'booking_confirmation', has_data: true },
+      { kind: 'new_booking_notice', subject: expect.stringMatching(new RegExp(`^New booking ${ref}: 09-08-2030 11:40 PM, Gatwick`)), body_text: '', body_html: '', template: 'new_booking_notice', has_data: true },
+    ]);
+    const [settings] = await t.db.query<{ setting_value: string }>("SELECT setting_value FROM settings WHERE setting_name = 'Company_Contact_Info'");
+    await setSetting(t.db, 'Company_Contact_Info', '+44 20 7946 0999');
+    try {
+      await t.mail.deliverDue();
+    } finally {
+      await setSetting(t.db, 'Company_Contact_Info', settings.setting_value);
+    }
+    const m = t.mailbox.sent.find((x) => x.subject === `Booking confirmed: ${ref}`)!;
+    expect(m.text).toContain('+44 20 7946 0999');
+    expect(m.html).toContain(`<a href="https://bookings.example.co.uk/manage/${ref}#key=${res.body.data.manage_key}">`);
+    // The confirmation's data held its manage link: gone once it is sent; the notice's stays, as a sent body does.
+    expect(await t.db.query<any>('SELECT kind, status, template_data IS NULL AS erased FROM outbound_emails WHERE booking_id = $1 ORDER BY kind', [id]))
+      .toEqual([{ kind: 'booking_confirmation', status: 'sent', erased: true }, { kind: 'new_booking_notice', status: 'sent', erased: false }]);
+  });
+
+  it('tries a stored message that cannot be rendered again later, and sends the rest', async () => {
+    await t.mail.deliverDue();
+    const res = await book('unrenderable@example.com');
+    const id = res.body.data.booking.id;
+    await t.db.query("UPDATE outbound_emails SET template_data = '{\"booking\":' WHERE booking_id = $1 AND kind = 'booking_confirmation'", [id]);
+    const logged: string[] = [];
+    const mailbox = memoryTransport();
+    expect(await new MailQueue(t.db, mailbox.transport, async () => 'from@example.com', (l) => logged.push(l)).deliverDue()).toBe(1);
+    expect(mailbox.sent.map((m) => m.subject)).toEqual([expect.stringMatching(/^New booking /)]);
+    const [row] = await t.db.query<any>("SELECT status, attempts, last_error FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation'", [id]);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringMatching(/JSON/) });
+    expect(logged.join('\n')).toMatch(/not sent .*retrying in 1 min/);
   });
 
   it('keeps the booking when the mail server is down, and retries with growing pauses until it gives up', async () => {

@@ -41,7 +41,8 @@ describe("a booking's key", () => {
     expect(rows).toEqual([{ key_hash: hashKey(b.manage_key) }]);
     const link = `${TEST_SITE_URL}/manage/${b.booking.booking_number}#key=${b.manage_key}`;
     const holding = async () => (await t.db.query<{ kind: string }>(
-      "SELECT kind FROM outbound_emails WHERE booking_id = $1 AND (body_text LIKE '%' || $2 || '%' OR body_html LIKE '%' || $2 || '%')",
+      `SELECT kind FROM outbound_emails WHERE booking_id = $1
+          AND (body_text LIKE '%' || $2 || '%' OR body_html LIKE '%' || $2 || '%' OR template_data LIKE '%' || $2 || '%')`,
       [b.booking.id, b.manage_key])).map((r) => r.kind);
     // Only the passenger's confirmation holds it, never the office's notice.
     expect(await holding()).toEqual(['booking_confirmation']);

@@ -1,7 +1,7 @@
 // Issue 26 part 1: every confirmed booking reaches the office (OPERATOR_EMAIL, else FROM_EMAIL) and the company whose
 // vehicle was booked, through the mail queue, with what they need to run the job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SITE_URL, testApp } from './setup';
+import { TEST_SITE_URL, storedMessages, testApp } from './setup';
 import { setSetting } from '../../src/server/operator/operator';
 import { officeRecipients } from '../../src/server/bookings/bookings';
 
@@ -35,11 +35,7 @@ async function book(company: string, someoneElse = false) {
   return res.body.data;
 }
 
-const noticesOf = (bookingId: number) => t.db.query<{
-  to_address: string; cc_address: string | null; reply_to: string; subject: string; body_text: string; status: string;
-}>(
-  "SELECT to_address, cc_address, reply_to, subject, body_text, status FROM outbound_emails WHERE booking_id = $1 AND kind = 'new_booking_notice' ORDER BY id",
-  [bookingId]);
+const noticesOf = (bookingId: number) => storedMessages(t.db, bookingId, 'new_booking_notice');
 
 describe('a new booking', () => {
   it('is told to the office and to the company that drives it, with every detail the job needs', async () => {

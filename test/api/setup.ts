@@ -15,6 +15,9 @@ import type { MailTransport, OutgoingMessage } from '../../src/server/mail/trans
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
 import type { WebhookDelivery } from '../../src/server/testGateway/webhooks';
 import { DEFAULT_LIMITS, type Limits } from '../../src/server/limits';
+import type { Queryable } from '../../src/server/db/index';
+import { renderStored } from '../../src/server/mail/templates';
+import { referenceSettings } from '../../src/server/reference/referenceData';
 
 /**
  * The per-address allowances a thousand times over: the API files book, write and pay many times from one address and
@@ -26,6 +29,27 @@ export const ROOMY_LIMITS = Object.fromEntries(Object.entries(DEFAULT_LIMITS).ma
 export const TEST_SECURITY = { secret: Buffer.from('test-server-secret'), passwordHashCost: 10, trustProxy: true, limits: ROOMY_LIMITS };
 
 export const KEYS = { 'API-PUBLIC-KEY': 'test-public', 'API-SECRET-KEY': 'test-secret' };
+
+export interface StoredMessage {
+  id: number; to_address: string; cc_address: string | null; reply_to: string | null; subject: string; body_text: string; body_html: string;
+  status: string; erase_after_send: boolean;
+}
+
+/**
+ * A booking's messages of one kind, oldest first, as the sender hands them over: one written as a template and its data
+ * (a booking's confirmation and the office's notice, issue 40) rendered as the mail queue renders it.
+ */
+export async function storedMessages(db: Queryable, bookingId: number, kind: string): Promise<StoredMessage[]> {
+  const rows = await db.query<StoredMessage & { template: string | null; template_data: string | null }>(
+    `SELECT id, to_address, cc_address, reply_to, subject, body_text, body_html, status, erase_after_send, template, template_data
+       FROM outbound_emails WHERE booking_id = $1 AND kind = $2 ORDER BY id`, [bookingId, kind]);
+  const settings = await referenceSettings(db);
+  return rows.map(({ template, template_data: data, ...row }) => {
+    if (!template) return row;
+    const m = renderStored(template, data ?? '', settings);
+    return { ...row, subject: m.subject, body_text: m.text, body_html: m.html };
+  });
+}
 
 /** The site's address in the e-mails of the API tests. */
 export const TEST_SITE_URL = 'https://bookings.example.co.uk';

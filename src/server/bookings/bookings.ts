@@ -19,7 +19,7 @@ import { NOTHING_TAKEN, addressKey, returnAllowance, takeAllowance, type Limits,
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../account/account';
-import { bookingConfirmation, newBookingNotice } from '../mail/templates';
+import { confirmationSubject, noticeSubject, type StoredBookingMessage } from '../mail/templates';
 import { newBookingNumber } from './bookingNumber';
 import { freeWaitingFor } from '../../domain/freeWaiting';
 import { hashKey, manageLink, newKey } from './manageKeys';
@@ -334,15 +334,26 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
       total_passengers: d.passengers, additional_info: reg.additionalInfo,
     },
   };
-  // The confirmation is written now, with the booking; a card booking's waits ('held') until the payment succeeds.
+  // The confirmation and the office's notice are written now, with the booking, as what the sender renders them from
+  // (issue 40); a card booking's wait ('held') until the payment succeeds.
   const manageKey = timedSync('booking 5 manage key', newKey);
-  const mail = timedSync('booking 6 render the confirmation', () => bookingConfirmation(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, manageLink(deps.siteUrl, bookingNumber, manageKey)));
+  const lines = trip.chosen.detail.breakdown.lines;
+  const mail = timedSync('booking 6 the confirmation\'s data', () => ({
+    subject: confirmationSubject(result),
+    data: JSON.stringify({ booking: result, lines, manageLink: manageLink(deps.siteUrl, bookingNumber, manageKey) } satisfies StoredBookingMessage),
+  }));
   const recipients = confirmationRecipients(req, contact.email);
-  const notice = timedSync('booking 7 render the office notice', () => newBookingNotice(result, deps.ctx.settings, trip.chosen.detail.breakdown.lines, {
-    booker: { name: contact.name, email: contact.email, phone: contact.phone },
-    // A card booking's notice is held with its confirmation and sent only once the payment has succeeded.
-    paymentStatus: o.paymentMethod === 'card' ? 'Paid by card' : 'To be paid in the car',
-    consoleUrl: `${deps.siteUrl}/operator/bookings/${bookingNumber}`,
+  const notice = timedSync('booking 7 the office notice\'s data', () => ({
+    subject: noticeSubject(result),
+    data: JSON.stringify({
+      booking: result, lines,
+      notice: {
+        booker: { name: contact.name, email: contact.email, phone: contact.phone },
+        // A card booking's notice is held with its confirmation and sent only once the payment has succeeded.
+        paymentStatus: o.paymentMethod === 'card' ? 'Paid by card' : 'To be paid in the car',
+        consoleUrl: `${deps.siteUrl}/operator/bookings/${bookingNumber}`,
+      },
+    } satisfies StoredBookingMessage),
   }));
 
   const row = await timed('booking 8 the statement', () => insertBooking(q, {

@@ -25,12 +25,13 @@ function uniqueViolationOf(err: unknown): string | null {
 export interface BookingWrite {
   prepared: PreparedBooking; options: WriteOptions; bookingNumber: string;
   passenger: BookingResult['passengerDetails'];
-  mail: { subject: string; text: string; html: string }; recipients: string[];
+  /** The confirmation: its subject, and what the sender renders it from (mail/templates.ts renderStored, issue 40). */
+  mail: { subject: string; data: string }; recipients: string[];
   /**
    * The office's notice (issue 26), with the company that drives it as a copy (none when the office drives it
    * itself): held and released with the confirmation; replies go to the booker.
    */
-  notice: { mail: { subject: string; text: string; html: string }; to: string; cc: string | null; replyTo: string };
+  notice: { mail: { subject: string; data: string }; to: string; cc: string | null; replyTo: string };
   /** The hash of the booking's first "Manage your booking" key (issue 27, bookings/manageKeys.ts). */
   manageKeyHash: string;
   /** The free waiting the booking is made with (issue 27). */
@@ -97,14 +98,16 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
          RETURNING id, position`
     : 'SELECT NULL::int AS id, NULL::int AS position WHERE false';
   const mailStatus = $(o.status === 'pending' ? 'held' : 'pending', 'text');
-  // The confirmation holds the booking's manage link (its key): its body is erased once it is sent (issue 27).
-  const emails = `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, booking_id, status, erase_after_send)
-       SELECT 'booking_confirmation', r.to_address, ${$(mail.subject, 'text')}, ${$(mail.text, 'text')}, ${$(mail.html, 'text')},
+  // Both messages go in as what they are made from, rendered by the sender (issue 40): the rendered bodies, about 8 kB
+  // each, were compressed into the row inside the booking's statement. The confirmation holds the booking's manage
+  // link (its key): its data is erased once it is sent (issue 27).
+  const emails = `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, template, template_data, booking_id, status, erase_after_send)
+       SELECT 'booking_confirmation', r.to_address, ${$(mail.subject, 'text')}, '', '', 'booking_confirmation', ${$(mail.data, 'text')},
          booking.id, ${mailStatus}, true
          FROM booking, json_array_elements_text(${$(JSON.stringify(recipients), 'json')}) AS r(to_address)`;
-  const notices = `INSERT INTO outbound_emails (kind, to_address, cc_address, reply_to, subject, body_text, body_html, booking_id, status)
+  const notices = `INSERT INTO outbound_emails (kind, to_address, cc_address, reply_to, subject, body_text, body_html, template, template_data, booking_id, status)
        SELECT 'new_booking_notice', ${$(notice.to, 'text')}, ${$(notice.cc, 'text')}, ${$(notice.replyTo, 'text')},
-         ${$(notice.mail.subject, 'text')}, ${$(notice.mail.text, 'text')}, ${$(notice.mail.html, 'text')}, booking.id, ${mailStatus}
+         ${$(notice.mail.subject, 'text')}, '', '', 'new_booking_notice', ${$(notice.mail.data, 'text')}, booking.id, ${mailStatus}
          FROM booking`;
   const keys = `INSERT INTO booking_keys (key_hash, booking_id, expires_at)
        SELECT ${$(w.manageKeyHash, 'text')}, booking.id, ${$(trip.pickupAt.toISOString(), 'timestamptz')} + make_interval(days => ${$(KEY_DAYS_AFTER_PICKUP, 'int')})

@@ -1,5 +1,6 @@
 // A confirmation that could not be sent lost its body (it held the booking's manage link, issue 27). When the office
-// retries it, it is written again from the booking, with a new link: the old key was never delivered.
+// retries it, it is written again from the booking, with a new link: the old key was never delivered. It is written
+// rendered, in place of what a booking's confirmation is first written as (the template and its data, issue 40).
 import type { Queryable } from '../db/index';
 import type { Settings } from '../../domain/settings';
 import { loadBooking } from './queries';
@@ -17,7 +18,7 @@ export async function renewConfirmation(tx: Queryable, emailId: number, settings
   const mail = bookingConfirmation(booking, settings, m.breakdown.lines, manageLink(siteUrl, booking.booking.booking_number, await mintKey(tx, m.booking_id)));
   await tx.query(
     `UPDATE outbound_emails SET status = 'pending', attempts = 0, next_attempt_at = now(), last_error = NULL,
-            subject = $2, body_text = $3, body_html = $4, erase_after_send = true WHERE id = $1`,
+            subject = $2, body_text = $3, body_html = $4, template = NULL, template_data = NULL, erase_after_send = true WHERE id = $1`,
     [emailId, mail.subject, mail.text, mail.html]);
   return true;
 }

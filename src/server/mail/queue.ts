@@ -5,7 +5,10 @@
 // with growing pauses and, after the last attempt, marked failed and logged.
 import type { Db, Queryable } from '../db/index';
 import type { MailTransport } from './transport';
-import { timed } from '../timing';
+import { timed, timedSync } from '../timing';
+import { renderStored } from './templates';
+import { referenceSettings } from '../reference/referenceData';
+import type { Settings } from '../../domain/settings';
 
 export interface NewEmail {
   kind: 'booking_confirmation' | 'new_booking_notice' | 'manage_link' | 'driver_assigned' | 'booking_cancelled' | 'booking_change_notice' | 'booking_changed' | 'quote_request' | 'contact_message' | 'password_reset' | 'email_changed';
@@ -53,11 +56,14 @@ const DEFAULT_TIMING: QueueTiming = { leaseSeconds: LEASE_SECONDS, sendTimeoutMs
 interface Row {
   id: number; message_key: string; created_at: Date; to_address: string; cc_address: string | null; reply_to: string | null; subject: string;
   body_text: string; body_html: string; attempts: number;
+  /** A message written as what it is made from (a booking's confirmation and notice, issue 40): rendered when sent. */
+  template: string | null; template_data: string | null;
 }
 
 /** Each claim raises `attempts`, so (id, attempts) names one claim: a sender whose lease ran out and was claimed again changes nothing. */
 const STILL_OURS = "id = $1 AND attempts = $2 AND status = 'sending'";
-const ERASE_IF_SECRET = "body_text = CASE WHEN erase_after_send THEN '' ELSE body_text END, body_html = CASE WHEN erase_after_send THEN '' ELSE body_html END";
+const ERASE_IF_SECRET = "body_text = CASE WHEN erase_after_send THEN '' ELSE body_text END, body_html = CASE WHEN erase_after_send THEN '' ELSE body_html END, "
+  + 'template_data = CASE WHEN erase_after_send THEN NULL ELSE template_data END';
 
 export class MailQueue {
   private timer: NodeJS.Timeout | null = null;
@@ -86,7 +92,8 @@ export class MailQueue {
         WHERE id IN (SELECT id FROM outbound_emails
                       WHERE (status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now())
                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, message_key, created_at, to_address, cc_address, reply_to, subject, body_text, body_html, attempts`, [this.timing.leaseSeconds, CLAIM_BATCH], { prepare: true });
+        RETURNING id, message_key, created_at, to_address, cc_address, reply_to, subject, body_text, body_html, attempts, template, template_data`,
+      [this.timing.leaseSeconds, CLAIM_BATCH], { prepare: true });
     return rows.sort((a, b) => a.id - b.id);
   }
 
@@ -98,6 +105,7 @@ export class MailQueue {
   private async run(): Promise<number> {
     let sent = 0;
     let from: string | null = null;
+    let settings: Settings | null = null;
     for (;;) {
       // Read before the claim: its lease starts later, so the time left is never overestimated.
       const claimedAt = this.timing.clock();
@@ -105,6 +113,8 @@ export class MailQueue {
       if (!batch.length) return sent;
       from ??= await this.from();
       const sender = from;
+      // The settings a stored message is rendered with: those of the moment (reference data, held in memory).
+      if (batch.some((m) => m.template)) settings ??= await referenceSettings(this.db);
       // Handed over to a transport whose repeats replace their first copy: marked sent together after the batch.
       const handedOver: Row[] = [];
       for (const [i, m] of batch.entries()) {
@@ -117,9 +127,12 @@ export class MailQueue {
           break;
         }
         try {
-          await timed('mail 2 hand one message to the transport', () => withTimeout(this.transport.send({
+          const body = m.template
+            ? timedSync('mail 2 render a stored message', () => renderStored(m.template!, m.template_data ?? '', settings!))
+            : { subject: m.subject, text: m.body_text, html: m.body_html };
+          await timed('mail 3 hand one message to the transport', () => withTimeout(this.transport.send({
             key: m.message_key, createdAt: new Date(m.created_at), from: sender,
-            to: m.to_address, cc: m.cc_address ?? undefined, replyTo: m.reply_to ?? undefined, subject: m.subject, text: m.body_text, html: m.body_html,
+            to: m.to_address, cc: m.cc_address ?? undefined, replyTo: m.reply_to ?? undefined, subject: body.subject, text: body.text, html: body.html,
           }), this.timing.sendTimeoutMs));
         } catch (err) {
           await this.failed(m, (err as Error).message);

@@ -57,12 +57,13 @@ function signature(s: Settings): string[] {
   ].filter(Boolean);
 }
 
+export const confirmationSubject = (r: BookingResult) => `Booking confirmed: ${r.booking.booking_number}`;
+
 /**
  * The passenger's confirmation. With `manageLink` (issue 27) it carries the booking's "Manage your booking" link, whose
  * key opens the booking: such a message's body is erased once it is sent.
  */
 export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { label: string; amount: string }[], manageLink?: string): Message {
-  const b = r.booking;
   const p = r.passengerDetails;
   const currency = currencyOf(s);
   const summary = bookingSummary(r, { reader: 'email', settings: s, amount: (pounds) => formatExactPrice(pounds, currency) });
@@ -73,7 +74,7 @@ export function bookingConfirmation(r: BookingResult, s: Settings, breakdown: { 
   ].map((row) => [row.label, row.value]);
   if (manageLink) rows.push(['Manage your booking', { link: manageLink }]);
   const m = render(
-    `Booking confirmed: ${b.booking_number}`,
+    confirmationSubject(r),
     `Thank you, ${p.passenger_name}. Your booking with ${s.Company_Name ?? 'us'} is confirmed. Please keep your reference ID.`,
     rows,
     [
@@ -95,6 +96,11 @@ export interface BookingNotice {
   /** The booking in the operator's console. */
   consoleUrl: string;
 }
+
+export const noticeSubject = (r: BookingResult) => {
+  const b = r.booking;
+  return `New booking ${b.booking_number}: ${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`;
+};
 
 /**
  * What the office and the company that drives the booking read of a new booking (issue 26): everything the
@@ -120,7 +126,7 @@ export function newBookingNotice(r: BookingResult, s: Settings, breakdown: { lab
   ].map((row): [string, Value] => [row.label, row.value]);
   rows.push(['In the console', { link: n.consoleUrl }]);
   const m = render(
-    `New booking ${b.booking_number}: ${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`,
+    noticeSubject(r),
     `A booking for ${b.company_name} was made on the website. Open it in the console with the link below.`,
     rows,
     ['Reply to this e-mail to write to the person who booked.'],
@@ -284,4 +290,25 @@ export function refundAfterCancelMail(r: BookingResult, refundedPence: number, s
     ['Reference ID', b.booking_number], ['Refund', `${amount}. It usually shows within 5 to 10 working days.`],
   ], ['If you have a question about it, reply to this e-mail.', ...signature(s)]);
   return { subject: m.subject, text: m.text, html: m.html };
+}
+
+/**
+ * A booking's confirmation and the office's notice are written with the booking as what they are made from (issue 40):
+ * the booking as answered, its price lines, and the manage link or the notice's own facts. The sender renders them,
+ * with the settings of the moment (the company's name and contacts), when it hands them over.
+ */
+export type StoredTemplate = 'booking_confirmation' | 'new_booking_notice';
+export interface StoredBookingMessage {
+  booking: BookingResult; lines: { label: string; amount: string }[];
+  /** The confirmation's "Manage your booking" link: the message's data is erased once it is sent (issue 27). */
+  manageLink?: string;
+  /** The notice's facts. */
+  notice?: BookingNotice;
+}
+
+export function renderStored(template: string, data: string, s: Settings): Message {
+  const d = JSON.parse(data) as StoredBookingMessage;
+  if (template === 'booking_confirmation') return bookingConfirmation(d.booking, s, d.lines, d.manageLink);
+  if (template === 'new_booking_notice' && d.notice) return newBookingNotice(d.booking, s, d.lines, d.notice);
+  throw new Error(`no template "${template.slice(0, 40)}" with such data`);
 }
