@@ -2,6 +2,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { bodyStillArriving, closeConnection } from './http/connection';
+import { requestLoad } from './http/load';
 import { answerError, errorBody } from './http/answers';
 import { catalogRoutes } from './catalog/routes';
 import { pricingRoutes } from './pricing/routes';
@@ -31,9 +32,15 @@ function createApiApp(deps: AppDeps) {
   // large upload) ends the connection cleanly, so the client's next request
   // goes on a new one instead of being lost (http/connection.ts, closeConnection).
   // The deps are set here too, in the API's first step, rather than by a middleware of their own on every request.
+  // Each request is counted while it is answered: the mail queue yields to them under load (http/load.ts).
   api.use('*', async (c, next) => {
     c.set('deps', deps);
-    await next();
+    requestLoad.started();
+    try {
+      await next();
+    } finally {
+      requestLoad.ended();
+    }
     if (bodyStillArriving(c)) closeConnection(c);
   });
   // SPEC 6: every call carries the two key headers.

@@ -118,6 +118,31 @@ export interface Taken { uses: { name: LimitName; key: string; window_started: s
 
 export const NOTHING_TAKEN: Taken = { uses: [] };
 
+/** One key's count as the counting statement takes it: the limit's numbers go with it. */
+export interface AllowanceRow { name: LimitName; key: string; max_used: number; window_minutes: number }
+
+/** The rows to count for `uses`: each key once, in a fixed order, so two requests counting the same keys never wait for each other in a circle (PostgreSQL). */
+export function allowanceRows(limits: Limits, uses: Use[]): AllowanceRow[] {
+  return [...new Map(uses.map((u) => [`${u.limit}\u0000${u.key}`, u])).values()]
+    .sort((a, b) => (a.limit === b.limit ? (a.key < b.key ? -1 : 1) : a.limit < b.limit ? -1 : 1))
+    .map((u) => ({ name: u.limit, key: u.key, max_used: limits[u.limit].max, window_minutes: limits[u.limit].windowMinutes }));
+}
+
+/**
+ * The counting statement, on the rows in the JSON parameter `rows` (allowanceRows): a row within its allowance is
+ * counted and returned with the window it was counted in; a used-up one is neither. The booking's statement counts
+ * with it too (bookings/queries.ts, issue 40).
+ */
+export const countAllowanceSql = (rows: string) => `INSERT INTO rate_limits AS r (name, key, used, max_used, window_minutes)
+     SELECT u.name, u.key, 1, u.max_used, u.window_minutes
+       FROM json_to_recordset(${rows}) AS u(name text, key text, max_used int, window_minutes int)
+     ON CONFLICT (name, key) DO UPDATE SET
+       used = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN 1 ELSE r.used + 1 END,
+       window_started = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN now() ELSE r.window_started END,
+       max_used = EXCLUDED.max_used, window_minutes = EXCLUDED.window_minutes
+     WHERE r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) OR r.used < EXCLUDED.max_used
+     RETURNING r.name, r.key, r.window_started::text AS window_started`;
+
 /**
  * Counts one use on every key in one statement; when any key is used up the request is refused with 429 (the first
  * used-up limit's message, and Retry-After when its window ends) and the keys that were counted are given back at
@@ -125,25 +150,22 @@ export const NOTHING_TAKEN: Taken = { uses: [] };
  * returned for the caller to give back if the work is then not done (refused, a conflict, a replay).
  */
 export async function takeAllowance(db: Queryable, limits: Limits, uses: Use[], message?: (limit: LimitName) => string): Promise<Taken> {
-  // A fixed order, so two requests counting the same keys never wait for each other in a circle (PostgreSQL).
-  const rows = [...new Map(uses.map((u) => [`${u.limit}\u0000${u.key}`, u])).values()]
-    .sort((a, b) => (a.limit === b.limit ? (a.key < b.key ? -1 : 1) : a.limit < b.limit ? -1 : 1))
-    .map((u) => ({ name: u.limit, key: u.key, max_used: limits[u.limit].max, window_minutes: limits[u.limit].windowMinutes }));
+  const rows = allowanceRows(limits, uses);
   if (!rows.length) return NOTHING_TAKEN;
-  const counted = await db.query<{ name: LimitName; key: string; window_started: string }>(
-    `INSERT INTO rate_limits AS r (name, key, used, max_used, window_minutes)
-     SELECT u.name, u.key, 1, u.max_used, u.window_minutes
-       FROM json_to_recordset($1::json) AS u(name text, key text, max_used int, window_minutes int)
-     ON CONFLICT (name, key) DO UPDATE SET
-       used = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN 1 ELSE r.used + 1 END,
-       window_started = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN now() ELSE r.window_started END,
-       max_used = EXCLUDED.max_used, window_minutes = EXCLUDED.window_minutes
-     WHERE r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) OR r.used < EXCLUDED.max_used
-     RETURNING r.name, r.key, r.window_started::text AS window_started`, [JSON.stringify(rows)], { prepare: true });
+  const counted = await db.query<Taken['uses'][number]>(countAllowanceSql('$1::json'), [JSON.stringify(rows)], { prepare: true });
   if (counted.length === rows.length) return { uses: counted };
-  // Refused: what this request counted on the other keys is given back before it is answered.
   await returnAllowance(db, { uses: counted });
-  const done = new Set(counted.map((c) => `${c.name}\u0000${c.key}`));
+  return refuseAllowance(db, limits, uses, rows, { uses: counted }, message);
+}
+
+/**
+ * A count that found a key used up (`counted` holds the keys it did count, given back by the caller first): the
+ * request is refused with 429, the first used-up limit's words and Retry-After when its window ends.
+ */
+export async function refuseAllowance(
+  db: Queryable, limits: Limits, uses: Use[], rows: AllowanceRow[], counted: Taken, message?: (limit: LimitName) => string,
+): Promise<never> {
+  const done = new Set(counted.uses.map((c) => `${c.name}\u0000${c.key}`));
   const refused = rows.find((r) => !done.has(`${r.name}\u0000${r.key}`))!;
   const limit = limits[refused.name];
   const [row] = await db.query<{ seconds: number }>(

@@ -11,6 +11,7 @@ import { distanceFromConfig } from './geo/index';
 import type { DistanceService } from './geo/distance';
 import { MailQueue } from './mail/queue';
 import { outboxTransport, smtpTransport } from './mail/transport';
+import { underLoad } from './http/load';
 import { loadSettings } from './deps';
 import { makeDataDirPrivate, makeTreePrivate } from './privateData';
 
@@ -40,6 +41,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   if (!config.databaseUrl) makeTreePrivate(pgliteDir);
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : outboxTransport(path.join(config.dataDir, 'outbox'));
   const from = async () => config.mailFrom ?? (await loadSettings(db)).FROM_EMAIL ?? 'bookings@localhost';
-  const mail = new MailQueue(db, transport, from);
+  // The sender yields to the site's requests under load (issue 40).
+  const mail = new MailQueue(db, transport, from, console.log, { busy: underLoad });
   return { db, distance: distanceFromConfig(config), mail, log };
 }

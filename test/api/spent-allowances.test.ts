@@ -131,6 +131,44 @@ describe('a request that does no work spends nothing', () => {
     expect(await used('messagesToAddress', 'full@example.com')).toBe(3);
   });
 
+  it('counted in the booking\'s own statement (issue 40): ten guests at once for one address, three booked, the rest 429 with nothing written', async () => {
+    const email = 'at-once@example.com';
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      t.call('POST', '/booking', booking('guest_login', email), from(`198.51.100.${110 + i}`, `at-once-${i}`))));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
+    for (const refused of answers.filter((a) => a.status === 429)) {
+      expect(refused.body.field).toBe('registrationData.email');
+      expect(refused.body.message).toBe(DEFAULT_LIMITS.confirmationsToAddress.message);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(await count("SELECT count(*)::int AS n FROM bookings b JOIN booking_passengers p ON p.booking_id = b.id WHERE p.passenger_email = $1", [email])).toBe(3);
+    // Nothing of a refused request stays: no key claimed, no message, no count of its network.
+    expect(await count("SELECT count(*)::int AS n FROM idempotency_keys WHERE key LIKE 'at-once-%'")).toBe(3);
+    expect(await count('SELECT count(*)::int AS n FROM outbound_emails WHERE to_address = $1', [email])).toBe(3);
+    expect(await used('confirmationsToAddress', email)).toBe(3);
+    expect(await used('messagesToAddress', email)).toBe(3);
+    const networks = await Promise.all(Array.from({ length: 10 }, (_, i) => used('bookings', `198.51.100.${110 + i}`)));
+    expect(networks.reduce((a, b) => a + b, 0)).toBe(3);
+    // A refused key is free: the same request sent again later, once the address may have more, is booked with it.
+    const refusedKey = answers.findIndex((a) => a.status === 429);
+    await t.db.query("UPDATE rate_limits SET used = 0 WHERE key = $1", [email]);
+    const later = await t.call('POST', '/booking', booking('guest_login', email), from(`198.51.100.${110 + refusedKey}`, `at-once-${refusedKey}`));
+    expect(later.status).toBe(200);
+  });
+
+  it('a replay of a booking made before its address\'s allowance ran out still answers that booking', async () => {
+    const email = 'replay-after-full@example.com';
+    const body = booking('guest_login', email);
+    const first = await t.call('POST', '/booking', body, from('198.51.100.130', 'replay-after-full'));
+    for (let i = 0; i < 2; i++) expect((await t.call('POST', '/booking', body, from(`198.51.100.${131 + i}`))).status).toBe(200);
+    expect((await t.call('POST', '/booking', body, from('198.51.100.133'))).status).toBe(429);
+    const again = await t.call('POST', '/booking', body, from('198.51.100.130', 'replay-after-full'));
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body.data.booking.booking_number).toBe(first.body.data.booking.booking_number);
+    expect(await used('bookings', '198.51.100.130')).toBe(1);
+  });
+
   it('a card booking refused for its amount spends nothing, and hashes no password for it', async () => {
     const body = { ...booking('guest_login', 'card-amount@example.com'), payment_method: 'card', amount: 1, paymentMethodId: 'pm_card_visa' };
     const res = await t.call('POST', '/create-payment-intent', body, from('198.51.100.90', 'card-amount-key'));

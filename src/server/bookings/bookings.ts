@@ -15,7 +15,7 @@ import { DomainError } from '../errors';
 import { validate } from '../http/body';
 import { quoteDistance, quoteHourly, type PricedOffer, type QuoteContext } from '../pricing/quote';
 import { findAccount, signIn } from '../auth/passengers';
-import { NOTHING_TAKEN, addressKey, returnAllowance, takeAllowance, type Limits, type Taken, type Use } from '../limits';
+import { NOTHING_TAKEN, addressKey, allowanceRows, refuseAllowance, returnAllowance, takeAllowance, type Limits, type Taken, type Use } from '../limits';
 import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { hashPassword } from '../auth/passwords';
 import { profileOf } from '../account/account';
@@ -23,7 +23,7 @@ import { confirmationSubject, noticeSubject, type StoredBookingMessage } from '.
 import { newBookingNumber } from './bookingNumber';
 import { freeWaitingFor } from '../../domain/freeWaiting';
 import { hashKey, manageLink, newKey } from './manageKeys';
-import { BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
+import { AllowanceUsedUp, BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
 import { timed, timedSync } from '../timing';
 
@@ -39,9 +39,11 @@ function storedPhone(text: string | undefined, field: string): string {
 
 /**
  * Who the booking is for, by registration mode (SPEC 4): checked before anything is written. What it counts against
- * the allowances comes back with it, to be given back if the booking is then not written.
+ * the allowances comes back with it, to be given back if the booking is then not written. With `countLater`, a guest's
+ * and an existing client's allowances are left for the booking's statement to count (`toCount`, issue 40): nothing
+ * costly happens between the count and the write. A new account's are counted now, before its password is hashed.
  */
-async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<{ contact: Contact; taken: Taken }> {
+async function resolveContact(deps: BookingDeps, req: BookingRequest, countLater: boolean): Promise<{ contact: Contact; taken: Taken; toCount: Use[] }> {
   const mode = req.selected_passenger;
   const reg = req.registrationData;
   if (deps.signedIn === null) {
@@ -61,29 +63,34 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest): Promise<{
         passengerId: p.passenger_id, name, email: reg.email || p.passenger_email, phone: phone || p.passenger_contact_no, passwordHash: null,
         passengerPhone,
       },
-      taken: NOTHING_TAKEN,
+      taken: NOTHING_TAKEN, toCount: [],
     };
   }
+  const counting = async (uses: Use[]) => (countLater
+    ? { taken: NOTHING_TAKEN, toCount: uses } : { taken: await takeAllowance(deps.db, deps.limits, uses), toCount: [] });
   const name = `${reg.firstName} ${reg.surname}`.trim();
   if (mode === 'existing_client') {
     const result = await signIn(deps.db, { email: reg.email, password: reg.password ?? '', client: deps.client, hashCost: deps.hashCost });
     if (!result.ok) throw new DomainError('invalid', BAD_CREDENTIALS, 'registrationData.password');
     const a = result.account;
     const contact = { passengerId: a.id, name: name || a.name, email: a.email, phone: phone || a.phone, passwordHash: null, passengerPhone };
-    return { contact, taken: await countBookingWithoutSignIn(deps, req, contact.email, 'existing') };
+    return { contact, ...await counting(bookingUses(deps, req, contact.email, 'existing')) };
+  }
+  if (mode === 'guest_login') {
+    return { contact: { passengerId: null, name, email: reg.email.trim(), phone, passwordHash: null, passengerPhone }, ...await counting(bookingUses(deps, req, reg.email, 'guest')) };
   }
   // Counted first (so trying addresses here is limited too), then a new client's e-mail is checked before its
   // password is hashed (SPEC 4 tells a visitor whether an e-mail has an account); the unique index still decides a
   // race (writeAll).
-  const taken = await countBookingWithoutSignIn(deps, req, reg.email, mode === 'new_client' ? 'new' : 'guest');
+  const taken = await takeAllowance(deps.db, deps.limits, bookingUses(deps, req, reg.email, 'new'));
   try {
-    if (mode === 'new_client' && await findAccount(deps.db, reg.email)) throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
+    if (await findAccount(deps.db, reg.email)) throw new DomainError('invalid', ACCOUNT_EXISTS, 'registrationData.email');
     // The hashing queue may be full (503, try again shortly): that try is given back, so the retry is not refused.
-    const passwordHash = mode === 'new_client' ? await hashPassword(reg.password ?? '', deps.hashCost) : null;
+    const passwordHash = await hashPassword(reg.password ?? '', deps.hashCost);
     // A hash made is work done: the new account's allowance stays spent whatever becomes of the booking (a conflict,
     // a replay), so failing after the hash cannot buy hashes for nothing. The rest is given back if nothing is written.
-    const kept = passwordHash ? { uses: taken.uses.filter((u) => u.name !== 'accountCreations') } : taken;
-    return { contact: { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone }, taken: kept };
+    const kept = { uses: taken.uses.filter((u) => u.name !== 'accountCreations') };
+    return { contact: { passengerId: null, name, email: reg.email.trim(), phone, passwordHash, passengerPhone }, taken: kept, toCount: [] };
   } catch (err) {
     await returnAllowance(deps.db, taken);
     throw err;
@@ -118,9 +125,7 @@ function confirmationRecipients(req: BookingRequest, bookerEmail: string): strin
  * Every recipient counts a message (messagesToAddress, whatever sends it: issue 39); an existing client has proved
  * their own address with its password, so only the other recipient counts a confirmation.
  */
-async function countBookingWithoutSignIn(
-  deps: BookingDeps, req: BookingRequest, bookerEmail: string, booker: 'guest' | 'new' | 'existing',
-): Promise<Taken> {
+function bookingUses(deps: BookingDeps, req: BookingRequest, bookerEmail: string, booker: 'guest' | 'new' | 'existing'): Use[] {
   const recipients = confirmationRecipients(req, bookerEmail);
   const uses: Use[] = [
     { limit: 'bookings', key: deps.client },
@@ -130,7 +135,7 @@ async function countBookingWithoutSignIn(
     ...recipients.map((to) => ({ limit: 'messagesToAddress' as const, key: addressKey(to) })),
     ...(booker === 'new' ? [{ limit: 'accountCreations' as const, key: deps.client }] : []),
   ];
-  return takeAllowance(deps.db, deps.limits, uses);
+  return uses;
 }
 
 function chosenOffer(offers: PricedOffer[], req: BookingRequest): PricedOffer {
@@ -226,17 +231,19 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
 /**
  * Everything that can refuse a booking before anything is written (settings, price, passenger). `checkPrice` refuses
  * what the price alone decides (a card's amount) before the passenger is checked: nothing is counted or hashed for it.
+ * `countInStatement`: a guest's or an existing client's allowances are counted by the booking's own statement (a
+ * booking paid in the car, written on its own); a card booking's are counted before its payment starts.
  */
 export async function prepareBooking(
-  deps: BookingDeps, req: BookingRequest, checkPrice: (totalPence: number) => void = () => {},
+  deps: BookingDeps, req: BookingRequest, checkPrice: (totalPence: number) => void = () => {}, countInStatement = false,
 ): Promise<PreparedBooking> {
   if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !allowsGuests(deps.ctx.settings)) {
     throw new DomainError('invalid', 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
   }
   const trip = await timed('booking 3 price the trip', () => priceTrip(deps.ctx, req));
   checkPrice(trip.chosen.unitPence * req.selectedVehicle);
-  const { contact, taken } = await timed('booking 4 passenger and allowances', () => resolveContact(deps, req));
-  return { req, trip, contact, taken };
+  const { contact, taken, toCount } = await timed('booking 4 passenger and allowances', () => resolveContact(deps, req, countInStatement));
+  return { req, trip, contact, taken, toCount };
 }
 
 
@@ -257,7 +264,7 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     if (!showsPayInCar(deps.ctx.settings)) {
       throw new DomainError('invalid', 'Paying in the car is not offered at the moment. Please choose another way to pay.', 'payment_method');
     }
-    prepared = await prepareBooking(deps, req);
+    prepared = await prepareBooking(deps, req, undefined, true);
   } catch (err) {
     // A replay of a booking made earlier answers that booking, even if it could not be made now (settings, time).
     const first = idempotencyKey && err instanceof DomainError ? await findByIdempotencyKey(deps, req, idempotencyKey, hash) : null;
@@ -273,8 +280,15 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     } catch (err) {
       if (err instanceof BookingNumberTaken && attempt < 5) continue;
       // Nothing was written: a replay of the key (answered with its booking), a request not finished, or a failure
-      // spent no allowance (issue 39).
+      // spent no allowance (issue 39); nor did an allowance the statement found used up.
       await returnAllowance(deps.db, prepared.taken);
+      if (err instanceof KeyAlreadyUsed || err instanceof AllowanceUsedUp) await returnAllowance(deps.db, err.counted);
+      if (err instanceof AllowanceUsedUp) {
+        // A replay of a booking made earlier answers that booking, as when it is refused before the write.
+        const first = idempotencyKey ? await findByIdempotencyKey(deps, req, idempotencyKey, hash) : null;
+        if (first) return first;
+        return refuseAllowance(deps.db, deps.limits, prepared.toCount, allowanceRows(deps.limits, prepared.toCount), err.counted);
+      }
       if (!(err instanceof KeyAlreadyUsed)) throw err;
       const first = await findByIdempotencyKey(deps, req, idempotencyKey!, hash);
       if (first) return first;
@@ -360,6 +374,7 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients, manageKeyHash: hashKey(manageKey),
     freeWaiting: { minutes: result.bookingDetail.free_waiting_minutes!, airport: trip.pickupAirport },
     notice: { mail: notice, ...officeRecipients(deps.ctx.settings, offer.company_email), replyTo: contact.email },
+    allowance: allowanceRows(deps.limits, p.toCount),
   }));
   result.booking.id = row.id;
   result.passengerDetails.passenger_id = row.passenger_id;

@@ -6,11 +6,21 @@ import { ACCOUNT_EXISTS } from '../../domain/messages';
 import { DomainError } from '../errors';
 import type { PreparedBooking, WriteOptions } from './types';
 import { KEY_DAYS_AFTER_PICKUP } from './manageKeys';
+import { NOTHING_TAKEN, countAllowanceSql, type AllowanceRow, type Taken } from '../limits';
 
 const statementTexts = new Map<string, string>();
 
-/** Another request with this Idempotency-Key committed first: nothing was written. */
-export class KeyAlreadyUsed extends Error {}
+/**
+ * Another request with this Idempotency-Key committed first: nothing was written but the allowances the statement
+ * counted (`counted`), for the caller to give back.
+ */
+export class KeyAlreadyUsed extends Error {
+  constructor(readonly counted: Taken = NOTHING_TAKEN) { super('The Idempotency-Key was used by another request'); }
+}
+/** An allowance the statement counted was used up: nothing was written but the keys it did count (`counted`). */
+export class AllowanceUsedUp extends Error {
+  constructor(readonly counted: Taken) { super('An allowance is used up'); }
+}
 /** The booking number drawn is taken already (1 in 10^11): nothing was written; draw another. */
 export class BookingNumberTaken extends Error {}
 
@@ -36,6 +46,11 @@ export interface BookingWrite {
   manageKeyHash: string;
   /** The free waiting the booking is made with (issue 27). */
   freeWaiting: { minutes: number; airport: boolean };
+  /**
+   * The allowances the statement counts itself (issue 40; limits.ts allowanceRows), the booking written only if every
+   * one is within its allowance; none when they were counted before (a new account's, counted before its hash).
+   */
+  allowance: AllowanceRow[];
 }
 export interface InsertedBooking { id: number; passenger_id: number; stop_ids: number[] | null }
 
@@ -53,10 +68,14 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
   const total = trip.chosen.unitPence * quantity;
   const params: unknown[] = [];
   const $ = (value: unknown, type: string) => { params.push(value); return `$${params.length}::${type}`; };
+  // The allowances first (issue 40: counted here, not in a statement of their own); the key is claimed, and so anything
+  // written, only when every one of them was counted.
+  const counted = countAllowanceSql($(JSON.stringify(w.allowance), 'json'));
+  const allowed = `(SELECT count(*) FROM counted) = ${$(w.allowance.length, 'int')}`;
   const claim = o.idempotencyKey
-    ? `INSERT INTO idempotency_keys (key, request_hash) VALUES (${$(o.idempotencyKey, 'text')}, ${$(o.hash, 'text')})
+    ? `INSERT INTO idempotency_keys (key, request_hash) SELECT ${$(o.idempotencyKey, 'text')}, ${$(o.hash, 'text')} WHERE ${allowed}
          ON CONFLICT (key) DO NOTHING RETURNING key`
-    : 'SELECT NULL::text AS key';
+    : `SELECT NULL::text AS key WHERE ${allowed}`;
   const passenger = contact.passengerId !== null
     ? `SELECT ${$(contact.passengerId, 'int')} AS id FROM claim`
     : `INSERT INTO passengers (name, email, phone, password_hash)
@@ -112,15 +131,17 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
   const keys = `INSERT INTO booking_keys (key_hash, booking_id, expires_at)
        SELECT ${$(w.manageKeyHash, 'text')}, booking.id, ${$(trip.pickupAt.toISOString(), 'timestamptz')} + make_interval(days => ${$(KEY_DAYS_AFTER_PICKUP, 'int')})
          FROM booking`;
-  const built = `WITH claim AS (${claim}), passenger AS (${passenger}), booking AS (${booking}), details AS (${details}),
+  const built = `WITH counted AS (${counted}), claim AS (${claim}), passenger AS (${passenger}), booking AS (${booking}), details AS (${details}),
     passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails}), notices AS (${notices}), keys AS (${keys})
-    SELECT booking.id, booking.passenger_id, (SELECT json_agg(stops.id ORDER BY stops.position) FROM stops) AS stop_ids FROM booking`;
+    SELECT booking.id, booking.passenger_id, (SELECT json_agg(stops.id ORDER BY stops.position) FROM stops) AS stop_ids,
+           (SELECT coalesce(json_agg(json_build_object('name', c.name, 'key', c.key, 'window_started', c.window_started)), '[]') FROM counted c) AS counted
+      FROM (SELECT 1) AS one LEFT JOIN booking ON true`;
   // The text depends only on which parts there are: one string per variant, so lookups by it (the prepared
   // statement's name) hash it once.
   const variant = `${o.idempotencyKey ? 'k' : ''}${contact.passengerId !== null ? 'p' : ''}${trip.stops.length ? 's' : ''}`;
   let sql = statementTexts.get(variant);
   if (sql !== built) statementTexts.set(variant, (sql = built));
-  let rows: InsertedBooking[];
+  let rows: (Omit<InsertedBooking, 'id' | 'passenger_id'> & { id: number | null; passenger_id: number | null; counted: Taken['uses'] })[];
   try {
     rows = await q.query(sql, params, { prepare: true });
   } catch (err) {
@@ -129,8 +150,10 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
     if (index === 'bookings_booking_number_key') throw new BookingNumberTaken();
     throw err;
   }
-  if (!rows.length) throw new KeyAlreadyUsed();
-  return rows[0];
+  const [row] = rows;
+  if (row.counted.length < w.allowance.length) throw new AllowanceUsedUp({ uses: row.counted });
+  if (row.id === null) throw new KeyAlreadyUsed({ uses: row.counted });
+  return { id: row.id, passenger_id: row.passenger_id!, stop_ids: row.stop_ids };
 }
 
 /** Whether a key was used, with the hash of its request and the booking it made (none yet while that is written). */

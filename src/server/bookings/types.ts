@@ -4,7 +4,7 @@ import type { BookingDetail, BookingForm } from '../../domain/schemas';
 import type { BookingRequest } from '../../domain/requestSchemas';
 import type { ExtraDetailKey } from '../../domain/extras';
 import type { PricedOffer } from '../pricing/quote';
-import type { Taken } from '../limits';
+import type { Taken, Use } from '../limits';
 
 /** The trip as the server priced it, in the columns it is stored in. */
 export interface Trip {
@@ -26,9 +26,10 @@ export interface Contact {
 
 /**
  * A request checked against the settings, priced by the server, and its passenger known: ready to be written. `taken`
- * is what preparing it counted against the allowances, given back if it is then not written.
+ * is what preparing it counted against the allowances, given back if it is then not written; `toCount` what the
+ * booking's statement counts itself (issue 40).
  */
-export interface PreparedBooking { req: BookingRequest; trip: Trip; contact: Contact; taken: Taken }
+export interface PreparedBooking { req: BookingRequest; trip: Trip; contact: Contact; taken: Taken; toCount: Use[] }
 
 export interface WriteOptions {
   idempotencyKey: string | null; hash: string;

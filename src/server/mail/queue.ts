@@ -45,13 +45,27 @@ export const SEND_TIMEOUT_MS = 30_000;
 /** Messages claimed by one statement. */
 export const CLAIM_BATCH = 20;
 
+/**
+ * How long the sender yields to the site's requests at most (issue 40): under load it claims nothing while requests are
+ * being answered, and once it has waited this long it sends in its turn whatever the load, until the site is quiet again.
+ */
+export const MAX_YIELD_MS = 30_000;
+
 export interface QueueTiming {
   leaseSeconds: number;
   sendTimeoutMs: number;
   /** Milliseconds on a clock that only goes forward (performance.now); a test gives its own. */
   clock: () => number;
+  /** Whether the site is under load now (http/load.ts underLoad); a queue without it never yields. */
+  busy: () => boolean;
+  maxYieldMs: number;
+  /** Waits this long before looking at the load again. */
+  pause: (ms: number) => Promise<void>;
 }
-const DEFAULT_TIMING: QueueTiming = { leaseSeconds: LEASE_SECONDS, sendTimeoutMs: SEND_TIMEOUT_MS, clock: () => performance.now() };
+const DEFAULT_TIMING: QueueTiming = {
+  leaseSeconds: LEASE_SECONDS, sendTimeoutMs: SEND_TIMEOUT_MS, clock: () => performance.now(), busy: () => false, maxYieldMs: MAX_YIELD_MS,
+  pause: (ms) => new Promise((resolve) => { setTimeout(resolve, ms); }),
+};
 
 interface Row {
   id: number; message_key: string; created_at: Date; to_address: string; cc_address: string | null; reply_to: string | null; subject: string;
@@ -69,6 +83,9 @@ export class MailQueue {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private timing: QueueTiming;
+  /** When the sender began to yield to a load that has not let up since (null: the site is quiet). */
+  private yieldingSince: number | null = null;
+  private stopping = false;
 
   constructor(private db: Db, private transport: MailTransport, private from: () => Promise<string>,
     private log: (line: string) => void = console.log, timing: Partial<QueueTiming> = {}) {
@@ -107,6 +124,7 @@ export class MailQueue {
     let from: string | null = null;
     let settings: Settings | null = null;
     for (;;) {
+      await this.yieldToRequests();
       // Read before the claim: its lease starts later, so the time left is never overestimated.
       const claimedAt = this.timing.clock();
       const batch = await timed('mail 1 claim a batch', () => this.claimBatch());
@@ -157,6 +175,25 @@ export class MailQueue {
     }
   }
 
+  /**
+   * Under load, waits before claiming until the site's requests are answered (issue 40): on the embedded database
+   * every statement, render and file of the sender takes the thread the visitors' answers need. Nothing is claimed
+   * meanwhile, so nothing waits under a lease. Bounded: once it has yielded for maxYieldMs without a quiet moment it
+   * sends in its turn, so a message waits at most that long however long the load lasts.
+   */
+  private async yieldToRequests(): Promise<void> {
+    for (;;) {
+      if (this.stopping || !this.timing.busy()) {
+        this.yieldingSince = null;
+        return;
+      }
+      const now = this.timing.clock();
+      this.yieldingSince ??= now;
+      if (now - this.yieldingSince >= this.timing.maxYieldMs) return;
+      await this.timing.pause(20);
+    }
+  }
+
   private async failed(m: Row, reason: string): Promise<void> {
     const wait = RETRY_MINUTES[m.attempts - 1];
     if (wait === undefined) {
@@ -192,6 +229,7 @@ export class MailQueue {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
   }
