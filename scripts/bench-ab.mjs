@@ -86,7 +86,7 @@ function summaryOf(results) {
 
 const base = prepareTree(given);
 const headSha = git('rev-parse', 'HEAD');
-const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+const dirty = git('status', '--porcelain') !== '';
 const trees = [
   { label: base.sha.slice(0, 7), dir: base.dir },
   { label: `working tree (${headSha.slice(0, 7)}${dirty ? ' + changes' : ''})`, dir: root },

@@ -341,6 +341,63 @@ describe('a batch of messages claimed at once (decision 29)', () => {
   });
 });
 
+describe('a sender that yields to the site\'s requests under load (issue 40)', () => {
+  const FROM = async () => 'bookings@albion-executive.co.uk';
+  const queued = (to: string) => enqueueEmail(t.db, { kind: 'booking_confirmation', to, subject: `Yield to ${to}`, text: 'Confirmed', html: '<p>Confirmed</p>' });
+
+  it('claims nothing while the site is busy, and sends as soon as it is quiet', async () => {
+    await t.mail.deliverDue();
+    const id = await queued('after-the-rush@example.com');
+    let busy = true;
+    let clock = 0;
+    const pauses: number[] = [];
+    const mailbox = memoryTransport();
+    const queue = new MailQueue(t.db, mailbox.transport, FROM, () => {}, {
+      busy: () => busy, clock: () => clock, maxYieldMs: 30_000,
+      pause: async (ms) => {
+        pauses.push(ms);
+        clock += ms;
+        const [row] = await t.db.query<{ status: string }>('SELECT status FROM outbound_emails WHERE id = $1', [id]);
+        expect(row.status).toBe('pending'); // nothing claimed, nothing under a lease while it waits
+        if (pauses.length === 5) busy = false;
+      },
+    });
+    expect(await queue.deliverDue()).toBe(1);
+    expect(pauses).toEqual([20, 20, 20, 20, 20]);
+    expect(mailbox.sent.map((m) => m.to)).toEqual(['after-the-rush@example.com']);
+  });
+
+  it('waits 30 s at most: under a load that does not let up, it sends in its turn', async () => {
+    await t.mail.deliverDue();
+    await queued('still-busy-1@example.com');
+    await queued('still-busy-2@example.com');
+    let clock = 0;
+    const mailbox = memoryTransport();
+    const queue = new MailQueue(t.db, mailbox.transport, FROM, () => {}, {
+      busy: () => true, clock: () => clock, maxYieldMs: 30_000, pause: async (ms) => { clock += ms; },
+    });
+    expect(await queue.deliverDue()).toBe(2);
+    expect(clock).toBe(30_000);
+    // Still busy: the next run has yielded long enough already and sends at once.
+    await queued('still-busy-3@example.com');
+    expect(await queue.deliverDue()).toBe(1);
+    expect(clock).toBe(30_000);
+  });
+
+  it('stops yielding when the server stops, so its last run ends', async () => {
+    await t.mail.deliverDue();
+    await queued('at-the-stop@example.com');
+    const mailbox = memoryTransport();
+    let stopped: Promise<void> | null = null;
+    const queue: MailQueue = new MailQueue(t.db, mailbox.transport, FROM, () => {}, {
+      busy: () => true, maxYieldMs: 3_600_000, pause: async () => { stopped ??= queue.stop(); },
+    });
+    expect(await queue.deliverDue()).toBe(1);
+    await stopped;
+    expect(mailbox.sent.map((m) => m.to)).toEqual(['at-the-stop@example.com']);
+  });
+});
+
 describe('one message, one identity, whatever happens to the sender (issue 24)', () => {
   const FROM = async () => 'bookings@albion-executive.co.uk';
   const queued = (to: string) => enqueueEmail(t.db, { kind: 'booking_confirmation', to, subject: `Booking confirmed for ${to}`, text: 'Confirmed', html: '<p>Confirmed</p>' });
@@ -378,6 +435,31 @@ describe('one message, one identity, whatever happens to the sender (issue 24)',
     expect(statusesWhileSending).toEqual(['sending', 'sending', 'sending']);
     const rows = await t.db.query<any>('SELECT status, attempts, lease_until FROM outbound_emails WHERE id = ANY($1::int[]) ORDER BY id', [ids]);
     expect(rows).toEqual(ids.map(() => ({ status: 'sent', attempts: 1, lease_until: null })));
+  });
+
+  it('hands a batch to the outbox all at once; one that fails is tried again later and the rest are marked sent', async () => {
+    await t.mail.deliverDue();
+    const ids = [await queued('together-a@example.com'), await queued('together-b@example.com'), await queued('together-c@example.com')];
+    let inFlight = 0;
+    let most = 0;
+    const outboxLike = {
+      description: 'outbox-like', repeatSafe: true,
+      async send(m: { to: string }) {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => { setTimeout(resolve, 20); });
+        inFlight--;
+        if (m.to === 'together-b@example.com') throw new Error('disk full');
+      },
+    };
+    expect(await new MailQueue(t.db, outboxLike, FROM, () => {}).deliverDue()).toBe(2);
+    expect(most).toBe(3);
+    const rows = await t.db.query<any>('SELECT to_address, status, last_error FROM outbound_emails WHERE id = ANY($1::int[]) ORDER BY id', [ids]);
+    expect(rows).toEqual([
+      { to_address: 'together-a@example.com', status: 'sent', last_error: null },
+      { to_address: 'together-b@example.com', status: 'pending', last_error: 'disk full' },
+      { to_address: 'together-c@example.com', status: 'sent', last_error: null },
+    ]);
+    await t.db.query("UPDATE outbound_emails SET status = 'failed' WHERE id = $1", [ids[1]]);
   });
 
   it('hands a whole batch to the outbox again after a crash before its mark: one file per message, as before', async () => {

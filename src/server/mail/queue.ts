@@ -133,8 +133,21 @@ export class MailQueue {
       const sender = from;
       // The settings a stored message is rendered with: those of the moment (reference data, held in memory).
       if (batch.some((m) => m.template)) settings ??= await referenceSettings(this.db);
-      // Handed over to a transport whose repeats replace their first copy: marked sent together after the batch.
-      const handedOver: Row[] = [];
+      if (this.transport.repeatSafe) {
+        // Its repeats replace their first copy (the outbox): the batch is handed over all at once, each message within
+        // its send timeout and so inside the lease, and marked sent together (issue 40).
+        const outcomes = await Promise.allSettled(batch.map((m) => this.handOver(m, sender, settings)));
+        const handedOver = batch.filter((_, i) => outcomes[i].status === 'fulfilled');
+        for (const [i, o] of outcomes.entries()) if (o.status === 'rejected') await this.failed(batch[i], (o.reason as Error).message);
+        if (handedOver.length) {
+          await this.db.query(
+            `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
+              WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
+            [MailQueue.claims(handedOver)], { prepare: true });
+        }
+        sent += handedOver.length;
+        continue;
+      }
       for (const [i, m] of batch.entries()) {
         // A live sender never outlives its lease: what could not be sent before the lease ends is given back, unspent.
         if (i > 0 && this.timing.clock() - claimedAt + this.timing.sendTimeoutMs >= this.timing.leaseSeconds * 1000) {
@@ -145,34 +158,29 @@ export class MailQueue {
           break;
         }
         try {
-          const body = m.template
-            ? timedSync('mail 2 render a stored message', () => renderStored(m.template!, m.template_data ?? '', settings!))
-            : { subject: m.subject, text: m.body_text, html: m.body_html };
-          await timed('mail 3 hand one message to the transport', () => withTimeout(this.transport.send({
-            key: m.message_key, createdAt: new Date(m.created_at), from: sender,
-            to: m.to_address, cc: m.cc_address ?? undefined, replyTo: m.reply_to ?? undefined, subject: body.subject, text: body.text, html: body.html,
-          }), this.timing.sendTimeoutMs));
+          await this.handOver(m, sender, settings);
         } catch (err) {
           await this.failed(m, (err as Error).message);
-          continue;
-        }
-        sent++;
-        if (this.transport.repeatSafe) {
-          handedOver.push(m);
           continue;
         }
         // Marked as soon as it is handed over (issue 24): a crash now repeats no message but, at most, the one in hand.
         await this.db.query(
           `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
             WHERE ${STILL_OURS}`, [m.id, m.attempts], { prepare: true });
-      }
-      if (handedOver.length) {
-        await this.db.query(
-          `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
-            WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
-          [MailQueue.claims(handedOver)], { prepare: true });
+        sent++;
       }
     }
+  }
+
+  /** Renders a stored message (issue 40) and hands it to the transport, failing after the send timeout. */
+  private async handOver(m: Row, from: string, settings: Settings | null): Promise<void> {
+    const body = m.template
+      ? timedSync('mail 2 render a stored message', () => renderStored(m.template!, m.template_data ?? '', settings!))
+      : { subject: m.subject, text: m.body_text, html: m.body_html };
+    await timed('mail 3 hand one message to the transport', () => withTimeout(this.transport.send({
+      key: m.message_key, createdAt: new Date(m.created_at), from,
+      to: m.to_address, cc: m.cc_address ?? undefined, replyTo: m.reply_to ?? undefined, subject: body.subject, text: body.text, html: body.html,
+    }), this.timing.sendTimeoutMs));
   }
 
   /**

@@ -27,8 +27,10 @@ const EMAIL_WORD = /^[\w.+'-]+@[\w-]+(\.[\w-]+)+[.,;:!?)]*$/;
  * letter ("evil.example", "www.") breaks every web address, and it reads as it was typed. E-mail addresses stay whole.
  */
 export function defuse(text: string): string {
+  // Most values have neither (a time, a name, "Yes"): left as they are without looking at each word (issue 40).
+  if (!text.includes('.') && !text.includes('://')) return text;
   return text.replace(/:\/\//g, `:/${ZERO_WIDTH_SPACE}/`)
-    .replace(/\S+/g, (word) => (EMAIL_WORD.test(word) ? word : word.replace(/(?<=[\p{L}\p{N}])\.(?=\p{L})/gu, `${ZERO_WIDTH_SPACE}.`)));
+    .replace(/\S+/g, (word) => (!word.includes('.') || EMAIL_WORD.test(word) ? word : word.replace(/(?<=[\p{L}\p{N}])\.(?=\p{L})/gu, `${ZERO_WIDTH_SPACE}.`)));
 }
 
 /** Defused text in HTML: escaped, the zero-width spaces written as their entity. */

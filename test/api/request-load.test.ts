@@ -1,0 +1,48 @@
+// Issue 40: the API counts the requests it is answering (http/load.ts), so the mail queue's sender can yield to them
+// under load. A count that missed an answer would keep the sender waiting; one that missed a request would let it in.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, testApp } from './setup';
+import { BUSY_AT, requestLoad, underLoad } from '../../src/server/http/load';
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeAll(async () => { t = await testApp(); });
+afterAll(async () => { await t.db.close(); });
+
+const until = async (ready: () => boolean) => {
+  for (let i = 0; i < 200 && !ready(); i++) await new Promise((r) => { setTimeout(r, 5); });
+  return ready();
+};
+
+describe('requests in flight', () => {
+  it('counts a request while it is answered, and not once it is, whatever the answer', async () => {
+    expect(requestLoad.inFlight).toBe(0);
+    let arriving!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start(c) { arriving = c; } });
+    const answer = t.app.request('/api/v1/calculate-distance-price', {
+      method: 'POST', headers: { ...KEYS, 'Content-Type': 'application/json' }, body, duplex: 'half',
+    } as RequestInit);
+    expect(await until(() => requestLoad.inFlight === 1)).toBe(true);
+    arriving.enqueue(new TextEncoder().encode('{"pickup": ""}'));
+    arriving.close();
+    expect((await answer).status).toBe(422);
+    expect(requestLoad.inFlight).toBe(0);
+    // Refused before any route (no keys), and a route that fails: counted out all the same.
+    expect((await t.app.request('/api/v1/setting')).status).toBe(401);
+    expect((await t.call('GET', '/no-such-route')).status).toBe(404);
+    expect(requestLoad.inFlight).toBe(0);
+  });
+
+  it(`is under load from ${BUSY_AT} requests at once`, () => {
+    for (let i = 1; i < BUSY_AT; i++) requestLoad.started();
+    try {
+      expect(underLoad()).toBe(false);
+      requestLoad.started();
+      expect(underLoad()).toBe(true);
+      requestLoad.ended();
+      expect(underLoad()).toBe(false);
+    } finally {
+      for (let i = 1; i < BUSY_AT; i++) requestLoad.ended();
+    }
+    expect(requestLoad.inFlight).toBe(0);
+  });
+});
