@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { testApp } from './setup';
-import { LEASE_SECONDS, MailQueue, RETRY_MINUTES, SEND_TIMEOUT_MS, enqueueEmail, releaseHeldEmails } from '../../src/server/mail/queue';
+import { CLAIM_BATCH, CLAIM_SQL, LEASE_SECONDS, MailQueue, RETRY_MINUTES, SEND_TIMEOUT_MS, enqueueEmail, releaseHeldEmails } from '../../src/server/mail/queue';
 import { memoryTransport } from './setup';
 import { headerValue, outboxMessage, outboxTransport, smtpTransport } from '../../src/server/mail/transport';
 import { outboxMails } from '../e2e/outbox';
@@ -338,6 +338,32 @@ describe('a batch of messages claimed at once (decision 29)', () => {
       { leaseSeconds: 1, sendTimeoutMs: 600, clock: () => now });
     expect(await queue.deliverDue()).toBe(3);
     expect(claims).toBe(2); // the batch, then the claim that finds nothing more
+  });
+});
+
+describe('a backlog (issue 40)', () => {
+  it('is claimed a batch at a time, each claim reading about a batch of rows however long the backlog', async () => {
+    await t.mail.deliverDue();
+    await t.db.query(
+      `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html)
+       SELECT 'contact_message', 'backlog-' || i || '@example.com', 'Backlog ' || i, 'x', 'x' FROM generate_series(1, 3000) i`);
+    try {
+      // The statement as the queue sends it, its plan read without changing anything.
+      const plan = await t.db.transaction(async (tx) => {
+        const [row] = await tx.query<Record<string, any>>(`EXPLAIN (ANALYZE, FORMAT JSON) ${CLAIM_SQL}`, [LEASE_SECONDS, CLAIM_BATCH]);
+        throw Object.assign(new Error('rolled back'), { plan: row['QUERY PLAN'] });
+      }).catch((err) => err.plan);
+      const scans: { rows: number; relation: string }[] = [];
+      const walk = (node: any) => {
+        if (node['Relation Name'] === 'outbound_emails' && node['Node Type'] !== 'ModifyTable') scans.push({ rows: node['Actual Rows'] * (node['Actual Loops'] ?? 1), relation: node['Node Type'] });
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      walk((Array.isArray(plan) ? plan[0] : JSON.parse(plan)[0]).Plan);
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) expect(scan.rows, JSON.stringify(scans)).toBeLessThanOrEqual(2 * CLAIM_BATCH);
+    } finally {
+      await t.db.query("DELETE FROM outbound_emails WHERE subject LIKE 'Backlog %'");
+    }
   });
 });
 
