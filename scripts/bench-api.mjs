@@ -23,13 +23,16 @@
 // p50 is the slices' mean, p99 and the slowest request their worst. BENCH_WARMUP (1) seconds of each go first, uncounted.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { startThrowawayPostgres } from './pg-throwaway.mjs';
+import {
+  bookingLoad, bookingRequest, freePort, headers, load as loadRun, log, merged, outboxCount, post, priceBody, round, rssMiB, settle,
+  sleep, startServer, summarise, waitForApi,
+} from './bench-lib.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const seconds = Number(process.env.BENCH_SECONDS) || 6;
@@ -43,77 +46,6 @@ const slice = Math.max(1, seconds / rounds);
 const warmup = Number(process.env.BENCH_WARMUP ?? 1);
 const pgFloorConcurrency = Number(process.env.BENCH_PG_FLOOR_CONCURRENCY) || 10;
 const runId = randomUUID().slice(0, 8);
-// Every booking of a load run comes from one address (and recipient): the per-address allowances (src/server/limits.ts)
-// are raised so the run measures the booking path, not the 429s.
-const BENCH_LIMITS = 'bookings=100000000,confirmationsToAddress=100000000,accountCreations=100000000';
-const headers = {
-  'content-type': 'application/json',
-  'api-public-key': process.env.API_PUBLIC_KEY || 'local-public-key',
-  'api-secret-key': process.env.API_SECRET_KEY || 'local-secret-key',
-};
-const log = (line) => process.stdout.write(`${line}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const freePort = () => new Promise((resolve, reject) => {
-  const srv = createServer();
-  srv.on('error', reject);
-  srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
-});
-
-/** Resident memory of a process, MiB (Linux /proc). */
-function rssMiB(pid) {
-  try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
-    return Math.round(kb / 1024);
-  } catch {
-    return null;
-  }
-}
-
-/** The command `npm start` runs, as node arguments (package.json; `node scripts/start.mjs` today, the compiled server). */
-function startArguments() {
-  const start = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-  const words = start.trim().split(/\s+/);
-  if (words[0] !== 'node' || words.some((w) => /[&|;<>$`]/.test(w))) throw new Error(`bench:api starts the server with node; package.json's start is "${start}"`);
-  return words.slice(1);
-}
-
-async function waitForApi(url, child, what) {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child && child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/api/v1/setting`, { headers });
-      if (res.ok) { await res.arrayBuffer(); return; }
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) throw new Error(`${what} did not answer within 120 s`);
-    await sleep(50);
-  }
-}
-
-/** A server as `npm start` starts it, on a free port, in a new data folder (its outbox is there too). */
-async function startServer(env = {}) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, startArguments(), {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', CARD_GATEWAY: 'test', RATE_LIMITS: BENCH_LIMITS, SKIP_SPA_BUILD: '1', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  await waitForApi(url, child, 'The server');
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited; // the server closes the database before its folder goes
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { url, pid: child.pid, dataDir, startMs: Date.now() - started, stop };
-}
-
 /** The Hono hello-world floor: its own process, answering a POST after reading its body. */
 async function startHello() {
   const port = await freePort();
@@ -127,33 +59,10 @@ async function startHello() {
   return { url, stop: async () => { const exited = new Promise((r) => child.once('exit', r)); child.kill('SIGTERM'); await exited; } };
 }
 
+/** One autocannon run, announced unless `quiet` (scripts/bench-lib.mjs load). */
 function load(title, connections, opts, duration = seconds, quiet = false) {
-  return new Promise((resolve, reject) => {
-    // A long timeout: a slow answer is measured, not counted as a timeout (autocannon's default is 10 s).
-    const instance = autocannon({ connections, duration, timeout: 60, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
-    if (!quiet) log(`${title}: ${duration} s at ${connections} connections...`);
-  });
-}
-
-const summarise = (r) => ({
-  requests_per_second: Math.round(r.requests.average), p50_ms: r.latency.p50, p90_ms: r.latency.p90, p99_ms: r.latency.p99,
-  max_ms: r.latency.max, p99_over_p50: r.latency.p50 ? Math.round((r.latency.p99 / r.latency.p50) * 10) / 10 : null,
-  ok: r['2xx'], non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
-});
-
-/** Slices of one load, as one summary. */
-function merged(results) {
-  const total = results.reduce((n, r) => n + r.requests.total, 0);
-  const time = results.reduce((n, r) => n + r.duration, 0);
-  const p50 = Math.round((results.reduce((n, r) => n + r.latency.p50, 0) / results.length) * 10) / 10;
-  const p99 = Math.max(...results.map((r) => r.latency.p99));
-  const sum = (k) => results.reduce((n, r) => n + r[k], 0);
-  return {
-    requests_per_second: Math.round(total / time), p50_ms: p50, p90_ms: Math.max(...results.map((r) => r.latency.p90)), p99_ms: p99,
-    max_ms: Math.max(...results.map((r) => r.latency.max)), p99_over_p50: p50 ? Math.round((p99 / p50) * 10) / 10 : null,
-    ok: sum('2xx'), non_2xx: sum('non2xx'), errors: sum('errors'), timeouts: sum('timeouts'), slices: results.length,
-  };
+  if (!quiet) log(`${title}: ${duration} s at ${connections} connections...`);
+  return loadRun(connections, opts, duration);
 }
 
 /**
@@ -171,55 +80,6 @@ async function inTurns(title, floor, measure) {
     measures.push(await measure(slice));
   }
   return { floors, measures, warm };
-}
-
-const year = new Date().getUTCFullYear() + 1;
-const form = {
-  pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
-  pickup_date: `${year}-06-01`, pickup_hour: '3pm', pickup_min: '05', passengers: 2, luggages: 1, meet_and_greet: 'yes',
-};
-const priceBody = JSON.stringify(form);
-
-async function post(url, pathName, body, extra = {}) {
-  const res = await fetch(`${url}/api/v1${pathName}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
-
-/** A guest booking paid in the car, for the vehicle the price call offers first. */
-async function bookingRequest(url) {
-  const price = await post(url, '/calculate-distance-price', form);
-  if (price.status !== 200) throw new Error(`The price call answered ${price.status}: ${JSON.stringify(price.body)}`);
-  const vehicle = price.body.price_details[0];
-  return {
-    vehicle,
-    body: {
-      selectedVehicleData: vehicle, selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car',
-      selected_passenger: 'guest_login',
-      registrationData: { firstName: 'Load', surname: 'Test', number: '+44 770 090 012', email: 'load.test@example.com' },
-    },
-  };
-}
-
-/**
- * Autocannon options for bookings, each with a new key `bench-<run>-<label>-<n>`; `okKeys` collects the keys whose
- * answer was a 2xx (one request at a time per connection, so an answer belongs to the key last set).
- */
-function bookingLoad(url, body, label, okKeys = []) {
-  let n = 0;
-  const next = (client) => {
-    client.key = `bench-${runId}-${label}-${++n}`;
-    client.setHeaders({ ...headers, 'idempotency-key': client.key });
-  };
-  return {
-    url: `${url}/api/v1/booking`, method: 'POST', headers, body: JSON.stringify(body),
-    setupClient: (client) => {
-      next(client);
-      client.on('response', (status) => {
-        if (status >= 200 && status < 300) okKeys.push(client.key);
-        next(client);
-      });
-    },
-  };
 }
 
 /** The floor of the booking's writes as a process of its own (scripts/bench-floor-db.mjs), run in slices. */
@@ -256,17 +116,6 @@ async function startFloor(kind, options) {
   };
 }
 
-/**
- * Waits until the server has sent the confirmations of the bookings it answered (`drained()` true), so the mail
- * queue's work after a slice does not fall into the next floor slice.
- */
-async function settle(drained) {
-  const deadline = Date.now() + 30_000;
-  while (!(await drained()) && Date.now() < deadline) await sleep(100);
-}
-
-const outboxCount = (dataDir) => (existsSync(path.join(dataDir, 'outbox')) ? readdirSync(path.join(dataDir, 'outbox')).length : 0);
-
 /** Floor slices as one result. */
 function floorTotal(slices) {
   const transactions = slices.reduce((n, r) => n + r.transactions, 0);
@@ -274,7 +123,6 @@ function floorTotal(slices) {
   return { transactions, seconds: Math.round(time * 100) / 100, tx_per_second: Math.round(transactions / time), statements_per_tx: slices[0].statements_per_tx, slices: slices.length };
 }
 
-const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const measures = [];
 /** One row of the table: higher is better unless `lowerIsBetter`. */
 function measure(name, now, floor, target, met, unit = '') {
@@ -292,7 +140,7 @@ const report = {
 const hello = await startHello();
 let sample;
 {
-  const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, pid: null, stop: async () => {} } : await startServer();
+  const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, pid: null, stop: async () => {} } : await startServer(root);
   let floor = null;
   try {
     await sleep(1000); // the start's own work settles
@@ -312,7 +160,7 @@ let sample;
     for (const connections of levels) {
       const turns = await inTurns(`PGlite booking against its raw floor, ${connections} connections`, (secs) => floor.both(secs),
         async (secs) => {
-          const r = await load('', connections, bookingLoad(server.url, body, `pglite${connections}-${Math.random()}`), secs, true);
+          const r = await load('', connections, bookingLoad(server.url, body, runId, `pglite${connections}-${Math.random()}`), secs, true);
           booked += r['2xx'];
           if (server.dataDir) await settle(() => outboxCount(server.dataDir) >= booked);
           return r;
@@ -351,8 +199,8 @@ if (postgres) {
     // Cheap password hashes: the sign-in limit check below hashes once per attempt.
     // One SERVER_SECRET for both, as README asks of servers sharing a database (request hashes, reset codes).
     const env = { DATABASE_URL: siteUrl, PASSWORD_HASH_COST: '10', SERVER_SECRET: `bench-secret-${runId}` };
-    servers.push(await startServer(env));
-    servers.push(await startServer(env));
+    servers.push(await startServer(root, env));
+    servers.push(await startServer(root, env));
     const [one, two] = servers;
     const { body } = await bookingRequest(one.url);
     const connections = levels[0];
@@ -363,7 +211,7 @@ if (postgres) {
     const unsent = async () => Number((await site.query("SELECT count(*) AS n FROM outbound_emails WHERE status <> 'sent'")).rows[0].n);
     const turns = await inTurns(`PostgreSQL booking, 1 process, against the raw floor (${pgFloorConcurrency} connections), ${connections} connections`,
       (secs) => floorProcess.both(secs), async (secs) => {
-        const r = await load('', connections, bookingLoad(one.url, body, `pg1-${++n1}`, okKeys), secs, true);
+        const r = await load('', connections, bookingLoad(one.url, body, runId, `pg1-${++n1}`, okKeys), secs, true);
         await sleep(200); // answers cut off at the end are still being written
         await settle(async () => (await unsent()) === 0);
         return r;
@@ -375,8 +223,8 @@ if (postgres) {
     const single = merged(turns.measures);
     log(`PostgreSQL, 2 processes: POST /booking: ${seconds} s at ${connections} connections, half on each...`);
     const [a, b] = await Promise.all([
-      new Promise((resolve, reject) => autocannon({ connections: Math.ceil(connections / 2), duration: seconds, timeout: 60, ...bookingLoad(one.url, body, 'pg2a', okKeys) }, (e, r) => (e ? reject(e) : resolve(r)))),
-      new Promise((resolve, reject) => autocannon({ connections: Math.floor(connections / 2), duration: seconds, timeout: 60, ...bookingLoad(two.url, body, 'pg2b', okKeys) }, (e, r) => (e ? reject(e) : resolve(r)))),
+      new Promise((resolve, reject) => autocannon({ connections: Math.ceil(connections / 2), duration: seconds, timeout: 60, ...bookingLoad(one.url, body, runId, 'pg2a', okKeys) }, (e, r) => (e ? reject(e) : resolve(r)))),
+      new Promise((resolve, reject) => autocannon({ connections: Math.floor(connections / 2), duration: seconds, timeout: 60, ...bookingLoad(two.url, body, runId, 'pg2b', okKeys) }, (e, r) => (e ? reject(e) : resolve(r)))),
     ]);
     const both = { process_1: summarise(a), process_2: summarise(b) };
     both.requests_per_second = both.process_1.requests_per_second + both.process_2.requests_per_second;

@@ -183,6 +183,19 @@ describe('a request that does no work spends nothing', () => {
     expect(await used('accountCreations', '198.51.100.91')).toBe(0);
   });
 
+  it('a card booking is counted before its payment starts: over the allowance, no payment and nothing written', async () => {
+    const email = 'card-counted-first@example.com';
+    for (let i = 0; i < 3; i++) expect((await t.call('POST', '/booking', booking('guest_login', email), from(`198.51.100.${150 + i}`))).status).toBe(200);
+    const amount = Math.round(Number((saloon as { price: string }).price) * 100);
+    const body = { ...booking('guest_login', email), payment_method: 'card', amount, paymentMethodId: 'pm_card_visa' };
+    const intents = await count('SELECT count(*)::int AS n FROM bookings WHERE payment_intent_id IS NOT NULL');
+    const res = await t.call('POST', '/create-payment-intent', body, from('198.51.100.155', 'card-counted-first'));
+    expect([res.status, res.body.field]).toEqual([429, 'registrationData.email']);
+    expect(await count('SELECT count(*)::int AS n FROM bookings WHERE payment_intent_id IS NOT NULL')).toBe(intents);
+    expect(await count("SELECT count(*)::int AS n FROM idempotency_keys WHERE key = 'card-counted-first'")).toBe(0);
+    expect(await used('bookings', '198.51.100.155')).toBe(0);
+  });
+
   it('a new account\'s password hashed for a booking not written stays counted: failing after the hash buys no hashes', async () => {
     const body = booking('new_client', 'hashed-once@example.com');
     const [a, b] = await Promise.all([1, 2].map((i) => t.call('POST', '/booking', body, from('198.51.100.95', `hashed-once-${i}`))));

@@ -9,7 +9,10 @@ export const requestLoad = {
   get inFlight(): number { return inFlight; },
 };
 
-/** Requests in flight at which the site counts as under load: more than a page's own few calls at once. */
-export const BUSY_AT = 4;
+/**
+ * Requests in flight at which the site counts as under load: well above what a few visitors' pages ask at once (a page
+ * asks for two or three things together), so an e-mail waits only when many people are waiting for answers.
+ */
+export const BUSY_AT = 8;
 
 export const underLoad = (): boolean => inFlight >= BUSY_AT;
