@@ -2,7 +2,7 @@
 // under load. A count that missed an answer would keep the sender waiting; one that missed a request would let it in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, testApp } from './setup';
-import { BUSY_AT, requestLoad, underLoad } from '../../src/server/http/load';
+import { BUSY_AT, BUSY_WINDOW_MS, requestLoad, underLoad } from '../../src/server/http/load';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
@@ -32,14 +32,18 @@ describe('requests in flight', () => {
     expect(requestLoad.inFlight).toBe(0);
   });
 
-  it(`is under load from ${BUSY_AT} requests at once`, () => {
+  it(`is under load from ${BUSY_AT} requests at once, and for ${BUSY_WINDOW_MS} ms after the count last reached it`, () => {
+    const quiet = performance.now() + 10 * BUSY_WINDOW_MS;
     for (let i = 1; i < BUSY_AT; i++) requestLoad.started();
     try {
-      expect(underLoad()).toBe(false);
+      expect(underLoad(quiet)).toBe(false);
+      const before = performance.now();
       requestLoad.started();
       expect(underLoad()).toBe(true);
       requestLoad.ended();
-      expect(underLoad()).toBe(false);
+      // One answer given: still under load while the next requests are on their way.
+      expect(underLoad(before + BUSY_WINDOW_MS - 1)).toBe(true);
+      expect(underLoad(performance.now() + BUSY_WINDOW_MS + 1)).toBe(false);
     } finally {
       for (let i = 1; i < BUSY_AT; i++) requestLoad.ended();
     }
