@@ -405,7 +405,7 @@ describe('the mail queue in the console', () => {
   it('lists failed messages with their errors, and Retry sends one again once', async () => {
     const admin = await signIn(ADMIN.email, ADMIN.password);
     const b = await book('Albion Executive Cars', GRACE);
-    await t.db.query("UPDATE outbound_emails SET status = 'failed', last_error = '550 mailbox unavailable', body_text = '', body_html = '' WHERE booking_id = $1 AND kind = 'booking_confirmation'", [b.id]);
+    await t.db.query("UPDATE outbound_emails SET status = 'failed', last_error = '550 mailbox unavailable', body_text = '', body_html = '', template_data = NULL WHERE booking_id = $1 AND kind = 'booking_confirmation'", [b.id]);
     const failed = (await t.call('GET', '/operator/emails?status=failed', undefined, as(admin))).body.emails as any[];
     const row = failed.find((m) => m.booking_number === b.booking_number);
     expect(row).toMatchObject({ to_address: GRACE.email, last_error: '550 mailbox unavailable' });
@@ -418,6 +418,10 @@ describe('the mail queue in the console', () => {
     const key = /#key=([\w-]{43})/.exec(again.body_text)![1];
     expect(again.erase_after_send).toBe(true);
     expect((await t.call('GET', `/manage/${b.booking_number}`, undefined, { 'X-Manage-Key': key })).status).toBe(200);
+    // Sent as written again, not from the template it was first written as (issue 40).
+    await t.mail.deliverDue();
+    const sent = t.mailbox.sent.filter((m) => m.subject === `Booking confirmed: ${b.booking_number}`);
+    expect(sent.at(-1)!.text).toContain(`#key=${key}`);
     expect((await t.call('GET', '/operator/emails?status=everything', undefined, as(admin))).status).toBe(422);
   });
 });
