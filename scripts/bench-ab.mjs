@@ -14,8 +14,11 @@
 // every repetition. After each booking load the tree's mail queue is waited for until every message of its bookings
 // is sent, and that wait is reported (drain): work a tree leaves for later shows there, not hidden.
 //
-// The ratio is the working tree's median requests per second over the commit's. Prints a table and writes
-// bench/results/ab.json. Env: AB_SECONDS, AB_REPS, AB_CONNECTIONS, AB_SETUPS (pglite,postgres-1,postgres-2), AB_WARMUP (2).
+// The ratio is the working tree's median requests per second over the commit's. The CPU a booking cost (the servers'
+// and, on PostgreSQL, the database's processes) is measured too, during the load and for the mail sent after it: a
+// steadier figure than requests per second on a busy machine. Prints a table and writes bench/results/ab.json.
+// Env: AB_SECONDS, AB_REPS, AB_CONNECTIONS, AB_SETUPS (pglite,postgres-1,postgres-2), AB_WARMUP (2), and
+// BENCH_CUSTOMERS (one: every booking from one address for one e-mail, the default; many: each its own).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { startThrowawayPostgres } from './pg-throwaway.mjs';
 import {
-  bookingLoad, bookingRequest, load, log, merged, outboxCount, priceLoad, round, settle, settleCount, sleep, startServer,
+  bookingLoad, bookingRequest, customers, load, log, merged, outboxCount, priceLoad, processTreeCpuMs, round, settle, settleCount, sleep, startServer,
 } from './bench-lib.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -93,14 +96,14 @@ const trees = [
 ];
 const report = {
   date: new Date().toISOString(), machine: `${os.cpus().length} cores, node ${process.version}`, load_average_at_start: os.loadavg().map((n) => round(n)),
-  given: base.sha, working_tree: { head: headSha, uncommitted_changes: dirty }, seconds, reps, connections, setups: {},
+  given: base.sha, working_tree: { head: headSha, uncommitted_changes: dirty }, seconds, reps, connections, customers, setups: {},
 };
 
 /**
  * Runs one set-up: `start(tree)` gives a tree's servers and `drained(tree, servers)` whether its mail is all sent.
  * Warm-up first (uncounted), then the repetitions, the trees' order swapped each time.
  */
-async function runSetup(name, { start, drained, withPrice }) {
+async function runSetup(name, { start, drained, withPrice, extraCpu = [] }) {
   log(`\n${name}: starting both trees...`);
   const up = [];
   try {
@@ -121,10 +124,16 @@ async function runSetup(name, { start, drained, withPrice }) {
         for (const i of order) runs[i].price.push(await loadOn(up[i].servers, (s) => priceLoad(s.url), seconds));
       }
       for (const i of order) {
+        const roots = [...up[i].servers.map((s) => s.pid), ...extraCpu];
+        const cpuBefore = processTreeCpuMs(roots);
         const r = await booking(up[i], `r${rep}`);
+        const cpuLoaded = processTreeCpuMs(roots);
         r.drain_ms = await settle(() => drained(up[i]));
+        // The CPU a booking cost (the database's too, on PostgreSQL): during the load, and for the mail sent after it.
+        r.cpu_ms_per_booking = r.ok ? round((cpuLoaded - cpuBefore) / r.ok, 3) : null;
+        r.cpu_ms_after_per_booking = r.ok ? round((processTreeCpuMs(roots) - cpuLoaded) / r.ok, 3) : null;
         runs[i].booking.push(r);
-        log(`  rep ${rep + 1} ${trees[i].label}: booking ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, mail sent ${r.drain_ms} ms after the load${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
+        log(`  rep ${rep + 1} ${trees[i].label}: booking ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, mail sent ${r.drain_ms} ms after the load, CPU a booking ${r.cpu_ms_per_booking} ms, ${r.cpu_ms_after_per_booking} ms more for the mail after${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
       }
     }
     const result = {};
@@ -132,12 +141,15 @@ async function runSetup(name, { start, drained, withPrice }) {
       const b = runs[i].booking;
       result[i === 0 ? 'given' : 'working_tree'] = {
         tree: u.tree.label,
-        booking: { rps: b.map((r) => r.rps), p50_ms: b.map((r) => r.p50), p99_ms: b.map((r) => r.p99), max_ms: Math.max(...b.map((r) => r.max)), drain_ms: b.map((r) => r.drain_ms), non_2xx: b.reduce((n, r) => n + r.non2xx + r.errors, 0) },
+        booking: { rps: b.map((r) => r.rps), cpu_ms_per_booking: b.map((r) => r.cpu_ms_per_booking), cpu_ms_after_per_booking: b.map((r) => r.cpu_ms_after_per_booking), p50_ms: b.map((r) => r.p50), p99_ms: b.map((r) => r.p99), max_ms: Math.max(...b.map((r) => r.max)), drain_ms: b.map((r) => r.drain_ms), non_2xx: b.reduce((n, r) => n + r.non2xx + r.errors, 0) },
         ...(withPrice ? { price: { rps: runs[i].price.map((r) => r.rps), p50_ms: runs[i].price.map((r) => r.p50), p99_ms: runs[i].price.map((r) => r.p99) } } : {}),
       };
     });
     const [a, b] = [result.given, result.working_tree];
     result.booking_ratio = round(median(b.booking.rps) / median(a.booking.rps));
+    // The same ratio by CPU, during the load: the given commit's CPU a booking over the working tree's (1 = as cheap).
+    // The mail sent after the load is apart (cpu_ms_after_per_booking): a tree whose sender yields leaves it there.
+    result.booking_cpu_ratio = round(median(a.booking.cpu_ms_per_booking) / median(b.booking.cpu_ms_per_booking));
     result.booking_p99_median_ms = { given: median(a.booking.p99_ms), working_tree: median(b.booking.p99_ms) };
     if (withPrice) result.price_ratio = round(median(b.price.rps) / median(a.price.rps));
     report.setups[name] = result;
@@ -184,6 +196,7 @@ if (pgSetups.length) {
         },
         drained: async (u) => Number((await u.servers.db.query("SELECT count(*) AS n FROM outbound_emails WHERE status IN ('pending', 'sending')")).rows[0].n) === 0,
         withPrice: false,
+        extraCpu: [postgres.pid],
       });
       for (const c of clients) await c.end();
     }
@@ -200,13 +213,13 @@ for (const [name, r] of Object.entries(report.setups)) {
     const t = r[key];
     rows.push({
       setup: name, tree: t.tree, 'booking req/s': t.booking.rps.join(', '), 'p50 ms': t.booking.p50_ms.join(', '), 'p99 ms': t.booking.p99_ms.join(', '),
-      'mail sent after (ms)': t.booking.drain_ms.join(', '), 'price req/s': t.price ? t.price.rps.join(', ') : '', 'non-2xx': t.booking.non_2xx,
+      'mail sent after (ms)': t.booking.drain_ms.join(', '), 'CPU ms a booking (+ after)': t.booking.cpu_ms_per_booking.map((c, k) => `${c} + ${t.booking.cpu_ms_after_per_booking[k]}`).join(', '), 'price req/s': t.price ? t.price.rps.join(', ') : '', 'non-2xx': t.booking.non_2xx,
     });
   }
 }
 console.table(rows);
 for (const [name, r] of Object.entries(report.setups)) {
-  log(`${name}: booking ${r.booking_ratio}x the given commit's (median req/s), median p99 ${r.booking_p99_median_ms.working_tree} ms against ${r.booking_p99_median_ms.given} ms${r.price_ratio ? `; price call ${r.price_ratio}x` : ''}`);
+  log(`${name}: booking ${r.booking_ratio}x the given commit's (median req/s), ${r.booking_cpu_ratio}x by CPU a booking during the load, median p99 ${r.booking_p99_median_ms.working_tree} ms against ${r.booking_p99_median_ms.given} ms${r.price_ratio ? `; price call ${r.price_ratio}x` : ''}`);
 }
 log(`Load average at start: ${report.load_average_at_start.join(', ')}. Written to bench/results/ab.json`);
 await sleep(0);

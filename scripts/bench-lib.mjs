@@ -78,7 +78,7 @@ export async function startServer(root, env = {}, what = 'The server') {
     cwd: root,
     env: {
       ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', CARD_GATEWAY: 'test',
-      RATE_LIMITS: benchLimits(root), SKIP_SPA_BUILD: '1', ...env,
+      RATE_LIMITS: benchLimits(root), SKIP_SPA_BUILD: '1', ...(customers === 'many' ? { TRUST_PROXY: '1' } : {}), ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -94,6 +94,34 @@ export async function startServer(root, env = {}, what = 'The server') {
     rmSync(dataDir, { recursive: true, force: true });
   };
   return { url, pid: child.pid, dataDir, startMs: Date.now() - started, stop };
+}
+
+/**
+ * CPU time (user + system, ms) used so far by the processes `roots` and all their descendants (Linux /proc; the
+ * clock-tick resolution, 10 ms, is small against a load's seconds). A descendant that has exited counts in its
+ * parent's children's time (PostgreSQL's backends end when a pool lets an idle connection go); the roots must live
+ * from one reading to the next.
+ */
+export function processTreeCpuMs(roots) {
+  const stats = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let text;
+    try { text = readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+    // The fields after the command name (which may hold spaces): state, ppid, ... utime to cstime are the 14th to 17th.
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, and cutime, cstime: the exited children this one has waited for.
+    stats.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+  }
+  const wanted = new Set(roots);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, s] of stats) if (!wanted.has(pid) && wanted.has(s.ppid)) { wanted.add(pid); grew = true; }
+  }
+  let ticks = 0;
+  for (const pid of wanted) ticks += stats.get(pid)?.ticks ?? 0;
+  return (ticks * 1000) / 100;
 }
 
 export const outboxCount = (dataDir) => (existsSync(path.join(dataDir, 'outbox')) ? readdirSync(path.join(dataDir, 'outbox')).length : 0);
@@ -157,14 +185,29 @@ export async function bookingRequest(url) {
 }
 
 /**
+ * How many customers the booking load comes from (BENCH_CUSTOMERS): `one` (the default) sends every booking from one
+ * address for one e-mail, so every booking counts on the same three allowance rows, the worst case for PostgreSQL's
+ * row locks; `many` gives each booking its own e-mail and client address (X-Forwarded-For, the servers started with
+ * TRUST_PROXY=1 by startServer), as bookings from many travellers come.
+ */
+export const customers = process.env.BENCH_CUSTOMERS === 'many' ? 'many' : 'one';
+if (!['one', 'many', undefined].includes(process.env.BENCH_CUSTOMERS)) throw new Error('BENCH_CUSTOMERS is one or many');
+
+/**
  * Autocannon options for bookings, each with a new key `bench-<runId>-<label>-<n>`; `okKeys` collects the keys whose
- * answer was a 2xx (one request at a time per connection, so an answer belongs to the key last set).
+ * answer was a 2xx (one request at a time per connection, so an answer belongs to the key last set). With
+ * BENCH_CUSTOMERS=many each booking has its own e-mail and client address too.
  */
 export function bookingLoad(url, body, runId, label, okKeys = []) {
   let n = 0;
   const next = (client) => {
     client.key = `bench-${runId}-${label}-${++n}`;
-    client.setHeaders({ ...headers, 'idempotency-key': client.key });
+    const h = { ...headers, 'idempotency-key': client.key };
+    if (customers === 'one') { client.setHeaders(h); return; }
+    const who = n;
+    const address = `10.${(who >> 16) & 255}.${(who >> 8) & 255}.${who & 255}`;
+    const mine = { ...body, registrationData: { ...body.registrationData, email: `load.${runId}.${label}.${who}@example.com` } };
+    client.setHeadersAndBody({ ...h, 'x-forwarded-for': address }, JSON.stringify(mine));
   };
   return {
     url: `${url}/api/v1/booking`, method: 'POST', headers, body: JSON.stringify(body),

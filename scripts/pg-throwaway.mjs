@@ -86,7 +86,7 @@ async function stopProcess(server, exited) {
 }
 
 /**
- * Starts one; resolves with { url, port, version, from, asPostgresUser, dir, initSeconds, startSeconds, stop() }.
+ * Starts one; resolves with { url, port, pid, version, from, asPostgresUser, dir, initSeconds, startSeconds, stop() }.
  * `stop` stops the server and removes its folder; call it however the caller ends. `onStop` is handed the same
  * function as soon as there is a folder, for a caller interrupted while the server is still starting.
  */
@@ -130,7 +130,7 @@ export async function startThrowawayPostgres({ maxConnections = 100, onStop = ()
       const deadline = Date.now() + 60_000;
       while (server.exitCode === null && server.signalCode === null && Date.now() < deadline) {
         if (await canConnect(url)) {
-          return { url, port, version, from: bin.from, asPostgresUser: Boolean(user), dir, initSeconds, startSeconds: (Date.now() - began) / 1000, stop };
+          return { url, port, pid: server.pid, version, from: bin.from, asPostgresUser: Boolean(user), dir, initSeconds, startSeconds: (Date.now() - began) / 1000, stop };
         }
         await new Promise((r) => setTimeout(r, 100));
       }
