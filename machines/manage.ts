@@ -19,7 +19,7 @@ export interface ManagePage {
   booking: BookingResult;
   manage: {
     status: ManageStatus; status_words: string;
-    driver: { name: string; mobile: string; vehicle: string; registration: string } | null;
+    driver: { name: string; mobile: string; vehicle: string; registration: string; colour?: string } | null;
     /** When and why; `emailed`: whether the passenger was e-mailed of it (not over their address's allowance, issue 39). */
     cancelled: { at: string; reason: string | null; emailed: boolean } | null;
     refund: { amount: string; status: string } | null;

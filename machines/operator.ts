@@ -5,10 +5,11 @@
 // A call answered 401 (the session ended) signs the console out, keeping where it was to come back after sign-in.
 import { assertEvent, assign, fromCallback, setup, type SnapshotFrom } from 'xstate';
 import type { BoardTab, BookingAction, CancelInput, DriverInput } from '../src/domain/operatorDesk';
+import type { AssignInput, CarRecord, DispatchNeeds, DriverRecord } from '../src/domain/fleetRecords';
 import { MESSAGES } from '../src/domain/operatorDesk';
 import { locationOfScreen, pathWith, screenOfPath, type Location, type OperatorScreen } from '../src/domain/screens';
 import type { BookingResult } from '../src/domain/schemas';
-import { isDataSection, type DataChange, type DataSection } from '../src/domain/operatorData';
+import { isDataSection, sectionsFor, type DataChange, type DataSection } from '../src/domain/operatorData';
 import { errorText, failure, output, provided } from './shared';
 
 export interface StaffMember { id: number; email: string; name: string; role: 'admin' | 'dispatcher' | 'company'; company_name: string | null }
@@ -31,7 +32,11 @@ export interface BookingPage {
   desk: {
     status: string; status_label: string; actions: BookingAction[]; breakdown: { label: string; amount: string }[];
     payment: { method: string; status: string; charge_id: string | null; intent_id: string | null; test: boolean; refundable: string | null };
-    driver: DriverInput | null; cancel_reason: string | null;
+    /** What the booking keeps of its dispatch (before issue 41: the typed name, mobile, vehicle and registration alone). */
+    driver: (DriverInput & { colour?: string; licence_number?: string; dispatched_by?: string; dispatched_at?: string }) | null;
+    /** What the booking asks of its driver and car (fleetRecords.ts dispatchProblems). */
+    needs: DispatchNeeds;
+    cancel_reason: string | null;
     refund: { amount: string; status: string; id: string | null; error: string | null } | null;
   };
   timeline: TimelineEntry[];
@@ -44,7 +49,7 @@ export type MailStatus = 'failed' | 'pending' | 'sent';
 
 /** What the office does to a booking, with what its form says. */
 export type DeskAction =
-  | { kind: 'assignDriver'; driver: DriverInput }
+  | { kind: 'assignDriver'; assign: AssignInput }
   | { kind: 'complete' } | { kind: 'noShow' }
   | { kind: 'cancel'; cancel: CancelInput }
   | { kind: 'retryRefund' }
@@ -74,6 +79,12 @@ export type OperatorEvent =
   | { type: 'data.save'; change: DataChange }
   | { type: 'retry' };
 
+/** The drivers and cars on record the viewer may dispatch (a company's staff: their own), for the assign dialog. */
+export interface Records {
+  drivers: (DriverRecord & { id: number; company_name: string })[];
+  cars: (CarRecord & { id: number; company_name: string; category_name: string })[];
+}
+
 /** What a change of the operator's data answers: what was done, and a new member of staff's password, once. */
 export interface DataSaved { done: string; password?: string }
 
@@ -95,6 +106,8 @@ export interface OperatorContext {
   page: BookingPage | null;
   /** The action whose confirmation is open. */
   action: BookingAction | 'retryRefund' | null;
+  /** The drivers and cars to choose from, loaded as the assign dialog opens. */
+  records: Records | null;
   mailStatus: MailStatus;
   mail: MailRow[] | null;
   /** Operator data (administrators): the part on show, as the server lists it. */
@@ -128,16 +141,18 @@ export function searchOfQuery(q: BoardQuery): string {
 const newest = (a: Latest | null, b: Latest): Latest => (a && a.latest_id > b.latest_id ? a : b);
 
 /** The part of the operator data an address names: /operator/data?section=fleet. */
-const sectionOf = (search: string): DataSection => {
+/** The part of the operator data an address asks for, when the role may open it; else the role's first part. */
+const sectionOf = (search: string, role: string | undefined): DataSection => {
   const section = new URLSearchParams(search).get('section') ?? '';
-  return isDataSection(section) ? section : 'settings';
+  const open = sectionsFor(role);
+  return isDataSection(section) && open.includes(section) ? section : open[0];
 };
 const searchOfSection = (section: DataSection) => (section === 'settings' ? '' : `?section=${section}`);
 
 /** The reference of a booking page's path. */
 const referenceOf = (path: string) => decodeURIComponent(/[^/]*$/.exec(path)![0]).toUpperCase();
 const ACTION_DONE: Record<DeskAction['kind'], string> = {
-  assignDriver: 'Driver saved. The passenger has been e-mailed the details.',
+  assignDriver: 'Driver and car saved. The passenger has been e-mailed the details.',
   complete: 'Marked as completed.', noShow: 'Marked as a no-show.',
   cancel: 'Booking cancelled. The passenger, the office and the company have been told.',
   retryRefund: 'Refund asked for again.',
@@ -171,6 +186,7 @@ export const operatorMachine = setup({
     loadBoard: provided<Board, BoardQuery>('loadBoard'),
     loadFilters: provided<Filters>('loadFilters'),
     loadBooking: provided<BookingPage, { reference: string }>('loadBooking'),
+    loadRecords: provided<Records>('loadRecords'),
     runAction: provided<ActionResult, { reference: string; action: DeskAction }>('runAction'),
     loadMail: provided<MailRow[], { status: MailStatus }>('loadMail'),
     retryMail: provided<unknown, { id: number }>('retryMail'),
@@ -199,15 +215,15 @@ export const operatorMachine = setup({
     onBooking: ({ context }) => screenOfPath(context.location.path) === 'operatorBooking',
     onMail: ({ context }) => screenOfPath(context.location.path) === 'operatorMail',
     onExport: ({ context }) => screenOfPath(context.location.path) === 'operatorExport',
-    /** Operator data is for administrators; anyone else asking for it gets the board. */
-    onData: ({ context }) => screenOfPath(context.location.path) === 'operatorData' && context.staff?.role === 'admin',
+    /** Operator data: every part for administrators, the drivers and cars for other staff (sectionsFor). */
+    onData: ({ context }) => screenOfPath(context.location.path) === 'operatorData' && sectionsFor(context.staff?.role).length > 0,
     newerThanBoard: ({ context, event }) => event.type === 'latest' && event.latest.latest_id > (context.board?.latest.latest_id ?? 0),
   },
 }).createMachine({
   id: 'operator',
   context: ({ input }) => ({
     location: input.location, wanted: screenOfPath(input.location.path) === 'operatorLogin' ? null : input.location, staff: null, query: queryOfSearch(input.location.search), board: null, filters: null,
-    seenId: null, seenCount: null, latest: null, reference: null, page: null, action: null, mailStatus: 'failed', mail: null,
+    seenId: null, seenCount: null, latest: null, reference: null, page: null, action: null, records: null, mailStatus: 'failed', mail: null,
     dataSection: 'settings', data: null, password: null, error: null, notice: null,
   }),
   initial: 'checking',
@@ -284,7 +300,7 @@ export const operatorMachine = setup({
         // The mail and data pages set their address as they are entered (again, for another status or part).
         'mail.show': { target: '.mail', actions: assign({ mailStatus: ({ event }) => event.status }) },
         'data.show': {
-          guard: ({ context }) => context.staff?.role === 'admin',
+          guard: ({ context, event }) => sectionsFor(context.staff?.role).includes(event.section),
           target: '.data',
           actions: [
             assign({ dataSection: ({ event }) => event.section, password: null }), 'clearMessages',
@@ -298,7 +314,7 @@ export const operatorMachine = setup({
             { guard: 'onBooking', target: 'booking' },
             { guard: 'onMail', target: 'mail', actions: assign({ mailStatus: ({ context }) => (new URLSearchParams(context.location.search).get('status') as MailStatus) || 'failed' }) },
             { guard: 'onExport', target: 'export' },
-            { guard: 'onData', target: 'data', actions: assign({ dataSection: ({ context }) => sectionOf(context.location.search) }) },
+            { guard: 'onData', target: 'data', actions: assign({ dataSection: ({ context }) => sectionOf(context.location.search, context.staff?.role) }) },
             { target: 'board', actions: assign({ query: ({ context }) => queryOfSearch(context.location.search) }) },
           ],
         },
@@ -343,7 +359,7 @@ export const operatorMachine = setup({
         },
         booking: {
           meta: { screen: 'operatorBooking' },
-          entry: assign({ reference: ({ context }) => referenceOf(context.location.path), page: null, action: null }),
+          entry: assign({ reference: ({ context }) => referenceOf(context.location.path), page: null, action: null, records: null }),
           initial: 'loading',
           states: {
             loading: {
@@ -362,17 +378,36 @@ export const operatorMachine = setup({
             failed: { on: { retry: 'loading' } },
             ready: {
               on: {
-                'action.start': {
-                  target: 'confirming',
-                  guard: ({ context, event }) => event.action === 'retryRefund' || Boolean(context.page?.desk.actions.includes(event.action)),
-                  actions: [assign({ action: ({ event }) => event.action }), 'clearMessages'],
-                },
+                'action.start': [
+                  // The driver and car are chosen from the record: loaded first, as they stand now.
+                  {
+                    target: 'loadingRecords',
+                    guard: ({ context, event }) => event.action === 'assignDriver' && Boolean(context.page?.desk.actions.includes('assignDriver')),
+                    actions: [assign({ action: 'assignDriver', records: null }), 'clearMessages'],
+                  },
+                  {
+                    target: 'confirming',
+                    guard: ({ context, event }) => event.action === 'retryRefund' || Boolean(context.page?.desk.actions.includes(event.action)),
+                    actions: [assign({ action: ({ event }) => event.action }), 'clearMessages'],
+                  },
+                ],
+              },
+            },
+            loadingRecords: {
+              tags: 'busy',
+              invoke: {
+                src: 'loadRecords',
+                onDone: { target: 'confirming', actions: assign({ records: ({ event }) => event.output }) },
+                onError: [
+                  SESSION_ENDED,
+                  { target: 'ready', actions: [assign({ action: null }), { type: 'setError', params: failure }] },
+                ],
               },
             },
             // The action's dialog: a form (driver, cancel) or a question (completed, no-show, refund), then Confirm.
             confirming: {
               on: {
-                'action.cancel': { target: 'ready', actions: assign({ action: null, error: null }) },
+                'action.cancel': { target: 'ready', actions: assign({ action: null, error: null, records: null }) },
                 'action.confirm': { target: 'acting', actions: assign({ error: null }) },
               },
             },
@@ -389,7 +424,7 @@ export const operatorMachine = setup({
                   actions: assign(({ event }) => {
                     const { kind, refund } = event.output;
                     return {
-                      action: null,
+                      action: null, records: null,
                       notice: refund?.status === 'failed' ? null : ACTION_DONE[kind],
                       error: refund?.status === 'failed' ? { message: `The booking is cancelled, but the refund failed: ${refund.error}. Use Retry refund.` } : null,
                     };
@@ -398,7 +433,7 @@ export const operatorMachine = setup({
                 onError: [
                   SESSION_ENDED,
                   // Someone else changed the booking meanwhile: it is loaded again, with the message.
-                  { guard: ({ event }) => (event.error as CallError)?.status === 409, target: 'loading', actions: [assign({ action: null }), { type: 'setError', params: failure }] },
+                  { guard: ({ event }) => (event.error as CallError)?.status === 409, target: 'loading', actions: [assign({ action: null, records: null }), { type: 'setError', params: failure }] },
                   showError('confirming'),
                 ],
               },

@@ -1,19 +1,22 @@
 // The bodies the office's console sends (src/server/operator/routes.ts), typed once before anything reads them
 // (issue 39): a number, a list, an object or null where text is expected is a 422 naming its field, never a 500. They
 // check types only. What a value must say (a reason, a mobile number, a plate, an amount in pounds, a setting of its
-// kind) is the forms' own rules, with their words: ./operatorDesk.ts (driverErrors, cancelErrors), which the console's
+// kind) is the forms' own rules, with their words: ./operatorDesk.ts (cancelErrors), ./fleetRecords.ts, which the console's
 // forms ask first, and the operator data's checks on the server. A form's schema names exactly its fields (`FieldsOf`),
 // so the two cannot drift apart.
 import {
   array, boolean, dynamic, enums, literal, number, optional, string, type, union, type Struct,
 } from 'superstruct';
-import type { CancelInput, DriverInput } from './operatorDesk';
+import type { CancelInput } from './operatorDesk';
 import type { DataChange } from './operatorData';
+import type { AssignInput, CarRecordInput, DriverRecordInput } from './fleetRecords';
 
 /** Text, or the field left out (the form's rules then ask for it in their own words). */
 const text = optional(string());
 /** A number as a form types it (text) or as another client sends it, or left out. */
 const numeric = optional(union([string(), number()]));
+/** Yes or no as a checkbox sends it (true, false) or a form's radio ('yes', 'no'), or left out. */
+const yesNo = optional(union([boolean(), string()]));
 
 /** POST /operator/session. */
 export const SignInBody = type({ email: text, password: text });
@@ -21,8 +24,8 @@ export const SignInBody = type({ email: text, password: text });
 /** Each field of a form, and no other. */
 type FieldsOf<T> = Record<keyof T, Struct<string | undefined, null>>;
 
-/** POST /operator/bookings/{reference}/driver. */
-export const DriverBody = type({ name: text, mobile: text, vehicle: text, registration: text } satisfies FieldsOf<DriverInput>);
+/** POST /operator/bookings/{reference}/driver: a driver and a car from the record (issue 41). */
+export const AssignBody = type({ driver_id: numeric, car_id: numeric } satisfies Record<keyof AssignInput, Struct<any, any>>);
 
 /** POST /operator/bookings/{reference}/cancel ('yes' or 'no' to a refund is the form's rule, in its words). */
 export const CancelBody = type({ reason: text, refund: text, refund_amount: text } satisfies FieldsOf<CancelInput>);
@@ -44,6 +47,15 @@ const CHANGES: Record<Kind, Struct<any, any>> = {
   unban: type({ kind: literal('unban'), pattern: text }),
   addStaff: type({ kind: literal('addStaff'), email: text, name: text, role: text, company: text }),
   removeStaff: type({ kind: literal('removeStaff'), email: text }),
+  driver: type({
+    kind: literal('driver'), id: numeric, name: text, mobile: text, email: text, licence_number: text, licensing_authority: text,
+    licence_expiry: text, company_id: numeric, active: yesNo,
+  } satisfies Record<keyof DriverRecordInput | 'kind' | 'id', Struct<any, any>>),
+  car: type({
+    kind: literal('car'), id: numeric, registration: text, make: text, model: text, colour: text, vehicle_type_id: numeric, passengers: numeric,
+    suitcases: numeric, wheelchair: yesNo, licence_number: text, licence_expiry: text, mot_expiry: text, insurance_expiry: text,
+    company_id: numeric, active: yesNo,
+  } satisfies Record<keyof CarRecordInput | 'kind' | 'id', Struct<any, any>>),
 };
 
 export const DATA_CHANGE_KINDS = Object.keys(CHANGES) as Kind[];

@@ -75,6 +75,32 @@ describe('npm run admin', () => {
     await expect(runAdmin(t.db, ['launch-rockets'])).rejects.toThrow('Unknown command');
   });
 
+  it('keeps drivers and cars on record: added, changed by their mobile or plate, listed with what expires, refused field by field', async () => {
+    const driver = ['add-driver', '--name', 'Priya Nair', '--mobile', '07700 900611', '--licence', '263301', '--authority', 'Transport for London',
+      '--expiry', '2031-03-31', '--company', 'Metro Cars London'];
+    expect(await runAdmin(t.db, driver)).toMatch(/^Driver \d+: Priya Nair, \+447700900611$/);
+    expect(await runAdmin(t.db, [...driver.slice(0, 9), '--expiry', '2032-03-31', '--company', 'Metro Cars London', '--inactive'])).toMatch(/\(changed\)$/);
+    const [row] = await t.db.query<any>("SELECT to_char(licence_expiry, 'YYYY-MM-DD') AS expiry, active, count(*) OVER () AS n FROM drivers WHERE mobile = '+447700900611'");
+    expect(row).toEqual({ expiry: '2032-03-31', active: false, n: expect.anything() });
+    expect(Number(row.n)).toBe(1);
+    expect(await runAdmin(t.db, ['drivers', '--company', 'Metro Cars London'])).toContain('Priya Nair');
+    expect(await runAdmin(t.db, ['drivers', '--company', 'Metro Cars London'])).not.toContain('Daniel Price');
+    await expect(runAdmin(t.db, [...driver.slice(0, 3), '--mobile', '020 7946 0321', ...driver.slice(5)])).rejects.toThrow(/--mobile: This is not a UK mobile number/);
+    await expect(runAdmin(t.db, [...driver.slice(0, 10), '2031-13-01', ...driver.slice(11)])).rejects.toThrow(/--expiry \(or --licence-expiry\): Enter the licence expiry as a date/);
+    await expect(runAdmin(t.db, [...driver.slice(0, 12), 'Nobody'])).rejects.toThrow('No company called "Nobody"');
+
+    const car = ['add-car', '--registration', 'lf21 abc', '--make', 'Skoda', '--model', 'Superb', '--colour', 'Grey', '--vehicle', 'Estate',
+      '--passengers', '4', '--suitcases', '3', '--licence', 'PHV 700001', '--licence-expiry', '2031-01-31', '--mot', '2031-02-28',
+      '--insurance', '2031-03-31', '--company', 'Metro Cars London'];
+    expect(await runAdmin(t.db, car)).toMatch(/^Car \d+: LF21 ABC, Grey Skoda Superb$/);
+    expect(await runAdmin(t.db, [...car.slice(0, 2), 'LF21ABC', ...car.slice(3), '--wheelchair'])).toMatch(/\(changed\)$/);
+    const [saved] = await t.db.query<any>("SELECT registration, wheelchair FROM cars WHERE plate_key = 'LF21ABC'");
+    expect(saved).toEqual({ registration: 'LF21 ABC', wheelchair: true });
+    expect(await runAdmin(t.db, ['cars'])).toContain('LF21 ABC');
+    await expect(runAdmin(t.db, [...car.slice(0, 10), 'Hovercraft', ...car.slice(11)])).rejects.toThrow('No vehicle type called "Hovercraft"');
+    await expect(runAdmin(t.db, [...car.slice(0, 12), '0', ...car.slice(13)])).rejects.toThrow(/--passengers: Passengers: a whole number from 1 to 16/);
+  });
+
   it('will not open the embedded database while the server has it', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'admin-lock-'));
     // This test process stands for the running server: its pid and start token, as the server writes them.

@@ -2,7 +2,7 @@
 // as a hash), the page's call that it opens (its own booking only: BOLA), expired and wrong keys, and "Find my
 // booking" (the same answer whether or not it matches, the link to the booking's own address, limits).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SITE_URL, testApp } from './setup';
+import { TEST_SITE_URL, recordDriverAndCar, testApp } from './setup';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { MANAGE_MESSAGES } from '../../src/domain/manageRules';
 import { hashKey } from '../../src/server/bookings/manageKeys';
@@ -105,11 +105,16 @@ describe("a booking's key", () => {
     const b = await book();
     const signIn = await t.call('POST', '/operator/session', { email: DEMO_STAFF[0].email, password: DEMO_STAFF[0].password });
     const staff = { Cookie: signIn.headers['set-cookie'].split(';')[0] };
-    await t.call('POST', `/operator/bookings/${b.booking.booking_number}/driver`, { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' }, staff);
-    expect((await view(b.booking.booking_number, b.manage_key)).body.manage).toMatchObject({
+    const crew = await recordDriverAndCar(t.db, 'Metro Cars London', { name: 'Dan Price' });
+    const assigned = await t.call('POST', `/operator/bookings/${b.booking.booking_number}/driver`, crew, staff);
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
+    const shown = (await view(b.booking.booking_number, b.manage_key)).body.manage;
+    expect(shown).toMatchObject({
       status: 'driverAssigned', status_words: 'Confirmed: your driver is assigned',
-      driver: { name: 'Dan Price', mobile: '+447700900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' },
+      driver: { name: 'Dan Price', mobile: assigned.body.driver.mobile, vehicle: 'Mercedes-Benz E-Class', registration: crew.registration },
     });
+    // The passenger sees the driver and the car, never the office's record of them (licence numbers, who dispatched).
+    expect(Object.keys(shown.driver).sort()).toEqual(['colour', 'mobile', 'name', 'registration', 'vehicle']);
     await t.call('POST', `/operator/bookings/${b.booking.booking_number}/cancel`, { reason: 'Flight cancelled' }, staff);
     const after = (await view(b.booking.booking_number, b.manage_key)).body.manage;
     expect(after).toMatchObject({ status: 'cancelled', driver: null, cancelled: { reason: 'Flight cancelled' }, may: { change: false, cancel: false } });

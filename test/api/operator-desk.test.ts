@@ -2,7 +2,7 @@
 // own: another's is 404 and never listed, searched, mailed or exported), the board's tabs, search and filters, a
 // booking's page, and the actions (driver, completed, no-show, cancel with a refund made exactly once).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SECURITY, TEST_SITE_URL, testApp } from './setup';
+import { TEST_SECURITY, TEST_SITE_URL, recordDriverAndCar, testApp } from './setup';
 import { runAdmin } from '../../src/server/operator/adminCommands';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { localKeys, type CardProvider } from '../../src/server/payments/provider';
@@ -172,7 +172,8 @@ describe('the board', () => {
     expect(other.status).toBe(404);
     expect(other.body.message).toBe('No booking with this reference.');
     expect((await t.call('POST', `/operator/bookings/${albionRef}/cancel`, { reason: 'x' }, as(metro))).status).toBe(404);
-    expect((await t.call('POST', `/operator/bookings/${albionRef}/driver`, { name: 'A', mobile: '07700900999', vehicle: 'B', registration: 'AB12 CDE' }, as(metro))).status).toBe(404);
+    const albionCrew = await recordDriverAndCar(t.db, 'Albion Executive Cars');
+    expect((await t.call('POST', `/operator/bookings/${albionRef}/driver`, albionCrew, as(metro))).status).toBe(404);
     const filters = (await t.call('GET', '/operator/filters', undefined, as(metro))).body;
     expect(filters.companies.map((c: any) => c.company_name)).toEqual(['Metro Cars London']);
     const csv = (await t.call('GET', '/operator/export?from=2030-09-01&to=2030-09-30', undefined, as(metro))).body as string;
@@ -252,23 +253,24 @@ describe("a booking's page and the office's actions", () => {
     ]);
   });
 
-  it('assigns a driver, checked field by field, e-mails the passenger, and again when the driver changes', async () => {
+  it('assigns a driver and car from the record, e-mails the passenger, and again when the driver changes', async () => {
     const b = await book('Metro Cars London', OLIVER);
-    const bad = await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, { name: 'Dan Price', mobile: '123', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' }, as(admin));
+    const dan = await recordDriverAndCar(t.db, 'Metro Cars London', { name: 'Dan Price' });
+    const ana = await recordDriverAndCar(t.db, 'Metro Cars London', { name: 'Ana Costa' });
+    const bad = await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, { driver_id: dan.driver_id }, as(admin));
     expect(bad.status).toBe(422);
-    expect(bad.body).toMatchObject({ field: 'mobile', message: 'Enter a valid mobile number, e.g. 07700 900123.' });
-    expect((await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, { name: 'Dan', mobile: '07700 900777', vehicle: 'E-Class', registration: 'L!' }, as(admin))).body.field).toBe('registration');
+    expect(bad.body).toMatchObject({ field: 'car_id', message: 'Choose a car from the record.' });
 
-    const ok = await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'lb71  xke' }, as(admin));
+    const ok = await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, dan, as(admin));
     expect(ok.status).toBe(200);
-    expect(ok.body.driver).toEqual({ name: 'Dan Price', mobile: '+447700900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' });
-    await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, { name: 'Ana Costa', mobile: '07700 900888', vehicle: 'BMW 5 Series', registration: 'AB19 CDE' }, as(admin));
+    expect(ok.body.driver).toMatchObject({ name: 'Dan Price', vehicle: 'Mercedes-Benz E-Class', registration: dan.registration, colour: 'Black' });
+    await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, ana, as(admin));
     const mails = await t.db.query<{ to_address: string; subject: string; body_text: string }>(
       "SELECT to_address, subject, body_text FROM outbound_emails WHERE booking_id = $1 AND kind = 'driver_assigned' ORDER BY id", [b.id]);
     expect(mails.map((m) => [m.to_address, m.subject])).toEqual([
       [OLIVER.email, `Your driver for ${b.booking_number}`], [OLIVER.email, `Your driver for ${b.booking_number}`],
     ]);
-    for (const text of ['Dan Price', '+44 7700 900777', 'Mercedes E-Class', 'LB71 XKE']) expect(mails[0].body_text).toContain(text);
+    for (const text of ['Dan Price', 'Black Mercedes-Benz E-Class', dan.registration]) expect(mails[0].body_text).toContain(text);
     expect(mails[1].body_text).toContain('Your driver has changed');
     expect(mails[1].body_text).toContain('Ana Costa');
     const audit = await t.db.query<{ action: string; staff_name: string; before: any; after: any }>(

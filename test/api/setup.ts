@@ -16,6 +16,7 @@ import { cardProviderFromConfig, type CardProvider } from '../../src/server/paym
 import type { WebhookDelivery } from '../../src/server/testGateway/webhooks';
 import { DEFAULT_LIMITS, type Limits } from '../../src/server/limits';
 import type { Queryable } from '../../src/server/db/index';
+import { saveCar, saveDriver } from '../../src/server/operator/fleetRecords';
 import { renderStored } from '../../src/server/mail/templates';
 import { referenceSettings } from '../../src/server/reference/referenceData';
 
@@ -140,3 +141,24 @@ export const HEATHROW_TO_TRAFALGAR = {
   pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
   pickup_date: '2030-06-01', pickup_hour: '3pm', pickup_min: '05', passengers: 2,
 };
+
+let recorded = 0;
+/**
+ * A driver and a car of `companyName` on record (issue 41), licensed, MOT'd and insured to 2035 so any test booking
+ * may take them, each with a new mobile and registration; `name` and the car's `passengers` may be given. Their ids.
+ */
+export async function recordDriverAndCar(db: Queryable, companyName: string, opts: { name?: string; passengers?: number } = {}) {
+  const [company] = await db.query<{ id: number }>('SELECT id FROM companies WHERE company_name = $1', [companyName]);
+  const [type] = await db.query<{ id: number }>("SELECT id FROM vehicle_types WHERE category_name = 'Saloon'");
+  const n = ++recorded;
+  const driver = await saveDriver(db, null, null, {
+    name: opts.name ?? `Test Driver ${n}`, mobile: `07700 9006${String(n).padStart(2, '0')}`, email: '', licence_number: `T${100000 + n}`,
+    licensing_authority: 'Transport for London', licence_expiry: '2035-12-31', company_id: String(company.id), active: 'yes',
+  });
+  const car = await saveCar(db, null, null, {
+    registration: `TT${String(n).padStart(2, '0')} CAR`, make: 'Mercedes-Benz', model: 'E-Class', colour: 'Black', vehicle_type_id: String(type.id),
+    passengers: String(opts.passengers ?? 4), suitcases: '2', wheelchair: 'no', licence_number: `PHV ${200000 + n}`, licence_expiry: '2035-12-31',
+    mot_expiry: '2035-12-31', insurance_expiry: '2035-12-31', company_id: String(company.id), active: 'yes',
+  });
+  return { driver_id: String(driver.id), car_id: String(car.id), name: driver.driver.name, registration: car.car.registration };
+}

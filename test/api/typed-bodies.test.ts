@@ -3,7 +3,7 @@
 // as a number, a list, an object or null where something else is expected, is a 422 naming that field, never a 500
 // (a refund amount sent as a number was a 500), and never taken as if it were right.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SECURITY, testApp } from './setup';
+import { TEST_SECURITY, recordDriverAndCar, testApp } from './setup';
 import { localKeys } from '../../src/server/payments/provider';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { CHANGE_FIELDS } from '../../src/domain/manageChanges';
@@ -29,6 +29,8 @@ beforeAll(async () => {
   });
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   booking = { booking_number: made.body.data.booking.booking_number, manage_key: made.body.data.manage_key };
+  // A driver and car of the booking's company on record, for the assign body (issue 41).
+  Object.assign(crew, await recordDriverAndCar(t.db, made.body.data.booking.company_name));
 });
 afterAll(async () => { await t.db.close(); });
 
@@ -61,6 +63,10 @@ const NUMBER = 12.5, LIST = ['x'], OBJECT = { x: 'y' }, NULL = null;
 const NOT_TEXT = [NUMBER, LIST, OBJECT, NULL];
 const NOT_A_NUMBER = [LIST, OBJECT, NULL, true];
 const NOT_A_FLAG = ['yes', 1, LIST, OBJECT, NULL];
+/** Yes or no, as a checkbox (true, false) or a radio ('yes', 'no') sends it. */
+const NOT_YES_NO = [1, LIST, OBJECT, NULL];
+/** The driver and car the assign body names: of the booking's company, put on record before the tests. */
+const crew: Record<string, unknown> = { driver_id: '0', car_id: '0' };
 
 interface Case { route: string; path: () => string; headers?: () => Record<string, string>; body: Record<string, unknown>; wrap?: (b: Record<string, unknown>) => unknown; fields: [string, unknown[]][] }
 
@@ -75,7 +81,7 @@ const CASES: Case[] = [
   { route: 'POST /operator/session', path: () => '/operator/session', body: { email: ADMIN.email, password: 'x' }, fields: text('email', 'password') },
   {
     route: 'POST /operator/bookings/{reference}/driver', path: () => `/operator/bookings/${ref()}/driver`, headers: () => admin,
-    body: { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' }, fields: text('name', 'mobile', 'vehicle', 'registration'),
+    body: crew, fields: numbers('driver_id', 'car_id'),
   },
   {
     route: 'POST /operator/bookings/{reference}/cancel', path: () => `/operator/bookings/${ref()}/cancel`, headers: () => admin,
@@ -96,6 +102,15 @@ const CASES: Case[] = [
   data({ kind: 'unban', pattern: 'Typed Street' }, text('pattern')),
   data({ kind: 'addStaff', email: 'typed@albion-executive.co.uk', name: 'Typed', role: 'dispatcher', company: 'Metro Cars London' }, text('email', 'name', 'role', 'company')),
   data({ kind: 'removeStaff', email: 'typed@albion-executive.co.uk' }, text('email')),
+  data({
+    kind: 'driver', name: 'Typed Driver', mobile: '07700 900555', email: '', licence_number: 'TD1', licensing_authority: 'Transport for London',
+    licence_expiry: '2035-01-31', company_id: 1, active: 'yes',
+  }, [...text('name', 'mobile', 'email', 'licence_number', 'licensing_authority', 'licence_expiry'), ...numbers('id', 'company_id'), ['active', NOT_YES_NO]]),
+  data({
+    kind: 'car', registration: 'TY35 PED', make: 'Skoda', model: 'Superb', colour: 'Grey', vehicle_type_id: 1, passengers: 4, suitcases: '3', wheelchair: false,
+    licence_number: 'PHV 1', licence_expiry: '2035-01-31', mot_expiry: '2035-01-31', insurance_expiry: '2035-01-31', company_id: 1, active: true,
+  }, [...text('registration', 'make', 'model', 'colour', 'licence_number', 'licence_expiry', 'mot_expiry', 'insurance_expiry'),
+    ...numbers('id', 'vehicle_type_id', 'passengers', 'suitcases', 'company_id'), ['wheelchair', NOT_YES_NO], ['active', NOT_YES_NO]]),
   {
     route: 'POST /manage/{reference}/changes', path: () => `/manage/${ref()}/changes`, headers: manageKey,
     body: { passenger_name: 'Ada Typed', accept_total: '50.00' }, fields: text(...CHANGE_FIELDS, 'accept_total'),

@@ -257,7 +257,10 @@ describe('close to the pickup', () => {
     const reference = made.body.data.booking.booking_number as string;
     const session = await fetch(`${shared.url}/api/v1/operator/session`, { method: 'POST', headers: KEYS, body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }) });
     const cookie = session.headers.get('set-cookie')!.split(';')[0];
-    const driver = await api(`/operator/bookings/${reference}/driver`, { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' }, { Cookie: cookie });
+    // Metro's driver and car on the demo's record (issue 41).
+    const samir = (await api('/operator/data/drivers', undefined, { Cookie: cookie })).body.data.drivers.find((d: any) => d.name === 'Samir Haddad');
+    const prius = (await api('/operator/data/cars', undefined, { Cookie: cookie })).body.data.cars.find((c: any) => c.registration === 'LF68 TXI');
+    const driver = await api(`/operator/bookings/${reference}/driver`, { driver_id: samir.id, car_id: prius.id }, { Cookie: cookie });
     expect(driver.status, JSON.stringify(driver.body)).toBe(200);
 
     // When the booking was made, as the page reads it (booked_at): first well ahead of the pickup, then as it was made.
@@ -271,10 +274,10 @@ describe('close to the pickup', () => {
     await page.goto(`${shared.url}/manage/${reference}#key=${made.body.data.manage_key}`);
     await page.getByText('Confirmed: your driver is assigned').waitFor();
     const card = page.getByRole('region', { name: 'Your driver' });
-    await card.getByRole('row', { name: 'Driver Dan Price' }).waitFor();
-    await card.getByRole('row', { name: 'Car Mercedes E-Class' }).waitFor();
-    await card.getByRole('row', { name: 'Registration LB71 XKE' }).waitFor();
-    expect(await card.getByRole('link', { name: 'Call your driver' }).getAttribute('href')).toBe('tel:+447700900777');
+    await card.getByRole('row', { name: 'Driver Samir Haddad' }).waitFor();
+    await card.getByRole('row', { name: 'Car White Toyota Prius' }).waitFor();
+    await card.getByRole('row', { name: 'Registration LF68 TXI' }).waitFor();
+    expect(await card.getByRole('link', { name: 'Call your driver' }).getAttribute('href')).toBe('tel:+447700900201');
     await page.getByText(/The free cancellation period ended on .+\. To cancel, call us on \+44 20 7946 0321 or e-mail bookings@albion-executive\.co\.uk\./).waitFor();
     expect(await page.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Change details or time' }).waitFor();

@@ -1,5 +1,6 @@
 // The office's console (issue 26) in Chromium against the real server, as its staff use it: sign in, the board
-// (tabs, search, new bookings arriving without a reload), a booking's page, assigning a driver, cancelling a card
+// (tabs, search, new bookings arriving without a reload), a booking's page, assigning a driver and car from the record
+// (issue 41: an expired licence refused; the drivers and vehicles on record, a company's own), cancelling a card
 // booking with its refund, a company member's cancel left for the office to refund (marked "Refund due" on the board
 // and beside the Refund button), a session that ends as a cancel is sent, the mail queue, the export, a company
 // member's narrower view, sign-out; at 1280 and 375 px, with axe, and by keyboard alone. Bookings are made through the API, as the website makes them.
@@ -136,7 +137,7 @@ describe('the bookings board', () => {
 });
 
 describe("a booking's page", () => {
-  it('assigns a driver after a check of the form, e-mails the passenger, and shows it on the timeline', async () => {
+  it('assigns a driver and car from the record, e-mails the passenger, and shows it on the timeline', async () => {
     const b = await book('Metro Cars London');
     const page = await signedIn(ADMIN, 1280, `/operator/bookings/${b.booking_number}`);
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
@@ -144,22 +145,29 @@ describe("a booking's page", () => {
     await page.getByRole('button', { name: 'Assign driver' }).click();
     const dialog = page.getByRole('dialog', { name: `Assign a driver to ${b.booking_number}` });
     await dialog.waitFor();
-    await dialog.getByLabel("Driver's name").fill('Dan Price');
-    await dialog.getByLabel('Mobile').fill('123');
-    await dialog.getByRole('button', { name: 'Save driver' }).click();
-    await dialog.getByText('Enter a valid mobile number, e.g. 07700 900123.').waitFor();
+    // Nothing chosen: each list says what is missing.
+    await dialog.getByRole('button', { name: 'Save driver and car' }).click();
+    await dialog.getByText('Choose a driver from the record.').waitFor();
+    await dialog.getByText('Choose a car from the record.').waitFor();
     expect(await violations(page)).toEqual([]);
-    await dialog.getByLabel('Mobile').fill('07700 900777');
-    await dialog.getByLabel('Vehicle (make and model)').fill('Mercedes E-Class');
-    await dialog.getByLabel('Registration').fill('lb71 xke');
-    await dialog.getByRole('button', { name: 'Save driver' }).click();
-    await page.getByText('Driver saved. The passenger has been e-mailed the details.').waitFor();
+    // Only Metro's records are offered for Metro's booking; a search finds by name and by registration.
+    await dialog.getByLabel('Find a driver (name or mobile)').fill('daniel');
+    await dialog.getByText('Nothing on record matches.').waitFor();
+    await dialog.getByLabel('Find a driver (name or mobile)').fill('samir');
+    await dialog.getByRole('radio', { name: /Samir Haddad/ }).check();
+    await dialog.getByLabel('Find a car (registration, make or model)').fill('lf68');
+    await dialog.getByRole('radio', { name: /LF68 TXI/ }).check();
+    await dialog.getByRole('button', { name: 'Save driver and car' }).click();
+    await page.getByText('Driver and car saved. The passenger has been e-mailed the details.').waitFor();
     await dialog.waitFor({ state: 'detached' });
     const driver = page.getByRole('region', { name: 'Driver', exact: true });
-    await expect.poll(() => driver.textContent()).toContain('LB71 XKE');
+    await expect.poll(() => driver.textContent()).toContain('LF68 TXI');
+    await expect.poll(() => driver.textContent()).toContain('Samir Haddad');
     await page.getByRole('listitem').filter({ hasText: 'Driver assigned' }).filter({ hasText: ADMIN.name }).waitFor();
     await page.getByRole('button', { name: 'Change driver' }).waitFor();
     await expect.poll(() => outboxMails(shared.dataDir).filter((m) => m.headers.subject === `Your driver for ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
+    const told = outboxMails(shared.dataDir).find((m) => m.headers.subject === `Your driver for ${b.booking_number}`)!;
+    for (const text of ['Samir Haddad', 'White Toyota Prius', 'LF68 TXI']) expect(told.texts[0]).toContain(text);
     // The office heard of the booking, and of its driver, with the company that drives it in copy (each message in the
     // outbox once the queue has sent it: waited for, not assumed).
     const officeMails = () => outboxMails(shared.dataDir).filter((m) => m.headers.subject.includes(b.booking_number) && m.headers.to === 'bookings@albion-executive.co.uk');
@@ -169,6 +177,30 @@ describe("a booking's page", () => {
       ['Driver assigned', 'dispatch@metrocars.london'], [`New booking ${b.booking_number}`, 'dispatch@metrocars.london'],
     ]);
     expect(office.find((m) => m.headers.subject.startsWith('New booking'))!.texts[0]).toContain(`/operator/bookings/${b.booking_number}`);
+    await page.context().close();
+  });
+
+  it("will not dispatch a driver whose licence has expired, and says why before anything is sent", async () => {
+    const b = await book('Albion Executive Cars');
+    const page = await signedIn(ADMIN, 375, `/operator/bookings/${b.booking_number}`);
+    await page.getByRole('button', { name: 'Assign driver' }).click();
+    const dialog = page.getByRole('dialog', { name: `Assign a driver to ${b.booking_number}` });
+    await dialog.getByRole('radio', { name: /Marek Nowak/ }).check();
+    await dialog.getByRole('radio', { name: /LB19 XKE/ }).check();
+    await dialog.getByRole('button', { name: 'Save driver and car' }).click();
+    await dialog.getByText(/Marek Nowak's PHV driver licence expired on .*, before the pickup on/).waitFor();
+    expect(await violations(page)).toEqual([]);
+    // The server holds the same rule: asked directly, it refuses and changes nothing.
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const records = (await api('/operator/data/drivers', undefined, { Cookie: cookie })).body.data.drivers as { id: number; name: string }[];
+    const cars = (await api('/operator/data/cars', undefined, { Cookie: cookie })).body.data.cars as { id: number; registration: string }[];
+    const marek = records.find((d) => d.name === 'Marek Nowak')!.id;
+    const car = cars.find((c) => c.registration === 'LB19 XKE')!.id;
+    const refused = await api(`/operator/bookings/${b.booking_number}/driver`, { driver_id: marek, car_id: car }, { Cookie: cookie });
+    expect([refused.status, refused.body.field]).toEqual([422, 'driver_id']);
+    await dialog.getByRole('radio', { name: /Daniel Price/ }).check();
+    await dialog.getByRole('button', { name: 'Save driver and car' }).click();
+    await page.getByText('Driver and car saved. The passenger has been e-mailed the details.').waitFor();
     await page.context().close();
   });
 
@@ -367,11 +399,40 @@ describe('operator data', () => {
     await page.context().close();
   });
 
-  it('is not offered to a company member, whose address for it opens the board', async () => {
-    const page = await signedIn(METRO, 1280, '/operator/data');
-    await page.getByRole('heading', { name: 'Bookings', exact: true }).waitFor();
-    expect(at(page)).toBe('/operator');
-    expect(await page.getByRole('link', { name: 'Operator data' }).count()).toBe(0);
+  it("opens a company member on their own drivers and vehicles only, where they add a driver after a check of the form", async () => {
+    const page = await signedIn(METRO, 375, '/operator/data?section=settings');
+    await page.getByRole('heading', { name: 'Drivers and vehicles' }).waitFor();
+    await expect.poll(() => at(page)).toBe('/operator/data?section=drivers');
+    expect(await page.getByRole('button', { name: 'Settings', exact: true }).count()).toBe(0);
+    const drivers = page.getByRole('table', { name: 'Drivers on record' });
+    await drivers.getByText('Samir Haddad').waitFor();
+    expect(await drivers.getByText('Daniel Price').count()).toBe(0);
+    expect(await violations(page)).toEqual([]);
+    const form = page.getByRole('form', { name: 'Add a driver' });
+    await form.getByLabel('Name').fill('Leah Morgan');
+    await form.getByLabel('Mobile').fill('020 7946 0321');
+    await form.getByLabel('PHV driver licence number').fill('245116');
+    await form.getByLabel('Licence expiry').fill('2031-04-30');
+    await form.getByRole('button', { name: 'Add driver' }).click();
+    await form.getByText(/This is not a UK mobile number/).waitFor();
+    expect(await violations(page)).toEqual([]);
+    await form.getByLabel('Mobile').fill('07700 900444');
+    await form.getByRole('button', { name: 'Add driver' }).click();
+    await page.getByText('Leah Morgan saved.').waitFor();
+    await drivers.getByText('Leah Morgan').waitFor();
+    await page.getByRole('button', { name: 'Vehicles', exact: true }).click();
+    await page.getByRole('table', { name: 'Vehicles on record' }).getByText('LF68 TXI').waitFor();
+    expect(await violations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("flags an administrator's records whose documents have expired or expire within 30 days", async () => {
+    const page = await signedIn(ADMIN, 1280, '/operator/data?section=drivers');
+    const drivers = page.getByRole('table', { name: 'Drivers on record' });
+    await drivers.getByRole('row').filter({ hasText: 'Marek Nowak' }).getByText(/Expired: PHV driver licence expired/).waitFor();
+    await drivers.getByRole('row').filter({ hasText: 'Ana Costa' }).getByText(/Due: PHV driver licence expires in \d+ days/).waitFor();
+    await drivers.getByRole('row').filter({ hasText: 'Daniel Price' }).getByText('In date').waitFor();
+    expect(await violations(page)).toEqual([]);
     await page.context().close();
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { run, testModel } from './modelPaths';
 import { MESSAGES } from '../../src/domain/operatorDesk';
 import { unseenCount } from '../../machines/operator';
-import { INPUTS, REF, refusal, board, getSession, loadBoard, loadBooking, model, page, runAction, signIn, staff, url } from './models/operator';
+import { INPUTS, REF, refusal, board, companyDesk, getSession, loadBoard, loadBooking, loadRecords, model, page, records, runAction, signIn, staff, url } from './models/operator';
 
 testModel(model);
 
@@ -45,19 +45,34 @@ describe('what the console does on its way', () => {
     sut.stop();
   });
 
-  it('sends the driver only once confirmed, and keeps the form open with the field the server refused', async () => {
+  it('loads the record before the assign dialog, sends the driver and car only once confirmed, and keeps the form open with the field the server refused', async () => {
     const sut = run(model, INPUTS["a link to a booking from the office's e-mail"]);
     await sut.exec(getSession.done(staff));
     await sut.exec(loadBooking.done(page));
     await sut.exec({ type: 'action.start', action: 'complete' });
     expect(sut.snapshot.matches({ signedIn: { booking: 'confirming' } })).toBe(false);
     await sut.exec({ type: 'action.start', action: 'assignDriver' });
+    expect(sut.calls.at(-1)).toEqual({ service: 'loadRecords', input: undefined });
+    await sut.exec(loadRecords.done(records));
+    expect(sut.snapshot.matches({ signedIn: { booking: 'confirming' } })).toBe(true);
     expect(sut.calls.map((c) => c.service)).not.toContain('runAction');
-    const driver = { name: 'Dan', mobile: '1', vehicle: 'E-Class', registration: 'LB71 XKE' };
-    await sut.exec({ type: 'action.confirm', action: { kind: 'assignDriver', driver } });
-    expect(sut.calls.at(-1)).toEqual({ service: 'runAction', input: { reference: REF, action: { kind: 'assignDriver', driver } } });
-    await sut.exec(runAction.fails(refusal('Enter a valid mobile number.', { field: 'mobile', status: 422 })));
-    expect(sut.snapshot.context.error).toEqual({ message: 'Enter a valid mobile number.', field: 'mobile', status: 422 });
+    const assign = { driver_id: '4', car_id: '5' };
+    await sut.exec({ type: 'action.confirm', action: { kind: 'assignDriver', assign } });
+    expect(sut.calls.at(-1)).toEqual({ service: 'runAction', input: { reference: REF, action: { kind: 'assignDriver', assign } } });
+    await sut.exec(runAction.fails(refusal('LB19 XKE takes 1 passenger; this booking is for 2.', { field: 'car_id', status: 422 })));
+    expect(sut.snapshot.context.error).toEqual({ message: 'LB19 XKE takes 1 passenger; this booking is for 2.', field: 'car_id', status: 422 });
+    expect(sut.snapshot.matches({ signedIn: { booking: 'confirming' } })).toBe(true);
+    sut.stop();
+  });
+
+  it("opens a company's staff on their drivers when they ask for the operator data, never on an administrator's part", async () => {
+    const sut = run(model, { location: { path: '/operator/data', search: '?section=settings' } });
+    await sut.exec(getSession.done(companyDesk));
+    expect([sut.snapshot.context.dataSection, sut.snapshot.context.location]).toEqual(['drivers', { path: '/operator/data', search: '?section=drivers' }]);
+    await sut.exec({ type: 'data.show', section: 'staff' });
+    expect(sut.snapshot.context.dataSection).toBe('drivers');
+    await sut.exec({ type: 'data.show', section: 'cars' });
+    expect(sut.snapshot.context.location.search).toBe('?section=cars');
     sut.stop();
   });
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { StructError, validate, type Struct } from 'superstruct';
 import { deskActions, mayRefund, MESSAGES, refundDue } from '../../src/domain/operatorDesk';
-import { CancelBody, DATA_CHANGE_KINDS, DataChangeBody, DataRequest, DriverBody, SignInBody } from '../../src/domain/consoleSchemas';
+import { CancelBody, DATA_CHANGE_KINDS, DataChangeBody, DataRequest, AssignBody, SignInBody } from '../../src/domain/consoleSchemas';
 import { ChangeBody, ChangeCompleteBody, ChangePaymentBody, FindBody } from '../../src/domain/manageSchemas';
 import { CHANGE_FIELDS } from '../../src/domain/manageChanges';
 
@@ -45,10 +45,11 @@ function refused(struct: Struct<any, any>, value: unknown): string | null {
 }
 
 describe("the console's bodies", () => {
-  it('take text in every field of sign-in, the driver and the cancellation, each left out or not', () => {
+  it('take text in every field of sign-in and the cancellation, and the driver and car as ids, each left out or not', () => {
     expect(refused(SignInBody, { email: 'a@b.uk', password: 'x' })).toBeNull();
     expect(refused(SignInBody, {})).toBeNull();
-    expect(refused(DriverBody, { name: 'Dan', mobile: '07700 900777', vehicle: 'E-Class', registration: 'LB71 XKE' })).toBeNull();
+    expect(refused(AssignBody, { driver_id: '4', car_id: 5 })).toBeNull();
+    expect(refused(AssignBody, {})).toBeNull();
     expect(refused(CancelBody, { reason: 'Duplicate', refund: 'yes', refund_amount: '' })).toBeNull();
     expect(refused(CancelBody, { reason: 'Duplicate', other: 1 })).toBeNull();
   });
@@ -57,13 +58,17 @@ describe("the console's bodies", () => {
     for (const value of [25, ['25'], { pounds: 25 }, null, true]) {
       expect(refused(SignInBody, { email: value }), String(value)).toBe('email');
       expect(refused(SignInBody, { password: value })).toBe('password');
-      for (const field of ['name', 'mobile', 'vehicle', 'registration']) expect(refused(DriverBody, { [field]: value })).toBe(field);
+      if (typeof value !== 'number') for (const field of ['driver_id', 'car_id']) expect(refused(AssignBody, { [field]: value })).toBe(field);
       for (const field of ['reason', 'refund', 'refund_amount']) expect(refused(CancelBody, { reason: 'x', [field]: value })).toBe(field);
     }
   });
 
   it('check a change of the operator data by its kind, numbers as text or numbers, naming the field as the form does', () => {
-    expect(DATA_CHANGE_KINDS).toEqual(['setting', 'company', 'companyActive', 'vehicle', 'rate', 'address', 'ban', 'unban', 'addStaff', 'removeStaff']);
+    expect(DATA_CHANGE_KINDS).toEqual(['setting', 'company', 'companyActive', 'vehicle', 'rate', 'address', 'ban', 'unban', 'addStaff', 'removeStaff', 'driver', 'car']);
+    expect(refused(DataChangeBody, { kind: 'driver', id: 3, name: 'Dan', active: true })).toBeNull();
+    expect(refused(DataChangeBody, { kind: 'driver', licence_expiry: 20270101 })).toBe('licence_expiry');
+    expect(refused(DataChangeBody, { kind: 'car', passengers: 4, wheelchair: 'yes' })).toBeNull();
+    expect(refused(DataChangeBody, { kind: 'car', wheelchair: ['yes'] })).toBe('wheelchair');
     expect(refused(DataChangeBody, { kind: 'vehicle', category_name: 'Estate', seats: 4, luggage: '4', hand_luggage: '3' })).toBeNull();
     expect(refused(DataChangeBody, { kind: 'vehicle', category_name: 'Estate', seats: ['4'] })).toBe('seats');
     expect(refused(DataChangeBody, { kind: 'rate', bands: [{ from_miles: 0, per_mile: '2.60' }, { from_miles: '', per_mile: '' }] })).toBeNull();

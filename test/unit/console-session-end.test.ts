@@ -16,6 +16,7 @@ const page: BookingPage = {
     status: 'confirmed', status_label: 'Confirmed', actions: ['assignDriver', 'cancel'], breakdown: [],
     payment: { method: 'card', status: 'paid', charge_id: null, intent_id: null, test: true, refundable: '51.00' },
     driver: null, cancel_reason: null, refund: null,
+    needs: { company_id: 1, company_name: 'Albion Executive Cars', pickup_date: '2030-09-12', passengers: 2, wheelchair: false },
   },
   timeline: [],
 };

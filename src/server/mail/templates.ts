@@ -173,7 +173,8 @@ export function emailChangedMail(oldEmail: string, newEmail: string, s: Settings
 }
 
 /** The driver the office gave a booking, as the passenger reads it. */
-export interface DriverDetails { name: string; mobile: string; vehicle: string; registration: string }
+/** A driver as a booking keeps them (issue 41: with the car's colour; bookings dispatched before have none). */
+export interface DriverDetails { name: string; mobile: string; vehicle: string; registration: string; colour?: string }
 
 /** To the passenger when the office assigns a driver, and again when it changes the driver (issue 26). */
 export function driverAssignedMail(r: BookingResult, driver: DriverDetails, s: Settings, changed: boolean): Message {
@@ -181,7 +182,7 @@ export function driverAssignedMail(r: BookingResult, driver: DriverDetails, s: S
   const m = render(`Your driver for ${b.booking_number}`,
     `${changed ? 'Your driver has changed. ' : ''}Your driver for ${formatDateUK(b.pick_up_date)} at ${formatTime12(b.pick_up_time)} is ${driver.name}.`, [
       ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
-      ['Driver', driver.name], ['Driver mobile', formatPhone(driver.mobile)], ['Vehicle', driver.vehicle], ['Registration', driver.registration],
+      ['Driver', driver.name], ['Driver mobile', formatPhone(driver.mobile)], ['Vehicle', driver.colour ? `${driver.colour} ${driver.vehicle}` : driver.vehicle], ['Registration', driver.registration],
     ], ['Your driver will be waiting at the pickup address at the time booked.', ...signature(s)]);
   return { subject: m.subject, text: m.text, html: m.html };
 }

@@ -21,6 +21,11 @@ import { receiptFileName, receiptPdf } from './receipt';
 import { formatExactPrice } from '../../domain/money';
 
 /** The booking a key opens, as its page shows it: 404 for a key that is not this booking's, 410 for an expired one. */
+/** What a passenger is shown of their driver (issue 41): name, mobile, the car, its colour when known, its registration. */
+function passengersDriver(d: Record<string, string>) {
+  return { name: d.name, mobile: d.mobile, vehicle: d.vehicle, registration: d.registration, ...(d.colour ? { colour: d.colour } : {}) };
+}
+
 export async function manageView(db: Db, reference: string, key: string, settings: Settings, now: Date) {
   const bookingId = await bookingOfKey(db, reference, key);
   const [b] = await db.query<{
@@ -43,7 +48,8 @@ export async function manageView(db: Db, reference: string, key: string, setting
     booking,
     manage: {
       status, status_words: STATUS_WORDS[status],
-      driver: b.status === 'confirmed' ? b.driver : null,
+      // The driver and the car as the passenger needs them: never the office's record (licence numbers, who dispatched).
+      driver: b.status === 'confirmed' && b.driver ? passengersDriver(b.driver) : null,
       // Whether the passenger was e-mailed of it: not when their address's allowance was used up (issue 39). Recorded with
       // the cancellation (bookings.cancel_emailed), as retention deletes the e-mail long before the link expires.
       cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason, emailed: b.emailed_cancel } : null,

@@ -1,5 +1,5 @@
 // The admin commands (`npm run admin -- <command>`): the operator's data (settings, companies, fleet, rates, places,
-// banned addresses), recent bookings and the mail queue. Run by the command line (../admin.ts) on the database, or
+// banned addresses, drivers and cars on record), recent bookings and the mail queue. Run by the command line (../admin.ts) on the database, or
 // by the running server through its door (./adminDoor.ts).
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/index';
@@ -11,6 +11,10 @@ import { addStaff, listStaff, removeStaff } from './staff';
 import { removeDemoSignIns } from './demoAccounts';
 import { DomainError } from '../errors';
 import { DEFAULT_PASSWORD_HASH_COST } from '../config';
+import { listCars, listDrivers, saveCar, saveDriver } from './fleetRecords';
+import { carDocuments, driverDocuments, expiryNotes } from '../../domain/fleetRecords';
+import { normalisePhone } from '../../domain/phone';
+import { ukToday } from '../../domain/ukTime';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -38,12 +42,35 @@ export const HELP = `Usage: npm run admin -- <command> [options]
                                             add a member of staff, or change the one with that e-mail; prints a new
                                             password unless --password is given
   remove-staff --email E                    stop a member of staff signing in (their sessions end)
+  drivers [--company NAME]                  the drivers on record, with their licences and what expires soon
+  add-driver --name N --mobile M --licence L --authority A --expiry YYYY-MM-DD --company NAME [--email E] [--inactive]
+                                            add a driver, or change the one with that mobile
+  cars [--company NAME]                     the cars on record, with their licences, MOT and insurance
+  add-car --registration R --make M --model M --colour C --vehicle TYPE --passengers P --suitcases S --licence L
+          --licence-expiry D --mot D --insurance D --company NAME [--wheelchair] [--inactive]
+                                            add a car, or change the one with that registration
   remove-demo-accounts                      stop every sign-in that a demo password from README opens (staff are
                                             removed, the demo passenger's account loses its password)
 `;
 
 /** A command typed wrongly: its message says how to type it. */
 export class UsageError extends Error {}
+
+/** A record's rules refused what was typed: said as the command's usage, naming the field as its option. */
+async function asUsage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof DomainError) {
+      const option: Record<string, string> = {
+        licence_number: 'licence', licensing_authority: 'authority', licence_expiry: 'expiry (or --licence-expiry)', company_id: 'company',
+        vehicle_type_id: 'vehicle', mot_expiry: 'mot', insurance_expiry: 'insurance',
+      };
+      throw new UsageError(err.field ? `--${option[err.field] ?? err.field}: ${err.message}` : err.message);
+    }
+    throw err;
+  }
+}
 
 function money(text: string | undefined, name: string): number {
   const p = poundsToPence(text ?? '');
@@ -92,7 +119,10 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
       minimum: { type: 'string' }, hourly: { type: 'string' }, band: { type: 'string', multiple: true },
       lat: { type: 'string' }, lon: { type: 'string' }, postcode: { type: 'string' }, kind: { type: 'string' },
       reason: { type: 'string' }, limit: { type: 'string' }, status: { type: 'string' }, role: { type: 'string' },
-      password: { type: 'string' },
+      password: { type: 'string' }, mobile: { type: 'string' }, licence: { type: 'string' }, authority: { type: 'string' },
+      expiry: { type: 'string' }, inactive: { type: 'boolean' }, registration: { type: 'string' }, make: { type: 'string' },
+      model: { type: 'string' }, colour: { type: 'string' }, passengers: { type: 'string' }, suitcases: { type: 'string' },
+      'licence-expiry': { type: 'string' }, mot: { type: 'string' }, insurance: { type: 'string' }, wheelchair: { type: 'boolean' },
     },
   });
   const [command, ...args] = positionals;
@@ -205,6 +235,45 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
     case 'remove-staff':
       if (!(await removeStaff(db, need(values.email, 'email')))) throw new UsageError(`No staff with the e-mail "${values.email}"`);
       return `${values.email} can no longer sign in`;
+    case 'drivers': {
+      const scope = values.company ? await idOf(db, 'SELECT id FROM companies WHERE company_name = $1', values.company, 'company') : null;
+      const today = ukToday();
+      return table((await listDrivers(db, scope)).map((d) => ({
+        id: d.id, name: d.name, mobile: d.mobile, licence: `${d.licence_number} (${d.licensing_authority})`, expires: d.licence_expiry,
+        company: d.company_name, active: d.active, notes: expiryNotes(driverDocuments(d), today).map((n) => n.text).join('; '),
+      })));
+    }
+    case 'add-driver': {
+      const company = await idOf(db, 'SELECT id FROM companies WHERE company_name = $1', need(values.company, 'company'), 'company');
+      const [existing] = await db.query<{ id: number }>('SELECT id FROM drivers WHERE mobile = $1', [normalisePhone(values.mobile ?? '') ?? '']);
+      const saved = await asUsage(() => saveDriver(db, null, existing?.id ?? null, {
+        name: values.name, mobile: values.mobile, email: values.email ?? '', licence_number: values.licence, licensing_authority: values.authority,
+        licence_expiry: values.expiry, company_id: String(company), active: values.inactive ? 'no' : 'yes',
+      }));
+      return `Driver ${saved.id}: ${saved.driver.name}, ${saved.driver.mobile}${existing ? ' (changed)' : ''}`;
+    }
+    case 'cars': {
+      const scope = values.company ? await idOf(db, 'SELECT id FROM companies WHERE company_name = $1', values.company, 'company') : null;
+      const today = ukToday();
+      return table((await listCars(db, scope)).map((c) => ({
+        id: c.id, registration: c.registration, car: `${c.colour} ${c.make} ${c.model}`, type: c.category_name, passengers: c.passengers,
+        wheelchair: c.wheelchair, licence: c.licence_number, company: c.company_name, active: c.active,
+        notes: expiryNotes(carDocuments(c), today).map((n) => n.text).join('; '),
+      })));
+    }
+    case 'add-car': {
+      const company = await idOf(db, 'SELECT id FROM companies WHERE company_name = $1', need(values.company, 'company'), 'company');
+      const type = await idOf(db, 'SELECT id FROM vehicle_types WHERE category_name = $1', need(values.vehicle, 'vehicle'), 'vehicle type');
+      const plate = (values.registration ?? '').replace(/\s+/g, '').toUpperCase();
+      const [existing] = await db.query<{ id: number }>('SELECT id FROM cars WHERE plate_key = $1', [plate]);
+      const saved = await asUsage(() => saveCar(db, null, existing?.id ?? null, {
+        registration: values.registration, make: values.make, model: values.model, colour: values.colour, vehicle_type_id: String(type),
+        passengers: values.passengers, suitcases: values.suitcases, wheelchair: values.wheelchair ? 'yes' : 'no', licence_number: values.licence,
+        licence_expiry: values['licence-expiry'], mot_expiry: values.mot, insurance_expiry: values.insurance, company_id: String(company),
+        active: values.inactive ? 'no' : 'yes',
+      }));
+      return `Car ${saved.id}: ${saved.car.registration}, ${saved.car.colour} ${saved.car.make} ${saved.car.model}${existing ? ' (changed)' : ''}`;
+    }
     case 'remove-demo-accounts': {
       const removed = await removeDemoSignIns(db);
       if (!removed.length) return 'No one signs in with a demo password from README.';

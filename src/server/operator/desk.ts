@@ -1,4 +1,4 @@
-// What the office does to a booking from the console (issue 26): assign a driver, mark it completed or a no-show,
+// What the office does to a booking from the console (issue 26): assign a driver and car from the record (issue 41), mark it completed or a no-show,
 // cancel it (refunding a card payment), refund what a cancellation left. Each action locks the booking's row, checks
 // the action is still allowed (operatorDesk.ts allowedActions, refundDue), changes it, writes the audit entry and the
 // e-mails, all in one transaction: two dispatchers pressing at once change it once. A refund is written with the
@@ -6,11 +6,11 @@
 // office moves money (decision 50): a company's staff cancel without a refund, and the office is told.
 import type { Db, Queryable } from '../db/index';
 import {
-  allowedActions, cancelErrors, driverErrors, mayRefund, MESSAGES, plate, refundDue, refundPence, type BookingAction, type CancelInput,
-  type DriverInput,
+  allowedActions, cancelErrors, mayRefund, MESSAGES, refundDue, refundPence, type BookingAction, type CancelInput,
 } from '../../domain/operatorDesk';
+import { assignErrors, dispatchCopy, dispatchProblems, type AssignInput, type DispatchNeeds } from '../../domain/fleetRecords';
+import { carById, driverById } from './fleetRecords';
 import { formatExactPrice } from '../../domain/money';
-import { normalisePhone } from '../../domain/phone';
 import { currencyOf, operatorEmail, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { enqueueEmail } from '../mail/queue';
@@ -56,24 +56,46 @@ function refuse(errors: Record<string, string | undefined>): void {
 const notifyOffice = (tx: Queryable, deps: DeskDeps, b: DeskBooking, what: string, rows: [string, string][], staff: Staff) =>
   tellOffice(tx, deps, b, what, rows, staff.name);
 
-/** Gives a booking its driver (or a new one); the passenger is e-mailed the driver's details each time. */
-export async function assignDriver(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof DriverInput, unknown>>) {
-  refuse(driverErrors(input));
-  const driver: DriverInput = {
-    name: String(input.name).trim(), mobile: normalisePhone(String(input.mobile)) ?? String(input.mobile).trim(),
-    vehicle: String(input.vehicle).trim(), registration: plate(String(input.registration)),
-  };
+/** What the booking asks of its driver and car (fleetRecords.ts dispatchProblems). */
+export async function dispatchNeeds(tx: Queryable, b: Pick<DeskBooking, 'id'>): Promise<DispatchNeeds> {
+  const [row] = await tx.query<DispatchNeeds>(
+    `SELECT b.company_id, c.company_name, to_char(b.pick_up_date, 'YYYY-MM-DD') AS pickup_date,
+            greatest(coalesce(p.total_passengers, 1), 1) AS passengers, coalesce(d.wheel_chair, 'no') = 'yes' AS wheelchair
+       FROM bookings b JOIN companies c ON c.id = b.company_id
+       LEFT JOIN booking_passengers p ON p.booking_id = b.id LEFT JOIN booking_details d ON d.booking_id = b.id
+      WHERE b.id = $1`, [b.id]);
+  return row;
+}
+
+/**
+ * Gives a booking a driver and a car from the record (or new ones), when they may take it (dispatchProblems: licences,
+ * MOT and insurance in force on the pickup date, the booking's company, wheelchair, passengers): otherwise 422 with
+ * every reason, naming the driver's or the car's field. The booking keeps a copy of what was true then, with who
+ * dispatched it and when. The passenger is e-mailed the driver's details each time.
+ */
+export async function assignDriver(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof AssignInput, unknown>>) {
+  refuse(assignErrors(input));
   return deps.db.transaction(async (tx) => {
     const b = await lockFor(tx, deps, staff, reference, 'assignDriver');
-    await tx.query('UPDATE bookings SET driver = $2 WHERE id = $1', [b.id, JSON.stringify(driver)]);
-    await audit(tx, staff, b.driver ? 'Driver changed' : 'Driver assigned', b.id, `${driver.name}, ${driver.vehicle} ${driver.registration}`, b.driver, driver);
+    const scope = scopeOf(staff);
+    const [driver, car] = await Promise.all([driverById(tx, scope, Number(input.driver_id)), carById(tx, scope, Number(input.car_id))]);
+    if (!driver) throw new DomainError('invalid', 'This driver is not on your record. Reload the list and choose again.', 'driver_id');
+    if (!car) throw new DomainError('invalid', 'This car is not on your record. Reload the list and choose again.', 'car_id');
+    const problems = dispatchProblems(await dispatchNeeds(tx, b), driver, car);
+    if (problems.length) throw new DomainError('invalid', problems.map((p) => p.message).join(' '), problems[0].field);
+    const copy = dispatchCopy(driver, car, `${staff.name} (${staff.email})`, deps.now);
+    await tx.query('UPDATE bookings SET driver = $2, driver_id = $3, car_id = $4, dispatched_at = $5 WHERE id = $1',
+      [b.id, JSON.stringify(copy), driver.id, car.id, deps.now.toISOString()]);
+    await audit(tx, staff, b.driver ? 'Driver changed' : 'Driver assigned', b.id,
+      `${copy.name} (licence ${copy.licence_number}), ${copy.colour} ${copy.vehicle} ${copy.registration}`, b.driver, copy);
     const result = (await loadBooking(tx, b.id))!;
-    const mail = driverAssignedMail(result, driver, deps.settings, b.driver !== null);
+    const mail = driverAssignedMail(result, copy, deps.settings, b.driver !== null);
     await enqueueEmail(tx, { kind: 'driver_assigned', to: result.passengerDetails.passenger_email, ...mail, bookingId: b.id });
     await notifyOffice(tx, deps, b, b.driver ? 'Driver changed' : 'Driver assigned', [
-      ['Driver', driver.name], ['Driver mobile', driver.mobile], ['Vehicle', `${driver.vehicle}, ${driver.registration}`],
+      ['Driver', `${copy.name} (licence ${copy.licence_number}, ${copy.licensing_authority})`], ['Driver mobile', copy.mobile],
+      ['Vehicle', `${copy.colour} ${copy.vehicle}, ${copy.registration}`],
     ], staff);
-    return driver;
+    return copy;
   });
 }
 

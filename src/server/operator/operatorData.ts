@@ -1,6 +1,8 @@
-// The operator's data as administrators change it from the console (issue 26 'Operator data'): settings, companies,
-// the fleet and its rates, known and banned places, and staff. Every change goes through the same functions as
-// `npm run admin` (./operator.ts, ./staff.ts) and is written to the audit log with the values before and after.
+// The operator's data as the office changes it from the console (issue 26 'Operator data'): settings, companies,
+// the fleet and its rates, known and banned places, and staff (administrators); the drivers and cars on record
+// (issue 41: every member of staff, a company's staff their own company's). Every change goes through the same
+// functions as `npm run admin` (./operator.ts, ./staff.ts, ./fleetRecords.ts) and is written to the audit log with the
+// values before and after.
 import type { Db, Queryable } from '../db/index';
 import { DomainError } from '../errors';
 import { isEmail } from '../../domain/fields';
@@ -9,12 +11,32 @@ import { SETTINGS_CATALOGUE, settingInfo, settingProblem } from '../../domain/se
 import { addAddress, banAddress, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType } from './operator';
 import { addStaff, listStaff, removeStaff, type Staff } from './staff';
 import { audit } from './desk';
-import type { DataChange, DataSection } from '../../domain/operatorData';
+import { mayChange, type DataChange, type DataSection } from '../../domain/operatorData';
+import { carDocuments, driverDocuments, expiryNotes } from '../../domain/fleetRecords';
+import { ukToday } from '../../domain/ukTime';
+import { listCars, listDrivers, saveCar, saveDriver } from './fleetRecords';
 
 export { isDataSection, type DataChange, type DataSection } from '../../domain/operatorData';
 
-export async function dataSection(db: Queryable, section: DataSection): Promise<unknown> {
+/**
+ * One part of the operator data, as `scope` sees it (a company's staff: their company's records and company only).
+ * Drivers and cars come with their documents' flags on `now`'s UK date (expired, or expiring within 30 days).
+ */
+export async function dataSection(db: Queryable, section: DataSection, scope: number | null = null, now = new Date()): Promise<unknown> {
+  const companies = () => db.query<{ id: number; company_name: string }>(
+    'SELECT id, company_name FROM companies WHERE $1::int IS NULL OR id = $1 ORDER BY company_name', [scope]);
+  const today = ukToday(now);
   switch (section) {
+    case 'drivers': {
+      const [drivers, list] = await Promise.all([listDrivers(db, scope), companies()]);
+      return { drivers: drivers.map((d) => ({ ...d, notes: expiryNotes(driverDocuments(d), today) })), companies: list };
+    }
+    case 'cars': {
+      const [cars, list, types] = await Promise.all([
+        listCars(db, scope), companies(), db.query('SELECT id, category_name FROM vehicle_types ORDER BY sort_order, id'),
+      ]);
+      return { cars: cars.map((c) => ({ ...c, notes: expiryNotes(carDocuments(c), today) })), companies: list, vehicle_types: types };
+    }
     case 'settings': {
       const rows = await db.query<{ setting_name: string; setting_value: string }>('SELECT setting_name, setting_value FROM settings');
       const values = new Map(rows.map((r) => [r.setting_name, r.setting_value]));
@@ -59,6 +81,12 @@ export async function dataSection(db: Queryable, section: DataSection): Promise<
 }
 
 const bad = (field: string, message: string): never => { throw new DomainError('invalid', message, field); };
+/** A record's id when a change names one (a new record has none). */
+const recordId = (v: unknown): number | null => {
+  if (v === undefined || v === null || v === '') return null;
+  const id = Number(v);
+  return Number.isInteger(id) && id > 0 && id < 2 ** 31 ? id : bad('id', 'This record is not on the list: reload the page.');
+};
 const text = (v: unknown, field: string, label: string, max = 200): string => {
   const t = typeof v === 'string' ? v.trim() : '';
   if (!t) bad(field, `Enter the ${label}.`);
@@ -77,11 +105,36 @@ const pounds = (v: unknown, field: string, label: string): number => {
   return poundsToPence(t);
 };
 
-/** Applies one change for an administrator, audited; what it answers (a new member of staff's password, once). */
-export async function changeData(db: Db, staff: Staff, change: DataChange, hashCost: number): Promise<{ done: string; password?: string }> {
-  if (staff.role !== 'admin') throw new DomainError('forbidden', 'Only an administrator can do this.');
+/**
+ * Applies one change for a member of staff who may make it (mayChange), audited; what it answers (a new member of
+ * staff's password, once). `scope` limits a company's staff to their company's drivers and cars.
+ */
+export async function changeData(
+  db: Db, staff: Staff, change: DataChange, hashCost: number, scope: number | null = null,
+): Promise<{ done: string; password?: string }> {
   const c = (change ?? {}) as DataChange;
+  if (!mayChange(staff.role, c.kind)) throw new DomainError('forbidden', 'Only an administrator can do this.');
   switch (c.kind) {
+    case 'driver': {
+      const id = recordId(c.id);
+      const { name } = await db.transaction(async (tx) => {
+        const saved = await saveDriver(tx, scope, id, c);
+        await audit(tx, staff, saved.before ? 'Driver record changed' : 'Driver added', null, `${saved.driver.name}, ${saved.driver.licence_number}`,
+          saved.before, saved.driver);
+        return saved.driver;
+      });
+      return { done: `${name} saved.` };
+    }
+    case 'car': {
+      const id = recordId(c.id);
+      const { registration } = await db.transaction(async (tx) => {
+        const saved = await saveCar(tx, scope, id, c);
+        await audit(tx, staff, saved.before ? 'Vehicle record changed' : 'Vehicle added', null,
+          `${saved.car.registration}, ${saved.car.make} ${saved.car.model}`, saved.before, saved.car);
+        return saved.car;
+      });
+      return { done: `${registration} saved.` };
+    }
     case 'setting': {
       const info = settingInfo(String(c.name));
       if (!info) return bad('name', 'This is not a setting the console changes.');

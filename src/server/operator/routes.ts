@@ -8,7 +8,7 @@ import { clientAddress } from '../http/clientAddress';
 import { readBody, validate } from '../http/body';
 import { DomainError } from '../errors';
 import { isBoardTab, isBookingStatus, MESSAGES, STATUS_LABELS, deskActions } from '../../domain/operatorDesk';
-import { CancelBody, DataChangeBody, DataRequest, DriverBody, SignInBody } from '../../domain/consoleSchemas';
+import { CancelBody, DataChangeBody, DataRequest, AssignBody, SignInBody } from '../../domain/consoleSchemas';
 import { isCalendarDate } from '../../domain/ukTime';
 import { penceToPounds } from '../../domain/money';
 import { loadSettings, type AppEnv } from '../deps';
@@ -18,21 +18,18 @@ import { clearSessionCookie, sessionToken, setSessionCookie, staffOfRequest } fr
 import {
   EXPORT_COLUMNS, boardRows, deskBooking, exportRows, latestBooking, mailRows, scopeOf, timelineOf,
 } from './deskQueries';
-import { assignDriver, audit, cancelBooking, finishBooking, refundRest, type DeskDeps } from './desk';
+import { assignDriver, audit, cancelBooking, dispatchNeeds, finishBooking, refundRest, type DeskDeps } from './desk';
 import { makeRefunds } from '../payments/refunds';
 import { paymentsLeft, refundableLeft, refundSummary } from '../payments/ledger';
 import { toCsv } from './csv';
 import { renewConfirmation } from '../bookings/renewConfirmation';
 import { changeData, dataSection, isDataSection } from './operatorData';
+import { mayChange, sectionsFor } from '../../domain/operatorData';
 
 async function requireStaff(c: Context<AppEnv>): Promise<Staff> {
   const staff = await staffOfRequest(c);
   if (!staff) throw new DomainError('unauthenticated', MESSAGES.sessionEnded);
   return staff;
-}
-
-function requireAdmin(staff: Staff): void {
-  if (staff.role !== 'admin') throw new DomainError('forbidden', MESSAGES.adminOnly);
 }
 
 async function deskDeps(c: Context<AppEnv>): Promise<DeskDeps> {
@@ -99,7 +96,9 @@ export const operatorRoutes = new Hono<AppEnv>()
     const { db, now } = c.var.deps;
     const b = await deskBooking(db, scopeOf(staff), c.req.param('reference'));
     if (!b) throw new DomainError('notFound', MESSAGES.notFound);
-    const [booking, timeline, refund, payments] = await Promise.all([loadBooking(db, b.id), timelineOf(db, b.id), refundSummary(db, b.id), paymentsLeft(db, b.id)]);
+    const [booking, timeline, refund, payments, needs] = await Promise.all([
+      loadBooking(db, b.id), timelineOf(db, b.id), refundSummary(db, b.id), paymentsLeft(db, b.id), dispatchNeeds(db, b),
+    ]);
     const refundable = refundableLeft(payments);
     return c.json({
       booking,
@@ -111,7 +110,7 @@ export const operatorRoutes = new Hono<AppEnv>()
           method: b.payment_method, status: b.payment_status, charge_id: b.payment_id, intent_id: b.payment_intent_id,
           test: b.payment_livemode === false, refundable: refundable > 0 ? penceToPounds(refundable) : null,
         },
-        driver: b.driver, cancel_reason: b.cancel_reason,
+        driver: b.driver, needs, cancel_reason: b.cancel_reason,
         refund: refund && { amount: penceToPounds(refund.pence), status: refund.status, id: refund.providerIds.join(', ') || null, error: refund.error },
       },
       timeline,
@@ -119,7 +118,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
   .post('/operator/bookings/:reference/driver', async (c) => {
     const staff = await requireStaff(c);
-    const driver = await assignDriver(await deskDeps(c), staff, c.req.param('reference'), await readBody(c, DriverBody));
+    const driver = await assignDriver(await deskDeps(c), staff, c.req.param('reference'), await readBody(c, AssignBody));
     c.var.deps.mail.kick();
     return c.json({ driver });
   })
@@ -186,20 +185,23 @@ export const operatorRoutes = new Hono<AppEnv>()
     mail.kick();
     return c.json({ retried: row.id });
   })
-  // Operator data (administrators): settings, companies, fleet and rates, places, staff.
+  // Operator data: settings, companies, fleet and rates, places, staff (administrators); drivers and cars (every
+  // member of staff, a company's staff their own company's).
   .get('/operator/data/:section', async (c) => {
     const staff = await requireStaff(c);
-    requireAdmin(staff);
     const section = c.req.param('section');
     if (!isDataSection(section)) throw new DomainError('notFound', 'No such part of the operator data.');
-    return c.json({ section, data: await dataSection(c.var.deps.db, section) });
+    if (!sectionsFor(staff.role).includes(section)) throw new DomainError('forbidden', MESSAGES.adminOnly);
+    return c.json({ section, data: await dataSection(c.var.deps.db, section, scopeOf(staff), c.var.deps.now()) });
   })
   .post('/operator/data', async (c) => {
     const staff = await requireStaff(c);
-    requireAdmin(staff);
+    const raw = (await readBody(c, DataRequest)).change as { kind?: unknown };
+    // Who may make it is asked first: only an administrator learns what is wrong with a change of theirs.
+    if (!mayChange(staff.role, String(raw.kind))) throw new DomainError('forbidden', MESSAGES.adminOnly);
     // The change's fields are named as the forms name them (company_name, bands.0.per_mile), not change.company_name.
-    const change = validate((await readBody(c, DataRequest)).change, DataChangeBody);
-    return c.json(await changeData(c.var.deps.db, staff, change, c.var.deps.security.passwordHashCost));
+    const change = validate(raw, DataChangeBody);
+    return c.json(await changeData(c.var.deps.db, staff, change, c.var.deps.security.passwordHashCost, scopeOf(staff)));
   })
   .get('/operator/export', async (c) => {
     const staff = await requireStaff(c);

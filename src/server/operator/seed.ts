@@ -1,12 +1,14 @@
 // The demo operator: what a fresh `npm start` shows. Written through the same
 // functions as `npm run admin`, and only into an empty database. A server for
 // customers (NODE_ENV=production) gets its reference data alone (settings,
-// companies, fleet, rates, places), never the demo's people or bookings: their
-// passwords are in README (issue 39, decision 47).
+// companies, fleet, rates, places), never the demo's people (staff, passenger,
+// drivers and cars) or bookings: their passwords are in README (issue 39,
+// decision 47).
 import type { Db } from '../db/index';
 import { addAddress, setRate, setSetting, upsertCompany, upsertVehicleType } from './operator';
 import { DEMO_ADDRESSES } from './seedAddresses';
 import { DEMO_CORPORATE, seedCorporatePassenger } from './seedCorporate';
+import { seedDrivers } from './seedDrivers';
 import { hashPassword } from '../auth/passwords';
 import { DEFAULT_PASSWORD_HASH_COST } from '../config';
 
@@ -131,6 +133,7 @@ export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST,
       await tx.query('INSERT INTO staff (email, name, role, company_id, password_hash) VALUES ($1, $2, $3, $4, $5)',
         [s.email, s.name, s.role, s.company ? companyIds.get(s.company)! : null, staffHashes[i]]);
     }
+    await seedDrivers(tx, companyIds, vehicleIds);
     return true;
   });
 }

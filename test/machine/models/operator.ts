@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import { operatorMachine, unseenCount, type Board, type BookingPage, type OperatorEvent, type OperatorInput, type OperatorSnapshot, type StaffMember } from '../../../machines/operator';
 import { MESSAGES } from '../../../src/domain/operatorDesk';
+import { sectionsFor } from '../../../src/domain/operatorData';
 import { screenOfPath } from '../../../src/domain/screens';
 import { answers, callsOpen, type Model, type ModelEvent, type Trail } from '../modelPaths';
 
@@ -19,7 +20,8 @@ export const retryMail = answers(operatorMachine, 'retryMail');
 export const exportCsv = answers(operatorMachine, 'exportCsv');
 export const loadData = answers(operatorMachine, 'loadData');
 export const saveData = answers(operatorMachine, 'saveData');
-export const SERVICES = ['getSession', 'signIn', 'signOut', 'loadBoard', 'loadFilters', 'loadBooking', 'runAction', 'loadMail', 'retryMail', 'exportCsv', 'loadData', 'saveData'];
+export const loadRecords = answers(operatorMachine, 'loadRecords');
+export const SERVICES = ['getSession', 'signIn', 'signOut', 'loadBoard', 'loadFilters', 'loadBooking', 'loadRecords', 'runAction', 'loadMail', 'retryMail', 'exportCsv', 'loadData', 'saveData'];
 
 export const url = (href: string): OperatorEvent => {
   const at = href.indexOf('?');
@@ -43,6 +45,7 @@ export const page: BookingPage = {
     status: 'confirmed', status_label: 'Confirmed', actions: ['assignDriver', 'cancel'], breakdown: [],
     payment: { method: 'car', status: 'due_in_car', charge_id: null, intent_id: null, test: false, refundable: null },
     driver: null, cancel_reason: null, refund: null,
+    needs: { company_id: 3, company_name: 'Metro Cars London', pickup_date: '2030-09-12', passengers: 2, wheelchair: false },
   },
   timeline: [],
 };
@@ -50,12 +53,14 @@ export const failedMail = {
   id: 3, kind: 'booking_confirmation', to_address: 'oliver.bennett@example.com', cc_address: null, subject: `Booking confirmed: ${REF}`,
   status: 'failed', attempts: 6, last_error: '550 mailbox unavailable', created_at: '12-09-2030 07:00', booking_number: REF,
 };
-const driver = { name: 'Dan Price', mobile: '07700 900777', vehicle: 'Mercedes E-Class', registration: 'LB71 XKE' };
+const assignment = { driver_id: '4', car_id: '5' };
+/** The drivers and cars on record, as the assign dialog is given them. */
+export const records = { drivers: [], cars: [] };
 /** A refusal as the console's calls throw it (src/web/views/operator/operatorApi.ts): its message, status and field. */
 export const refusal = (message: string, extra: { status?: number; field?: string } = {}) => Object.assign(new Error(message), extra);
 const ended = refusal(MESSAGES.sessionEnded, { status: 401 });
 const conflict = refusal(MESSAGES.notAllowed, { status: 409 });
-const invalid = refusal('Enter a valid mobile number, e.g. 07700 900123.', { field: 'mobile', status: 422 });
+const invalid = refusal("Dan Price's PHV driver licence expired on Sat 1 Jun 2030, before the pickup on Thu 12 Sep 2030.", { field: 'driver_id', status: 422 });
 const down = refusal('We could not reach the booking server. Please check your connection and try again.');
 
 export const EVENTS: ModelEvent<OperatorEvent>[] = [
@@ -92,7 +97,11 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   loadBooking.fails(undefined),
   { type: 'action.start', action: 'assignDriver' },
   { type: 'action.start', action: 'complete' },
-  { type: 'action.confirm', action: { kind: 'assignDriver', driver } },
+  { type: 'action.start', action: 'cancel' },
+  loadRecords.done(records),
+  loadRecords.fails(ended),
+  loadRecords.fails(down),
+  { type: 'action.confirm', action: { kind: 'assignDriver', assign: assignment } },
   { type: 'action.cancel' },
   runAction.done({ kind: 'assignDriver' }),
   runAction.done({ kind: 'cancel', refund: { status: 'failed', error: 'connect ECONNREFUSED' } }),
@@ -114,6 +123,7 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   exportCsv.fails(down),
   url('/operator/data?section=staff'),
   { type: 'data.show', section: 'fleet' },
+  { type: 'data.show', section: 'drivers' },
   loadData.done([]),
   loadData.fails(ended),
   loadData.fails(down),
@@ -154,14 +164,14 @@ export function pageOf(trail: Trail<OperatorSnapshot>, input: OperatorInput, rol
   let at = input.location.path;
   for (const { event: e } of trail) {
     if (e.type === 'url.changed') at = (e as unknown as { path: string }).path;
-    if (e.type === 'data.show' && role === 'admin') at = '/operator/data';
+    if (e.type === 'data.show' && sectionsFor(role).includes((e as unknown as { section: never }).section)) at = '/operator/data';
     if (e.type === 'open') at = `/operator/bookings/${(e as unknown as { reference: string }).reference}`;
     if (e.type === 'mail.show') at = '/operator/mail';
     if (e.type === 'board.query' || e.type === 'board.showNew') at = '/operator';
     if (is(e, signOut.done()) || failed(e, signOut)) at = '/operator/login';
   }
-  // Operator data is an administrator's; anyone else lands on the board.
-  return at === '/operator/login' || (at === '/operator/data' && role !== 'admin') ? '/operator' : at;
+  // Every member of staff has a part of the operator data (the drivers and cars); the sign-in page leads to the board.
+  return at === '/operator/login' || (at === '/operator/data' && sectionsFor(role).length === 0) ? '/operator' : at;
 }
 
 /** The last event of this type the person sent. */
@@ -193,7 +203,7 @@ export function asksWhatWasGiven(s: OperatorSnapshot, trail: Trail<OperatorSnaps
 
 /** What the office is told when an action is done (issue 26), by the action's kind. */
 const DONE: Record<string, string> = {
-  assignDriver: 'Driver saved. The passenger has been e-mailed the details.',
+  assignDriver: 'Driver and car saved. The passenger has been e-mailed the details.',
   complete: 'Marked as completed.', noShow: 'Marked as a no-show.',
   cancel: 'Booking cancelled. The passenger, the office and the company have been told.',
   retryRefund: 'Refund asked for again.',
@@ -216,13 +226,21 @@ function mailAsked(trail: Trail<OperatorSnapshot>, input: OperatorInput): string
   return status;
 }
 
-/** The part of the operator data asked for: its button, or the address's `?section=` (the settings when none). */
-function sectionAsked(trail: Trail<OperatorSnapshot>): string {
-  let section = 'settings';
+/**
+ * The part of the operator data asked for: its button, or the address's `?section=`, when the role may open it; else
+ * the role's first part (an administrator's settings, other staff's drivers).
+ */
+function sectionAsked(trail: Trail<OperatorSnapshot>, role: string | undefined): string {
+  const open: string[] = sectionsFor(role);
+  let section = open[0];
   for (const { event: e } of trail) {
-    if (e.type === 'data.show') section = (e as unknown as { section: string }).section;
+    const shown = (e as unknown as { section: string }).section;
+    if (e.type === 'data.show' && open.includes(shown)) section = shown;
     const { path, search } = e as unknown as { path: string; search: string };
-    if (e.type === 'url.changed' && path === '/operator/data') section = new URLSearchParams(search).get('section') || 'settings';
+    if (e.type === 'url.changed' && path === '/operator/data') {
+      const asked = new URLSearchParams(search).get('section') ?? '';
+      section = open.includes(asked) ? asked : open[0];
+    }
   }
   return section;
 }
@@ -305,7 +323,7 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
       expect([s.context.mailStatus, where]).toEqual([status, `/operator/mail${status === 'failed' ? '' : `?status=${status}`}`]);
     }
     if (s.matches({ signedIn: 'data' })) {
-      const section = sectionAsked(trail);
+      const section = sectionAsked(trail, s.context.staff?.role);
       expect([s.context.dataSection, where]).toEqual([section, `/operator/data${section === 'settings' ? '' : `?section=${section}`}`]);
     }
     // Each screen shows under its own address: the board with its query, a booking under its reference.
@@ -356,7 +374,7 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     if (out.refund?.status === 'failed') expect([s.context.error?.message, s.context.notice]).toEqual([expect.stringMatching(/refund failed/), null]);
     else expect([s.context.notice, s.context.error]).toEqual([DONE[(out as { kind: string }).kind], null]);
   }
-  if (failed(last, runAction) && statusOf(last) === 422) expect([s.value, s.context.error?.field]).toEqual([{ signedIn: { booking: 'confirming' } }, 'mobile']);
+  if (failed(last, runAction) && statusOf(last) === 422) expect([s.value, s.context.error?.field]).toEqual([{ signedIn: { booking: 'confirming' } }, 'driver_id']);
   if (failed(last, runAction) && statusOf(last) === 409) {
     expect([s.value, s.context.action, s.context.error?.message]).toEqual([{ signedIn: { booking: 'loading' } }, null, MESSAGES.notAllowed]);
   }
@@ -371,12 +389,18 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     expect(s.matches({ signedIn: { booking: 'confirming' } })).toBe(false);
   }
   if (is(last, retryMail.done())) expect(s.context.notice).toBe('The message will be sent again now.');
-  // Operator data is an administrator's: anyone else asking for it is on the board.
+  // Operator data: each role sees only its parts (an administrator every one, other staff the drivers and cars).
   if (s.matches({ signedIn: 'data' })) {
-    expect(s.context.staff?.role).toBe('admin');
+    expect(sectionsFor(s.context.staff?.role)).toContain(s.context.dataSection);
     expect(s.context.location.path).toBe('/operator/data');
   }
-  if (on && s.context.staff?.role !== 'admin') expect(s.matches({ signedIn: 'data' })).toBe(false);
+  // The driver and car are chosen from the record as it stands: loaded as the dialog opens, a failure shown on the page.
+  if (last?.type === 'action.start' && (last as unknown as { action: string }).action === 'assignDriver' && prev?.matches({ signedIn: { booking: 'ready' } })
+    && prev.context.page?.desk.actions.includes('assignDriver')) {
+    expect([s.value, s.context.records]).toEqual([{ signedIn: { booking: 'loadingRecords' } }, null]);
+  }
+  if (is(last, loadRecords.done())) expect([s.value, s.context.records]).toEqual([{ signedIn: { booking: 'confirming' } }, records]);
+  if (failed(last, loadRecords) && statusOf(last) !== 401) expect([s.value, s.context.action, s.context.error?.message]).toEqual([{ signedIn: { booking: 'ready' } }, null, expect.any(String)]);
   if (is(last, saveData.done())) expect([s.value, s.context.password]).toEqual([{ signedIn: { data: 'loading' } }, 'Xq7-kP2mZ9rT4wLb']);
   if (failed(last, saveData) && statusOf(last) === 422) expect([s.value, s.context.error?.field, s.context.password]).toEqual([{ signedIn: { data: 'ready' } }, 'email', null]);
   if (is(last, signOut.done()) || failed(last, signOut)) expect([s.context.staff, s.context.wanted]).toEqual([null, null]);
@@ -393,13 +417,14 @@ export function offers(s: OperatorSnapshot): ModelEvent<OperatorEvent>[] {
   const c = s.context;
   const out: ModelEvent<OperatorEvent>[] = [{ type: 'signOut' }, { type: 'mail.show', status: 'sent' }];
   if (c.staff?.role === 'admin') out.push({ type: 'data.show', section: 'fleet' });
+  out.push({ type: 'data.show', section: 'drivers' });
   const tryAgain = ['board', 'booking', 'mail', 'data'].some((page) => s.matches({ signedIn: { [page]: 'failed' } } as never));
   if (tryAgain) out.push({ type: 'retry' });
   if (s.matches({ signedIn: { board: 'ready' } })) out.push({ type: 'board.query', query: { tab: 'past' } }, { type: 'board.showNew' }, { type: 'open', reference: REF });
   if (s.matches({ signedIn: { booking: 'ready' } })) {
     for (const action of c.page?.desk.actions ?? []) out.push({ type: 'action.start', action } as ModelEvent<OperatorEvent>);
   }
-  if (s.matches({ signedIn: { booking: 'confirming' } })) out.push({ type: 'action.cancel' }, { type: 'action.confirm', action: { kind: 'assignDriver', driver } });
+  if (s.matches({ signedIn: { booking: 'confirming' } })) out.push({ type: 'action.cancel' }, { type: 'action.confirm', action: { kind: 'assignDriver', assign: assignment } });
   if (s.matches({ signedIn: { mail: 'ready' } })) out.push({ type: 'mail.retry', id: 3 });
   if (s.matches({ signedIn: { data: 'ready' } })) {
     out.push({ type: 'data.save', change: { kind: 'addStaff', email: 'sam@albion-executive.co.uk', name: 'Sam Lee', role: 'dispatcher' } });
@@ -410,6 +435,8 @@ export function offers(s: OperatorSnapshot): ModelEvent<OperatorEvent>[] {
 
 export const model: Model<typeof operatorMachine> = {
   name: 'operator machine',
+  // Issue 41: the assign dialog's record loading, and every role's part of the operator data (the drivers and cars).
+  maxStates: 12_000,
   machine: operatorMachine,
   events: EVENTS,
   inputs: INPUTS,
@@ -422,7 +449,7 @@ export const model: Model<typeof operatorMachine> = {
   facts: spec,
   factsTitle: "issue 26's console: sign-in, addresses, new bookings and actions",
   offers,
-  deciding: ['getSession', 'signIn', 'signOut', 'runAction', 'retryMail', 'saveData'],
+  deciding: ['getSession', 'signIn', 'signOut', 'loadRecords', 'runAction', 'retryMail', 'saveData'],
   services: SERVICES,
   depth: () => 5,
 };

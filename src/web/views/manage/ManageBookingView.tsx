@@ -130,7 +130,7 @@ function BookingPage({ page }: { page: ManagePage }) {
         <Section id="driver-title" title="Your driver">
           <Rows rows={[
             { label: 'Driver', value: m.driver.name }, { label: 'Mobile', value: formatPhone(m.driver.mobile) || m.driver.mobile },
-            { label: 'Car', value: m.driver.vehicle }, { label: 'Registration', value: m.driver.registration },
+            { label: 'Car', value: m.driver.colour ? `${m.driver.colour} ${m.driver.vehicle}` : m.driver.vehicle }, { label: 'Registration', value: m.driver.registration },
           ]} />
           <p><a className="btn btn-secondary" href={telHref(m.driver.mobile)}>Call your driver</a></p>
         </Section>

@@ -1,11 +1,14 @@
-// The windows that confirm an action before it happens (issue 26): a driver's details, a cancellation's reason and
+// The windows that confirm an action before it happens (issue 26): a driver and car from the record (issue 41), a cancellation's reason and
 // refund, or a plain question. Each form checks with the rules the server enforces (src/domain/operatorDesk.ts);
 // the server's refusal, naming a field, shows under that field. Only the office is offered a refund (mayRefund): a
 // company's staff cancel without one, and are told the office refunds it (decision 50).
 import { Form } from 'react-final-form';
 import { Field } from 'react-final-form';
 import { TextField } from '../../components/TextField';
-import { cancelErrors, driverErrors, mayRefund, type BookingAction, type CancelInput, type DriverInput } from '../../../domain/operatorDesk';
+import { useState } from 'react';
+import { cancelErrors, mayRefund, type BookingAction, type CancelInput } from '../../../domain/operatorDesk';
+import { assignErrors, dispatchProblems, type AssignInput } from '../../../domain/fleetRecords';
+import { formatDateLong } from '../../../domain/ukTime';
 import { formatPhone } from '../../../domain/phone';
 import type { BookingPage } from '../../../../machines/operator';
 import { poundsToPence } from '../../../domain/money';
@@ -64,30 +67,110 @@ function useServerFieldErrors(): Record<string, string> {
   return error?.field ? { [error.field]: error.message } : {};
 }
 
+/** Whether a record's words match what was typed in the search (any order, any case). */
+const matches = (words: string, typed: string) => typed.trim().toLowerCase().split(/\s+/).every((w) => words.toLowerCase().includes(w));
+
+/**
+ * The driver and car, chosen from the record (issue 41): each list shows the booking's company's active records, found
+ * by typing part of a name, mobile or registration. What may not take the booking (an expired licence, MOT or
+ * insurance, too few seats, no wheelchair access) is said under the choice before it is sent, by the server's rule.
+ */
 function DriverDialog({ page, onClose }: { page: BookingPage; onClose: () => void }) {
   const actor = useOperatorRef();
   const server = useServerFieldErrors();
+  const records = useOperator((s) => s.context.records);
+  const [findDriver, setFindDriver] = useState('');
+  const [findCar, setFindCar] = useState('');
+  const needs = page.desk.needs;
   const d = page.desk.driver;
-  const initial: DriverInput = d ? { ...d, mobile: formatPhone(d.mobile) } : { name: '', mobile: '', vehicle: '', registration: '' };
+  const reference = page.booking.booking.booking_number;
+  const own = <T extends { company_id: number; active: boolean }>(list: T[]) => list.filter((r) => r.company_id === needs.company_id && r.active);
+  const drivers = own(records?.drivers ?? []);
+  const cars = own(records?.cars ?? []);
+  const initial: AssignInput = {
+    driver_id: String(drivers.find((r) => r.id === (d as { driver_id?: number } | null)?.driver_id)?.id ?? ''),
+    car_id: String(cars.find((r) => r.id === (d as { car_id?: number } | null)?.car_id)?.id ?? ''),
+  };
+  const validate = (v: AssignInput) => {
+    const errors: Record<string, string> = { ...assignErrors(v) };
+    const driver = drivers.find((r) => String(r.id) === v.driver_id);
+    const car = cars.find((r) => String(r.id) === v.car_id);
+    if (driver && car) {
+      for (const p of dispatchProblems(needs, driver, car)) errors[p.field] = errors[p.field] ? `${errors[p.field]} ${p.message}` : p.message;
+    }
+    return { ...errors, ...server };
+  };
   return (
-    <ConfirmDialog title={d ? `Change the driver of ${page.booking.booking.booking_number}` : `Assign a driver to ${page.booking.booking.booking_number}`} onClose={onClose}>
-      <p>The passenger is e-mailed these details{d ? ' again' : ''}.</p>
-      <Form<DriverInput>
+    <ConfirmDialog title={d ? `Change the driver of ${reference}` : `Assign a driver to ${reference}`} onClose={onClose}>
+      <p>
+        {needs.company_name}&apos;s drivers and cars on record, for {formatDateLong(needs.pickup_date)}: {needs.passengers} passenger{needs.passengers === 1 ? '' : 's'}
+        {needs.wheelchair ? ', wheelchair-accessible vehicle' : ''}. The passenger is e-mailed the details{d ? ' again' : ''}.
+      </p>
+      {d && <p>Now: <strong>{d.name}</strong>, {d.colour ? `${d.colour} ` : ''}{d.vehicle} {d.registration}.</p>}
+      <Form<AssignInput>
         initialValues={initial}
-        validate={(v) => ({ ...driverErrors(v), ...server })}
-        onSubmit={(v) => { actor.send({ type: 'action.confirm', action: { kind: 'assignDriver', driver: v } }); }}
+        validate={validate}
+        onSubmit={(v) => { actor.send({ type: 'action.confirm', action: { kind: 'assignDriver', assign: v } }); }}
         render={({ handleSubmit }) => (
-          <form onSubmit={handleSubmit} noValidate className="op-form" aria-label="Driver">
-            <TextField name="name" label="Driver's name" required autoComplete="off" />
-            <TextField name="mobile" label="Mobile" required type="tel" autoComplete="off" />
-            <TextField name="vehicle" label="Vehicle (make and model)" required autoComplete="off" />
-            <TextField name="registration" label="Registration" required autoComplete="off" />
-            <ServerError fields={['name', 'mobile', 'vehicle', 'registration']} />
-            <Buttons confirm="Save driver" onClose={onClose} submit />
+          <form onSubmit={handleSubmit} noValidate className="op-form" aria-label="Driver and car">
+            <Choice
+              name="driver_id" legend="Driver" find={findDriver} onFind={setFindDriver} findLabel="Find a driver (name or mobile)"
+              empty={`${needs.company_name} has no active driver on record. Add one under Operator data, Drivers.`}
+              options={drivers.filter((r) => matches(`${r.name} ${r.mobile} ${formatPhone(r.mobile)} ${r.licence_number}`, findDriver)).map((r) => ({
+                id: r.id, label: r.name, detail: `${formatPhone(r.mobile)} · licence ${r.licence_number} to ${formatDateLong(r.licence_expiry)}`,
+              }))}
+            />
+            <Choice
+              name="car_id" legend="Car" find={findCar} onFind={setFindCar} findLabel="Find a car (registration, make or model)"
+              empty={`${needs.company_name} has no car in service on record. Add one under Operator data, Vehicles.`}
+              options={cars.filter((r) => matches(`${r.registration} ${r.registration.replace(/\s/g, '')} ${r.make} ${r.model} ${r.colour}`, findCar)).map((r) => ({
+                id: r.id, label: `${r.registration}, ${r.colour} ${r.make} ${r.model}`,
+                detail: `${r.category_name} · ${r.passengers} passengers${r.wheelchair ? ' · wheelchair accessible' : ''}`,
+              }))}
+            />
+            <ServerError fields={['driver_id', 'car_id']} />
+            <Buttons confirm="Save driver and car" onClose={onClose} submit />
           </form>
         )}
       />
     </ConfirmDialog>
+  );
+}
+
+/** One list of the record to choose from (radio buttons), with a search box above it and the field's error below. */
+function Choice({ name, legend, find, onFind, findLabel, options, empty }: {
+  name: string; legend: string; find: string; onFind: (v: string) => void; findLabel: string; empty: string;
+  options: { id: number; label: string; detail: string }[];
+}) {
+  const searchId = `${name}-find`;
+  const errorId = `${name}-error`;
+  return (
+    <Field name={name} subscription={{ error: true, touched: true, submitFailed: true, value: true }}>
+      {({ meta }) => {
+        const shown = (meta.touched || meta.submitFailed) && meta.error;
+        return (
+          <fieldset className="op-fieldset op-choice" aria-describedby={shown ? errorId : undefined}>
+            <legend>{legend}</legend>
+            <label htmlFor={searchId} className="op-choice-find">{findLabel}</label>
+            <input id={searchId} type="search" value={find} onChange={(e) => onFind(e.target.value)} autoComplete="off" />
+            <div className="op-choice-list">
+              {options.length === 0 && <p className="op-muted">{find.trim() ? 'Nothing on record matches.' : empty}</p>}
+              {options.map((o) => (
+                <Field key={o.id} name={name} type="radio" value={String(o.id)}>
+                  {({ input }) => (
+                    <label className="op-radio op-choice-option">
+                      <input {...input} />
+                      <span><strong>{o.label}</strong><br /><span className="op-muted">{o.detail}</span></span>
+                    </label>
+                  )}
+                </Field>
+              ))}
+            </div>
+            {shown && <p id={errorId} className="field-error" role="alert">{meta.error}</p>}
+          </fieldset>
+        );
+      }}
+    </Field>
   );
 }
 

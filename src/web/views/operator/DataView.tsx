@@ -1,12 +1,12 @@
-// Operator data for administrators (issue 26): settings by kind, companies, the fleet and its rates, places and
-// staff. Each form checks what the server checks, sends one change, and the part is loaded again after it.
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { DATA_SECTIONS, SECTION_LABELS, type DataChange } from '../../../domain/operatorData';
+// Operator data (issue 26): settings by kind, companies, the fleet and its rates, places and staff for administrators;
+// the drivers and cars on record for every member of staff (issue 41, ./FleetRecordsView.tsx). Each form checks what the server checks, sends one change, and the part is loaded again after it.
+import { useState, type FormEvent } from 'react';
+import { SECTION_LABELS, sectionsFor } from '../../../domain/operatorData';
 import { SETTING_GROUPS, isOn, onOff, settingProblem, type SettingInfo } from '../../../domain/settingsCatalogue';
 import { ROLE_LABELS, STAFF_ROLES } from '../../../domain/operatorDesk';
 import { useOperator, useOperatorRef } from './operatorActor';
-
-type Row = Record<string, unknown>;
+import { Card, Input, useSave, type Row } from './dataForm';
+import { CarsPart, DriversPart, type CarsData, type DriversData } from './FleetRecordsView';
 
 export function DataView() {
   const actor = useOperatorRef();
@@ -17,11 +17,13 @@ export function DataView() {
   const notice = useOperator((s) => s.context.notice);
   const error = useOperator((s) => s.context.error);
   const password = useOperator((s) => s.context.password);
+  const sections = useOperator((s) => sectionsFor(s.context.staff?.role));
+  const admin = useOperator((s) => s.context.staff?.role === 'admin');
   return (
     <section className="op-page" aria-labelledby="data-title">
-      <h1 id="data-title" tabIndex={-1}>Operator data</h1>
+      <h1 id="data-title" tabIndex={-1}>{admin ? 'Operator data' : 'Drivers and vehicles'}</h1>
       <div className="op-tabs" role="group" aria-label="Which data">
-        {DATA_SECTIONS.map((s) => (
+        {sections.map((s) => (
           <button key={s} type="button" className="op-tab" aria-pressed={section === s} onClick={() => actor.send({ type: 'data.show', section: s })}>{SECTION_LABELS[s]}</button>
         ))}
       </div>
@@ -39,40 +41,13 @@ export function DataView() {
           {section === 'fleet' && <FleetPart fleet={data as { vehicles: Row[]; rates: Row[] }} />}
           {section === 'places' && <PlacesPart places={data as { known: Row[]; banned: Row[] }} />}
           {section === 'staff' && <StaffPart staff={data as Row[]} />}
+          {section === 'drivers' && <DriversPart data={data as DriversData} />}
+          {section === 'cars' && <CarsPart data={data as CarsData} />}
           {section === 'audit' && <AuditPart entries={data as Row[]} />}
         </>
       )}
     </section>
   );
-}
-
-/** The change is sent; the server's refusal naming one of this form's fields shows under it. */
-function useSave() {
-  const actor = useOperatorRef();
-  const saving = useOperator((s) => s.matches({ signedIn: { data: 'saving' } }));
-  const error = useOperator((s) => s.context.error);
-  return { saving, fieldError: (field: string) => (error?.field === field ? error.message : undefined), save: (change: DataChange) => actor.send({ type: 'data.save', change }) };
-}
-
-function Input({ id, label, value, onChange, error, type = 'text', hint, required }: {
-  id: string; label: string; value: string; onChange: (v: string) => void; error?: string; type?: string; hint?: string; required?: boolean;
-}) {
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}{required && <span className="required-mark" aria-hidden="true"> *</span>}</label>
-      {type === 'textarea'
-        ? <textarea id={id} rows={6} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={described} />
-        : <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={described} aria-required={required || undefined} />}
-      {hint && <p className="field-hint" id={`${id}-hint`}>{hint}</p>}
-      {error && <p className="field-error" id={`${id}-error`}>{error}</p>}
-    </div>
-  );
-}
-
-function Card({ title, children }: { title: string; children: ReactNode }) {
-  const id = `card-${title.replace(/\W+/g, '-').toLowerCase()}`;
-  return <section className="op-card" aria-labelledby={id}><h2 id={id}>{title}</h2>{children}</section>;
 }
 
 function SettingsPart({ settings }: { settings: (SettingInfo & { value: string })[] }) {

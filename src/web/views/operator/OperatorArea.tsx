@@ -84,7 +84,7 @@ function ConsoleBar() {
             ))}
             {link('operatorMail', 'Mail')}
             {link('operatorExport', 'Export')}
-            {staff?.role === 'admin' && link('operatorData', 'Operator data')}
+            {staff && link('operatorData', staff.role === 'admin' ? 'Operator data' : 'Drivers and vehicles')}
           </ul>
         </nav>
         <div className="op-who">

@@ -16,6 +16,7 @@ export const liveOperator = operatorMachine.provide({
     loadBoard: fromPromise(({ input }: { input: BoardQuery }) => calls.loadBoard(input)),
     loadFilters: fromPromise(() => calls.loadFilters()),
     loadBooking: fromPromise(({ input }: { input: { reference: string } }) => calls.loadBooking(input.reference)),
+    loadRecords: fromPromise(() => calls.loadRecords()),
     runAction: fromPromise(({ input }: { input: { reference: string; action: DeskAction } }) => calls.runAction(input.reference, input.action)),
     loadMail: fromPromise(({ input }: { input: { status: MailStatus } }) => calls.loadMail(input.status)),
     retryMail: fromPromise(({ input }: { input: { id: number } }) => calls.retryMail(input.id)),

@@ -3,7 +3,7 @@
 // status (401: the session ended), which the console's machine reads.
 import { api, refusalOf } from '../../api';
 import type {
-  ActionResult, Board, BoardQuery, BookingPage, DeskAction, Filters, Latest, MailRow, MailStatus, StaffMember,
+  ActionResult, Board, BoardQuery, BookingPage, DeskAction, Filters, Latest, MailRow, MailStatus, Records, StaffMember,
   DataSaved,
 } from '../../../../machines/operator';
 import type { DataChange, DataSection } from '../../../domain/operatorData';
@@ -37,7 +37,7 @@ const ACTION_PATHS: Record<DeskAction['kind'], string> = {
 };
 
 export async function runAction(reference: string, action: DeskAction): Promise<ActionResult> {
-  const body = action.kind === 'assignDriver' ? action.driver : action.kind === 'cancel' ? action.cancel : undefined;
+  const body = action.kind === 'assignDriver' ? action.assign : action.kind === 'cancel' ? action.cancel : undefined;
   const answer = await call<Omit<ActionResult, 'kind'>>(`bookings/${encodeURIComponent(reference)}/${ACTION_PATHS[action.kind]}`, { method: 'POST', body });
   return { ...answer, kind: action.kind };
 }
@@ -46,6 +46,11 @@ export const loadMail = async (status: MailStatus) => (await call<{ emails: Mail
 export const retryMail = (id: number) => call(`emails/${id}/retry`, { method: 'POST' });
 
 export const loadData = async (section: DataSection) => (await call<{ data: unknown }>(`data/${section}`)).data;
+/** The drivers and cars the viewer may dispatch, as Operator data lists them. */
+export async function loadRecords(): Promise<Records> {
+  const [drivers, cars] = await Promise.all([loadData('drivers'), loadData('cars')]);
+  return { drivers: (drivers as Pick<Records, 'drivers'>).drivers, cars: (cars as Pick<Records, 'cars'>).cars };
+}
 export const saveData = (change: DataChange) => call<DataSaved>('data', { method: 'POST', body: { change } });
 
 /** The CSV, fetched with the key headers and saved as the file the server names. */
