@@ -44,6 +44,8 @@ export interface BookingPage {
 export interface MailRow {
   id: number; kind: string; to_address: string; cc_address: string | null; subject: string; status: string; attempts: number;
   last_error: string | null; created_at: string; booking_number: string | null;
+  /** Issue 41: an e-mail or a text; a text's delivery as reported, and whether its number opted out (STOP). */
+  channel?: 'email' | 'sms'; delivery_status?: string | null; delivery_error?: string | null; opted_out?: boolean;
 }
 export type MailStatus = 'failed' | 'pending' | 'sent';
 

@@ -12,6 +12,7 @@ import { authRoutes } from './auth/routes';
 import { accountRoutes } from './account/routes';
 import { cardRoutes } from './bookings/cardRoutes';
 import { webhookRoutes } from './cardEvents/routes';
+import { smsStatusRoutes } from './smsEvents/smsStatus';
 import { operatorRoutes } from './operator/routes';
 import { manageRoutes } from './manage/routes';
 import { GATEWAY_PATH } from './payments/provider';
@@ -123,6 +124,9 @@ export function createApp(deps: AppDeps, web?: Hono, ...extra: (Hono | undefined
   // The provider's events: signed, so outside the API-key check (bookings/cardRoutes.ts).
   app.use('/api/v1/stripe/*', provide(deps));
   app.route('/api/v1', webhookRoutes);
+  // Twilio's delivery reports: signed, so outside the API-key check too (issue 41).
+  app.use('/api/v1/sms/*', provide(deps));
+  app.route('/api/v1', smsStatusRoutes);
   // The local test gateway, when it is the card provider: the card page's Stripe.js stand-in and its API.
   if (deps.cards.gateway) app.route(GATEWAY_PATH, deps.cards.gateway.app);
   // With Stripe configured there is no test gateway: its paths are not found (not the site's page either).

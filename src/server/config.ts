@@ -25,6 +25,11 @@ export interface Config {
   passwordHashCost: number;
   /** Take the client address from X-Forwarded-For (TRUST_PROXY=1) instead of the socket. */
   trustProxy: boolean;
+  /**
+   * Twilio for texts (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM; TWILIO_API_URL for a stand-in in tests); unset:
+   * each text is a file in DATA_DIR/sms (issue 41).
+   */
+  twilio?: { accountSid: string; authToken: string; from: string; apiUrl?: string };
   /** Stripe's publishable key (STRIPE_PUBLISHABLE_KEY); set: pages may load Stripe.js (card payments). */
   stripePublishableKey?: string;
   /** Stripe's secret key (STRIPE_SECRET_KEY). With neither key set, card payments use the local test gateway. */
@@ -103,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordHashCost: hashCost(env.PASSWORD_HASH_COST),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     ...stripeKeys(env),
+    twilio: twilioSettings(env),
     dbQueueLimit: parseQueueLimit(env.DB_QUEUE_LIMIT),
     rateLimits: parseLimits(env.RATE_LIMITS),
     pendingRetentionDays: wholeDays('PENDING_RETENTION_DAYS', env.PENDING_RETENTION_DAYS, DEFAULT_PENDING_RETENTION_DAYS),
@@ -124,6 +130,22 @@ function wholeNumber(name: string, value: string | undefined, fallback: number, 
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number of ${unit} from ${min} to ${max}, not "${value}"`);
   return n;
+}
+
+const TWILIO_VARS = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
+
+/** Twilio needs its account, token and sender; none means the SMS folder; some but not all is a mistake to stop on. */
+function twilioSettings(env: NodeJS.ProcessEnv): Config['twilio'] {
+  const set = TWILIO_VARS.filter((k) => env[k]?.trim());
+  if (!set.length) return undefined;
+  if (set.length < TWILIO_VARS.length) {
+    throw new Error(`Texts through Twilio need ${TWILIO_VARS.join(', ')}; missing: ${TWILIO_VARS.filter((k) => !env[k]?.trim()).join(', ')}. Set all three, or none for the SMS folder.`);
+  }
+  if (!/^AC[0-9a-fA-F]{32}$/.test(env.TWILIO_ACCOUNT_SID!.trim())) throw new Error('TWILIO_ACCOUNT_SID is AC followed by 32 hexadecimal digits');
+  return {
+    accountSid: env.TWILIO_ACCOUNT_SID!.trim(), authToken: env.TWILIO_AUTH_TOKEN!.trim(), from: env.TWILIO_FROM!.trim(),
+    apiUrl: env.TWILIO_API_URL?.trim() || undefined,
+  };
 }
 
 const STRIPE_VARS = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;

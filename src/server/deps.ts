@@ -23,6 +23,8 @@ export interface AppDeps {
   security: SecurityConfig;
   /** Card payments: Stripe, or the local test gateway (payments/provider.ts). */
   cards: CardProvider;
+  /** Twilio's auth token, to check its delivery reports (smsEvents/smsStatus.ts); none without Twilio (issue 41). */
+  smsReports?: { authToken: string } | null;
 }
 
 /** The Hono environment of every route: `c.var.deps`. */

@@ -1,5 +1,5 @@
 // Opening what the server runs on: the database (migrated, seeded), the
-// distance service and the mail queue. `npm start` and `npm run admin` share it.
+// distance service and the message queue (e-mail and SMS). `npm start` and `npm run admin` share it.
 import path from 'node:path';
 import { DEFAULT_PASSWORD_HASH_COST, type Config } from './config';
 import { openDb, type Db } from './db/index';
@@ -11,6 +11,7 @@ import { distanceFromConfig } from './geo/index';
 import type { DistanceService } from './geo/distance';
 import { MailQueue } from './mail/queue';
 import { outboxTransport, smtpTransport } from './mail/transport';
+import { smsOutboxTransport, twilioSmsTransport } from './mail/sms';
 import { underLoad } from './http/load';
 import { loadSettings } from './deps';
 import { makeDataDirPrivate, makeTreePrivate } from './privateData';
@@ -42,6 +43,11 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const transport = config.smtpUrl ? smtpTransport(config.smtpUrl) : outboxTransport(path.join(config.dataDir, 'outbox'));
   const from = async () => config.mailFrom ?? (await loadSettings(db)).FROM_EMAIL ?? 'bookings@localhost';
   // The sender yields to the site's requests under load (issue 40).
-  const mail = new MailQueue(db, transport, from, console.log, { busy: underLoad });
+  // Texts (issue 41): Twilio when its keys are set, else a file each in DATA_DIR/sms; its delivery reports come to
+  // /api/v1/sms/status (smsEvents/smsStatus.ts).
+  const sms = config.twilio
+    ? twilioSmsTransport({ ...config.twilio, statusCallback: `${config.siteUrl}/api/v1/sms/status` })
+    : smsOutboxTransport(path.join(config.dataDir, 'sms'));
+  const mail = new MailQueue(db, transport, from, console.log, { busy: underLoad, sms });
   return { db, distance: distanceFromConfig(config), mail, log };
 }

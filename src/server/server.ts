@@ -95,7 +95,10 @@ async function start(options: ServeOptions) {
   });
   const doorSecret = config.databaseUrl ? null : newDoorSecret();
   const app = createApp(
-    { db, distance, mail, apiKeys: keys, now: () => new Date(), siteUrl: config.siteUrl, security, cards },
+    {
+      db, distance, mail, apiKeys: keys, now: () => new Date(), siteUrl: config.siteUrl, security, cards,
+      smsReports: config.twilio ? { authToken: config.twilio.authToken } : null,
+    },
     webApp({
       // WEB_DIST_DIR: another build to serve (npm run bench:web builds into its own folder, never into dist).
       distDir: process.env.WEB_DIST_DIR || distDir, publicDir: path.join(root, 'public'), runtime: { apiPublicKey: keys.public, apiSecretKey: keys.secret },
@@ -117,7 +120,7 @@ async function start(options: ServeOptions) {
   const closeDoor = doorSecret
     ? openDoor(config.dataDir, { pid: process.pid, port: (server.address() as AddressInfo).port, secret: doorSecret }) : () => {};
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
-  console.log(`Mail goes to: ${mail.describe()}; distances: ${distance.name}; card payments: ${cards.describe}`);
+  console.log(`Mail goes to: ${mail.describe()}; texts to: ${mail.describeSms()}; distances: ${distance.name}; card payments: ${cards.describe}`);
   if (config.testGatewayInProduction) {
     console.log('CARD_GATEWAY=test: this production server takes TEST card payments only (no Stripe keys); no real card is charged.');
   }

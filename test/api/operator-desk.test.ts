@@ -8,6 +8,8 @@ import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { localKeys, type CardProvider } from '../../src/server/payments/provider';
 import { csvField } from '../../src/server/operator/csv';
 import { phoneDigits } from '../../src/server/operator/deskQueries';
+import { smsLength } from '../../src/domain/sms';
+import { formatDateLong } from '../../src/domain/ukTime';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => { t = await testApp(); });
@@ -273,6 +275,14 @@ describe("a booking's page and the office's actions", () => {
     for (const text of ['Dan Price', 'Black Mercedes-Benz E-Class', dan.registration]) expect(mails[0].body_text).toContain(text);
     expect(mails[1].body_text).toContain('Your driver has changed');
     expect(mails[1].body_text).toContain('Ana Costa');
+    // And texted, each within two segments, with the office's number (issue 41 §3).
+    const texts = await t.db.query<{ to_address: string; channel: string; body_text: string }>(
+      "SELECT to_address, channel, body_text FROM outbound_emails WHERE booking_id = $1 AND kind = 'driver_assigned_sms' ORDER BY id", [b.id]);
+    expect(texts.map((m) => [m.channel, m.to_address])).toEqual([['sms', '+447700900123'], ['sms', '+447700900123']]);
+    expect(texts[0].body_text).toBe(`Albion Executive Cars: For ${b.booking_number} on ${formatDateLong(DATE)} 07:15 your driver is Dan Price, Black Mercedes-Benz E-Class, `
+      + `reg ${dan.registration}. Questions? Call +44 20 7946 0321`);
+    expect(texts[1].body_text).toMatch(/^Albion Executive Cars: your driver has changed\. .* Ana Costa, /);
+    for (const m of texts) expect(smsLength(m.body_text).segments).toBeLessThanOrEqual(2);
     const audit = await t.db.query<{ action: string; staff_name: string; before: any; after: any }>(
       'SELECT action, staff_name, before, after FROM audit_log WHERE booking_id = $1 ORDER BY id', [b.id]);
     expect(audit.map((a) => a.action)).toEqual(['Driver assigned', 'Driver changed']);

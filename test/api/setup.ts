@@ -98,7 +98,7 @@ export async function seededTestDb(): Promise<Db> {
 }
 
 /** An app on a fresh seeded database, or on `db` (already migrated and seeded) to share one between apps of a file. */
-export async function testApp(opts: { distance?: DistanceService; db?: Db; cards?: (db: Db) => CardProvider; limits?: Limits } = {}) {
+export async function testApp(opts: { distance?: DistanceService; db?: Db; cards?: (db: Db) => CardProvider; limits?: Limits; smsReports?: { authToken: string } } = {}) {
   const db = opts.db ?? await seededTestDb();
   const mailbox = memoryTransport();
   const mail = new MailQueue(db, mailbox.transport, async () => 'bookings@albion-executive.co.uk', () => {});
@@ -111,7 +111,7 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db; cards
     cards: opts.cards?.(db) ?? localCards(db, toSite),
     db, distance: opts.distance ?? estimateDistance, mail: { kick: () => {} },
     apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now, siteUrl: TEST_SITE_URL,
-    security: { ...TEST_SECURITY, limits: opts.limits ?? TEST_SECURITY.limits },
+    security: { ...TEST_SECURITY, limits: opts.limits ?? TEST_SECURITY.limits }, smsReports: opts.smsReports ?? null,
   });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(`/api/v1${path}`, {

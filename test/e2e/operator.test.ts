@@ -5,6 +5,8 @@
 // and beside the Refund button), a session that ends as a cancel is sent, the mail queue, the export, a company
 // member's narrower view, sign-out; at 1280 and 375 px, with axe, and by keyboard alone. Bookings are made through the API, as the website makes them.
 import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { onSharedServer, removeDir, startServer, ukDateInDays } from './harness';
 import { violations } from './axe';
@@ -168,6 +170,12 @@ describe("a booking's page", () => {
     await expect.poll(() => outboxMails(shared.dataDir).filter((m) => m.headers.subject === `Your driver for ${b.booking_number}`).length, { timeout: 10_000 }).toBe(1);
     const told = outboxMails(shared.dataDir).find((m) => m.headers.subject === `Your driver for ${b.booking_number}`)!;
     for (const text of ['Samir Haddad', 'White Toyota Prius', 'LF68 TXI']) expect(told.texts[0]).toContain(text);
+    // And by text, a file in the SMS folder the local default writes (issue 41 §3).
+    const texts = () => (existsSync(path.join(shared.dataDir, 'sms')) ? readdirSync(path.join(shared.dataDir, 'sms')) : [])
+      .filter((f) => f.endsWith('.txt')).map((f) => readFileSync(path.join(shared.dataDir, 'sms', f), 'utf8')).filter((t) => t.includes(b.booking_number));
+    await expect.poll(() => texts().length, { timeout: 10_000 }).toBe(1);
+    expect(texts()[0]).toMatch(/^To: \+447700900321\n/);
+    expect(texts()[0]).toContain('your driver is Samir Haddad, White Toyota Prius, reg LF68 TXI.');
     // The office heard of the booking, and of its driver, with the company that drives it in copy (each message in the
     // outbox once the queue has sent it: waited for, not assumed).
     const officeMails = () => outboxMails(shared.dataDir).filter((m) => m.headers.subject.includes(b.booking_number) && m.headers.to === 'bookings@albion-executive.co.uk');

@@ -8,10 +8,11 @@ import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { unseenCount, type OperatorSnapshot } from '../../machines/operator';
 import { MESSAGES } from '../../src/domain/operatorDesk';
+import { sectionsFor } from '../../src/domain/operatorData';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import {
-  board, exportCsv, getSession, loadBoard, loadBooking, loadData, loadFilters, loadMail, model, retryMail, runAction, saveData, signIn, signOut,
-  failedMail,
+  board, exportCsv, getSession, loadBoard, loadBooking, loadData, loadFilters, loadMail, loadRecords, model, retryMail, runAction, saveData, signIn,
+  signOut, failedMail,
 } from '../machine/models/operator';
 import type { ModelEvent } from '../machine/modelPaths';
 import { browserPaths, type PathOracle, type PathPage } from './pathRunner';
@@ -36,17 +37,56 @@ async function failAs(p: PathPage, method: string, path: string, error: Answer['
   else await p.server.fault({ method, path, kind: 'drop' });
 }
 
+/** The call each of a booking's actions makes, under the booking's address. */
+const ACTION_PATHS = { assignDriver: 'driver', cancel: 'cancel' } as const;
+type DialogAction = keyof typeof ACTION_PATHS;
+
+/**
+ * The drivers and cars on record as the server lists them (issue 41), as Operator data's Drivers and Vehicles give
+ * them: one driver and one car of the path's booking's company, active, whose documents run for decades, the car
+ * taking 16 passengers and a wheelchair, so that the console may offer them for any booking of that company.
+ */
+function recordsFor(p: PathPage) {
+  const company = { company_id: p.data.companyId as number, company_name: p.data.companyName as string };
+  const driver = {
+    id: 900_001, name: 'Dan Price', mobile: '+447700900777', email: '', licence_number: 'PHV 204518', licensing_authority: 'Transport for London',
+    licence_expiry: '2099-12-31', active: true, ...company,
+  };
+  const car = {
+    id: 900_002, registration: 'LB71 XKE', make: 'Mercedes-Benz', model: 'E-Class', colour: 'Black', vehicle_type_id: 1, category_name: 'Executive Saloon',
+    passengers: 16, suitcases: 4, wheelchair: true, licence_number: 'PHV 881203', licence_expiry: '2099-12-31', mot_expiry: '2099-12-31',
+    insurance_expiry: '2099-12-31', active: true, ...company,
+  };
+  const companies = [{ id: company.company_id, name: company.company_name }];
+  return {
+    drivers: { section: 'drivers', data: { drivers: [driver], companies } },
+    cars: { section: 'cars', data: { cars: [car], companies, vehicle_types: [] } },
+    driver, car,
+  };
+}
+
 /** Arranges the answers of the calls a person's act (or the opening) starts, for the services the model names. */
 async function arrange(p: PathPage, then: ModelEvent[]) {
   const ref = p.data.reference as string;
+  // The action whose dialog is open: its call is the one runAction makes.
+  const action = (p.data.action as DialogAction | undefined) ?? 'assignDriver';
   const calls: [{ done: (o?: unknown) => { type: string } }, string, string][] = [
     [getSession, 'GET', `${API}/session`], [loadFilters, 'GET', `${API}/filters`], [loadBoard, 'GET', `${API}/bookings`],
     [loadBooking, 'GET', `${API}/bookings/${ref}`], [loadMail, 'GET', `${API}/emails`], [retryMail, 'POST', `${API}/emails/${failedMail.id}/retry`],
     [exportCsv, 'GET', `${API}/export`], [signOut, 'DELETE', `${API}/session`], [saveData, 'POST', `${API}/data`],
-    [runAction, 'POST', `${API}/bookings/${ref}/driver`],
+    [runAction, 'POST', `${API}/bookings/${ref}/${ACTION_PATHS[action]}`],
   ];
   const data = answerFrom(then, loadData);
-  if (data?.error) for (const section of ['settings', 'fleet', 'staff']) await failAs(p, 'GET', `${API}/data/${section}`, data.error);
+  if (data?.error) for (const section of ['settings', 'fleet', 'staff', 'drivers', 'cars']) await failAs(p, 'GET', `${API}/data/${section}`, data.error);
+  // The assign dialog's records: two calls, the drivers and the cars, both failing as the model says, or both answered.
+  const records = answerFrom(then, loadRecords);
+  if (records) {
+    const listed = recordsFor(p);
+    for (const section of ['drivers', 'cars'] as const) {
+      if (records.error) await failAs(p, 'GET', `${API}/data/${section}`, records.error);
+      else await p.server.fault({ method: 'GET', path: `${API}/data/${section}`, kind: 'answer', body: listed[section] });
+    }
+  }
   for (const [service, method, path] of calls) {
     const answer = answerFrom(then, service);
     if (!answer) continue;
@@ -58,21 +98,46 @@ async function arrange(p: PathPage, then: ModelEvent[]) {
       await p.server.fault({ method, path, kind: 'answer', body: { ...board, rows: [{ ...board.rows[0], booking_number: ref }], latest: { latest_id: 0, count: 0 } } });
     } else if (service === loadMail && Array.isArray(answer.output) && answer.output.length) {
       await p.server.fault({ method, path, kind: 'answer', body: { emails: answer.output } });
-    } else if (service === runAction && (answer.output as { refund?: unknown }).refund) {
-      await p.server.fault({ method, path, kind: 'answer', body: { status: 'cancelled', refund: (answer.output as { refund: unknown }).refund } });
+    } else if (service === runAction && action === 'cancel') {
+      // (A cancellation's answer: the booking is not cancelled on the server, so that the path keeps its booking.)
+      await p.server.fault({ method, path, kind: 'answer', body: { status: 'cancelled', refund: (answer.output as { refund?: unknown }).refund ?? null } });
+    } else if (service === runAction) {
+      // The driver and car saved, as the server answers: the booking's copy of them (the records are the path's own).
+      const { driver, car } = recordsFor(p);
+      await p.server.fault({
+        method, path, kind: 'answer',
+        body: { driver: { name: driver.name, mobile: driver.mobile, vehicle: `${car.make} ${car.model}`, registration: car.registration, driver_id: driver.id, car_id: car.id } },
+      });
     } else if (service === retryMail) {
       await p.server.fault({ method, path, kind: 'answer', body: { retried: failedMail.id } });
     }
   }
 }
 
-/** The screen's load an act (or the opening) starts, by the address it goes to. */
-function loadOf(href: string): [{ done: (o?: unknown) => { type: string } }, string] | null {
+/**
+ * The part of the operator data an address asks for, as a member of staff in this role may see it: the part named,
+ * when the role may open it, else the role's first (an administrator's settings, other staff's drivers).
+ */
+function sectionAt(href: string, role: string | undefined): string {
+  const asked = new URLSearchParams(href.split('?')[1] ?? '').get('section') ?? '';
+  const open: string[] = sectionsFor(role);
+  return open.includes(asked) ? asked : open[0];
+}
+
+/** Where the console shows an address to a member of staff in this role (operator data: the part they may see). */
+function placeOf(href: string, role: string | undefined): string {
+  if (href.split('?')[0] !== '/operator/data') return href;
+  const section = sectionAt(href, role);
+  return section === 'settings' ? '/operator/data' : `/operator/data?section=${section}`;
+}
+
+/** The screen's load an act (or the opening) starts, by the address it goes to, for the member of staff signed in. */
+function loadOf(href: string, role: string | undefined): [{ done: (o?: unknown) => { type: string } }, string] | null {
   const path = href.split('?')[0];
   if (path === '/operator') return [loadBoard, `${API}/bookings`];
   if (path.startsWith('/operator/bookings/')) return [loadBooking, `${API}/bookings/${path.split('/').at(-1)}`];
   if (path === '/operator/mail') return [loadMail, `${API}/emails`];
-  if (path === '/operator/data') return [loadData, `${API}/data/${new URLSearchParams(href.split('?')[1] ?? '').get('section') ?? 'settings'}`];
+  if (path === '/operator/data') return [loadData, `${API}/data/${sectionAt(href, role)}`];
   return null;
 }
 
@@ -84,15 +149,16 @@ async function holdUnanswered(p: PathPage, then: ModelEvent[], load: ReturnType<
   if (load && !answerFrom(then, load[0])) await p.server.fault({ method: 'GET', path: load[1], kind: 'delay', ms: 120_000 });
 }
 
-/** A booking paid in the car, made as the website makes one, for the path's booking page. */
-async function newBooking(p: PathPage): Promise<string> {
+/** A booking paid in the car, made as the website makes one, for the path's booking page: its reference and company. */
+async function newBooking(p: PathPage): Promise<{ reference: string; companyId: number; companyName: string }> {
   const form = trip();
+  const priced = firstPriced(await pricesFor(p.server, form));
   const made = await p.server.call<BookingResponse>('POST', '/booking', {
-    selectedVehicleData: firstPriced(await pricesFor(p.server, form)), bookingType: 'milleage', bookingForm: form, payment_method: 'car',
+    selectedVehicleData: priced, bookingType: 'milleage', bookingForm: form, payment_method: 'car',
     selected_passenger: 'guest_login',
     registrationData: { firstName: 'Oliver', surname: 'Bennett', number: '07700 900123', email: uniqueEmail('desk'), additionalInfo: '' },
   });
-  return made.data!.booking.booking_number;
+  return { reference: made.data!.booking.booking_number, companyId: priced.company_id, companyName: priced.company_name };
 }
 
 /** Signs the page's browser in as a member of staff: the cookie the sign-in gives. */
@@ -115,7 +181,7 @@ const hrefFor = (p: PathPage, href: string, then: ModelEvent[]) => {
 async function go(p: PathPage, href: string, then: ModelEvent[]) {
   const to = hrefFor(p, href, then);
   await arrange(p, then);
-  await holdUnanswered(p, then, loadOf(to));
+  await holdUnanswered(p, then, loadOf(to, p.data.role));
   await p.back(to);
 }
 
@@ -132,18 +198,42 @@ type OperatorExpected = Expected & {
   after?: Partial<Seen>;
   /** The screen's load was refused: Try again loads it again. */
   failed?: boolean;
+  /** The action whose dialog the person opened (its form, what confirming it sends and what the console says after). */
+  action?: DialogAction;
 };
 const OP = '/api/v1/operator';
 const OP_BOOKING = /^\/api\/v1\/operator\/bookings\/BK-[A-Z0-9]{8}$/;
 
+/** The dialog of a booking's action, by its title: the driver and car from the record, or the cancellation. */
+const DIALOGS: Record<DialogAction, NonNullable<Seen['dialog']>> = {
+  assignDriver: { title: 'driver', role: 'dialog' },
+  cancel: { title: 'Cancel BK-', role: 'dialog' },
+};
+/** What the console says once an action is done (issue 26; the driver and car from the record, issue 41). */
+const DONE: Record<DialogAction, string> = {
+  assignDriver: 'Driver and car saved. The passenger has been e-mailed the details.',
+  cancel: 'Booking cancelled. The passenger, the office and the company have been told.',
+};
+
+/** The role of the member of staff signed in by these events (a session found, or a sign-in), if any. */
+function roleOf(events: readonly ModelEvent[]): string | undefined {
+  let role: string | undefined;
+  for (const e of events) {
+    if (e.type === getSession.done().type || e.type === signIn.done().type) role = (e as Answer & { output?: { role?: string } | null }).output?.role ?? role;
+  }
+  return role;
+}
+
 /**
  * Issue 26's console (decision 41), by what the member of staff did and what the server answered: the session, the
  * board, a booking and its actions, the mail queue, the export and operator data, written apart from
- * machines/operator.ts. A screen's load shows the screen as loading, where the person may act meanwhile.
+ * machines/operator.ts. A screen's load shows the screen as loading, where the person may act meanwhile. Operator
+ * data shows the parts the member of staff's role may open (issue 41: other staff than administrators, the drivers
+ * and cars), an address asking for another part showing the role's first.
  */
-function consoleAt(href: string, more: Partial<OperatorExpected> = {}): OperatorExpected {
+function consoleAt(href: string, more: Partial<OperatorExpected> = {}, role?: string): OperatorExpected {
   const path = href.split('?')[0];
-  const base = { href, wanted: null, ...more };
+  const base = { href: placeOf(href, role), wanted: null, ...more };
   if (path.startsWith('/operator/bookings/')) return { screen: 'opBooking', awaits: 'loadBooking', ...base };
   if (path === '/operator/mail') return { screen: 'opMail', awaits: 'loadMail', ...base };
   if (path === '/operator/export') return { screen: 'opExport', ...base };
@@ -157,6 +247,8 @@ const loaded = (before: OperatorExpected, more: Partial<Seen> = {}): OperatorExp
   screen: (before as Seen).screen, href: before.href, unseen: before.unseen, ...before.after, ...more,
 });
 
+const SERVICES = { getSession, signIn, signOut, loadBoard, loadFilters, loadBooking, loadRecords, runAction, loadMail, retryMail, exportCsv, loadData, saveData };
+
 const operatorOracle: PathOracle<unknown, OperatorExpected> = {
   calls: {
     getSession: { method: 'GET', path: `${OP}/session` },
@@ -164,22 +256,25 @@ const operatorOracle: PathOracle<unknown, OperatorExpected> = {
     signOut: { method: 'DELETE', path: `${OP}/session` },
     loadBoard: { method: 'GET', path: `${OP}/bookings` },
     loadBooking: { method: 'GET', path: OP_BOOKING },
-    runAction: { method: 'POST', path: /^\/api\/v1\/operator\/bookings\/BK-[A-Z0-9]{8}\/driver$/ },
+    // The assign dialog's records are two calls, made together: the drivers and the cars (either is a sign it asked).
+    loadRecords: { method: 'GET', path: /^\/api\/v1\/operator\/data\/(drivers|cars)$/ },
+    runAction: { method: 'POST', path: /^\/api\/v1\/operator\/bookings\/BK-[A-Z0-9]{8}\/(driver|cancel)$/ },
     loadMail: { method: 'GET', path: `${OP}/emails` },
     retryMail: { method: 'POST', path: /^\/api\/v1\/operator\/emails\/\d+\/retry$/ },
     exportCsv: { method: 'GET', path: `${OP}/export` },
-    loadData: { method: 'GET', path: /^\/api\/v1\/operator\/data\/(settings|fleet|staff)$/ },
+    loadData: { method: 'GET', path: /^\/api\/v1\/operator\/data\/(settings|companies|fleet|places|staff|drivers|cars|audit)$/ },
     saveData: { method: 'POST', path: `${OP}/data` },
   },
   background: ['loadFilters'],
-  services: { getSession, signIn, signOut, loadBoard, loadFilters, loadBooking, runAction, loadMail, retryMail, exportCsv, loadData, saveData },
+  services: SERVICES,
   opens: (_name, input) => {
     const { path, search } = (input as { location: { path: string; search: string } }).location;
     return { waiting: 'getSession', wanted: path === '/operator/login' ? null : path + search };
   },
-  after(before, e) {
-    const service = serviceOf(e, { getSession, signIn, signOut, loadBoard, loadFilters, loadBooking, runAction, loadMail, retryMail, exportCsv, loadData, saveData });
+  after(before, e, { events }) {
+    const service = serviceOf(e, SERVICES);
     const here = before.href ?? '/operator';
+    const role = roleOf(events);
     if (service === 'loadFilters') return before;
     if (service) {
       const awaited = isWaiting(before) ? before.waiting : before.awaits;
@@ -192,14 +287,23 @@ const operatorOracle: PathOracle<unknown, OperatorExpected> = {
         return signedOut(here, ['runAction', 'retryMail', 'saveData'].includes(service) ? MESSAGES.sessionEndedUnsaved : MESSAGES.sessionEnded);
       }
       switch (service) {
-        case 'getSession': return a.output ? consoleAt(before.wanted ?? '/operator') : signedOut(before.wanted);
-        case 'signIn': return refused ? signedOut(before.wanted, MESSAGES.signInFailed) : consoleAt(before.wanted ?? '/operator');
+        case 'getSession': return a.output ? consoleAt(before.wanted ?? '/operator', {}, role) : signedOut(before.wanted);
+        case 'signIn': return refused ? signedOut(before.wanted, MESSAGES.signInFailed) : consoleAt(before.wanted ?? '/operator', {}, role);
         case 'signOut': return signedOut(null);
-        case 'runAction':
-          // A refusal of the driver form stays in it, under its field; another booking's change reloads it.
-          if (refused?.status === 422) return { screen: 'opBooking', href: here, dialog: { title: 'driver', role: 'dialog' }, texts: [refused.message] };
+        // The drivers and cars on record came: the dialog to choose them; else the booking, saying why not.
+        case 'loadRecords':
+          if (refused) return { screen: 'opBooking', href: here, alerts: [refused.message] };
+          return { screen: 'opBooking', href: here, action: 'assignDriver', dialog: DIALOGS.assignDriver, buttons: ['Save driver and car'] };
+        case 'runAction': {
+          const action = before.action ?? 'assignDriver';
+          // A refusal of the dialog's form stays in it; another booking's change reloads it.
+          if (refused?.status === 422) return { screen: 'opBooking', href: here, action, dialog: DIALOGS[action], texts: [refused.message] };
           if (refused?.status === 409) return consoleAt(here, { after: { alerts: [MESSAGES.notAllowed] } });
-          return consoleAt(here, { after: { statuses: ['Driver saved. The passenger has been e-mailed the details.'] } });
+          const refund = (a.output as { refund?: { status: string } | null } | undefined)?.refund;
+          // A cancellation whose refund the card provider did not make says so, for the office to retry it.
+          if (refund?.status === 'failed') return consoleAt(here, { after: { alerts: [/^The booking is cancelled, but the refund failed: /] } });
+          return consoleAt(here, { after: { statuses: [DONE[action]] } });
+        }
         case 'retryMail':
           return consoleAt(here, { after: refused ? { alerts: [refused.message] } : { statuses: ['The message will be sent again now.'] } });
         case 'exportCsv':
@@ -220,7 +324,7 @@ const operatorOracle: PathOracle<unknown, OperatorExpected> = {
       }
     }
     if (isWaiting(before)) return undefined;
-    const ev = e as unknown as { type: string; path: string; search: string; action?: string };
+    const ev = e as unknown as { type: string; path: string; search: string; action?: string; section?: string };
     const on = before.screen;
     const signedIn = on !== 'opLogin';
     const ready = signedIn && !before.awaits;
@@ -228,7 +332,7 @@ const operatorOracle: PathOracle<unknown, OperatorExpected> = {
       case 'url.changed': {
         const href = ev.path + ev.search;
         if (!signedIn) return signedOut(ev.path === '/operator/login' ? before.wanted : href);
-        return consoleAt(href, { unseen: before.unseen });
+        return consoleAt(href, { unseen: before.unseen }, role);
       }
       case 'signIn': return signedIn ? undefined : { waiting: 'signIn', wanted: before.wanted };
       case 'signOut': return signedIn ? { waiting: 'signOut' } : undefined;
@@ -238,15 +342,21 @@ const operatorOracle: PathOracle<unknown, OperatorExpected> = {
       // (The same screen, still loading what it asked for: marked, not copied, so its call is not looked for twice.)
       case 'latest': return on === 'opBoard' && ready ? consoleAt(here, { unseen: true }) : signedIn ? Object.assign(before, { unseen: true }) : undefined;
       case 'open': return on === 'opBoard' && ready ? consoleAt('/operator/bookings/BK-ABCDEFGH') : undefined;
-      case 'action.start': return on === 'opBooking' && ready && !before.dialog
-        ? { screen: 'opBooking', href: here, dialog: { title: 'driver', role: 'dialog' } } : undefined;
+      // Assigning a driver loads the drivers and cars on record first (issue 41); a cancellation asks its reason.
+      case 'action.start': {
+        if (on !== 'opBooking' || !ready || before.dialog) return undefined;
+        if (ev.action === 'assignDriver') return { waiting: 'loadRecords', href: here };
+        if (ev.action === 'cancel') return { screen: 'opBooking', href: here, action: 'cancel', dialog: DIALOGS.cancel, buttons: ['Cancel booking'], fields: ['Reason *'] };
+        return undefined;
+      }
       case 'action.cancel': return before.dialog ? { screen: 'opBooking', href: here } : undefined;
-      case 'action.confirm': return before.dialog ? { waiting: 'runAction', href: here } : undefined;
+      case 'action.confirm': return before.dialog ? { waiting: 'runAction', href: here, action: before.action } : undefined;
       case 'retry': return (before as { failed?: boolean }).failed ? consoleAt(here) : undefined;
       case 'mail.show': return on === 'opMail' ? consoleAt('/operator/mail?status=sent') : undefined;
       case 'mail.retry': return on === 'opMail' && ready ? { waiting: 'retryMail', href: here } : undefined;
       case 'export.download': return on === 'opExport' ? { waiting: 'exportCsv', href: here } : undefined;
-      case 'data.show': return on === 'opData' ? consoleAt('/operator/data?section=fleet') : undefined;
+      // Each part of the operator data the role may open has its button (issue 41: every role the drivers and cars).
+      case 'data.show': return on === 'opData' && sectionsFor(role).includes(ev.section as never) ? consoleAt(`/operator/data?section=${ev.section}`, {}, role) : undefined;
       case 'data.save': return on === 'opData' && ready ? { waiting: 'saveData', href: here } : undefined;
       default: return undefined;
     }
@@ -259,6 +369,9 @@ browserPaths({
   // What a person can do on the page: nothing while a call decides the next screen; a tab or button only where it
   // is shown; not go to the address the page is at.
   allows: (s, e) => {
+    // The server answers the action the person confirmed: a driver and car saved to the assign dialog, a
+    // cancellation (its refund failed) to the cancel dialog.
+    if (e.type === runAction.done().type) return (e as unknown as { output: { kind: string } }).output.kind === s.context.action;
     if (s.hasTag('busy')) return /^xstate\.(done|error)\./.test(e.type);
     const ev = e as AnyEventObject;
     const here = `${s.context.location.path}${s.context.location.search}`;
@@ -282,14 +395,17 @@ browserPaths({
     }
   },
   async open(p, _inputName, input, { then }) {
-    p.data.reference = await newBooking(p);
+    Object.assign(p.data, await newBooking(p));
     // The watch for new bookings waits, held by the server, until a path's step says a booking arrived.
     await p.server.fault({ method: 'GET', path: `${API}/latest`, kind: 'delay', ms: 120_000, times: 1000 });
     const session = answerFrom(then, getSession);
-    if (session?.output) await withSession(p, (session.output as { role: string }).role === 'admin' ? ADMIN : METRO);
+    if (session?.output) {
+      p.data.role = (session.output as { role: string }).role;
+      await withSession(p, p.data.role === 'admin' ? ADMIN : METRO);
+    }
     await arrange(p, then);
     const to = hrefFor(p, `${input.location.path}${input.location.search}`, then);
-    if (session?.output) await holdUnanswered(p, then, loadOf(to));
+    if (session?.output) await holdUnanswered(p, then, loadOf(to, p.data.role));
     await p.typeUrl(to);
   },
   acts: {
@@ -301,6 +417,7 @@ browserPaths({
       const answer = answerFrom(then, signIn);
       await p.page.getByLabel('E-mail').fill(ADMIN.email);
       await p.page.getByLabel('Password').fill(answer?.error ? 'not-the-password' : ADMIN.password);
+      if (!answer?.error) p.data.role = 'admin';
       await p.page.getByRole('button', { name: 'Sign in' }).click();
     },
     signOut: async (p, { then }) => {
@@ -309,19 +426,19 @@ browserPaths({
     },
     'board.query': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf('/operator'));
+      await holdUnanswered(p, then, loadOf('/operator', p.data.role));
       await p.page.getByRole('button', { name: 'Past', exact: true }).click();
     },
     'board.showNew': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf('/operator'));
+      await holdUnanswered(p, then, loadOf('/operator', p.data.role));
       await p.page.getByRole('button', { name: /^Show \d+ new/ }).click();
     },
     // A booking arrives (made through the API, as the website makes one), and the held watch is let go.
     'latest latest_id 9 count 7': async (p, { then, trail }) => {
       await arrange(p, then);
       const onBoard = (trail.at(-1)?.state ?? null) === null ? false : (trail.at(-1)!.state as S).matches({ signedIn: { board: 'ready' } });
-      if (onBoard) await holdUnanswered(p, then, loadOf('/operator'));
+      if (onBoard) await holdUnanswered(p, then, loadOf('/operator', p.data.role));
       await newBooking(p);
       // The page's watch asks every 5 seconds; its call, held, is let go once it has come.
       const watch = { method: 'GET', path: `${API}/latest` };
@@ -331,25 +448,42 @@ browserPaths({
     },
     'open BK-ABCDEFGH': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf(`/operator/bookings/${p.data.reference}`));
+      await holdUnanswered(p, then, loadOf(`/operator/bookings/${p.data.reference}`, p.data.role));
       await p.page.getByRole('table').getByRole('link', { name: p.data.reference }).click();
     },
-    'action.start assignDriver': async (p) => {
+    // The drivers and cars on record are loaded as the dialog opens (issue 41): the path's answers are arranged first.
+    'action.start assignDriver': async (p, { then }) => {
+      p.data.action = 'assignDriver';
+      await arrange(p, then);
       await p.page.getByRole('button', { name: /^(Assign|Change) driver$/ }).click();
     },
+    'action.start cancel': async (p, { then }) => {
+      p.data.action = 'cancel';
+      await arrange(p, then);
+      await p.page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Cancel booking', exact: true }).click();
+    },
+    // The open dialog's form, filled and sent: a driver and a car chosen from the record, or a cancellation's reason
+    // (a booking paid in the car: no refund to decide).
     'action.confirm': async (p, { then }) => {
       await arrange(p, then);
       const form = dialog(p);
-      await form.getByLabel("Driver's name").fill('Dan Price');
-      await form.getByLabel('Mobile').fill('07700 900777');
-      await form.getByLabel('Vehicle (make and model)').fill('Mercedes E-Class');
-      await form.getByLabel('Registration').fill('LB71 XKE');
-      await form.getByRole('button', { name: 'Save driver' }).click();
+      if (p.data.action === 'cancel') {
+        await form.getByLabel('Reason').fill('The passenger rang to cancel: the meeting was moved.');
+        await form.getByRole('button', { name: 'Cancel booking', exact: true }).click();
+        return;
+      }
+      const { driver, car } = recordsFor(p);
+      await form.getByRole('group', { name: 'Driver', exact: true }).getByRole('radio', { name: new RegExp(`^${driver.name}`) }).check();
+      await form.getByRole('group', { name: 'Car', exact: true }).getByRole('radio', { name: new RegExp(`^${car.registration}`) }).check();
+      // Sent once the console's own check passes (both chosen, dispatchProblems none): the ids chosen, nothing typed.
+      const sent = p.page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(`${API}/bookings/${p.data.reference}/driver`), { timeout: 10_000 });
+      await form.getByRole('button', { name: 'Save driver and car', exact: true }).click();
+      expect((await sent).postDataJSON()).toEqual({ driver_id: String(driver.id), car_id: String(car.id) });
     },
     'action.cancel': async (p) => { await dialog(p).getByRole('button', { name: 'Go back' }).click(); },
     'mail.show sent': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf('/operator/mail'));
+      await holdUnanswered(p, then, loadOf('/operator/mail', p.data.role));
       await p.page.getByRole('button', { name: 'Sent', exact: true }).click();
     },
     'mail.retry 3': async (p, { then }) => {
@@ -364,8 +498,13 @@ browserPaths({
     },
     'data.show fleet': async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf('/operator/data?section=fleet'));
+      await holdUnanswered(p, then, loadOf('/operator/data?section=fleet', p.data.role));
       await p.page.getByRole('button', { name: 'Fleet and rates', exact: true }).click();
+    },
+    'data.show drivers': async (p, { then }) => {
+      await arrange(p, then);
+      await holdUnanswered(p, then, loadOf('/operator/data?section=drivers', p.data.role));
+      await p.page.getByRole('group', { name: 'Which data' }).getByRole('button', { name: 'Drivers', exact: true }).click();
     },
     'data.save': async (p, { then }) => {
       await arrange(p, then);
@@ -376,7 +515,7 @@ browserPaths({
     },
     retry: async (p, { then }) => {
       await arrange(p, then);
-      await holdUnanswered(p, then, loadOf(`${p.url.pathname}${p.url.search}`));
+      await holdUnanswered(p, then, loadOf(`${p.url.pathname}${p.url.search}`, p.data.role));
       await p.page.getByRole('button', { name: 'Try again' }).click();
     },
   },

@@ -89,7 +89,8 @@ export const SCREENS = {
   opNotFound: { path: OP_BOOKING_PATH, heading: /^No booking BK-/, buttons: ['Sign out'] },
   opMail: { path: '/operator/mail', heading: 'Mail', buttons: ['Sign out'] },
   opExport: { path: '/operator/export', heading: 'Export for the accounts', fields: ['First day', 'Last day'], buttons: ['Sign out', 'Download CSV'] },
-  opData: { path: '/operator/data', heading: 'Operator data', buttons: ['Sign out'] },
+  // Issue 41: a company's staff reach only their drivers and vehicles, under that heading.
+  opData: { path: '/operator/data', heading: /^(Operator data|Drivers and vehicles)$/, buttons: ['Sign out'] },
   // SPEC 2 'Contact Us'.
   contact: {
     path: '/contactus', heading: 'Contact Us',

@@ -1,10 +1,11 @@
-// Outgoing mail is a table: a message is written in the same transaction as
-// what it is about, then sent. A sender claims one message at a time with a
+// Outgoing mail and texts are one table (SMS since issue 41: channel 'sms'): a
+// message is written in the same transaction as what it is about, then sent. A sender claims one message at a time with a
 // lease; a lease that runs out (the process died while sending) makes the
 // message claimable again, so a crash strands nothing. Failures are retried
 // with growing pauses and, after the last attempt, marked failed and logged.
 import type { Db, Queryable } from '../db/index';
 import type { MailTransport } from './transport';
+import { SmsRefused, type SmsTransport } from './sms';
 import { timed, timedSync } from '../timing';
 import { renderStored } from './templates';
 import { referenceSettings } from '../reference/referenceData';
@@ -26,6 +27,28 @@ export async function enqueueEmail(tx: Queryable, e: NewEmail): Promise<number> 
     [e.kind, e.to, e.replyTo ?? null, e.subject, e.text, e.html, e.bookingId ?? null, e.eraseAfterSend ?? false,
       e.held ? 'held' : 'pending', e.cc ?? null],
   );
+  return row.id;
+}
+
+export interface NewSms {
+  kind: 'driver_job' | 'driver_job_taken' | 'driver_assigned_sms' | 'driver_on_way' | 'driver_arrived' | 'journey_completed' | 'driver_sign_in_code' | 'booking_cancelled_sms';
+  /** E.164. */
+  to: string;
+  /** What the console's lists call it (e.g. "New job BK-..."). */
+  label: string;
+  /** The words, within two segments (src/domain/sms.ts fitSms). */
+  text: string;
+  bookingId?: number;
+  /** The text holds a secret (a sign-in code): erased once sent or given up. */
+  eraseAfterSend?: boolean;
+}
+
+/** Writes a text in the queue, in the caller's transaction (issue 41 §4). */
+export async function enqueueSms(tx: Queryable, m: NewSms): Promise<number> {
+  const [row] = await tx.query<{ id: number }>(
+    `INSERT INTO outbound_emails (channel, kind, to_address, subject, body_text, body_html, booking_id, erase_after_send, status)
+     VALUES ('sms', $1, $2, $3, $4, '', $5, $6, 'pending') RETURNING id`,
+    [m.kind, m.to, m.label, m.text, m.bookingId ?? null, m.eraseAfterSend ?? false]);
   return row.id;
 }
 
@@ -68,7 +91,7 @@ const DEFAULT_TIMING: QueueTiming = {
 };
 
 interface Row {
-  id: number; message_key: string; created_at: Date; to_address: string; cc_address: string | null; reply_to: string | null; subject: string;
+  id: number; channel: 'email' | 'sms'; message_key: string; created_at: Date; to_address: string; cc_address: string | null; reply_to: string | null; subject: string;
   body_text: string; body_html: string; attempts: number;
   /** A message written as what it is made from (a booking's confirmation and notice, issue 40): rendered when sent. */
   template: string | null; template_data: string | null;
@@ -87,7 +110,7 @@ export const CLAIM_SQL = `WITH due AS (SELECT id FROM outbound_emails WHERE stat
        UPDATE outbound_emails SET status = 'sending', attempts = attempts + 1, next_attempt_at = now(),
               lease_until = now() + make_interval(secs => $1)
         WHERE id IN (SELECT id FROM (SELECT id FROM due UNION ALL SELECT id FROM lapsed) c ORDER BY id LIMIT $2)
-        RETURNING id, message_key, created_at, to_address, cc_address, reply_to, subject, body_text, body_html, attempts, template, template_data`;
+        RETURNING id, channel, message_key, created_at, to_address, cc_address, reply_to, subject, body_text, body_html, attempts, template, template_data`;
 
 export class MailQueue {
   private timer: NodeJS.Timeout | null = null;
@@ -97,9 +120,19 @@ export class MailQueue {
   private yieldingSince: number | null = null;
   private stopping = false;
 
+  private sms: SmsTransport | null;
+
+  /** `options.sms` sends the texts (issue 41); without it a text waits, as with a transport that is down. */
   constructor(private db: Db, private transport: MailTransport, private from: () => Promise<string>,
-    private log: (line: string) => void = console.log, timing: Partial<QueueTiming> = {}) {
+    private log: (line: string) => void = console.log, options: Partial<QueueTiming> & { sms?: SmsTransport } = {}) {
+    const { sms, ...timing } = options;
     this.timing = { ...DEFAULT_TIMING, ...timing };
+    this.sms = sms ?? null;
+  }
+
+  /** Whether a message's transport takes a repeat as its first copy (the outbox folders). */
+  private repeatSafe(m: Row): boolean {
+    return Boolean(m.channel === 'sms' ? this.sms?.repeatSafe : this.transport.repeatSafe);
   }
 
   /** Sends what is due now (and what a dead sender left behind); returns how many were sent. Concurrent calls share one run. */
@@ -142,12 +175,14 @@ export class MailQueue {
       const sender = from;
       // The settings a stored message is rendered with: those of the moment (reference data, held in memory).
       if (batch.some((m) => m.template)) settings ??= await referenceSettings(this.db);
-      if (this.transport.repeatSafe) {
-        // Its repeats replace their first copy (the outbox): the batch is handed over all at once, each message within
-        // its send timeout and so inside the lease, and marked sent together (issue 40).
-        const outcomes = await Promise.allSettled(batch.map((m) => this.handOver(m, sender, settings)));
-        const handedOver = batch.filter((_, i) => outcomes[i].status === 'fulfilled');
-        for (const [i, o] of outcomes.entries()) if (o.status === 'rejected') await this.failed(batch[i], (o.reason as Error).message);
+      // Messages whose repeats replace their first copy (the outboxes) are handed over all at once, each within its
+      // send timeout and so inside the lease, and marked sent together (issue 40); the others one by one, below.
+      const together = batch.filter((m) => this.repeatSafe(m));
+      const oneByOne = batch.filter((m) => !this.repeatSafe(m));
+      if (together.length) {
+        const outcomes = await Promise.allSettled(together.map((m) => this.handOver(m, sender, settings)));
+        const handedOver = together.filter((_, i) => outcomes[i].status === 'fulfilled');
+        for (const [i, o] of outcomes.entries()) if (o.status === 'rejected') await this.failed(together[i], o.reason);
         if (handedOver.length) {
           await this.db.query(
             `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
@@ -155,34 +190,47 @@ export class MailQueue {
             [MailQueue.claims(handedOver)], { prepare: true });
         }
         sent += handedOver.length;
-        continue;
       }
-      for (const [i, m] of batch.entries()) {
+      for (const [i, m] of oneByOne.entries()) {
         // A live sender never outlives its lease: what could not be sent before the lease ends is given back, unspent.
         if (i > 0 && this.timing.clock() - claimedAt + this.timing.sendTimeoutMs >= this.timing.leaseSeconds * 1000) {
           await this.db.query(
             `UPDATE outbound_emails SET status = 'pending', attempts = attempts - 1, lease_until = NULL
               WHERE status = 'sending' AND (id, attempts) IN (SELECT id, attempts FROM json_to_recordset($1::json) AS c(id int, attempts int))`,
-            [MailQueue.claims(batch.slice(i))]);
+            [MailQueue.claims(oneByOne.slice(i))]);
           break;
         }
+        let providerId: string | null = null;
         try {
-          await this.handOver(m, sender, settings);
+          providerId = (await this.handOver(m, sender, settings)).providerId ?? null;
         } catch (err) {
-          await this.failed(m, (err as Error).message);
+          await this.failed(m, err);
           continue;
         }
         // Marked as soon as it is handed over (issue 24): a crash now repeats no message but, at most, the one in hand.
         await this.db.query(
-          `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, ${ERASE_IF_SECRET}
-            WHERE ${STILL_OURS}`, [m.id, m.attempts], { prepare: true });
+          `UPDATE outbound_emails SET status = 'sent', sent_at = now(), last_error = NULL, lease_until = NULL, provider_id = coalesce($3, provider_id),
+                  ${ERASE_IF_SECRET}
+            WHERE ${STILL_OURS}`, [m.id, m.attempts, providerId], { prepare: true });
         sent++;
       }
     }
   }
 
-  /** Renders a stored message (issue 40) and hands it to the transport, failing after the send timeout. */
-  private async handOver(m: Row, from: string, settings: Settings | null): Promise<void> {
+  /**
+   * Renders a stored message (issue 40) and hands it to its transport, failing after the send timeout. A text to a
+   * number that opted out is refused here, never handed over.
+   */
+  private async handOver(m: Row, from: string, settings: Settings | null): Promise<{ providerId?: string }> {
+    if (m.channel === 'sms') {
+      if (!this.sms) throw new Error('no SMS transport');
+      const [stop] = await this.db.query('SELECT 1 FROM sms_opt_outs WHERE phone = $1', [m.to_address]);
+      if (stop) throw new SmsRefused('the number has opted out of texts (STOP)', false);
+      const sms = this.sms;
+      return timed('mail 3 hand one message to the transport', () => withTimeout(sms.send({
+        key: m.message_key, createdAt: new Date(m.created_at), to: m.to_address, text: m.body_text,
+      }), this.timing.sendTimeoutMs));
+    }
     const body = m.template
       ? timedSync('mail 2 render a stored message', () => renderStored(m.template!, m.template_data ?? '', settings!))
       : { subject: m.subject, text: m.body_text, html: m.body_html };
@@ -190,6 +238,7 @@ export class MailQueue {
       key: m.message_key, createdAt: new Date(m.created_at), from,
       to: m.to_address, cc: m.cc_address ?? undefined, replyTo: m.reply_to ?? undefined, subject: body.subject, text: body.text, html: body.html,
     }), this.timing.sendTimeoutMs));
+    return {};
   }
 
   /**
@@ -211,8 +260,17 @@ export class MailQueue {
     }
   }
 
-  private async failed(m: Row, reason: string): Promise<void> {
-    const wait = RETRY_MINUTES[m.attempts - 1];
+  /**
+   * A message not handed over: tried again later, or failed for good after the last attempt or when the provider will
+   * never take it (SmsRefused; a number that opted out is recorded).
+   */
+  private async failed(m: Row, error: unknown): Promise<void> {
+    const reason = (error as Error)?.message ?? String(error);
+    const never = error instanceof SmsRefused;
+    if (never && error.optedOut) {
+      await this.db.query("INSERT INTO sms_opt_outs (phone, source) VALUES ($1, 'provider') ON CONFLICT (phone) DO NOTHING", [m.to_address]);
+    }
+    const wait = never ? undefined : RETRY_MINUTES[m.attempts - 1];
     if (wait === undefined) {
       await this.db.query(
         `UPDATE outbound_emails SET status = 'failed', last_error = $3, lease_until = NULL, ${ERASE_IF_SECRET} WHERE ${STILL_OURS}`,
@@ -252,6 +310,9 @@ export class MailQueue {
   }
 
   describe(): string { return this.transport.description; }
+
+  /** Where texts go (issue 41). */
+  describeSms(): string { return this.sms?.description ?? 'nowhere (no SMS transport)'; }
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

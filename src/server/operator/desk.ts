@@ -13,7 +13,8 @@ import { carById, driverById } from './fleetRecords';
 import { formatExactPrice } from '../../domain/money';
 import { currencyOf, operatorEmail, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
-import { enqueueEmail } from '../mail/queue';
+import { enqueueEmail, enqueueSms } from '../mail/queue';
+import { driverAssignedText, textable } from '../mail/texts';
 import { bookingCancelledMail, driverAssignedMail, refundAfterCancelMail, refundDueNotice, refundWords } from '../mail/templates';
 import { loadBooking } from '../bookings/queries';
 import { consoleUrl, recordChange, tellOffice } from '../bookings/bookingHistory';
@@ -71,7 +72,7 @@ export async function dispatchNeeds(tx: Queryable, b: Pick<DeskBooking, 'id'>): 
  * Gives a booking a driver and a car from the record (or new ones), when they may take it (dispatchProblems: licences,
  * MOT and insurance in force on the pickup date, the booking's company, wheelchair, passengers): otherwise 422 with
  * every reason, naming the driver's or the car's field. The booking keeps a copy of what was true then, with who
- * dispatched it and when. The passenger is e-mailed the driver's details each time.
+ * dispatched it and when. The passenger is e-mailed the driver's details each time, and texted them (issue 41 §3).
  */
 export async function assignDriver(deps: DeskDeps, staff: Staff, reference: string, input: Partial<Record<keyof AssignInput, unknown>>) {
   refuse(assignErrors(input));
@@ -91,6 +92,14 @@ export async function assignDriver(deps: DeskDeps, staff: Staff, reference: stri
     const result = (await loadBooking(tx, b.id))!;
     const mail = driverAssignedMail(result, copy, deps.settings, b.driver !== null);
     await enqueueEmail(tx, { kind: 'driver_assigned', to: result.passengerDetails.passenger_email, ...mail, bookingId: b.id });
+    // And by text, to a number that takes one (issue 41 §3), in the same transaction.
+    const phone = result.passengerDetails.passenger_contact_no;
+    if (textable(phone)) {
+      await enqueueSms(tx, {
+        kind: 'driver_assigned_sms', to: phone, label: `Your driver for ${b.booking_number}`, bookingId: b.id,
+        text: driverAssignedText(result, copy, deps.settings, b.driver !== null),
+      });
+    }
     await notifyOffice(tx, deps, b, b.driver ? 'Driver changed' : 'Driver assigned', [
       ['Driver', `${copy.name} (licence ${copy.licence_number}, ${copy.licensing_authority})`], ['Driver mobile', copy.mobile],
       ['Vehicle', `${copy.colour} ${copy.vehicle}, ${copy.registration}`],

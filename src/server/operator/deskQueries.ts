@@ -124,13 +124,17 @@ export async function timelineOf(db: Queryable, bookingId: number): Promise<Time
 export interface MailRow {
   id: number; kind: string; to_address: string; cc_address: string | null; subject: string; status: string; attempts: number;
   last_error: string | null; created_at: string; booking_number: string | null;
+  /** Issue 41: an e-mail or a text; a text's delivery as Twilio last reported it, and whether its number sent STOP. */
+  channel: 'email' | 'sms'; delivery_status: string | null; delivery_error: string | null; opted_out: boolean;
 }
 
-/** The mail queue as the desk shows it: what waits, what failed; a company member sees only their bookings' mail. */
+/** The message queue as the desk shows it (e-mails and texts): what waits, what failed; a company member sees only their bookings'. */
 export async function mailRows(db: Queryable, scope: number | null, status: 'pending' | 'failed' | 'sent'): Promise<MailRow[]> {
   return db.query<MailRow>(
-    `SELECT e.id, e.kind, e.to_address, e.cc_address, e.subject, e.status, e.attempts, e.last_error,
-            to_char(e.created_at AT TIME ZONE 'Europe/London', 'DD-MM-YYYY HH24:MI') AS created_at, b.booking_number
+    `SELECT e.id, e.kind, e.channel, e.to_address, e.cc_address, e.subject, e.status, e.attempts, e.last_error,
+            to_char(e.created_at AT TIME ZONE 'Europe/London', 'DD-MM-YYYY HH24:MI') AS created_at, b.booking_number,
+            e.delivery_status, e.delivery_error,
+            e.channel = 'sms' AND EXISTS (SELECT 1 FROM sms_opt_outs o WHERE o.phone = e.to_address) AS opted_out
        FROM outbound_emails e LEFT JOIN bookings b ON b.id = e.booking_id
       WHERE (CASE WHEN $2 = 'pending' THEN e.status IN ('pending', 'sending') ELSE e.status = $2 END)
         AND ($1::int IS NULL OR b.company_id = $1)

@@ -81,6 +81,8 @@ function DriverDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
   const records = useOperator((s) => s.context.records);
   const [findDriver, setFindDriver] = useState('');
   const [findCar, setFindCar] = useState('');
+  // The server's refusal holds for the driver and car it refused: another choice may be sent.
+  const [sent, setSent] = useState<AssignInput | null>(null);
   const needs = page.desk.needs;
   const d = page.desk.driver;
   const reference = page.booking.booking.booking_number;
@@ -98,7 +100,7 @@ function DriverDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
     if (driver && car) {
       for (const p of dispatchProblems(needs, driver, car)) errors[p.field] = errors[p.field] ? `${errors[p.field]} ${p.message}` : p.message;
     }
-    return { ...errors, ...server };
+    return { ...errors, ...(sent && v.driver_id === sent.driver_id && v.car_id === sent.car_id ? server : {}) };
   };
   return (
     <ConfirmDialog title={d ? `Change the driver of ${reference}` : `Assign a driver to ${reference}`} onClose={onClose}>
@@ -110,7 +112,7 @@ function DriverDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
       <Form<AssignInput>
         initialValues={initial}
         validate={validate}
-        onSubmit={(v) => { actor.send({ type: 'action.confirm', action: { kind: 'assignDriver', assign: v } }); }}
+        onSubmit={(v) => { setSent(v); actor.send({ type: 'action.confirm', action: { kind: 'assignDriver', assign: v } }); }}
         render={({ handleSubmit }) => (
           <form onSubmit={handleSubmit} noValidate className="op-form" aria-label="Driver and car">
             <Choice
@@ -182,6 +184,9 @@ function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
   // Only the office chooses whether to refund; to a company's staff the money is only mentioned.
   const paid = office ? refundable : null;
   const paidPence = paid === null ? null : poundsToPence(paid);
+  // The server's refusal holds for what it refused: a changed reason or amount may be sent.
+  const [sent, setSent] = useState<CancelInput | null>(null);
+  const same = (v: CancelInput) => sent !== null && v.reason === sent.reason && v.refund === sent.refund && v.refund_amount === sent.refund_amount;
   return (
     <ConfirmDialog title={`Cancel ${page.booking.booking.booking_number}?`} onClose={onClose}>
       <p>The passenger, the office and {page.booking.booking.company_name} are told, with the reason.</p>
@@ -191,8 +196,8 @@ function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
       )}
       <Form<CancelInput>
         initialValues={{ reason: '', refund: paid === null ? undefined : 'yes', refund_amount: '' }}
-        validate={(v) => ({ ...cancelErrors(v, paidPence), ...server })}
-        onSubmit={(v) => { actor.send({ type: 'action.confirm', action: { kind: 'cancel', cancel: v } }); }}
+        validate={(v) => ({ ...cancelErrors(v, paidPence), ...(same(v) ? server : {}) })}
+        onSubmit={(v) => { setSent(v); actor.send({ type: 'action.confirm', action: { kind: 'cancel', cancel: v } }); }}
         render={({ handleSubmit, values }) => (
           <form onSubmit={handleSubmit} noValidate className="op-form" aria-label="Cancellation">
             <TextField name="reason" label="Reason" type="textarea" required />

@@ -1,4 +1,5 @@
-// The mail queue in the console (issue 26): what failed (with the error) and Retry, what waits, what went.
+// The message queue in the console (issue 26; texts since issue 41): what failed (with the error) and Retry, what
+// waits, what went; a text with its delivery as Twilio reported it, and a number that opted out (STOP) said so.
 import type { MailStatus } from '../../../../machines/operator';
 import { useOperator, useOperatorRef } from './operatorActor';
 
@@ -33,8 +34,9 @@ export function MailView() {
             {mail.map((m) => (
               <tr key={m.id}>
                 <td data-label="Written"><div>{m.created_at}</div></td>
-                <td data-label="To"><div>{m.to_address}{m.cc_address && <><br /><span className="muted">copy: {m.cc_address}</span></>}</div></td>
-                <td data-label="Subject"><div>{m.subject}</div></td>
+                <td data-label="To"><div>{m.channel === 'sms' && <span className="op-channel">SMS </span>}{m.to_address}{m.cc_address && <><br /><span className="muted">copy: {m.cc_address}</span></>}
+                  {m.opted_out && <><br /><span className="op-flag-expired">Opted out of texts (STOP)</span></>}</div></td>
+                <td data-label="Subject"><div>{m.subject}{m.delivery_status && <><br /><span className="muted">Delivery: {m.delivery_status}{m.delivery_error ? ` (${m.delivery_error})` : ''}</span></>}</div></td>
                 <td data-label="Attempts"><div>{m.attempts}</div></td>
                 <td data-label="Error"><div>{m.last_error ?? '—'}</div></td>
                 {status === 'failed' && (

@@ -18,8 +18,11 @@ export function operatorScreen(s: OperatorSnapshot): OperatorScreen | null {
   return null;
 }
 
-/** An action being saved: a booking's action, a mail's retry, a change of the operator data (the busy states signed in). */
-const saving = (s: OperatorSnapshot) => s.matches('signedIn') && s.hasTag('busy');
+/**
+ * An action being saved: a booking's action, a mail's retry, a change of the operator data (the busy states signed in),
+ * not the drivers and cars loaded for the assign dialog (issue 41), which save nothing.
+ */
+const saving = (s: OperatorSnapshot) => s.matches('signedIn') && s.hasTag('busy') && !s.matches({ signedIn: { booking: 'loadingRecords' } });
 
 /**
  * One step of the console, as the sign-in page reads it: when it signs the console out, whether an action was being
