@@ -153,8 +153,11 @@ export class PathPage {
     }
   }
 
-  /** Waits until the page's machine has taken these transitions in this order and shows `value`. */
-  async reaches(transitions: readonly string[], value: unknown, timeout = 15_000) {
+  /**
+   * Waits until the page's machine has taken these transitions in this order and shows `value`. The wait is long: on a
+   * machine whose cores are busy a page's first load can take many seconds, and no test may depend on speed.
+   */
+  async reaches(transitions: readonly string[], value: unknown, timeout = 60_000) {
     const want = JSON.stringify(value);
     const deadline = Date.now() + timeout;
     for (;;) {
