@@ -21,6 +21,8 @@ export interface BoardRow {
   passenger_contact_no: string; total: string; payment_method: string; payment_status: string; driver_name: string | null;
   /** A cancelled card booking with money left to refund (refundDue in src/domain/operatorDesk.ts); absent: none. */
   refund_due?: boolean;
+  /** Where the driver's job stands (issue 41), and who declined it last; absent: before issue 41. */
+  job_status?: string | null; declined_by?: string | null;
 }
 export interface Latest { latest_id: number; count: number }
 export interface Board { rows: BoardRow[]; total: number; latest: Latest }
@@ -36,6 +38,8 @@ export interface BookingPage {
     driver: (DriverInput & { colour?: string; licence_number?: string; dispatched_by?: string; dispatched_at?: string }) | null;
     /** What the booking asks of its driver and car (fleetRecords.ts dispatchProblems). */
     needs: DispatchNeeds;
+    /** Where the driver's job stands (issue 41): its status in words, and who declined it last. */
+    job?: { status: string; label: string; declined_by: string | null } | null;
     cancel_reason: string | null;
     refund: { amount: string; status: string; id: string | null; error: string | null } | null;
   };

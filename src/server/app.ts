@@ -12,6 +12,7 @@ import { authRoutes } from './auth/routes';
 import { accountRoutes } from './account/routes';
 import { cardRoutes } from './bookings/cardRoutes';
 import { webhookRoutes } from './cardEvents/routes';
+import { driverRoutes } from './driver/routes';
 import { smsStatusRoutes } from './smsEvents/smsStatus';
 import { operatorRoutes } from './operator/routes';
 import { manageRoutes } from './manage/routes';
@@ -96,6 +97,7 @@ function createApiApp(deps: AppDeps) {
   api.route('/', cardRoutes);
   api.route('/', operatorRoutes);
   api.route('/', manageRoutes);
+  api.route('/', driverRoutes);
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError(answerError);
   return api;

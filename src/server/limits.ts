@@ -76,6 +76,16 @@ export const DEFAULT_LIMITS = {
     max: 20, windowMinutes: HOUR, field: 'passenger_name',
     message: 'This booking was changed many times in the last hour. Please call us to make more changes.',
   },
+  /** Drivers' sign-in codes asked for from one client address (issue 41), counted whether or not the mobile is a driver's. */
+  driverCodes: {
+    max: 10, windowMinutes: HOUR, field: 'mobile',
+    message: 'Too many sign-in codes were asked for from your network in the last hour. Please try again later or call the office.',
+  },
+  /** Sign-in codes texted to one mobile, counted whether or not it is a driver's (so a 429 tells nothing). */
+  driverCodesPerMobile: {
+    max: 5, windowMinutes: HOUR, field: 'mobile',
+    message: 'Several codes were sent to this number in the last hour. Please use the last one, or try again later.',
+  },
   /** Declined or failed card attempts per client address. */
   cardFailures: {
     max: 5, windowMinutes: HOUR, field: 'paymentMethodId',

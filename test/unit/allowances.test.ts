@@ -19,6 +19,8 @@ const PROMISED: Record<string, { max: number; minutes: number }> = {
   bookingLookups: { max: 10, minutes: 60 },
   linksPerBooking: { max: 3, minutes: 60 },
   bookingChanges: { max: 20, minutes: 60 },
+  driverCodes: { max: 10, minutes: 60 },
+  driverCodesPerMobile: { max: 5, minutes: 60 },
   cardFailures: { max: 5, minutes: 60 },
   cardFailuresPerBooking: { max: 3, minutes: 24 * 60 },
 };
@@ -53,6 +55,8 @@ describe('the allowances', () => {
       bookingLookups: ['reference', 'Too many bookings were looked up from your network in the last hour. Please try again later or call us.'],
       linksPerBooking: ['reference', 'The link to this booking was asked for several times in the last hour. Please check your e-mail, or try again later.'],
       bookingChanges: ['passenger_name', 'This booking was changed many times in the last hour. Please call us to make more changes.'],
+      driverCodes: ['mobile', 'Too many sign-in codes were asked for from your network in the last hour. Please try again later or call the office.'],
+      driverCodesPerMobile: ['mobile', 'Several codes were sent to this number in the last hour. Please use the last one, or try again later.'],
       // The card page's words name the office's phone and offer Pay in Car as the settings say (api/card-abuse).
       cardFailures: ['paymentMethodId', null],
       cardFailuresPerBooking: ['paymentMethodId', null],

@@ -1,10 +1,12 @@
 // What happens to a booking after it is made, written down once for every hand that changes it (the office's console,
 // issue 26; the passenger's own page, issue 27): the timeline entry with who did it and the values before and after,
-// and the notice to the office with the company that drives the booking in copy.
+// and the notice to the office with the company that drives the booking in copy; a cancelled job's driver is texted.
 import type { Queryable } from '../db/index';
 import type { Settings } from '../../domain/settings';
-import { enqueueEmail } from '../mail/queue';
+import type { BookingResult } from '../../domain/schemas';
+import { enqueueEmail, enqueueSms } from '../mail/queue';
 import { officeChangeNotice } from '../mail/templates';
+import { jobGoneText, textable } from '../mail/texts';
 import { loadBooking } from './queries';
 import { officeRecipients } from './bookings';
 
@@ -36,4 +38,12 @@ export async function tellOffice(
   const mail = officeChangeNotice(result, what, rows, by, consoleUrl(deps.siteUrl, b.booking_number));
   const { to, cc } = officeRecipients(deps.settings, b.company_email);
   await enqueueEmail(tx, { kind: 'booking_change_notice', to, cc: cc ?? undefined, ...(replyTo ? { replyTo } : {}), ...mail, bookingId: b.id });
+}
+
+/** A driver who had the job is texted that it was cancelled (issue 41 §2): their page shows it cancelled too. */
+export async function tellDriverCancelled(tx: Queryable, b: { id: number; driver: unknown }, result: BookingResult, settings: Settings) {
+  const had = b.driver as { mobile?: string } | null;
+  if (had?.mobile && textable(had.mobile)) {
+    await enqueueSms(tx, { kind: 'booking_cancelled_sms', to: had.mobile, label: `Job ${result.booking.booking_number} cancelled`, bookingId: b.id, text: jobGoneText(result, 'cancelled', settings) });
+  }
 }

@@ -187,6 +187,16 @@ export function driverAssignedMail(r: BookingResult, driver: DriverDetails, s: S
   return { subject: m.subject, text: m.text, html: m.html };
 }
 
+/** To the driver when the office gives them a job (issue 41 §2): when, where, who, and the link to their page. */
+export function driverJobMail(r: BookingResult, driverName: string, driverUrl: string, s: Settings): Message {
+  const b = r.booking;
+  const m = render(`New job ${b.booking_number}`, `${driverName}, the office has given you a job. Accept it on your page: ${driverUrl}`, [
+    ['Reference ID', b.booking_number], ['Pickup', `${formatDateUK(b.pick_up_date)} ${formatTime12(b.pick_up_time)}, ${b.pick_up_address}`],
+    ['Drop-off', b.drop_off_address ?? `${b.hourly_duration ?? ''} hourly`], ['Passengers', String(r.passengerDetails.total_passengers)],
+  ], ['The passenger\'s phone, the sign and the notes are on your page.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
 /** What a cancellation says of the money: nothing to pay, refunded (all or part), or kept. */
 export function refundWords(paymentMethod: string, refundedPence: number | null, paidPence: number, currency: string): string {
   if (paymentMethod !== 'card') return 'Nothing is charged.';

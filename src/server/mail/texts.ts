@@ -28,3 +28,34 @@ export function driverAssignedText(r: BookingResult, d: DriverDetails, s: Settin
     after: `, reg ${d.registration}.${callUs(s)}`,
   });
 }
+
+/** A place as a text names it: its first part (before the first comma), e.g. "Heathrow Airport Terminal 5". */
+const placeOf = (address: string | null | undefined) => (address ?? '').split(',')[0].trim();
+
+/** To the passenger as the driver moves: on the way (with the link to follow the car), arrived, completed (the receipt). */
+export function journeyText(step: 'on_way' | 'arrived' | 'completed', r: BookingResult, driverName: string, link: string | null, s: Settings): string {
+  const ref = r.booking.booking_number;
+  if (step === 'on_way') {
+    return fitSms({ before: `${sender(s)}${driverName} is on the way to `, shortenable: placeOf(r.booking.pick_up_address), after: ` for ${ref}. Follow the car: ${link}${callUs(s)}` });
+  }
+  if (step === 'arrived') {
+    return fitSms({ before: `${sender(s)}your driver ${driverName} is at the pickup point (`, shortenable: placeOf(r.booking.pick_up_address), after: `) for ${ref}.${callUs(s)}` });
+  }
+  return fitSms({ before: `${sender(s)}thank you for travelling with us. Your receipt for ${ref}: `, shortenable: '', after: `${link}${callUs(s)}` });
+}
+
+/** To the driver when the office gives them a job: when, from and to, and the link to their page. */
+export function driverJobText(r: BookingResult, driverUrl: string, s: Settings): string {
+  const b = r.booking;
+  const to = b.drop_off_address ? placeOf(b.drop_off_address) : `${b.hourly_duration ?? ''} hourly`.trim();
+  return fitSms({ before: `${sender(s)}New job ${b.booking_number}: ${when(b)}, `, shortenable: `${placeOf(b.pick_up_address)} -> ${to}`, after: `. Open it: ${driverUrl}` });
+}
+
+/** To a driver whose job was given to another driver, or cancelled by the office. */
+export function jobGoneText(r: BookingResult, why: 'reassigned' | 'cancelled', s: Settings): string {
+  const b = r.booking;
+  return fitSms({
+    before: `${sender(s)}job ${b.booking_number} on ${when(b)} `, shortenable: '',
+    after: `${why === 'cancelled' ? 'was cancelled by the office' : 'is no longer yours: the office gave it to another driver'}. Do not go to the pickup.${callUs(s)}`,
+  });
+}

@@ -14,7 +14,7 @@ import { DomainError } from '../errors';
 import { enqueueEmail } from '../mail/queue';
 import { bookingCancelledMail, refundWords } from '../mail/templates';
 import { loadBooking } from '../bookings/queries';
-import { byPassenger, recordChange, tellOffice } from '../bookings/bookingHistory';
+import { byPassenger, recordChange, tellDriverCancelled, tellOffice } from '../bookings/bookingHistory';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
 import { pickupTimes, storedBooking } from './changes';
 import { bookingOfKey } from '../bookings/manageKeys';
@@ -52,6 +52,8 @@ export async function cancelByPassenger(
       const mail = bookingCancelledMail(result, PASSENGER_CANCEL_REASON, money, deps.settings, plain);
       await enqueueEmail(tx, { kind: 'booking_cancelled', to: b.passenger_email, ...mail, bookingId });
     }
+    const [{ driver }] = await tx.query<{ driver: unknown }>('SELECT driver FROM bookings WHERE id = $1', [bookingId]);
+    await tellDriverCancelled(tx, { id: bookingId, driver }, result, deps.settings);
     await tellOffice(tx, deps, b, 'Cancelled by the passenger',
       [['Payment', money], ...(emailed ? [] : [['Passenger e-mail', PASSENGER_NOT_EMAILED] as [string, string]])],
       `the passenger (${b.passenger_email})`, b.passenger_email);

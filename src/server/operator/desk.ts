@@ -14,10 +14,10 @@ import { formatExactPrice } from '../../domain/money';
 import { currencyOf, operatorEmail, type Settings } from '../../domain/settings';
 import { DomainError } from '../errors';
 import { enqueueEmail, enqueueSms } from '../mail/queue';
-import { driverAssignedText, textable } from '../mail/texts';
-import { bookingCancelledMail, driverAssignedMail, refundAfterCancelMail, refundDueNotice, refundWords } from '../mail/templates';
+import { driverAssignedText, driverJobText, jobGoneText, textable } from '../mail/texts';
+import { bookingCancelledMail, driverAssignedMail, driverJobMail, refundAfterCancelMail, refundDueNotice, refundWords } from '../mail/templates';
 import { loadBooking } from '../bookings/queries';
-import { consoleUrl, recordChange, tellOffice } from '../bookings/bookingHistory';
+import { consoleUrl, recordChange, tellDriverCancelled, tellOffice } from '../bookings/bookingHistory';
 import { deskBooking, scopeOf, type DeskBooking } from './deskQueries';
 import { paymentsLeft, refundableLeft, writeRefunds } from '../payments/ledger';
 import type { Staff } from './staff';
@@ -85,7 +85,9 @@ export async function assignDriver(deps: DeskDeps, staff: Staff, reference: stri
     const problems = dispatchProblems(await dispatchNeeds(tx, b), driver, car);
     if (problems.length) throw new DomainError('invalid', problems.map((p) => p.message).join(' '), problems[0].field);
     const copy = dispatchCopy(driver, car, `${staff.name} (${staff.email})`, deps.now);
-    await tx.query('UPDATE bookings SET driver = $2, driver_id = $3, car_id = $4, dispatched_at = $5 WHERE id = $1',
+    // The job waits for the driver to accept it (issue 41 §2); a decline before is forgotten.
+    await tx.query(`UPDATE bookings SET driver = $2, driver_id = $3, car_id = $4, dispatched_at = $5, job_status = 'assigned', job_status_at = $5,
+                           declined_by = NULL, arrived_at = NULL WHERE id = $1`,
       [b.id, JSON.stringify(copy), driver.id, car.id, deps.now.toISOString()]);
     await audit(tx, staff, b.driver ? 'Driver changed' : 'Driver assigned', b.id,
       `${copy.name} (licence ${copy.licence_number}), ${copy.colour} ${copy.vehicle} ${copy.registration}`, b.driver, copy);
@@ -99,6 +101,18 @@ export async function assignDriver(deps: DeskDeps, staff: Staff, reference: stri
         kind: 'driver_assigned_sms', to: phone, label: `Your driver for ${b.booking_number}`, bookingId: b.id,
         text: driverAssignedText(result, copy, deps.settings, b.driver !== null),
       });
+    }
+    // The driver hears of the job by text and e-mail, with the link to their page; one who lost it is told (issue 41 §2).
+    const driverUrl = `${deps.siteUrl}/driver`;
+    const before = b.driver as { mobile?: string; driver_id?: number } | null;
+    if (before?.mobile && before.driver_id !== driver.id && textable(before.mobile)) {
+      await enqueueSms(tx, { kind: 'driver_job_taken', to: before.mobile, label: `Job ${b.booking_number} taken`, bookingId: b.id, text: jobGoneText(result, 'reassigned', deps.settings) });
+    }
+    if (before?.driver_id !== driver.id) {
+      await enqueueSms(tx, { kind: 'driver_job', to: driver.mobile, label: `New job ${b.booking_number}`, bookingId: b.id, text: driverJobText(result, driverUrl, deps.settings) });
+      if (driver.email) {
+        await enqueueEmail(tx, { kind: 'driver_job', to: driver.email, ...driverJobMail(result, driver.name, driverUrl, deps.settings), bookingId: b.id });
+      }
     }
     await notifyOffice(tx, deps, b, b.driver ? 'Driver changed' : 'Driver assigned', [
       ['Driver', `${copy.name} (licence ${copy.licence_number}, ${copy.licensing_authority})`], ['Driver mobile', copy.mobile],
@@ -149,6 +163,7 @@ export async function cancelBooking(deps: DeskDeps, staff: Staff, reference: str
       : `Our office will e-mail you about refunding the ${amount} paid by card.`;
     const mail = bookingCancelledMail(result, reason, money, deps.settings);
     await enqueueEmail(tx, { kind: 'booking_cancelled', to: result.passengerDetails.passenger_email, ...mail, bookingId: b.id });
+    await tellDriverCancelled(tx, b, result, deps.settings);
     await notifyOffice(tx, deps, b, 'Booking cancelled', [
       ['Reason', reason], ['Payment', leftForOffice === null ? money : `${amount} paid by card, not refunded: the office refunds it.`],
     ], staff);

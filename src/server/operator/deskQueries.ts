@@ -17,6 +17,8 @@ export interface BoardRow {
   pick_up_address: string; drop_off_address: string | null; ride_type: string; company_name: string; category_name: string;
   passenger_name: string; passenger_contact_no: string; passenger_email: string; total: string; payment_method: string;
   payment_status: string; driver_name: string | null; created_at: string;
+  /** Where the driver's job stands (issue 41), and who declined it last (the board flags it until someone is assigned). */
+  job_status: string | null; declined_by: string | null;
   /** A cancelled card booking with money left to give back (refundDue): the office refunds it, a company's staff see it. */
   refund_due: boolean;
 }
@@ -49,7 +51,7 @@ const ROW_COLUMNS = `b.id, b.booking_number, b.status, to_char(b.pick_up_date, '
   b.pickup_at, b.pick_up_address, b.drop_off_address, b.ride_type, c.company_name, v.category_name,
   coalesce(p.passenger_name, '') AS passenger_name, coalesce(p.passenger_contact_no, '') AS passenger_contact_no,
   coalesce(p.passenger_email, '') AS passenger_email, to_char(b.total_booking_amount_pence / 100.0, 'FM999999990.00') AS total,
-  b.payment_method, b.payment_status, b.driver->>'name' AS driver_name,
+  b.payment_method, b.payment_status, b.driver->>'name' AS driver_name, b.job_status, b.declined_by,
   to_char(b.created_at AT TIME ZONE 'Europe/London', 'YYYY-MM-DD HH24:MI') AS created_at,
   ${LEFT_PENCE} AS left_pence`;
 const ROW_FROM = `FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
@@ -89,11 +91,12 @@ export async function deskBooking(db: Queryable, scope: number | null, reference
     payment_intent_id: string | null; payment_id: string | null; payment_livemode: boolean | null; paid_at: string | null;
     total_pence: number; price_breakdown: { lines: { label: string; amount: string }[] }; driver: Record<string, string> | null;
     cancelled_at: string | null; cancel_reason: string | null; completed_at: string | null; created_at: string; company_id: number;
+    job_status: string | null; declined_by: string | null;
     company_email: string; booker_email: string | null;
   }>(
     `SELECT b.id, b.booking_number, b.status, b.pickup_at, b.payment_method, b.payment_status, b.payment_intent_id, b.payment_id,
             b.payment_livemode, b.paid_at, b.total_booking_amount_pence AS total_pence, b.price_breakdown, b.driver,
-            b.cancelled_at, b.cancel_reason, b.completed_at, b.created_at, b.company_id, c.contact_email AS company_email,
+            b.cancelled_at, b.cancel_reason, b.completed_at, b.created_at, b.company_id, c.contact_email AS company_email, b.job_status, b.declined_by,
             pa.email AS booker_email
        FROM bookings b JOIN companies c ON c.id = b.company_id LEFT JOIN passengers pa ON pa.id = b.passenger_id
       WHERE b.booking_number = $1 AND ($2::int IS NULL OR b.company_id = $2)`, [reference.trim().toUpperCase(), scope]);

@@ -25,6 +25,7 @@ import { toCsv } from './csv';
 import { renewConfirmation } from '../bookings/renewConfirmation';
 import { changeData, dataSection, isDataSection } from './operatorData';
 import { mayChange, sectionsFor } from '../../domain/operatorData';
+import { JOB_STATUS_LABELS, type JobStatus } from '../../domain/driverJobs';
 
 async function requireStaff(c: Context<AppEnv>): Promise<Staff> {
   const staff = await staffOfRequest(c);
@@ -111,6 +112,7 @@ export const operatorRoutes = new Hono<AppEnv>()
           test: b.payment_livemode === false, refundable: refundable > 0 ? penceToPounds(refundable) : null,
         },
         driver: b.driver, needs, cancel_reason: b.cancel_reason,
+        job: b.job_status ? { status: b.job_status, label: JOB_STATUS_LABELS[b.job_status as JobStatus] ?? b.job_status, declined_by: b.declined_by } : null,
         refund: refund && { amount: penceToPounds(refund.pence), status: refund.status, id: refund.providerIds.join(', ') || null, error: refund.error },
       },
       timeline,

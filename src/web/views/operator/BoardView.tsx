@@ -4,6 +4,7 @@
 // is marked "Refund due" (refundDue, decision 50), for a company's staff too, though only the office refunds it.
 import { useEffect, useState, type FormEvent } from 'react';
 import { BOARD_TABS, TAB_LABELS, type BoardTab } from '../../../domain/operatorDesk';
+import { JOB_STATUS_LABELS, type JobStatus } from '../../../domain/driverJobs';
 import { formatPhone } from '../../../domain/phone';
 import { pathWith } from '../../../domain/screens';
 import { unseenCount, type BoardRow } from '../../../../machines/operator';
@@ -101,7 +102,8 @@ function Row({ row, isNew }: { row: BoardRow; isNew: boolean }) {
       <td data-label="Status"><div>
         <span className={`op-status op-status-${row.status}`}>{statusLabel(row.status)}</span>
         {row.refund_due && <><br /><span className="op-due-tag">Refund due</span></>}
-        {row.driver_name && <><br /><span className="muted">Driver: {row.driver_name}</span></>}
+        {row.driver_name && <><br /><span className="muted">Driver: {row.driver_name}{row.job_status && row.job_status !== 'declined' ? ` · ${JOB_STATUS_LABELS[row.job_status as JobStatus] ?? row.job_status}` : ''}</span></>}
+        {!row.driver_name && row.job_status === 'declined' && row.status === 'confirmed' && <><br /><span className="op-due-tag">Declined by {row.declined_by}: needs a driver</span></>}
       </div></td>
       <td data-label="Total"><div><span className="op-amount">{pounds(row.total)}</span><br /><span className="muted">{row.payment_method === 'card' ? 'Card' : 'In the car'}</span></div></td>
     </tr>

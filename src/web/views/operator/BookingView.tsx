@@ -112,10 +112,14 @@ export function BookingView() {
             <dl className="op-dl">
               <dt>Name</dt><dd>{desk.driver.name}</dd>
               <dt>Mobile</dt><dd>{formatPhone(desk.driver.mobile)}</dd>
-              <dt>Vehicle</dt><dd>{desk.driver.vehicle}</dd>
+              <dt>Vehicle</dt><dd>{desk.driver.colour ? `${desk.driver.colour} ` : ''}{desk.driver.vehicle}</dd>
               <dt>Registration</dt><dd>{desk.driver.registration}</dd>
+              {desk.driver.licence_number && <><dt>PHV licence</dt><dd>{desk.driver.licence_number}</dd></>}
+              {desk.job && <><dt>Job</dt><dd>{desk.job.label}</dd></>}
             </dl>
-          ) : <p className="muted">No driver assigned yet.</p>}
+          ) : desk.job?.status === 'declined'
+            ? <p className="op-due-tag">Declined by {desk.job.declined_by}: assign another driver.</p>
+            : <p className="muted">No driver assigned yet.</p>}
         </section>
       </div>
       <section className="op-card op-timeline" aria-labelledby="timeline-title">
