@@ -145,19 +145,22 @@ export const HEATHROW_TO_TRAFALGAR = {
 let recorded = 0;
 /**
  * A driver and a car of `companyName` on record (issue 41), licensed, MOT'd and insured to 2035 so any test booking
- * may take them, each with a new mobile and registration; `name` and the car's `passengers` may be given. Their ids.
+ * may take them, each with a new mobile (07800 ...) and registration; `name` and the car's `passengers` may be given. Their ids.
  */
 export async function recordDriverAndCar(db: Queryable, companyName: string, opts: { name?: string; passengers?: number } = {}) {
   const [company] = await db.query<{ id: number }>('SELECT id FROM companies WHERE company_name = $1', [companyName]);
   const [type] = await db.query<{ id: number }>("SELECT id FROM vehicle_types WHERE category_name = 'Saloon'");
+  // Unique across test files sharing one database (test:pg): a random number each, not a count per file.
   const n = ++recorded;
+  const unique = `${process.pid % 1000}${n}${Math.floor(Math.random() * 1e6)}`.slice(-6).padStart(6, '0');
+  const letters = (k: number) => Array.from({ length: k }, () => 'ABCDEFGHJKLMNPRSTUVWXY'[Math.floor(Math.random() * 22)]).join('');
   const driver = await saveDriver(db, null, null, {
-    name: opts.name ?? `Test Driver ${n}`, mobile: `07700 9006${String(n).padStart(2, '0')}`, email: '', licence_number: `T${100000 + n}`,
+    name: opts.name ?? `Test Driver ${n}`, mobile: `07800 ${unique}`, email: '', licence_number: `T${unique}${letters(2)}`,
     licensing_authority: 'Transport for London', licence_expiry: '2035-12-31', company_id: String(company.id), active: 'yes',
   });
   const car = await saveCar(db, null, null, {
-    registration: `TT${String(n).padStart(2, '0')} CAR`, make: 'Mercedes-Benz', model: 'E-Class', colour: 'Black', vehicle_type_id: String(type.id),
-    passengers: String(opts.passengers ?? 4), suitcases: '2', wheelchair: 'no', licence_number: `PHV ${200000 + n}`, licence_expiry: '2035-12-31',
+    registration: `${letters(2)}${unique.slice(-2)} ${letters(3)}`, make: 'Mercedes-Benz', model: 'E-Class', colour: 'Black', vehicle_type_id: String(type.id),
+    passengers: String(opts.passengers ?? 4), suitcases: '2', wheelchair: 'no', licence_number: `PHV ${unique}${letters(2)}`, licence_expiry: '2035-12-31',
     mot_expiry: '2035-12-31', insurance_expiry: '2035-12-31', company_id: String(company.id), active: 'yes',
   });
   return { driver_id: String(driver.id), car_id: String(car.id), name: driver.driver.name, registration: car.car.registration };
