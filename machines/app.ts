@@ -4,7 +4,8 @@
 // the pages around them (contact, fleet, terms...) are its own `site` state,
 // which runs the contact form (./contact.ts). The areas whose code is a bundle
 // of its own (the office's console, ./operator.ts; a passenger's booking,
-// ./manage.ts) run as children once that code has loaded (`area.loaded`).
+// ./manage.ts; a driver's jobs, ./driver.ts) run as children once that code has
+// loaded (`area.loaded`).
 // Which child a location belongs to comes from the screen catalogue
 // (src/domain/screens.ts); the address bar shows the active child's location
 // (`locationOf`). While a child waits for an answer that decides the next
@@ -44,7 +45,8 @@ export interface AppContext {
   booking: ActorRefFrom<typeof bookingMachine> | null;
   account: ActorRefFrom<typeof accountMachine> | null;
   /**
-   * The areas with a bundle of their own (the office's console, ./operator.ts; a passenger's booking, ./manage.ts),
+   * The areas with a bundle of their own (the office's console, ./operator.ts; a passenger's booking, ./manage.ts; a
+   * driver's jobs, ./driver.ts),
    * each spawned when its code has loaded (`area.loaded`), so the first page never carries them. Each one's
    * snapshot's `context.location` is where it is.
    */
@@ -52,8 +54,8 @@ export interface AppContext {
 }
 
 /** The areas whose code loads when first opened. */
-export type LazyArea = Extract<Area, 'operator' | 'manage'>;
-const LAZY_AREAS: readonly LazyArea[] = ['operator', 'manage'];
+export type LazyArea = Extract<Area, 'operator' | 'manage' | 'driver'>;
+export const LAZY_AREAS: readonly LazyArea[] = ['operator', 'manage', 'driver'];
 const lazyAreaOf = (path: string): LazyArea | null => LAZY_AREAS.find((a) => a === areaOfPath(path)) ?? null;
 
 export type AppEvent =
@@ -115,6 +117,7 @@ export const appMachine = setup({
     busy: ({ context }) => isBusy(context.booking) || isBusy(context.account) || LAZY_AREAS.some((a) => isBusy(context.areas[a] ?? null)),
     onOperatorRoute: ({ context }) => areaOfPath(context.location.path) === 'operator',
     onManageRoute: ({ context }) => areaOfPath(context.location.path) === 'manage',
+    onDriverRoute: ({ context }) => areaOfPath(context.location.path) === 'driver',
     onAccountRoute: ({ context }) => areaOfPath(context.location.path) === 'account',
     onSiteRoute: ({ context }) => areaOfPath(context.location.path) === 'site',
     settingsInPage: ({ context }) => context.settingsInPage,
@@ -173,6 +176,7 @@ export const appMachine = setup({
             { guard: 'onAccountRoute', target: 'account', actions: 'toAccount' },
             { guard: 'onOperatorRoute', target: 'operator' },
             { guard: 'onManageRoute', target: 'manage' },
+            { guard: 'onDriverRoute', target: 'driver' },
             { guard: 'onSiteRoute', target: 'site' },
             { target: 'wizard', actions: 'toBooking' },
           ],
@@ -184,6 +188,10 @@ export const appMachine = setup({
           on: { 'area.loaded': { actions: 'startLazyArea' } },
         },
         manage: {
+          entry: 'toLazyAreaIfRunning',
+          on: { 'area.loaded': { actions: 'startLazyArea' } },
+        },
+        driver: {
           entry: 'toLazyAreaIfRunning',
           on: { 'area.loaded': { actions: 'startLazyArea' } },
         },
@@ -204,6 +212,7 @@ export function areaOf(s: AppSnapshot): Area | null {
   if (s.matches({ ready: 'account' })) return 'account';
   if (s.matches({ ready: 'operator' })) return 'operator';
   if (s.matches({ ready: 'manage' })) return 'manage';
+  if (s.matches({ ready: 'driver' })) return 'driver';
   if (s.matches({ ready: 'site' })) return 'site';
   if (s.matches({ ready: 'wizard' })) return 'wizard';
   return null;
@@ -215,9 +224,11 @@ export function locationOf(app: AppSnapshot, booking: BookingSnapshot | undefine
   if (area === 'account' && account) return accountLocation(account);
   if (area === 'wizard' && booking) return bookingLocation(booking);
   if (area === 'site') return siteLocation(app);
-  if (area === 'operator' || area === 'manage') return lazyAreaLocation(app, area);
+  if (isLazyArea(area)) return lazyAreaLocation(app, area);
   return null;
 }
+
+export const isLazyArea = (area: Area | null): area is LazyArea => LAZY_AREAS.includes(area as LazyArea);
 
 /** A lazily loaded area's location, or the one asked for while its code loads. */
 export function lazyAreaLocation(app: AppSnapshot, area: LazyArea): Location {

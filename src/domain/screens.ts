@@ -8,9 +8,10 @@
 /**
  * wizard: the booking steps; account: the corporate area; site: the pages around them (contact, fleet, terms...);
  * operator: the office's console (issue 26), a bundle of its own that a customer never loads; manage: a passenger's
- * own booking through its link, and Find my booking (issue 27), a bundle of its own too.
+ * own booking through its link, and Find my booking (issue 27), a bundle of its own too; driver: a driver's jobs and
+ * their steps (issue 41 §2), phone-first, a bundle of its own.
  */
-export type Area = 'wizard' | 'account' | 'site' | 'operator' | 'manage';
+export type Area = 'wizard' | 'account' | 'site' | 'operator' | 'manage' | 'driver';
 
 /** SPEC 2 'Step indicator': book trip 0, quotation 1, personal detail 2, payment 3. */
 export type StepIndex = 0 | 1 | 2 | 3;
@@ -66,6 +67,9 @@ export const SCREENS = {
   // A passenger's booking through its link (issue 27), and the page that e-mails a lost link.
   manageFind: { path: '/manage', title: 'Find your booking', area: 'manage', view: 'ManageArea' },
   manageBooking: { path: '/manage/:reference', title: 'Your booking', area: 'manage', view: 'ManageArea' },
+  // A driver's page (issue 41 §2): the sign-in and the jobs, and one job.
+  driverJobs: { path: '/driver', title: 'Driver jobs', aliases: ['/driver/jobs'], hideNavbar: true, area: 'driver', view: 'DriverArea' },
+  driverJob: { path: '/driver/jobs/:reference', title: 'Job', hideNavbar: true, area: 'driver', view: 'DriverArea' },
 } as const satisfies Record<string, Screen & { previous?: string; next?: string }>;
 
 export type ScreenName = keyof typeof SCREENS;
@@ -75,6 +79,7 @@ export type AccountScreen = InArea<'account'>;
 export type SiteScreen = InArea<'site'>;
 export type OperatorScreen = InArea<'operator'>;
 export type ManageScreen = InArea<'manage'>;
+export type DriverScreen = InArea<'driver'>;
 
 /** SPEC 2 'Step indicator': its four steps, each named and leading to its screen. */
 export const STEPS = [

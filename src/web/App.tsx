@@ -14,7 +14,7 @@ import { afterFirstPaint, useAfterFirstPaint, useContentShown, usePreloaded } fr
 import { VIEWS, viewFor } from './views';
 import { isEnabled } from '../domain/settings';
 
-const { SiteArea, AccountArea, OperatorArea, ManageArea } = VIEWS;
+const { SiteArea, AccountArea, OperatorArea, ManageArea, DriverArea } = VIEWS;
 
 /**
  * Where each step can lead, two steps ahead on the way to the confirmation: fetched while the person is still on the
@@ -67,11 +67,13 @@ export function App() {
       {/* Moving on (Back, a link in the site bar) tries again. */}
       <LoadFailure retryKey={location.path}>
         <Suspense fallback={loading}>
-          {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : area === 'operator' ? <OperatorArea /> : area === 'manage' ? <ManageArea /> : <Wizard />}
+          {area === 'account' ? <AccountArea /> : area === 'site' ? <SiteArea /> : area === 'operator' ? <OperatorArea />
+            : area === 'manage' ? <ManageArea /> : area === 'driver' ? <DriverArea /> : <Wizard />}
           {area !== 'wizard' && <ContentShown />}
         </Suspense>
       </LoadFailure>
-      {belowFold && isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && area !== 'operator' && <LoadFailure quiet><Suspense fallback={null}><SiteFooter /></Suspense></LoadFailure>}
+      {/* The office's console and a driver's page are work tools, not pages of the site: no footer. */}
+      {belowFold && isEnabled(settings, 'SHOW_FOOTER_PAGE') && area !== 'account' && area !== 'operator' && area !== 'driver' && <LoadFailure quiet><Suspense fallback={null}><SiteFooter /></Suspense></LoadFailure>}
     </>
   );
 }

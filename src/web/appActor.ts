@@ -3,7 +3,7 @@
 // (./liveApp.ts) as its `logic`, and a test can hand it others.
 import { useMemo } from 'react';
 import { createActorContext, useSelector } from '@xstate/react';
-import { appMachine, areaOf, lazyAreaLocation, locationOf, siteLocation, type AppSnapshot, type LazyArea } from '../../machines/app';
+import { appMachine, areaOf, isLazyArea, lazyAreaLocation, locationOf, siteLocation, type AppSnapshot } from '../../machines/app';
 import type { contactMachine } from '../../machines/contact';
 import type { ActorRefFrom } from 'xstate';
 import type { BookingSnapshot } from '../../machines/booking';
@@ -53,8 +53,8 @@ export function useMachineLocation(): Location | null {
   const accountPath = useSelector(accountRef, (s) => (s ? accountLocation(s)?.path ?? null : null));
   const accountSearch = useSelector(accountRef, (s) => (s ? accountLocation(s)?.search ?? '' : ''));
   const sitePath = AppActor.useSelector((s) => (areaOf(s) === 'site' ? siteLocation(s).path : null));
-  // A lazily loaded area's location lives in its own actor (machines/operator.ts, machines/manage.ts `context.location`).
-  const lazyArea = area === 'operator' || area === 'manage' ? area as LazyArea : null;
+  // A lazily loaded area's location lives in its own actor (machines/operator.ts, manage.ts, driver.ts `context.location`).
+  const lazyArea = isLazyArea(area) ? area : null;
   const lazyRef = AppActor.useSelector((s) => (lazyArea ? s.context.areas[lazyArea] : undefined));
   const appLocation = AppActor.useSelector((s) => (lazyArea ? lazyAreaLocation(s, lazyArea) : null));
   const lazyPath = useSelector(lazyRef, (s) => (s as { context?: { location?: Location } } | undefined)?.context?.location?.path ?? null) ?? appLocation?.path ?? null;

@@ -17,6 +17,7 @@ export const VIEWS = {
   AccountArea: preloadable(() => import('./views/account/AccountArea'), (m) => m.AccountArea),
   OperatorArea: preloadable(() => import('./views/operator/OperatorArea'), (m) => m.OperatorArea),
   ManageArea: preloadable(() => import('./views/manage/ManageArea'), (m) => m.ManageArea),
+  DriverArea: preloadable(() => import('./views/driver/DriverArea'), (m) => m.DriverArea),
 } satisfies Record<ViewName, unknown>;
 
 /** The view that shows a screen, or null when the main script shows it (home). */

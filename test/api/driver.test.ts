@@ -137,6 +137,7 @@ describe("a driver's jobs", () => {
       reference: b.booking_number, status: 'assigned', steps: ['accepted', 'declined'], cancelled: false, pickup_date: DATE, pickup_time: '07:15',
       pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN', passengers: 2,
       passenger_phone: '+447700900456', notes: 'Two large cases', collect: expect.stringMatching(/^£\d+\.\d\d$/),
+      vehicle: 'Saloon', car: `Black Mercedes-Benz E-Class, ${dan.registration}`,
     });
     expect(Object.keys(jobs[0])).not.toContain('price_breakdown');
     // The driver heard of it by text, with the link to their page.

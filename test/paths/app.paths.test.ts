@@ -40,6 +40,8 @@ function screenFor(path: string, search: string, signedIn: boolean, loaded: stri
       : { screen: 'login', search: `?redirect=${encodeURIComponent(path + search)}`, ...keep };
   }
   if (path === '/operator' || path.startsWith('/operator/')) return { screen: 'consoleOpening', at: path, search, ...keep };
+  // Issue 41 §2: a driver's page, its code on its way or its session being checked.
+  if (path === '/driver' || path.startsWith('/driver/')) return { screen: 'driverOpening', at: path, search, ...keep };
   if (path === '/manage' || path.startsWith('/manage/')) {
     if (!loaded.includes('manage')) return { screen: 'manageAsked', at: path, ...keep };
     // The booking's own address, in capitals; no key for it in this tab.
@@ -77,7 +79,7 @@ const appOracle: PathOracle<AppInput, AppExpected> = {
     if (ev.type === 'url.changed') return before.screen === 'accountChecking' ? before : screenFor(ev.path, ev.search, signedIn, loaded);
     if (ev.type === 'area.loaded') {
       const path = before.at ?? '';
-      const owns = ev.area === 'operator' ? before.screen === 'consoleOpening' : before.screen === 'manageAsked';
+      const owns = before.screen === ({ operator: 'consoleOpening', manage: 'manageAsked', driver: 'driverOpening' } as Record<string, string>)[ev.area];
       return owns ? screenFor(path, String(before.search ?? ''), signedIn, [...loaded, ev.area]) : undefined;
     }
     if (ev.type === '@child' && ev.event?.type === 'login.submit' && before.screen === 'login') {
@@ -98,6 +100,8 @@ browserPaths({
     await p.server.fault({ method: 'GET', path: '/api/v1/operator/session', kind: 'delay', ms: 30_000, times: 5 });
     // Issue 27: so is a signed-in passenger's key for the booking page (the manage machine's own paths take it).
     await p.server.fault({ method: 'POST', path: '/api/v1/manage/BK-ABCDEFGH/key', kind: 'delay', ms: 30_000, times: 5 });
+    // Issue 41 §2: so is a driver's session check (the driver machine's own paths take its answers).
+    await p.server.fault({ method: 'GET', path: '/api/v1/driver/session', kind: 'delay', ms: 30_000, times: 5 });
     // Decision 30: the server sends the settings with the page, read through GET /setting; for the inputs without
     // them, that read fails (the page then comes without them and asks for them itself, as the model says).
     if (inputName === 'a visit to / with the settings in the page') return p.typeUrl('/');
@@ -113,12 +117,14 @@ browserPaths({
   },
   acts: {
     ...Object.fromEntries(['/bookings', '/my-account', '/login', '/login?redirect=%2Fquotationview', '/', '/no-such-page', '/quotationview', '/contactus', '/OurFleet',
-      '/operator', '/operator/bookings/BK-ABCDEFGH', '/manage/BK-ABCDEFGH', '/manage']
+      '/operator', '/operator/bookings/BK-ABCDEFGH', '/manage/BK-ABCDEFGH', '/manage', '/driver']
       .map((href) => [`url.changed ${href}`, (p: PathPage) => p.back(href)])),
     // The console's code arrives by itself on its pages (its own chunk); the path waits for it to be running.
     'area.loaded operator': async (p) => { await p.sees('Opening the console'); },
     // Issue 27: so does the manage page's; the path waits for its first screen.
     'area.loaded manage': async (p) => { await p.page.getByRole('heading', { level: 1 }).first().waitFor(); },
+    // Issue 41 §2: so does a driver's page's; it checks the session (held) meanwhile.
+    'area.loaded driver': async (p) => { await p.sees('Opening your jobs'); },
     'account: login.submit amelia@example.com secret-1': async (p) => {
       const form = p.page.getByRole('form', { name: 'Sign in' });
       await form.getByLabel('Email').fill(DEMO_CORPORATE.email);

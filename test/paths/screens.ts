@@ -25,6 +25,7 @@ export interface ScreenFacts {
 
 const OP_BOOKING_PATH = /^\/operator\/bookings\/BK-[A-Z0-9]{8}$/;
 const MANAGE_PATH = /^\/manage\/BK-[A-Z0-9]{8}$/;
+const DRIVER_JOB_PATH = /^\/driver\/jobs\/BK-[A-Z0-9]{8}$/;
 const CARD_INPUTS = ['Credit or debit card number', 'Credit or debit card expiration date', 'Credit or debit card security code'];
 
 export const SCREENS = {
@@ -78,6 +79,14 @@ export const SCREENS = {
   accountChecking: { path: /^\/(bookings|my-account)$/, texts: ['Please wait while loading content'] },
   // Issue 26: the console, its code on its way or its session being checked.
   consoleOpening: { path: /^\/operator(\/.*)?$/, texts: ['Opening the console'] },
+  // Issue 41 §2: a driver's page, its code on its way or its session being checked.
+  driverOpening: { path: /^\/driver(\/.*)?$/, texts: ['Opening your jobs'] },
+  // Issue 41 §2: a driver's sign-in (the mobile, then the code texted to it), the jobs and one job (the bar's Sign out).
+  driverSignIn: { path: '/driver', heading: 'Driver sign-in', fields: ['Mobile number *'], buttons: ['Text me a code'] },
+  driverCode: { path: '/driver', heading: 'Driver sign-in', fields: ['Code *'], buttons: ['Sign in', 'Send a new code', 'Use another number'] },
+  driverJobs: { path: '/driver', heading: 'Your jobs', buttons: ['Sign out'] },
+  driverJob: { path: DRIVER_JOB_PATH, heading: /^Job BK-[A-Z0-9]{8}$/, buttons: ['Sign out'], links: ['All jobs'] },
+  driverNotFound: { path: DRIVER_JOB_PATH, heading: 'Job not found', buttons: ['Sign out'], links: ['All jobs'] },
   // Issue 27: a manage address, its code on its way.
   manageAsked: { path: /^\/manage(\/[^/]+)?$/ },
   // SPEC 2 '/ourfleet'.

@@ -28,7 +28,8 @@ export interface DriverJob {
   passenger_name: string; passenger_phone: string;
   /** Pay-in-car jobs: what to collect (e.g. "£62.00"); null when paid already. */
   collect: string | null;
-  vehicle: string; steps: JobStep[];
+  /** The vehicle type booked, and the car the office dispatched ("White Toyota Prius, LF68 TXI"). */
+  vehicle: string; car: string | null; steps: JobStep[];
   /** When No-show may be tapped (ISO), once Arrived. */
   no_show_from: string | null;
 }
@@ -36,9 +37,10 @@ export interface DriverJob {
 interface JobRow {
   id: number; booking_number: string; status: string; job_status: string | null; arrived_at: string | null; driver_id: number | null;
   free_waiting_minutes: number | null; payment_method: string; total_pence: number; company_email: string;
+  driver: { vehicle?: string; colour?: string; registration?: string } | null;
 }
 
-const JOB_COLUMNS = `b.id, b.booking_number, b.status, b.job_status, b.arrived_at, b.driver_id, d.free_waiting_minutes,
+const JOB_COLUMNS = `b.id, b.booking_number, b.status, b.job_status, b.arrived_at, b.driver_id, b.driver, d.free_waiting_minutes,
   b.payment_method, b.total_booking_amount_pence AS total_pence, c.contact_email AS company_email`;
 const JOB_FROM = 'bookings b JOIN companies c ON c.id = b.company_id LEFT JOIN booking_details d ON d.booking_id = b.id';
 
@@ -67,6 +69,7 @@ async function jobView(db: Queryable, r: JobRow, settings: Settings, now: Date):
     passenger_name: p.passenger_name, passenger_phone: p.passenger_contact_no,
     collect: r.payment_method === 'car' ? formatExactPrice((r.total_pence / 100).toFixed(2), currencyOf(settings)) : null,
     vehicle: b.fleet_category.category_name, steps: nextSteps(state, now),
+    car: r.driver?.registration ? `${r.driver.colour ? `${r.driver.colour} ` : ''}${r.driver.vehicle ?? ''}, ${r.driver.registration}`.trim() : null,
     no_show_from: state.jobStatus === 'arrived' ? noShowFrom(state)?.toISOString() ?? null : null,
   };
 }

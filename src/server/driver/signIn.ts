@@ -76,7 +76,11 @@ export async function signInDriver(d: SignInDeps, typedMobile: unknown, typedCod
   const code = typeof typedCode === 'string' ? typedCode.replace(/\s+/g, '') : '';
   if (!/^\d{6}$/.test(code)) throw new DomainError('invalid', DRIVER_MESSAGES.codeShape, 'code');
   const throttleKey = `driver:${mobile}`;
-  await reserveSignInAttempt(d.db, throttleKey, d.client);
+  // The site's sign-in limits, whose refusal names the code field here (the form has no password).
+  await reserveSignInAttempt(d.db, throttleKey, d.client).catch((err) => {
+    if (err instanceof DomainError) throw new DomainError(err.kind, err.message, 'code', err.retryAfterSeconds);
+    throw err;
+  });
   const driver = await activeDriver(d.db, mobile);
   if (!driver) throw new DomainError('invalid', DRIVER_MESSAGES.codeGone, 'code');
   const [row] = await d.db.query<{ id: number; code_hash: string }>(

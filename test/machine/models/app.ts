@@ -8,6 +8,7 @@ import { accountMachine, type Session } from '../../../machines/account';
 import { contactMachine } from '../../../machines/contact';
 import { operatorMachine, type StaffMember } from '../../../machines/operator';
 import { manageMachine } from '../../../machines/manage';
+import { driverMachine, type DriverMember } from '../../../machines/driver';
 import { fromPromise } from 'xstate';
 import type { Area, Location } from '../../../src/domain/screens';
 import { isBusy } from '../../../machines/shared';
@@ -52,6 +53,15 @@ export const manageLoaded: AppEvent = {
   }),
 };
 
+/** A driver's page's code (issue 41 §2), handed over the same way: its session check left unanswered. */
+export const driverLoaded: AppEvent = {
+  type: 'area.loaded',
+  area: 'driver',
+  logic: Object.assign(driverMachine.provide({ actors: { getSession: fromPromise<DriverMember | null, void>(() => new Promise<null>(() => {})) } }), {
+    toJSON: () => "the driver's page",
+  }),
+};
+
 export const EVENTS: ModelEvent<AppEvent>[] = [
   loadSettings.done(loaded),
   loadSettings.fails(new Error('offline')),
@@ -70,6 +80,8 @@ export const EVENTS: ModelEvent<AppEvent>[] = [
   url('/manage/BK-ABCDEFGH'),
   url('/manage'),
   manageLoaded,
+  url('/driver'),
+  driverLoaded,
   toChild('booking', { type: 'home.submit', bookingType: 'milleage', form: bookingForm }),
   calculatePrice.done({ prices, trip: null }),
   toChild('account', { type: 'login.submit', email: 'amelia@example.com', password: 'secret-1' }),
@@ -109,7 +121,8 @@ export const view = (s: AppSnapshot): Seen => {
   return {
     area: areaOf(s),
     location: locationOf(s, booking, s.context.account?.getSnapshot()),
-    busy: isBusy(s.context.booking) || isBusy(s.context.account) || isBusy(s.context.areas.operator ?? null) || isBusy(s.context.areas.manage ?? null),
+    busy: isBusy(s.context.booking) || isBusy(s.context.account) || isBusy(s.context.areas.operator ?? null) || isBusy(s.context.areas.manage ?? null)
+      || isBusy(s.context.areas.driver ?? null),
     wizard: booking ? { session: booking.context.session, settings: booking.context.settings } : null,
   };
 };
@@ -124,10 +137,13 @@ export const WIZARD_PATHS = ['/', '/home', '/booktripview', '/quotationview', '/
 export const SITE_PATHS = ['/contactus', '/ourfleet', '/terms-and-conditions', '/privacy-policy', '/accessibility'];
 export const areaFor = (path: string) => {
   const p = path.toLowerCase();
-  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : isOperatorPath(p) ? 'operator' : isManagePath(p) ? 'manage' : 'wizard';
+  return ACCOUNT_PATHS.includes(p) ? 'account' : SITE_PATHS.includes(p) ? 'site' : isOperatorPath(p) ? 'operator' : isManagePath(p) ? 'manage'
+    : isDriverPath(p) ? 'driver' : 'wizard';
 };
 /** Issue 27: a passenger's booking (/manage/BK-...) and Find my booking (/manage). */
 export const isManagePath = (p: string) => p === '/manage' || /^\/manage\/[^/]+$/.test(p);
+/** Issue 41 §2: a driver's page (/driver, /driver/jobs) and a job (/driver/jobs/BK-...). */
+export const isDriverPath = (p: string) => p === '/driver' || p === '/driver/jobs' || /^\/driver\/jobs\/[^/]+$/.test(p);
 /** Issue 26: the console's pages, /operator and below. */
 export const isOperatorPath = (p: string) => p === '/operator' || p.startsWith('/operator/');
 export type Answer = { type: string; output?: unknown; error?: Error };
@@ -182,13 +198,14 @@ export function spec(s: AppSnapshot, trail: Trail<AppSnapshot>, input: AppInput)
   expect(s.children.contact !== undefined).toBe(seen.area === 'site');
   // Issue 26: the console runs once its code has been handed over on one of its pages, and stays for the visit; until
   // then (and while it checks the session) the address bar keeps the page asked for.
-  // Issue 27: so does a passenger's booking page, on one of its own pages.
-  for (const area of ['operator', 'manage'] as const) {
+  // Issue 27: so does a passenger's booking page, on one of its own pages; issue 41, a driver's page.
+  for (const area of ['operator', 'manage', 'driver'] as const) {
     const handedOver = trail.some((x, i) => x.event.type === 'area.loaded' && (x.event as unknown as { area: string }).area === area
       && (trail[i - 1]?.view as Seen | undefined ?? view(s)).area === area);
     expect(s.context.areas[area] !== undefined, area).toBe(handedOver);
   }
-  if (seen.area === 'operator') expect(seen.location).toEqual(at);
+  // The console and a driver's page keep the address asked for while they check the session.
+  if (seen.area === 'operator' || seen.area === 'driver') expect(seen.location).toEqual(at);
   // The manage page shows its own spelling: /manage, or /manage/ and the reference in capitals.
   if (seen.area === 'manage') expect(seen.location).toEqual(s.context.areas.manage ? { path: at.path.replace(/[^/]+$/, (r) => (at.path === '/manage' ? r : r.toUpperCase())), search: '' } : at);
   const before = trail.at(-2)?.view as Seen | undefined;
@@ -218,6 +235,7 @@ export function offers(s: AppSnapshot): ModelEvent<AppEvent>[] {
   if (!view(s).busy) out.push(url(s.context.location.path === '/contactus' ? '/' : '/contactus'));
   if (s.matches({ ready: 'operator' }) && !s.context.areas.operator) out.push(consoleLoaded);
   if (s.matches({ ready: 'manage' }) && !s.context.areas.manage) out.push(manageLoaded);
+  if (s.matches({ ready: 'driver' }) && !s.context.areas.driver) out.push(driverLoaded);
   return out;
 }
 
@@ -227,11 +245,11 @@ export const model: Model<typeof appMachine> = {
   events: EVENTS,
   inputs: INPUTS,
   serialize: (s) => {
-    const { booking, account, areas: { operator, manage } } = s.context;
+    const { booking, account, areas: { operator, manage, driver } } = s.context;
     return JSON.stringify([
       s.value, view(s), s.context.location, s.context.session?.token ?? null, s.context.settingsError,
       booking?.getSnapshot().value ?? null, account?.getSnapshot().value ?? null, operator?.getSnapshot().value ?? null,
-      manage?.getSnapshot().value ?? null,
+      manage?.getSnapshot().value ?? null, driver?.getSnapshot().value ?? null,
     ]);
   },
   view,
