@@ -42,6 +42,16 @@ describe('a text fitted to two segments', () => {
     expect(smsLength(`${long}x`).segments).toBe(3);
   });
 
+  it('makes each of the characters people type plain: non-breaking space, dashes, arrow', () => {
+    expect(plainSms('a\u00A0b\u2014c\u2013d\u2192e\u2018f\u201Cg')).toBe("a b-c-d->e'f\"g");
+  });
+
+  it('drops the shortenable part whole when even its ellipsis does not fit', () => {
+    expect(fitSms({ before: 'a'.repeat(304), shortenable: 'xyz', after: '' })).toBe('a'.repeat(304));
+    expect(fitSms({ before: 'a'.repeat(300), shortenable: 'xyzxyzxyz', after: '' })).toBe(`${'a'.repeat(300)}xyz...`);
+    expect(fitSms({ before: 'a', shortenable: 'b', after: 'c' }, 1)).toBe('abc');
+  });
+
   it('refuses when what may not be cut is already too long', () => {
     expect(() => fitSms({ before: 'a'.repeat(310), shortenable: 'b', after: '' })).toThrow(/more than 2 segments/);
   });
