@@ -97,6 +97,26 @@ describe("a driver's sign-in", () => {
     expect((await t.call('POST', '/driver/session', { mobile, code: third })).body.message).toBe(DRIVER_MESSAGES.codeGone);
   });
 
+  it('signs a driver out everywhere, and spends their code, when the office changes their mobile (a lost phone)', async () => {
+    const a = await signedInDriver('Lost Phone Driver');
+    await t.call('POST', '/driver/code', { mobile: a.mobile });
+    const [company] = await t.db.query<{ id: number }>("SELECT id FROM companies WHERE company_name = 'Albion Executive Cars'");
+    const [rec] = await t.db.query<{ licence_number: string }>('SELECT licence_number FROM drivers WHERE id = $1', [a.driver_id]);
+    const saved = await t.call('POST', '/operator/data', { change: {
+      kind: 'driver', id: a.driver_id, name: 'Lost Phone Driver', mobile: '07800 123987', email: '', licence_number: rec.licence_number,
+      licensing_authority: 'Transport for London', licence_expiry: '2035-12-31', company_id: company.id, active: 'yes',
+    } }, office);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((await t.call('GET', '/driver/jobs', undefined, a.cookie)).status).toBe(401);
+    expect(await t.db.query('SELECT 1 FROM driver_codes WHERE driver_id = $1 AND used_at IS NULL', [a.driver_id])).toEqual([]);
+  });
+
+  it('ends a session 90 days after its sign-in, however often it is used', async () => {
+    const a = await signedInDriver('Old Session Driver');
+    await t.db.query("UPDATE driver_sessions SET created_at = now() - interval '91 days' WHERE driver_id = $1", [a.driver_id]);
+    expect((await t.call('GET', '/driver/jobs', undefined, a.cookie)).status).toBe(401);
+  });
+
   it('refuses an expired code', async () => {
     const crew = await recordDriverAndCar(t.db, 'Albion Executive Cars');
     const [{ mobile }] = await t.db.query<{ mobile: string }>('SELECT mobile FROM drivers WHERE id = $1', [crew.driver_id]);
@@ -182,6 +202,12 @@ describe("a driver's jobs", () => {
     const [onWay] = await texts(b.id, 'driver_on_way');
     expect(onWay.to_address).toBe('+447700900456');
     expect(onWay.body_text).toMatch(new RegExp(`^Albion Executive Cars: Day Driver is on the way to Heathrow Airport Terminal 5 for ${b.booking_number}\\. Follow the car: https://bookings\\.example\\.co\\.uk/manage/${b.booking_number}#key=[\\w-]{43} Questions\\? Call \\+44 20 7946 0321$`));
+    // Texts holding a key of the booking's page are erased once sent; the one without a link is kept.
+    const erased = await t.db.query<{ kind: string; erase_after_send: boolean }>(
+      "SELECT kind, erase_after_send FROM outbound_emails WHERE booking_id = $1 AND kind IN ('driver_on_way', 'driver_arrived', 'journey_completed') ORDER BY id", [b.id]);
+    expect(erased).toEqual([
+      { kind: 'driver_on_way', erase_after_send: true }, { kind: 'driver_arrived', erase_after_send: false }, { kind: 'journey_completed', erase_after_send: true },
+    ]);
     // The link opens the booking's page.
     const key = /#key=([\w-]{43})/.exec(onWay.body_text)![1];
     expect((await t.call('GET', `/manage/${b.booking_number}`, undefined, { 'X-Manage-Key': key })).status).toBe(200);
@@ -259,6 +285,20 @@ describe("a driver's jobs", () => {
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
     const rows = await t.db.query("SELECT 1 FROM audit_log WHERE booking_id = $1 AND action = 'Driver: Accept'", [b.id]);
     expect(rows).toHaveLength(1);
+  });
+
+  it('are not the driver’s to open a day after they ended', async () => {
+    const dan = await signedInDriver('Past Driver');
+    const b = await book();
+    await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, dan, office);
+    for (const s of ['accepted', 'on_way', 'arrived', 'on_board', 'completed']) expect((await step(b.booking_number, s, dan)).status).toBe(200);
+    expect((await t.call('GET', `/driver/jobs/${b.booking_number}`, undefined, dan.cookie)).status).toBe(200);
+    t.clock.now = new Date(Date.parse(`${DATE}T06:15:00Z`) + 25 * 3_600_000);
+    try {
+      expect((await t.call('GET', `/driver/jobs/${b.booking_number}`, undefined, dan.cookie)).status).toBe(404);
+    } finally {
+      t.clock.now = new Date();
+    }
   });
 
   it('refuses a status that is not a step, naming the field', async () => {

@@ -152,6 +152,10 @@ describe("Twilio's delivery reports", () => {
     expect(await report({ MessageSid: 'SM00000000000000000000000000000aa1', MessageStatus: 'delivered', To: '+447700900121' })).toBe(204);
     expect(await report({ MessageSid: 'SM00000000000000000000000000000aa1', MessageStatus: 'sent', To: '+447700900121' })).toBe(204);
     expect(await row(id)).toMatchObject({ delivery_status: 'delivered', delivered_at: expect.any(Date) });
+    // A final report replayed later (another final one) changes nothing, nor opts the number out.
+    expect(await report({ MessageSid: 'SM00000000000000000000000000000aa1', MessageStatus: 'failed', ErrorCode: '21610', To: '+447700900121' })).toBe(204);
+    expect(await row(id)).toMatchObject({ delivery_status: 'delivered', delivery_error: null });
+    expect(await t.db.query("SELECT 1 FROM sms_opt_outs WHERE phone = '+447700900121'")).toEqual([]);
   });
 
   it('keeps why a text was not delivered, and records a number that opted out', async () => {

@@ -102,7 +102,7 @@ describe("a driver's day", () => {
     // A wrong code says so, under the field.
     await page.getByLabel('Code').fill(code.slice(0, 5) + String((Number(code[5]) + 1) % 10));
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByText('That code is not right. Check the text and try again.').waitFor();
+    await page.getByText('That code is not right or has expired. Check the text, or ask for a new code.').waitFor();
     expect(await page.getByLabel('Code').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Code').fill(code);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

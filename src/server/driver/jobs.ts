@@ -87,10 +87,18 @@ export async function driverJobs(deps: JobDeps, driver: Driver): Promise<DriverJ
 
 const notYours = (reference: string) => new DomainError('notFound', `No job ${reference} of yours.`);
 
+/**
+ * A job the driver may still open: one still confirmed, or ended (finished, cancelled) less than a day ago. The
+ * passenger's name, phone and notes are not theirs to read for ever ($3: now).
+ */
+const STILL_THEIRS = `(b.status = 'confirmed' OR greatest(b.pickup_at, coalesce(b.completed_at, b.pickup_at), coalesce(b.cancelled_at, b.pickup_at))
+  > $3::timestamptz - interval '24 hours')`;
+
 /** One of the driver's jobs; another driver's (or none) is 404. */
 export async function driverJob(deps: JobDeps, driver: Driver, reference: string): Promise<DriverJob> {
   const ref = reference.trim().toUpperCase();
-  const [row] = await deps.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE b.booking_number = $1 AND b.driver_id = $2`, [ref, driver.id]);
+  const [row] = await deps.db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE b.booking_number = $1 AND b.driver_id = $2 AND ${STILL_THEIRS}`,
+    [ref, driver.id, deps.now.toISOString()]);
   if (!row) throw notYours(ref);
   return jobView(deps.db, row, deps.settings, deps.now);
 }
@@ -104,8 +112,9 @@ export async function driverJob(deps: JobDeps, driver: Driver, reference: string
 export async function takeStep(deps: JobDeps, driver: Driver, reference: string, step: JobStep): Promise<DriverJob | null> {
   const ref = reference.trim().toUpperCase();
   return deps.db.transaction(async (tx) => {
-    await tx.query('SELECT 1 FROM bookings WHERE booking_number = $1 FOR UPDATE', [ref]);
-    const [row] = await tx.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE b.booking_number = $1 AND b.driver_id = $2`, [ref, driver.id]);
+    await tx.query('SELECT 1 FROM bookings WHERE booking_number = $1 AND driver_id = $2 FOR UPDATE', [ref, driver.id]);
+    const [row] = await tx.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE b.booking_number = $1 AND b.driver_id = $2 AND ${STILL_THEIRS}`,
+      [ref, driver.id, deps.now.toISOString()]);
     if (!row) throw notYours(ref);
     const state = stateOf(row);
     const refusal = stepRefusal(state, step, deps.now);
@@ -133,7 +142,11 @@ export async function takeStep(deps: JobDeps, driver: Driver, reference: string,
         // A new key of the booking's page: the text's link to follow the car, or to its receipt.
         const link = step === 'arrived' ? null : manageLink(deps.siteUrl, ref, await mintKey(tx, row.id));
         const kind = step === 'on_way' ? 'driver_on_way' : step === 'arrived' ? 'driver_arrived' : 'journey_completed';
-        await enqueueSms(tx, { kind, to: phone, label: `${STEP_LABELS[step]}: ${ref}`, text: journeyText(step, result, driver.name, link, deps.settings), bookingId: row.id });
+        // A link holds a key of the booking's page: erased once sent, as every message holding one is.
+        await enqueueSms(tx, {
+          kind, to: phone, label: `${STEP_LABELS[step]}: ${ref}`, text: journeyText(step, result, driver.name, link, deps.settings), bookingId: row.id,
+          eraseAfterSend: link !== null,
+        });
       }
     }
     if (step === 'declined') return null;

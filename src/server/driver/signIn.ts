@@ -15,13 +15,17 @@ import { normalisePhone } from '../../domain/phone';
 export const DRIVER_CODE_MINUTES = 10;
 export const DRIVER_CODE_TRIES = 5;
 export const DRIVER_SESSION_DAYS = 30;
+/** However often it is used, a session ends this long after its sign-in (a stolen phone's session does not live on). */
+export const DRIVER_SESSION_MAX_DAYS = 90;
 
 export const DRIVER_MESSAGES = {
   mobile: 'Enter the UK mobile number the office has for you, e.g. 07700 900123.',
   codeSent: 'If this number is on our record, a 6-digit code is on its way by text. It works for 10 minutes.',
   codeShape: 'Enter the 6-digit code from the text.',
-  codeWrong: 'That code is not right. Check the text and try again.',
-  codeGone: 'This code has expired, was used, or was tried too often. Ask for a new code.',
+  // One answer for a wrong code, an old one and a number that is not a driver's: which it was would say whether the
+  // number is on the record.
+  codeWrong: 'That code is not right or has expired. Check the text, or ask for a new code.',
+  codeGone: 'That code is not right or has expired. Check the text, or ask for a new code.',
   signedOut: 'Please sign in again: your session has ended.',
 } as const;
 
@@ -106,15 +110,19 @@ export async function signInDriver(d: SignInDeps, typedMobile: unknown, typedCod
   return { token, driver };
 }
 
-/** The driver a live session belongs to (and the session's use recorded); null when unknown, ended, unused 30 days, or the driver inactive. */
+/**
+ * The driver a live session belongs to (and the session's use recorded); null when unknown, ended, unused 30 days,
+ * signed in more than 90 days ago, or the driver inactive.
+ */
 export async function driverOfSession(db: Queryable, token: string | undefined): Promise<Driver | null> {
   if (!token || !/^[\w-]{43}$/.test(token)) return null;
   const [row] = await db.query<Driver>(
     `WITH used AS (UPDATE driver_sessions SET last_used_at = now()
-                    WHERE token_hash = $1 AND last_used_at > now() - make_interval(days => $2) RETURNING driver_id)
+                    WHERE token_hash = $1 AND last_used_at > now() - make_interval(days => $2)
+                      AND created_at > now() - make_interval(days => $3) RETURNING driver_id)
      SELECT d.id, d.name, d.mobile, d.company_id, c.company_name
        FROM used JOIN drivers d ON d.id = used.driver_id AND d.active JOIN companies c ON c.id = d.company_id`,
-    [hashOf(token), DRIVER_SESSION_DAYS]);
+    [hashOf(token), DRIVER_SESSION_DAYS, DRIVER_SESSION_MAX_DAYS]);
   return row ?? null;
 }
 

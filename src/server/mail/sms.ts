@@ -61,7 +61,8 @@ export function smsOutboxTransport(dir: string, log: (line: string) => void = co
         await mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER });
         await write();
       });
-      log(`SMS to ${msg.to}: "${msg.text.slice(0, 60)}${msg.text.length > 60 ? '...' : ''}" -> ${path.join(dir, name)}`);
+      // Not its words: a text may hold a sign-in code or a link's key.
+      log(`SMS to ${msg.to} (${msg.text.length} characters) -> ${path.join(dir, name)}`);
       return {};
     },
   };

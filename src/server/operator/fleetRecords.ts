@@ -88,8 +88,12 @@ export async function saveDriver(db: Queryable, scope: Scope, id: number | null,
         `UPDATE drivers SET name = $1, mobile = $2, email = $3, licence_number = $4, licensing_authority = $5, licence_expiry = $6,
                 company_id = $7, active = $8, updated_at = now()
           WHERE id = $9 RETURNING id`, [...values, id]);
-    // A driver made inactive is signed out of every device at once (issue 41 §2).
-    if (!d.active) await db.query('DELETE FROM driver_sessions WHERE driver_id = $1', [row.id]);
+    // A driver made inactive, or whose mobile or company changed (a lost phone), is signed out of every device at once
+    // and any code sent is spent (issue 41 §2).
+    if (!d.active || (before && (before.mobile !== d.mobile || before.company_id !== d.company_id))) {
+      await db.query('DELETE FROM driver_sessions WHERE driver_id = $1', [row.id]);
+      await db.query('UPDATE driver_codes SET used_at = now() WHERE driver_id = $1 AND used_at IS NULL', [row.id]);
+    }
     return { id: row.id, driver: d, before };
   } catch (err) {
     return uniqueProblem(err, [

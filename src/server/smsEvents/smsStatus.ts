@@ -11,7 +11,10 @@ import type { AppEnv } from '../deps';
 /** A report is a few hundred bytes. */
 const MAX_REPORT_BYTES = 16 * 1024;
 
-/** How far along a text is, by Twilio's MessageStatus: a report of an earlier step never undoes a later one. */
+/**
+ * How far along a text is, by Twilio's MessageStatus: a report of an earlier step never undoes a later one, and a final
+ * one (4: delivered, undelivered, failed) is never replaced by another final one (a replayed report).
+ */
 export const DELIVERY_RANK: Record<string, number> = {
   accepted: 1, scheduled: 1, queued: 1, sending: 2, sent: 3, delivered: 4, undelivered: 4, failed: 4, canceled: 4, read: 5,
 };
@@ -37,8 +40,10 @@ export const smsStatusRoutes = new Hono<AppEnv>().post(
       `UPDATE outbound_emails SET delivery_status = $2, delivery_error = $3,
               delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE delivered_at END
         WHERE provider_id = $1 AND channel = 'sms'
-          AND coalesce((SELECT r.rank FROM json_each_text($4::json) r(status, rank) WHERE r.status = delivery_status)::int, 0) <= $5
+          AND (coalesce((SELECT r.rank FROM json_each_text($4::json) r(status, rank) WHERE r.status = delivery_status)::int, 0) < $5
+               OR (delivery_status = $2 AND $5 < 4))
         RETURNING to_address`, [sid, status, error, JSON.stringify(DELIVERY_RANK), DELIVERY_RANK[status]]);
+    // A number's opt-out is believed from a report that moved a text forward, not from one replayed after its delivery.
     if (text && params.ErrorCode === '21610') {
       await deps.db.query("INSERT INTO sms_opt_outs (phone, source) VALUES ($1, 'delivery report') ON CONFLICT (phone) DO NOTHING", [text.to_address]);
     }

@@ -48,7 +48,7 @@ const down = refusal('We could not reach the booking server. Please check your c
 export const ended = refusal(SIGNED_OUT, { status: 401 });
 export const badMobile = refusal('Enter the UK mobile number the office has for you, e.g. 07700 900123.', { status: 422, field: 'mobile' });
 export const tooOften = refusal('Too many codes asked for. Please wait a few minutes.', { status: 429 });
-export const wrongCode = refusal('That code is not right. Check the text and try again.', { status: 422, field: 'code' });
+export const wrongCode = refusal('That code is not right or has expired. Check the text, or ask for a new code.', { status: 422, field: 'code' });
 export const notYours = refusal(`No job ${REF} of yours.`, { status: 404 });
 export const conflict = refusal('This job was cancelled by the office.', { status: 409 });
 
