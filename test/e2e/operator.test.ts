@@ -173,9 +173,11 @@ describe("a booking's page", () => {
     // And by text, a file in the SMS folder the local default writes (issue 41 §3).
     const texts = () => (existsSync(path.join(shared.dataDir, 'sms')) ? readdirSync(path.join(shared.dataDir, 'sms')) : [])
       .filter((f) => f.endsWith('.txt')).map((f) => readFileSync(path.join(shared.dataDir, 'sms', f), 'utf8')).filter((t) => t.includes(b.booking_number));
-    await expect.poll(() => texts().length, { timeout: 10_000 }).toBe(1);
-    expect(texts()[0]).toMatch(/^To: \+447700900321\n/);
-    expect(texts()[0]).toContain('your driver is Samir Haddad, White Toyota Prius, reg LF68 TXI.');
+    const to = (phone: string) => texts().filter((t) => t.startsWith(`To: ${phone}\n`));
+    await expect.poll(() => texts().length, { timeout: 10_000 }).toBe(2);
+    expect(to('+447700900321')).toEqual([expect.stringContaining('your driver is Samir Haddad, White Toyota Prius, reg LF68 TXI.')]);
+    // And the driver: the job, with the link to their page (issue 41 §2).
+    expect(to('+447700900201')).toEqual([expect.stringMatching(new RegExp(`New job ${b.booking_number}: .*Open it: http://.*/driver\\n$`))]);
     // The office heard of the booking, and of its driver, with the company that drives it in copy (each message in the
     // outbox once the queue has sent it: waited for, not assumed).
     const officeMails = () => outboxMails(shared.dataDir).filter((m) => m.headers.subject.includes(b.booking_number) && m.headers.to === 'bookings@albion-executive.co.uk');
