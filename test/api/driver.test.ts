@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDriverAndCar, testApp } from './setup';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { DRIVER_MESSAGES } from '../../src/server/driver/signIn';
+import { purgeExpiredRecords } from '../../src/server/operator/retention';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 let office: Record<string, string>;
@@ -109,6 +110,18 @@ describe("a driver's sign-in", () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect((await t.call('GET', '/driver/jobs', undefined, a.cookie)).status).toBe(401);
     expect(await t.db.query('SELECT 1 FROM driver_codes WHERE driver_id = $1 AND used_at IS NULL', [a.driver_id])).toEqual([]);
+  });
+
+  it('leaves the records: codes after a day, sessions once ended by 30 days unused', async () => {
+    const a = await signedInDriver('Purged Driver');
+    await t.db.query("UPDATE driver_codes SET created_at = now() - interval '25 hours' WHERE driver_id = $1", [a.driver_id]);
+    await t.call('POST', '/driver/code', { mobile: a.mobile });
+    await t.db.query("INSERT INTO driver_sessions (token_hash, driver_id, last_used_at) VALUES ('old-session', $1, now() - interval '31 days')", [a.driver_id]);
+    const removed = await purgeExpiredRecords(t.db);
+    expect(removed.driver_codes).toBeGreaterThanOrEqual(1);
+    expect(await t.db.query('SELECT 1 FROM driver_codes WHERE driver_id = $1', [a.driver_id])).toHaveLength(1);
+    expect(await t.db.query('SELECT token_hash FROM driver_sessions WHERE driver_id = $1', [a.driver_id])).toHaveLength(1);
+    expect((await t.call('GET', '/driver/jobs', undefined, a.cookie)).status).toBe(200);
   });
 
   it('ends a session 90 days after its sign-in, however often it is used', async () => {

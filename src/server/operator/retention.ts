@@ -1,6 +1,7 @@
 // How long the site keeps what it no longer needs, as the default Privacy Policy
 // (src/domain/sitePages.ts) says: contact messages and quote requests 12 months,
-// sent e-mails 90 days after sending, reset codes and sign-in records 30 days.
+// sent e-mails 90 days after sending, reset codes and sign-in records 30 days, drivers' codes a day and their ended
+// sessions at once.
 // Bookings are the operator's accounts and are not deleted here. Runs at start
 // and with the periodic jobs of main.ts.
 import type { Queryable } from '../db/index';
@@ -17,6 +18,9 @@ export const RETENTION = [
   ['passenger_tokens', 'created_at', '30 days'],
   // Allowances (limits.ts): the longest window is a day.
   ['rate_limits', 'window_started', '2 days'],
+  // Drivers' sign-in codes (they work for 10 minutes), and their sessions once ended by 30 days unused (issue 41).
+  ['driver_codes', 'created_at', '1 day'],
+  ['driver_sessions', 'last_used_at', '30 days'],
 ] as const;
 
 /** Deletes what has passed its time; answers how many rows went, per table. */
