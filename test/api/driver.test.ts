@@ -214,7 +214,7 @@ describe("a driver's jobs", () => {
     ]);
     const [onWay] = await texts(b.id, 'driver_on_way');
     expect(onWay.to_address).toBe('+447700900456');
-    expect(onWay.body_text).toMatch(new RegExp(`^Albion Executive Cars: Day Driver is on the way to Heathrow Airport Terminal 5 for ${b.booking_number}\\. Follow the car: https://bookings\\.example\\.co\\.uk/manage/${b.booking_number}#key=[\\w-]{43} Questions\\? Call \\+44 20 7946 0321$`));
+    expect(onWay.body_text).toMatch(new RegExp(`^Albion Executive Cars: Day Driver is on the way to your pickup for ${b.booking_number}\\. Follow the car: https://bookings\\.example\\.co\\.uk/manage/${b.booking_number}#key=[\\w-]{43} Questions\\? Call \\+44 20 7946 0321$`));
     // Texts holding a key of the booking's page are erased once sent; the one without a link is kept.
     const erased = await t.db.query<{ kind: string; erase_after_send: boolean }>(
       "SELECT kind, erase_after_send FROM outbound_emails WHERE booking_id = $1 AND kind IN ('driver_on_way', 'driver_arrived', 'journey_completed') ORDER BY id", [b.id]);
@@ -224,7 +224,11 @@ describe("a driver's jobs", () => {
     // The link opens the booking's page.
     const key = /#key=([\w-]{43})/.exec(onWay.body_text)![1];
     expect((await t.call('GET', `/manage/${b.booking_number}`, undefined, { 'X-Manage-Key': key })).status).toBe(200);
-    expect((await texts(b.id, 'driver_arrived'))[0].body_text).toMatch(/your driver Day Driver is at the pickup point \(Heathrow Airport Terminal 5\)/);
+    // The number was typed by whoever booked: none of these texts carries text they typed (the pickup address).
+    for (const kind of ['driver_assigned_sms', 'driver_on_way', 'driver_arrived', 'journey_completed']) {
+      for (const m of await texts(b.id, kind)) expect(m.body_text, kind).not.toMatch(/Heathrow|Trafalgar/);
+    }
+    expect((await texts(b.id, 'driver_arrived'))[0].body_text).toMatch(/your driver Day Driver is at the pickup point for BK-\w+\. Questions\? Call /);
     expect((await texts(b.id, 'journey_completed'))[0].body_text).toMatch(/thank you for travelling with us\. Your receipt for BK-\w+: https:\/\/bookings\.example\.co\.uk\/manage\//);
   });
 

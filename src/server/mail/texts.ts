@@ -32,14 +32,18 @@ export function driverAssignedText(r: BookingResult, d: DriverDetails, s: Settin
 /** A place as a text names it: its first part (before the first comma), e.g. "Heathrow Airport Terminal 5". */
 const placeOf = (address: string | null | undefined) => (address ?? '').split(',')[0].trim();
 
-/** To the passenger as the driver moves: on the way (with the link to follow the car), arrived, completed (the receipt). */
+/**
+ * To the passenger as the driver moves: on the way (with the link to follow the car), arrived, completed (the receipt).
+ * Only words the site and the office wrote: the number was typed by whoever booked, so a pickup address typed with it
+ * is not sent to it (as issue 39 keeps visitors' text out of messages to addresses they gave).
+ */
 export function journeyText(step: 'on_way' | 'arrived' | 'completed', r: BookingResult, driverName: string, link: string | null, s: Settings): string {
   const ref = r.booking.booking_number;
   if (step === 'on_way') {
-    return fitSms({ before: `${sender(s)}${driverName} is on the way to `, shortenable: placeOf(r.booking.pick_up_address), after: ` for ${ref}. Follow the car: ${link}${callUs(s)}` });
+    return fitSms({ before: `${sender(s)}${driverName} is on the way to your pickup for ${ref}. Follow the car: `, shortenable: '', after: `${link}${callUs(s)}` });
   }
   if (step === 'arrived') {
-    return fitSms({ before: `${sender(s)}your driver ${driverName} is at the pickup point (`, shortenable: placeOf(r.booking.pick_up_address), after: `) for ${ref}.${callUs(s)}` });
+    return fitSms({ before: `${sender(s)}your driver ${driverName} is at the pickup point for ${ref}.`, shortenable: '', after: callUs(s) });
   }
   return fitSms({ before: `${sender(s)}thank you for travelling with us. Your receipt for ${ref}: `, shortenable: '', after: `${link}${callUs(s)}` });
 }
