@@ -28,12 +28,13 @@ export interface SettingInfo {
   /** Minutes: empty keeps the default the hint names; the most the setting takes. */
   minutes?: { optional: boolean; max: number };
 }
-export type SettingGroup = 'Company' | 'Site' | 'Booking' | 'Prices of extras' | 'Payment' | 'Pages';
-export const SETTING_GROUPS: readonly SettingGroup[] = ['Company', 'Site', 'Booking', 'Prices of extras', 'Payment', 'Pages'];
+export type SettingGroup = 'Company' | 'Site' | 'Booking' | 'Dispatch' | 'Prices of extras' | 'Payment' | 'Pages';
+export const SETTING_GROUPS: readonly SettingGroup[] = ['Company', 'Site', 'Booking', 'Dispatch', 'Prices of extras', 'Payment', 'Pages'];
 
 const s = (name: string, label: string, kind: SettingKind, group: SettingGroup, hint?: string, minutes?: SettingInfo['minutes']): SettingInfo => (
   { name, label, kind, group, hint, ...minutes && { minutes } });
 const freeWaiting = { optional: true, max: MAX_FREE_WAITING_MINUTES };
+const alertMinutes = { optional: true, max: 24 * 60 };
 
 export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('Company_Name', 'Company name', 'text', 'Company'),
@@ -62,6 +63,10 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('FREE_WAITING_MINUTES', 'Free waiting elsewhere', 'minutes', 'Booking', 'Minutes after the pickup time (empty: 15).', freeWaiting),
   s('CHANGE_CUTOFF_HOURS', 'Passengers may change details until', 'hours', 'Booking', 'Hours before the pickup as booked: moving it later does not move this (empty: 2).'),
   s('CANCELLATION_WINDOW_HOURS', 'Free cancelling until', 'hours', 'Booking', 'Hours before the pickup as booked: moving it later does not move this (empty: 24).'),
+  // The board's alerts (issue 41 §5, src/domain/tracking.ts boardAlerts).
+  s('ALERT_NO_DRIVER_MINUTES', 'Alert: no driver', 'minutes', 'Dispatch', 'Minutes before the pickup a job without a driver is flagged (empty: 60).', alertMinutes),
+  s('ALERT_NOT_ACCEPTED_MINUTES', 'Alert: not accepted', 'minutes', 'Dispatch', 'Minutes after the assignment a job the driver has not accepted is flagged (empty: 10).', alertMinutes),
+  s('ALERT_NOT_ON_WAY_MINUTES', 'Alert: driver not on the way', 'minutes', 'Dispatch', 'Minutes before the pickup a driver not yet on the way is flagged (empty: 30).', alertMinutes),
   // The extras' prices, named as the extras are (src/domain/extras.ts).
   ...EXTRAS.map((e) => s(e.setting, e.kind === 'count' ? `${e.label}, each` : e.kind === 'minutes' ? `${e.label} (per ${e.step} started)` : e.label,
     'money', 'Prices of extras', '0 takes it off the booking form.')),

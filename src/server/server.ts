@@ -136,11 +136,12 @@ async function start(options: ServeOptions) {
   }, (err) => console.error('Card booking check failed:', err));
   // The privacy policy's retention times (operator/retention.ts), checked with the same timer; card bookings never paid
   // expire after a day and lose their personal data after PENDING_RETENTION_DAYS (bookings/unpaidBookings.ts); sent
-  // messages leave the outbox folder after OUTBOX_RETENTION_DAYS; what PGlite made since is made private.
+  // messages leave the outbox folder (and texts the sms folder) after OUTBOX_RETENTION_DAYS; what PGlite made since is made private.
   const purge = () => purgeExpiredRecords(db)
     .then(() => expireUnpaidCardBookings(db, cards))
     .then(() => removeUnpaidPersonalData(db, config.pendingRetentionDays))
     .then(() => removeOldOutboxFiles(path.join(config.dataDir, 'outbox'), config.outboxRetentionDays))
+    .then(() => removeOldOutboxFiles(path.join(config.dataDir, 'sms'), config.outboxRetentionDays, Date.now(), '.txt'))
     .then(() => { if (!config.databaseUrl) makeTreePrivate(config.dataDir); })
     .catch((err) => console.error('Retention clean-up failed:', err));
   const periodic = () => { void reconcile(); void purge(); };

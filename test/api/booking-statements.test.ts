@@ -38,6 +38,7 @@ function counting(inner: Db): Counter {
       return inner.transaction((tx) => fn(wrap(tx))).finally(() => statements.push('COMMIT'));
     },
     admit: () => inner.admit(),
+    listen: (channel, onPayload, onReconnect) => inner.listen(channel, onPayload, onReconnect),
     close: () => inner.close(),
   };
   return { db, statements };

@@ -4,6 +4,7 @@
 // re-assigned one is told to the driver; a driver made inactive is signed out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDriverAndCar, testApp } from './setup';
+import { bookForDriver, codeFor as codeForDriver, signedInDriver as signedInDriverOf, stepAs } from './driverHelpers';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { DRIVER_MESSAGES } from '../../src/server/driver/signIn';
 import { purgeExpiredRecords } from '../../src/server/operator/retention';
@@ -18,41 +19,10 @@ beforeAll(async () => {
 afterAll(async () => { await t.db.close(); });
 
 const DATE = '2030-10-03';
-let n = 0;
-/** A guest booking paid in the car with Albion, for 2 passengers. */
-async function book(date = DATE) {
-  const form = {
-    pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
-    pickup_date: date, pickup_hour: '7am', pickup_min: '15', passengers: 2, luggages: 1,
-  };
-  const prices = await t.call('POST', '/calculate-distance-price', form);
-  const res = await t.call('POST', '/booking', {
-    selectedVehicleData: prices.body.price_details.find((p: any) => p.company_name === 'Albion Executive Cars' && p.vehicle_type === 'Saloon'),
-    selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car', selected_passenger: 'guest_login',
-    registrationData: { firstName: 'Grace', surname: `Hopper${++n}`, number: '07700 900456', email: `grace.${n}@example.com`, additionalInfo: 'Two large cases' },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.booking as { id: number; booking_number: string };
-}
-
-/** The newest code texted to a mobile, read from the queue before it is sent. */
-async function codeFor(mobile: string): Promise<string> {
-  const [row] = await t.db.query<{ body_text: string }>(
-    "SELECT body_text FROM outbound_emails WHERE channel = 'sms' AND kind = 'driver_sign_in_code' AND to_address = $1 ORDER BY id DESC LIMIT 1", [mobile]);
-  return /^(\d{6}) is your/.exec(row.body_text)![1];
-}
-
-/** A driver on record with a session: their ids, e164 mobile, and the cookie to send. */
-async function signedInDriver(name: string) {
-  const crew = await recordDriverAndCar(t.db, 'Albion Executive Cars', { name });
-  const [{ mobile }] = await t.db.query<{ mobile: string }>('SELECT mobile FROM drivers WHERE id = $1', [crew.driver_id]);
-  expect((await t.call('POST', '/driver/code', { mobile })).status).toBe(200);
-  const res = await t.call('POST', '/driver/session', { mobile, code: await codeFor(mobile) });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { ...crew, mobile, cookie: { Cookie: res.headers['set-cookie'].split(';')[0] } };
-}
-
-const step = (ref: string, status: string, who: { cookie: Record<string, string> }) => t.call('POST', `/driver/jobs/${ref}/status`, { status }, who.cookie);
+const book = async (date = DATE) => bookForDriver(t, date);
+const codeFor = (mobile: string) => codeForDriver(t, mobile);
+const signedInDriver = (name: string) => signedInDriverOf(t, name);
+const step = (ref: string, status: string, who: { cookie: Record<string, string> }) => stepAs(t, ref, status, who);
 const texts = (bookingId: number, kind: string) => t.db.query<{ to_address: string; body_text: string }>(
   "SELECT to_address, body_text FROM outbound_emails WHERE channel = 'sms' AND booking_id = $1 AND kind = $2 ORDER BY id", [bookingId, kind]);
 

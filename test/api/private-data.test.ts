@@ -113,5 +113,14 @@ describe('the outbox', () => {
     expect(await removeOldOutboxFiles(outbox, 28, now)).toBe(1);
     expect(existsSync(path.join(outbox, 'recent.eml'))).toBe(false);
     expect(await removeOldOutboxFiles(path.join(tmp, 'no-outbox-yet'), 30, now)).toBe(0);
+    // The texts' folder (issue 41): its .txt files, the same way.
+    const sms = path.join(tmp, 'sms-retention');
+    mkdirSync(sms);
+    for (const [name, at] of Object.entries({ 'old.txt': now - 31 * day, 'recent.txt': now - 29 * day, 'old.eml': now - 31 * day })) {
+      writeFileSync(path.join(sms, name), 'x');
+      utimesSync(path.join(sms, name), new Date(at), new Date(at));
+    }
+    expect(await removeOldOutboxFiles(sms, 30, now, '.txt')).toBe(1);
+    expect(readdirSync(sms).sort()).toEqual(['old.eml', 'recent.txt']);
   });
 });

@@ -28,6 +28,11 @@ export function openPgliteOn(pg: PGlite, opts: { queueLimit?: number } = {}): Db
     exec: (sql) => queue.run(async () => { await pg.exec(sql); }),
     transaction: (fn) => queue.run(() => pg.transaction((tx) => fn(inTransaction(tx)))),
     admit: () => queue.admit(),
+    // One session: a NOTIFY is delivered to it after the statement that commits it.
+    listen: (channel, onPayload) => queue.run(async () => {
+      const stop = await pg.listen(channel, onPayload);
+      return () => queue.run(() => stop());
+    }),
     close: () => queue.run(() => pg.close()),
   };
   images.set(db, () => queue.run(() => pg.dumpDataDir('none')));

@@ -9,6 +9,7 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
 export async function openPostgres(connectionString: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: 10 });
   await pool.query('SELECT 1');
+  const listeners = new Set<() => Promise<void>>();
   const wrap = (q: { query: pg.Pool['query'] }): Queryable => ({
     // Timed with STEP_TIMING: the pool's wait for a connection and the round trip.
     query: (sql, params = [], opts) => timed(statementLabel(sql), async () => {
@@ -35,6 +36,51 @@ export async function openPostgres(connectionString: string): Promise<Db> {
       }
     },
     admit() {},
-    close: () => pool.end(),
+    async listen(channel, onPayload, onReconnect) {
+      const stop = await listenOn(connectionString, channel, onPayload, onReconnect);
+      listeners.add(stop);
+      return async () => { listeners.delete(stop); await stop(); };
+    },
+    async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * A connection of its own that LISTENs on `channel` (a pool's connections come and go): when it is lost, a new one is
+ * opened, after 0.5 s and then up to 10 s apart, and `onReconnect` tells the listeners that what was sent meanwhile
+ * was missed.
+ */
+async function listenOn(connectionString: string, channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let wait = 500;
+  const open = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString });
+    c.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
+    c.on('error', () => {});
+    c.on('end', () => {
+      if (stopped || client !== c) return;
+      client = null;
+      const again = () => open().then(() => { wait = 500; onReconnect?.(); }, () => {
+        wait = Math.min(wait * 2, 10_000);
+        if (!stopped) setTimeout(again, wait).unref();
+      });
+      setTimeout(again, wait).unref();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+    if (stopped) { await c.end(); return; }
+    client = c;
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    const c = client;
+    client = null;
+    await c?.end().catch(() => {});
   };
 }

@@ -21,6 +21,12 @@ export interface Db extends Queryable {
    * come back later. PostgreSQL's pool queues by itself: never throws there.
    */
   admit(): void;
+  /**
+   * Calls `onPayload` with every NOTIFY on `channel` once its transaction commits, whichever process sent it (issue 41
+   * §5, live updates); `onReconnect` after a lost listening connection came back (what was sent meanwhile is lost:
+   * listeners read afresh). Resolves to the function that stops listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
   readonly kind: 'pglite' | 'postgres';
 }

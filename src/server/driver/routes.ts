@@ -1,15 +1,17 @@
 // The driver's calls, under /api/v1/driver (issue 41 §2): a code to the mobile, a session for this device in an
-// HttpOnly cookie (as the console's: `__Host-` and Secure in production), the driver's jobs and their steps. Every
+// HttpOnly cookie (as the console's: `__Host-` and Secure in production), the driver's jobs, their steps and the car's
+// position while on the way. Every
 // call but asking for a code and signing in needs the session (401 without); another driver's job is 404.
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { number, optional, string, type, union } from 'superstruct';
+import { number, optional, string, type, union, unknown } from 'superstruct';
 import { clientAddress } from '../http/clientAddress';
 import { readBody } from '../http/body';
 import { DomainError } from '../errors';
 import { loadSettings, type AppEnv } from '../deps';
 import { DRIVER_MESSAGES, DRIVER_SESSION_DAYS, driverOfSession, endDriverSession, requestCode, signInDriver, type Driver } from './signIn';
 import { driverJob, driverJobs, takeStep, type JobDeps } from './jobs';
+import { recordPosition } from './positions';
 import { isJobStep, JOB_STEPS } from '../../domain/driverJobs';
 
 const COOKIE = 'driver_session';
@@ -83,4 +85,10 @@ export const driverRoutes = new Hono<AppEnv>()
     const job = await takeStep(await jobDeps(c), driver, c.req.param('reference'), status);
     c.var.deps.mail.kick();
     return c.json({ job });
+  })
+  // The car's place while on the way (issue 41 §3): { lat, lng, accuracy? } from the browser's geolocation.
+  .post('/driver/jobs/:reference/position', async (c) => {
+    const driver = await requireDriver(c);
+    const body = await readBody(c, type({ lat: optional(unknown()), lng: optional(unknown()), accuracy: optional(unknown()) }));
+    return c.json(await recordPosition(c.var.deps.db, driver, c.req.param('reference'), body, c.var.deps.now()));
   });

@@ -19,17 +19,8 @@ export class UnroutableError extends Error {
   constructor(readonly which: 'from' | 'to' | 'route', message: string) { super(message); }
 }
 
-const EARTH_RADIUS_MILES = 3958.8;
-/** UK roads are on average about 30% longer than the straight line between two places. */
-export const ROAD_FACTOR = 1.3;
-
-export function greatCircleMiles(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
-  const rad = (d: number) => (d * Math.PI) / 180;
-  const dLat = rad(b.lat - a.lat);
-  const dLon = rad(b.lon - a.lon);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.sqrt(h));
-}
+export { greatCircleMiles, ROAD_FACTOR } from '../../domain/tracking';
+import { greatCircleMiles, ROAD_FACTOR } from '../../domain/tracking';
 
 /** Town traffic for the first 10 miles (20 mph), main roads after (50 mph), plus 5 minutes to get going. */
 export function estimatedSeconds(miles: number): number {

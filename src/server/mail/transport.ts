@@ -169,10 +169,10 @@ export function outboxTransport(dir: string, log: (line: string) => void = conso
 const ABANDONED_PARTIAL_MS = 60 * 60_000;
 
 /**
- * Deletes outbox messages written more than `days` ago (OUTBOX_RETENTION_DAYS; every .eml file there was sent), and
- * partial files a crash left. Returns how many files went. Anything else in the folder is left alone.
+ * Deletes outbox messages written more than `days` ago (OUTBOX_RETENTION_DAYS; every .eml file there was sent, as every
+ * .txt file of the sms folder), and partial files a crash left. Returns how many files went. Anything else in the folder is left alone.
  */
-export async function removeOldOutboxFiles(dir: string, days: number, now = Date.now()): Promise<number> {
+export async function removeOldOutboxFiles(dir: string, days: number, now = Date.now(), ext: '.eml' | '.txt' = '.eml'): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -182,7 +182,7 @@ export async function removeOldOutboxFiles(dir: string, days: number, now = Date
   }
   let removed = 0;
   for (const name of names) {
-    const maxAge = name.endsWith('.eml') ? days * 86_400_000 : /^\..*\.partial$/.test(name) ? ABANDONED_PARTIAL_MS : null;
+    const maxAge = name.endsWith(ext) ? days * 86_400_000 : /^\..*\.partial$/.test(name) ? ABANDONED_PARTIAL_MS : null;
     if (maxAge === null) continue;
     const file = path.join(dir, name);
     const written = await stat(file).then((st) => (st.isFile() ? st.mtimeMs : null), () => null);

@@ -19,6 +19,7 @@ import { currentValues, pickupTimes, storedBooking, waitingChangeOf } from './ch
 import { bookedAddress, countMessage, isBookedAddress } from './recipients';
 import { receiptFileName, receiptPdf } from './receipt';
 import { formatExactPrice } from '../../domain/money';
+import { liveJob } from '../live/liveJob';
 
 /** The booking a key opens, as its page shows it: 404 for a key that is not this booking's, 410 for an expired one. */
 /** What a passenger is shown of their driver (issue 41): name, mobile, the car, its colour when known, its registration. */
@@ -50,6 +51,8 @@ export async function manageView(db: Db, reference: string, key: string, setting
       status, status_words: STATUS_WORDS[status],
       // The driver and the car as the passenger needs them: never the office's record (licence numbers, who dispatched).
       driver: b.status === 'confirmed' && b.driver ? passengersDriver(b.driver) : null,
+      /** The driver's job as it stands: its status in words and, on the way, the car's distance (GET .../live follows it). */
+      job: await liveJob(db, bookingId),
       // Whether the passenger was e-mailed of it: not when their address's allowance was used up (issue 39). Recorded with
       // the cancellation (bookings.cancel_emailed), as retention deletes the e-mail long before the link expires.
       cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason, emailed: b.emailed_cancel } : null,

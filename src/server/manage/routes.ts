@@ -2,7 +2,8 @@
 // the link's fragment, which no browser sends to a server). GET /manage/{reference} shows the booking, POST
 // .../changes changes it (or says what the change costs), .../changes/{id}/payment-intent and .../complete pay a
 // higher price's difference by card (the card page's confirm call confirms it), POST .../cancel cancels it, GET
-// .../receipt is its PDF (?document= one of its invoice's credit or debit notes). POST /manage/find sends a new link.
+// .../receipt is its PDF (?document= one of its invoice's credit or debit notes), GET .../live follows the driver's job
+// (issue 41). POST /manage/find sends a new link.
 import { Hono, type Context } from 'hono';
 import { readBody } from '../http/body';
 import { ChangeBody, ChangeCompleteBody, ChangePaymentBody, FindBody } from '../../domain/manageSchemas';
@@ -19,6 +20,9 @@ import { SESSION_ENDED, bearerToken, passengerOfToken } from '../auth/tokens';
 import { MANAGE_MESSAGES } from '../../domain/manageRules';
 import { loadBooking } from '../bookings/queries';
 import { PAYMENT_NOT_COMPLETE } from '../bookings/cardBookings';
+import { liveHubOf } from '../live/hub';
+import { liveJob } from '../live/liveJob';
+import { liveStream } from '../live/sse';
 
 const keyOf = (c: Context) => c.req.header('X-Manage-Key') ?? '';
 const changeIdOf = (c: Context) => {
@@ -31,6 +35,12 @@ export const manageRoutes = new Hono<AppEnv>()
   .get('/manage/:reference', async (c) => {
     const { db, now } = c.var.deps;
     return c.json(await manageView(db, c.req.param('reference'), keyOf(c), await loadSettings(db), now()));
+  })
+  // The job as it moves (issue 41 §3), as Server-Sent Events: a `job` event now and after each change or position.
+  .get('/manage/:reference/live', async (c) => {
+    const { db } = c.var.deps;
+    const bookingId = await bookingOfKey(db, c.req.param('reference'), keyOf(c));
+    return liveStream(c, (send) => liveHubOf(db).watchBooking(bookingId, () => liveJob(db, bookingId), (job) => send('job', job)));
   })
   .get('/manage/:reference/receipt', async (c) => {
     const { db, now } = c.var.deps;

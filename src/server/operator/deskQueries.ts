@@ -19,6 +19,8 @@ export interface BoardRow {
   payment_status: string; driver_name: string | null; created_at: string;
   /** Where the driver's job stands (issue 41), and who declined it last (the board flags it until someone is assigned). */
   job_status: string | null; declined_by: string | null;
+  /** When the driver was assigned (the board's "not accepted" alert counts from it). */
+  dispatched_at: string | null;
   /** A cancelled card booking with money left to give back (refundDue): the office refunds it, a company's staff see it. */
   refund_due: boolean;
 }
@@ -51,7 +53,7 @@ const ROW_COLUMNS = `b.id, b.booking_number, b.status, to_char(b.pick_up_date, '
   b.pickup_at, b.pick_up_address, b.drop_off_address, b.ride_type, c.company_name, v.category_name,
   coalesce(p.passenger_name, '') AS passenger_name, coalesce(p.passenger_contact_no, '') AS passenger_contact_no,
   coalesce(p.passenger_email, '') AS passenger_email, to_char(b.total_booking_amount_pence / 100.0, 'FM999999990.00') AS total,
-  b.payment_method, b.payment_status, b.driver->>'name' AS driver_name, b.job_status, b.declined_by,
+  b.payment_method, b.payment_status, b.driver->>'name' AS driver_name, b.job_status, b.declined_by, b.dispatched_at,
   to_char(b.created_at AT TIME ZONE 'Europe/London', 'YYYY-MM-DD HH24:MI') AS created_at,
   ${LEFT_PENCE} AS left_pence`;
 const ROW_FROM = `FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id

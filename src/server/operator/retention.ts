@@ -1,7 +1,7 @@
 // How long the site keeps what it no longer needs, as the default Privacy Policy
 // (src/domain/sitePages.ts) says: contact messages and quote requests 12 months,
 // sent e-mails 90 days after sending, reset codes and sign-in records 30 days, drivers' codes a day and their ended
-// sessions at once.
+// sessions at once, a car's position three hours after it was sent.
 // Bookings are the operator's accounts and are not deleted here. Runs at start
 // and with the periodic jobs of main.ts.
 import type { Queryable } from '../db/index';
@@ -21,6 +21,8 @@ export const RETENTION = [
   // Drivers' sign-in codes (they work for 10 minutes), and their sessions once ended by 30 days unused (issue 41).
   ['driver_codes', 'created_at', '1 day'],
   ['driver_sessions', 'last_used_at', '30 days'],
+  // The car's last position: gone as the job moves on (migration 025), and in any case three hours after it was sent.
+  ['job_positions', 'recorded_at', '3 hours'],
 ] as const;
 
 /** Deletes what has passed its time; answers how many rows went, per table. */

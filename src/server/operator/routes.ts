@@ -3,6 +3,9 @@
 // 404). The API's key headers and JSON-only bodies apply here as everywhere, so no other site can make these calls.
 // Every body is typed by its schema (src/domain/consoleSchemas.ts) before anything reads it: a wrong type is a 422
 // naming the field.
+import { liveHubOf } from '../live/hub';
+import { liveStream } from '../live/sse';
+import { alertMinutes } from '../../domain/tracking';
 import { Hono, type Context } from 'hono';
 import { clientAddress } from '../http/clientAddress';
 import { readBody, validate } from '../http/body';
@@ -75,7 +78,16 @@ export const operatorRoutes = new Hono<AppEnv>()
       boardRows(db, scope, { tab, q: c.req.query('q')?.slice(0, 100), company: idParam(c.req.query('company')), vehicle: idParam(c.req.query('vehicle')), status }, now()),
       latestBooking(db, scope),
     ]);
-    return c.json({ ...board, latest });
+    // The minutes of the board's alerts (src/domain/tracking.ts boardAlerts): the board counts them as time passes.
+    return c.json({ ...board, latest, alert_minutes: alertMinutes(await loadSettings(db)) });
+  })
+  // Every change of a booking the member of staff may see (a driver's step, an assignment, a cancellation), as it
+  // commits in any process (issue 41 §5): Server-Sent Events `changed` { id }, for the board and the booking's page.
+  .get('/operator/live', async (c) => {
+    const scope = scopeOf(await requireStaff(c));
+    return liveStream(c, (send) => liveHubOf(c.var.deps.db).watchChanges((id, company) => {
+      if (scope === null || company === scope || company === null) send('changed', { id });
+    }));
   })
   // What the board polls every few seconds: the newest booking's id tells it when to load again.
   .get('/operator/latest', async (c) => {

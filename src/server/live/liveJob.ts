@@ -1,0 +1,34 @@
+// What the passenger's page shows of the job, live (issue 41 §3): read afresh after each change or position of the
+// booking (./hub.ts). The pickup's place comes from the same gazetteer as the prices (../geo/places.ts).
+import type { Queryable } from '../db/index';
+import { findPlace } from '../geo/places';
+import { isJobStatus } from '../../domain/driverJobs';
+import { PASSENGER_JOB_WORDS, approach, sharesPosition, type LiveJob } from '../../domain/tracking';
+
+interface Row {
+  status: string; job_status: string | null; pick_up_address: string;
+  driver: { name?: string; vehicle?: string; colour?: string; registration?: string } | null;
+  lat: number | null; lon: number | null; recorded_at: string | null;
+}
+
+export async function liveJob(db: Queryable, bookingId: number): Promise<LiveJob | null> {
+  const [r] = await db.query<Row>(
+    `SELECT b.status, b.job_status, b.pick_up_address, b.driver, p.lat, p.lon, p.recorded_at
+       FROM bookings b LEFT JOIN job_positions p ON p.booking_id = b.id WHERE b.id = $1`, [bookingId]);
+  if (!r) return null;
+  const confirmed = r.status === 'confirmed';
+  const status = isJobStatus(r.job_status) ? r.job_status : null;
+  const d = confirmed && r.driver?.name ? r.driver : null;
+  let car: LiveJob['car'] = null;
+  if (confirmed && sharesPosition(status) && r.lat !== null && r.lon !== null && r.recorded_at) {
+    const pickup = await findPlace(db, r.pick_up_address);
+    car = { lat: r.lat, lon: r.lon, at: new Date(r.recorded_at).toISOString(), approach: pickup ? approach({ lat: r.lat, lon: r.lon }, pickup) : null };
+  }
+  return {
+    booking_status: r.status,
+    status: confirmed || status === 'completed' || status === 'no_show' ? status : null,
+    words: status && (confirmed || status === 'completed' || status === 'no_show') ? PASSENGER_JOB_WORDS[status] : null,
+    driver: d && { name: d.name!, vehicle: d.vehicle ?? '', colour: d.colour ?? null, registration: d.registration ?? '' },
+    car,
+  };
+}

@@ -1,0 +1,206 @@
+// Issue 41 §3, §5 and §6 through the API: a driver's position is stored as the car's place only while the job is on the
+// way or at the pickup, when it is a number, in the UK and not an impossible jump; it goes when the job moves on and
+// three hours after it was sent. The passenger's page shows the job and the car's distance, and follows it live
+// (Server-Sent Events); the board hears of every change of its own company's bookings, and counts its alerts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, testApp } from './setup';
+import { bookForDriver, signedInDriver, stepAs } from './driverHelpers';
+import { DEMO_STAFF } from '../../src/server/operator/seed';
+import { POSITION_MESSAGES } from '../../src/server/driver/positions';
+import { purgeExpiredRecords } from '../../src/server/operator/retention';
+import { DEFAULT_ALERT_MINUTES } from '../../src/domain/tracking';
+
+let t: Awaited<ReturnType<typeof testApp>>;
+const staff: Record<string, string>[] = [];
+beforeAll(async () => {
+  t = await testApp();
+  for (const who of DEMO_STAFF) {
+    const res = await t.call('POST', '/operator/session', { email: who.email, password: who.password });
+    staff.push({ Cookie: res.headers['set-cookie'].split(';')[0] });
+  }
+});
+afterAll(async () => { await t.db.close(); });
+
+const DATE = '2030-10-04';
+const office = () => staff[0];
+/** Charing Cross, then 1 mile north 30 s later (120 mph: allowed), and Edinburgh (not). */
+const LONDON = { lat: 51.5074, lng: -0.1278 };
+const NORTH = { lat: 51.5219, lng: -0.1278 };
+const EDINBURGH = { lat: 55.9533, lng: -3.1883 };
+const send = (ref: string, who: { cookie: Record<string, string> }, body: unknown) => t.call('POST', `/driver/jobs/${ref}/position`, body, who.cookie);
+const stored = (bookingId: number) => t.db.query<{ lat: number; lon: number }>('SELECT lat, lon FROM job_positions WHERE booking_id = $1', [bookingId]);
+
+/** A job dispatched to a new driver and taken to `upTo`. */
+async function jobOnTheWay(name: string, upTo: string[] = ['accepted', 'on_way']) {
+  const dan = await signedInDriver(t, name);
+  const b = await bookForDriver(t, DATE);
+  expect((await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, dan, office())).status).toBe(200);
+  for (const s of upTo) expect((await stepAs(t, b.booking_number, s, dan)).status).toBe(200);
+  return { dan, b };
+}
+
+/** Reads Server-Sent Events from an answer: `next(event)` is the data of the next event of that name. */
+function events(res: Response) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const queued: { event: string; data: any }[] = [];
+  async function next(event: string, within = 10_000): Promise<any> {
+    const until = Date.now() + within;
+    for (;;) {
+      const i = queued.findIndex((e) => e.event === event);
+      if (i >= 0) return queued.splice(0, i + 1).pop()!.data;
+      if (Date.now() > until) throw new Error(`no ${event} event`);
+      const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 500))]);
+      if (chunk === null) continue;
+      if (chunk.done) throw new Error('stream ended');
+      buffer += decoder.decode(chunk.value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const name = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (name && data !== undefined) queued.push({ event: name, data: JSON.parse(data) });
+      }
+    }
+  }
+  /** Whether an event of that name came (waiting `ms`), leaving it queued. */
+  async function none(event: string, ms = 1_500): Promise<boolean> {
+    try { await next(event, ms); return false; } catch { return true; }
+  }
+  return { next, none, close: () => reader.cancel() };
+}
+const stream = async (path: string, headers: Record<string, string>) => {
+  const res = await t.app.request(`/api/v1${path}`, { headers: { ...KEYS, ...headers } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  return events(res);
+};
+
+describe("the car's position", () => {
+  it('is stored only on the way or at the pickup, for the driver of the job', async () => {
+    const { dan, b } = await jobOnTheWay('Position Driver', ['accepted']);
+    expect(await send(b.booking_number, dan, LONDON)).toMatchObject({ status: 409, body: { message: POSITION_MESSAGES.notSharing } });
+    expect(await stored(b.id)).toEqual([]);
+    await stepAs(t, b.booking_number, 'on_way', dan);
+    expect(await send(b.booking_number, dan, { ...LONDON, accuracy: 12.4 })).toEqual({ status: 200, body: { stored: true } });
+    expect(await stored(b.id)).toEqual([{ lat: LONDON.lat, lon: LONDON.lng }]);
+    // Another driver's job: not found, and nothing of it changes.
+    const eve = await signedInDriver(t, 'Position Other');
+    expect((await send(b.booking_number, eve, NORTH)).status).toBe(404);
+    expect((await t.call('POST', `/driver/jobs/${b.booking_number}/position`, NORTH)).status).toBe(401);
+    expect(await stored(b.id)).toEqual([{ lat: LONDON.lat, lon: LONDON.lng }]);
+  });
+
+  it('is refused, naming the field, when it is not a number, outside the UK, or faster than 200 mph from the last', async () => {
+    const { dan, b } = await jobOnTheWay('Glitch Driver');
+    expect(await send(b.booking_number, dan, { lat: '51.5', lng: -0.12 })).toMatchObject({ status: 422, body: { field: 'lat', message: 'The latitude must be a number of degrees.' } });
+    expect(await send(b.booking_number, dan, { lat: 51.5 })).toMatchObject({ status: 422, body: { field: 'lng' } });
+    expect(await send(b.booking_number, dan, { ...LONDON, accuracy: -1 })).toMatchObject({ status: 422, body: { field: 'accuracy' } });
+    expect(await send(b.booking_number, dan, { lat: 48.8566, lng: 2.3522 })).toMatchObject({ status: 422, body: { field: 'lat', message: expect.stringMatching(/outside the UK/) } });
+    expect(await stored(b.id)).toEqual([]);
+    t.clock.now = new Date();
+    expect((await send(b.booking_number, dan, LONDON)).status).toBe(200);
+    t.clock.now = new Date(t.clock.now.getTime() + 30_000);
+    expect(await send(b.booking_number, dan, EDINBURGH)).toMatchObject({ status: 422, body: { field: 'lat', message: POSITION_MESSAGES.tooFast } });
+    expect((await send(b.booking_number, dan, NORTH)).status).toBe(200);
+    expect(await stored(b.id)).toEqual([{ lat: NORTH.lat, lon: NORTH.lng }]);
+    t.clock.now = new Date();
+  });
+
+  it('goes once the passenger is on board (none taken after), and three hours after it was sent whatever happens', async () => {
+    const { dan, b } = await jobOnTheWay('Forget Driver', ['accepted', 'on_way', 'arrived']);
+    expect((await send(b.booking_number, dan, LONDON)).status).toBe(200);
+    await stepAs(t, b.booking_number, 'on_board', dan);
+    expect(await stored(b.id)).toEqual([]);
+    expect((await send(b.booking_number, dan, LONDON)).status).toBe(409);
+
+    const other = await jobOnTheWay('Retention Driver');
+    expect((await send(other.b.booking_number, other.dan, LONDON)).status).toBe(200);
+    await purgeExpiredRecords(t.db, new Date(Date.now() + 2 * 3_600_000));
+    expect(await stored(other.b.id)).toHaveLength(1);
+    await purgeExpiredRecords(t.db, new Date(Date.now() + 3 * 3_600_000 + 60_000));
+    expect(await stored(other.b.id)).toEqual([]);
+  });
+
+  it('goes when the office cancels the job or gives it to another driver', async () => {
+    const { dan, b } = await jobOnTheWay('Reassigned Driver');
+    expect((await send(b.booking_number, dan, LONDON)).status).toBe(200);
+    const eve = await signedInDriver(t, 'New Driver');
+    expect((await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, eve, office())).status).toBe(200);
+    expect(await stored(b.id)).toEqual([]);
+    const second = await jobOnTheWay('Cancelled Driver');
+    expect((await send(second.b.booking_number, second.dan, LONDON)).status).toBe(200);
+    const cancelled = await t.call('POST', `/operator/bookings/${second.b.booking_number}/cancel`, { reason: 'Passenger phoned', refund: 'none' }, office());
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(await stored(second.b.id)).toEqual([]);
+  });
+});
+
+describe("the passenger's page", () => {
+  it('shows the job in words and, on the way, how far the car is from the pickup', async () => {
+    const { dan, b } = await jobOnTheWay('Shown Driver', ['accepted']);
+    const page = async () => (await t.call('GET', `/manage/${b.booking_number}`, undefined, { 'X-Manage-Key': b.key })).body.manage.job;
+    expect(await page()).toEqual({
+      booking_status: 'confirmed', status: 'accepted', words: 'Your driver has accepted the job',
+      driver: { name: 'Shown Driver', vehicle: 'Mercedes-Benz E-Class', colour: 'Black', registration: dan.registration }, car: null,
+    });
+    await stepAs(t, b.booking_number, 'on_way', dan);
+    // From Hatton Cross, about 1.3 miles from Terminal 5 as the crow flies.
+    await send(b.booking_number, dan, { lat: 51.4668, lng: -0.4232 });
+    const job = await page();
+    expect(job).toMatchObject({ status: 'on_way', words: 'Your driver is on the way', car: { lat: 51.4668, lon: -0.4232 } });
+    expect(job.car.approach.words).toMatch(/^\d+\.\d miles away, about \d+ min$/);
+    expect(job.car.approach.miles).toBeGreaterThan(1);
+    expect(job.car.approach.miles).toBeLessThan(4);
+  });
+
+  it('follows the job live: a status and a position each reach the stream; a wrong key gets no stream', async () => {
+    const { dan, b } = await jobOnTheWay('Live Driver', ['accepted']);
+    expect((await t.app.request(`/api/v1/manage/${b.booking_number}/live`, { headers: { ...KEYS, 'X-Manage-Key': 'x'.repeat(43) } })).status).toBe(404);
+    const live = await stream(`/manage/${b.booking_number}/live`, { 'X-Manage-Key': b.key });
+    try {
+      expect(await live.next('job')).toMatchObject({ status: 'accepted', car: null });
+      await stepAs(t, b.booking_number, 'on_way', dan);
+      expect(await live.next('job')).toMatchObject({ status: 'on_way', words: 'Your driver is on the way' });
+      await send(b.booking_number, dan, LONDON);
+      expect(await live.next('job')).toMatchObject({ status: 'on_way', car: { lat: LONDON.lat, lon: LONDON.lng } });
+      await stepAs(t, b.booking_number, 'arrived', dan);
+      expect(await live.next('job')).toMatchObject({ status: 'arrived', words: 'Your driver is at the pickup point' });
+      await stepAs(t, b.booking_number, 'on_board', dan);
+      expect(await live.next('job')).toMatchObject({ status: 'on_board', car: null });
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+describe('the board', () => {
+  it("hears of each change of its own company's bookings as it commits, and a company's staff of no other", async () => {
+    const admin = await stream('/operator/live', office());
+    const metro = await stream('/operator/live', staff[1]);
+    try {
+      const { dan, b } = await jobOnTheWay('Board Driver', []);
+      expect(await admin.next('changed')).toEqual({ id: b.id });
+      await stepAs(t, b.booking_number, 'accepted', dan);
+      expect(await admin.next('changed')).toEqual({ id: b.id });
+      // An Albion booking: Metro's dispatcher hears nothing of it.
+      expect(await metro.none('changed')).toBe(true);
+    } finally {
+      await admin.close();
+      await metro.close();
+    }
+    expect((await t.app.request('/api/v1/operator/live', { headers: KEYS })).status).toBe(401);
+  });
+
+  it("sends the alert minutes of the settings with the board, and each row's assignment time", async () => {
+    const { b } = await jobOnTheWay('Alert Driver', []);
+    const board = (await t.call('GET', '/operator/bookings?tab=upcoming', undefined, office())).body;
+    expect(board.alert_minutes).toEqual(DEFAULT_ALERT_MINUTES);
+    const row = board.rows.find((r: any) => r.booking_number === b.booking_number);
+    expect(row).toMatchObject({ job_status: 'assigned', dispatched_at: expect.any(String), pickup_at: expect.any(String) });
+    await t.call('POST', '/operator/data', { change: { kind: 'setting', name: 'ALERT_NOT_ACCEPTED_MINUTES', value: '5' } }, office());
+    expect((await t.call('GET', '/operator/bookings?tab=upcoming', undefined, office())).body.alert_minutes).toEqual({ ...DEFAULT_ALERT_MINUTES, notAccepted: 5 });
+  });
+});
