@@ -3,13 +3,14 @@
 // that cannot be undone confirmed first. The app machine (./app.ts) spawns it when the area's code has loaded and hands
 // it every location under /driver as `url.changed`; the address bar shows `context.location`, set as each screen's state
 // is entered. A call answered 401 (the session ended) signs the page out, keeping where it was to come back after sign-in.
-import { and, assertEvent, assign, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { CONFIRMED_STEPS, STEP_LABELS, type JobStep } from '../src/domain/driverJobs';
+import { sharesPosition } from '../src/domain/tracking';
 import { locationOfScreen, pathWith, screenOfPath, paramsOf, type DriverScreen, type Location } from '../src/domain/screens';
 import { errorText, failure, output, provided } from './shared';
 import type { CallError, DriverContext, DriverEvent, DriverInput, DriverJob, DriverMember } from './driverTypes';
 
-export type { CallError, DriverContext, DriverEvent, DriverInput, DriverJob, DriverMember } from './driverTypes';
+export type { CallError, DriverContext, DriverEvent, DriverInput, DriverJob, DriverMember, SharingState } from './driverTypes';
 
 export const DRIVER_NOTICES = {
   signedOut: 'Please sign in again: your session has ended.',
@@ -24,6 +25,8 @@ const asCallError = (e: unknown): CallError => {
 };
 /** A job's address: /driver/jobs/ and its reference, in capitals. */
 const jobLocation = (reference: string): Location => ({ path: pathWith('driverJob', { reference }), search: '' });
+/** A job whose car's position the page shares now: on the way or at the pickup, not cancelled. */
+const shares = (job: DriverJob | null) => Boolean(job && sharesPosition(job.status) && !job.cancelled);
 const referenceOf = (path: string) => (paramsOf('driverJob', path).reference ?? '').trim().toUpperCase();
 
 /** Any call answered 401: the session ended; signed out, to come back here. */
@@ -48,6 +51,11 @@ export const driverMachine = setup({
     loadJob: provided<DriverJob, { reference: string }>('loadJob'),
     /** Takes a step; the job as it is now, or null once declined (no longer the driver's). */
     takeStep: provided<DriverJob | null, { reference: string; step: JobStep }>('takeStep'),
+    /**
+     * While a job is open: told `share.update` { on } as the job moves, it sends the browser's position for the job every
+     * POSITION_EVERY_SECONDS while on, and answers `share.status` (provided by the page; tests send it themselves).
+     */
+    sharePosition: fromCallback<{ type: 'share.update'; on: boolean }, { reference: string }>(() => () => {}),
   },
   actions: {
     setLocation: assign({ location: (_, location: Location) => location }),
@@ -56,6 +64,19 @@ export const driverMachine = setup({
     setDriver: assign({ driver: (_, driver: DriverMember) => driver }),
     chooseStep: assign({ step: ({ event }) => (event.type === 'step.start' ? event.step : null) }),
     forgetStep: assign({ step: null }),
+    /** The sharer is told whether the job, as it is now, is one whose position is shared. */
+    tellSharer: sendTo('sharePosition', ({ context }) => ({ type: 'share.update' as const, on: shares(context.job) })),
+    /** A job on the way shares from now ('starting' until the first position); any other shares nothing. */
+    startSharing: assign({
+      sharing: ({ context }) => (!shares(context.job) ? 'off' : context.sharing === 'off' ? 'starting' : context.sharing),
+    }),
+    /** What the sharer said; nothing is shared for a job that is not on the way. */
+    takeSharing: assign({
+      sharing: ({ context, event }) => {
+        if (event.type !== 'share.status' || !shares(context.job)) return 'off';
+        return event.status === 'stopped' ? 'off' : event.status;
+      },
+    }),
     /** Signed out on this device: nothing of the driver's is kept. */
     forgetDriver: assign({ driver: null, wanted: null, jobs: null, job: null, step: null, notice: null }),
     /** An address asked for while signed out: the page to open once signed in. */
@@ -83,7 +104,7 @@ export const driverMachine = setup({
   id: 'driver',
   context: ({ input }) => ({
     location: input.location, wanted: input.location, driver: null, mobile: '', codeSent: null, jobs: null, reference: null,
-    job: null, step: null, error: null, notice: null,
+    job: null, step: null, error: null, notice: null, sharing: 'off',
   }),
   initial: 'checking',
   states: {
@@ -187,8 +208,11 @@ export const driverMachine = setup({
           meta: { screen: 'driverJob' },
           entry: assign(({ context }) => {
             const reference = referenceOf(context.location.path);
-            return { reference, job: null, step: null, location: jobLocation(reference) };
+            return { reference, job: null, step: null, location: jobLocation(reference), sharing: 'off' as const };
           }),
+          exit: assign({ sharing: 'off' }),
+          invoke: { id: 'sharePosition', src: 'sharePosition', input: ({ context }) => ({ reference: context.reference! }) },
+          on: { 'share.status': { actions: 'takeSharing' } },
           initial: 'loading',
           states: {
             loading: {
@@ -196,7 +220,7 @@ export const driverMachine = setup({
                 id: 'loadJob',
                 src: 'loadJob',
                 input: ({ context }) => ({ reference: context.reference! }),
-                onDone: { target: 'ready', actions: assign({ job: ({ event }) => event.output }) },
+                onDone: { target: 'ready', actions: [assign({ job: ({ event }) => event.output }), 'tellSharer', 'startSharing'] },
                 onError: [SESSION_ENDED, { guard: { type: 'notFound', params: failure }, target: 'notFound' }, showError('failed')],
               },
             },
@@ -229,7 +253,10 @@ export const driverMachine = setup({
                     guard: { type: 'declined', params: output }, target: '#driver.signedIn.jobs',
                     actions: [assign({ job: null, notice: ({ context }) => DRIVER_NOTICES.declined(context.reference!) }), 'forgetStep'],
                   },
-                  { target: 'ready', actions: [assign({ job: ({ event }) => event.output, notice: ({ context }) => DRIVER_NOTICES.stepped(context.step!) }), 'forgetStep'] },
+                  {
+                    target: 'ready',
+                    actions: [assign({ job: ({ event }) => event.output, notice: ({ context }) => DRIVER_NOTICES.stepped(context.step!) }), 'forgetStep', 'tellSharer', 'startSharing'],
+                  },
                 ],
                 onError: [
                   SESSION_ENDED,

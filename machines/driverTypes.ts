@@ -1,23 +1,12 @@
 // The driver's page's machine (./driver.ts): what it is given by the server (src/server/driver/routes.ts: the driver
 // signed in, a job, a refusal), what it keeps, and the events its screens send.
-import type { JobStatus, JobStep } from '../src/domain/driverJobs';
+import type { DriverJob, JobStep } from '../src/domain/driverJobs';
+
+export type { DriverJob } from '../src/domain/driverJobs';
 import type { Location } from '../src/domain/screens';
 
 /** Who is signed in on this device (GET /driver/session). */
 export interface DriverMember { name: string; company_name: string }
-
-/** A job as the driver's page shows it (GET /driver/jobs): what a driver needs, and the steps they may take now. */
-export interface DriverJob {
-  reference: string; status: JobStatus; status_label: string; cancelled: boolean; finished: boolean;
-  pickup_date: string; pickup_time: string; pickup: string; stops: string[]; dropoff: string | null; hourly: string | null;
-  flight: string | null; sign: string | null; passengers: number; luggage: string; extras: string[]; notes: string;
-  passenger_name: string; passenger_phone: string;
-  /** What to collect in the car (e.g. "£62.00"); null when paid already. */
-  collect: string | null;
-  vehicle: string; car?: string | null; steps: JobStep[];
-  /** When No-show may be tapped (ISO), once Arrived. */
-  no_show_from: string | null;
-}
 
 /** An API refusal as the machine keeps it: the message, the field it names (mobile, code) and the status. */
 export interface CallError { message: string; field?: string; status?: number }
@@ -39,7 +28,14 @@ export interface DriverContext {
   step: JobStep | null;
   error: CallError | null;
   notice: string | null;
+  /**
+   * Whether the page shares the car's position for the open job (issue 41 §3): only while it is on the way or at the
+   * pickup ('off' otherwise); 'on' once a position was taken, 'denied' or 'unavailable' when the phone will not give one.
+   */
+  sharing: SharingState;
 }
+
+export type SharingState = 'off' | 'starting' | 'on' | 'denied' | 'unavailable';
 
 export type DriverEvent =
   | { type: 'url.changed'; path: string; search: string }
@@ -55,4 +51,6 @@ export type DriverEvent =
   | { type: 'step.cancel' }
   | { type: 'jobs.retry' }
   | { type: 'job.retry' }
-  | { type: 'session.signOut' };
+  | { type: 'session.signOut' }
+  /** From the position sharer (the browser's geolocation): how sharing goes. */
+  | { type: 'share.status'; status: Exclude<SharingState, 'off' | 'starting'> | 'stopped' };

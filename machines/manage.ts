@@ -6,10 +6,11 @@
 // first; a higher card price is paid through the card sub-machine, ./cardPayment.ts, whose completion applies the
 // change once), cancels (confirmed first), or downloads the receipt. States waiting for an answer that decides the
 // screen are tagged 'busy'.
-import { assign, setup, type SnapshotFrom } from 'xstate';
+import { assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
 import type { BookingResult } from '../src/domain/schemas';
 import type { ChangeErrors, ChangeValues } from '../src/domain/manageChanges';
 import type { ManageStatus } from '../src/domain/manageRules';
+import type { LiveJob } from '../src/domain/tracking';
 import { locationOfScreen, paramsOf, pathWith, screenOfPath, type Location, type ManageScreen } from '../src/domain/screens';
 import { cardPaymentMachine, type BillingDetails } from './cardPayment';
 import { errorText, failure, output, provided } from './shared';
@@ -20,6 +21,8 @@ export interface ManagePage {
   manage: {
     status: ManageStatus; status_words: string;
     driver: { name: string; mobile: string; vehicle: string; registration: string; colour?: string } | null;
+    /** The driver's job as it stands, and the car's distance while it is on the way (issue 41); the page follows it live. */
+    job?: LiveJob | null;
     /** When and why; `emailed`: whether the passenger was e-mailed of it (not over their address's allowance, issue 39). */
     cancelled: { at: string; reason: string | null; emailed: boolean } | null;
     refund: { amount: string; status: string } | null;
@@ -94,7 +97,9 @@ export type ManageEvent =
   | { type: 'cancel.open' }
   | { type: 'cancel.close' }
   | { type: 'cancel.confirm' }
-  | { type: 'receipt.download' };
+  | { type: 'receipt.download' }
+  /** From the job's follower (issue 41): the job as it is now. */
+  | { type: 'job.live'; job: LiveJob | null };
 
 export const MANAGE_NOTICES = {
   saved: 'Your change is saved. We have e-mailed you and told our office.',
@@ -129,6 +134,11 @@ export const manageMachine = setup({
     cancelBooking: provided<ManagePage, { reference: string; key: string }>('cancelBooking'),
     downloadReceipt: provided<void, { reference: string; key: string }>('downloadReceipt'),
     findBooking: provided<string, { reference: string; email: string }>('findBooking'),
+    /**
+     * While a booking is open: told `follow.start` { key } once its page has loaded, it follows the driver's job (GET
+     * .../live) and sends `job.live` at each change (provided by the page; tests send it themselves).
+     */
+    followJob: fromCallback<{ type: 'follow.start'; key: string }, { reference: string }>(() => () => {}),
     cardPayment: cardPaymentMachine,
   },
   actions: {
@@ -141,6 +151,10 @@ export const manageMachine = setup({
       return e.field ? { fieldErrors: { [e.field]: e.message } as ChangeErrors, error: null } : { error: e, fieldErrors: {} };
     }),
     assignPage: assign((_, page: ManagePage) => ({ page })),
+    /** The page as loaded: its job is followed from now, with this link's key. */
+    follow: sendTo('followJob', ({ context }) => ({ type: 'follow.start' as const, key: context.key! })),
+    takeJob: assign(({ context, event }) => (event.type === 'job.live' && context.page
+      ? { page: { ...context.page, manage: { ...context.page.manage, job: event.job } } } : {})),
   },
   guards: {
     onFind: ({ context }) => screenOfPath(context.location.path) === 'manageFind',
@@ -150,6 +164,16 @@ export const manageMachine = setup({
     changeWaits: ({ context }) => context.page?.manage.waiting_change != null && context.page.manage.may.change,
     saved: (_, a: ChangeAnswer) => a.status === 'saved',
     askPrice: (_, a: ChangeAnswer) => a.status === 'confirm_price',
+    /**
+     * The booking itself moved on (the office cancelled it or gave it another driver, the driver finished it): what the
+     * page says of it (the driver's mobile, the buttons, the receipt) is loaded again.
+     */
+    bookingMoved: ({ context, event }) => {
+      const was = context.page?.manage.job;
+      if (event.type !== 'job.live' || !event.job || !was) return false;
+      const now = event.job;
+      return now.booking_status !== was.booking_status || now.driver?.name !== was.driver?.name || now.driver?.registration !== was.driver?.registration;
+    },
   },
 }).createMachine({
   id: 'manage',
@@ -195,6 +219,8 @@ export const manageMachine = setup({
           location: { path: pathWith('manageBooking', { reference }), search: '' },
         };
       }),
+      invoke: { id: 'followJob', src: 'followJob', input: ({ context }) => ({ reference: context.reference! }) },
+      on: { 'job.live': { actions: 'takeJob' } },
       initial: 'keying',
       states: {
         keying: {
@@ -215,7 +241,7 @@ export const manageMachine = setup({
           invoke: {
             src: 'loadBooking',
             input: ({ context }) => ({ reference: context.reference!, key: context.key! }),
-            onDone: { target: 'viewing', actions: { type: 'assignPage', params: output } },
+            onDone: { target: 'viewing', actions: [{ type: 'assignPage', params: output }, 'follow'] },
             onError: { target: 'failed', actions: { type: 'showError', params: failure } },
           },
         },
@@ -238,6 +264,7 @@ export const manageMachine = setup({
               })],
             },
             'receipt.download': { target: 'downloading', actions: 'clearMessages' },
+            'job.live': { guard: 'bookingMoved', target: 'loading', actions: 'takeJob' },
           },
         },
         editing: {

@@ -3,6 +3,7 @@
 // The app machine (./app.ts) spawns it when the console's code has loaded and hands it every location under
 // /operator as `url.changed`; the address bar shows `context.location`, which each screen's state sets on entry.
 // A call answered 401 (the session ended) signs the console out, keeping where it was to come back after sign-in.
+import type { AlertMinutes } from '../src/domain/tracking';
 import { assertEvent, assign, fromCallback, setup, type SnapshotFrom } from 'xstate';
 import type { BoardTab, BookingAction, CancelInput, DriverInput } from '../src/domain/operatorDesk';
 import type { AssignInput, CarRecord, DispatchNeeds, DriverRecord } from '../src/domain/fleetRecords';
@@ -23,9 +24,11 @@ export interface BoardRow {
   refund_due?: boolean;
   /** Where the driver's job stands (issue 41), and who declined it last; absent: before issue 41. */
   job_status?: string | null; declined_by?: string | null;
+  /** When the pickup is and when the driver was assigned (ISO), for the board's alerts (issue 41 §5). */
+  pickup_at?: string; dispatched_at?: string | null;
 }
 export interface Latest { latest_id: number; count: number }
-export interface Board { rows: BoardRow[]; total: number; latest: Latest }
+export interface Board { rows: BoardRow[]; total: number; latest: Latest; /** The settings' alert minutes (issue 41 §5). */ alert_minutes?: AlertMinutes }
 export interface Filters { companies: { id: number; company_name: string }[]; vehicles: { id: number; category_name: string }[]; statuses: { value: string; label: string }[] }
 
 export interface TimelineEntry { at: string; kind: string; text: string; by: string | null; detail: string | null }
@@ -74,6 +77,8 @@ export type OperatorEvent =
   | { type: 'board.query'; query: Partial<BoardQuery> }
   | { type: 'board.showNew' }
   | { type: 'latest'; latest: Latest }
+  /** A booking changed (a driver's step, an assignment...), in any server process (issue 41 §5). */
+  | { type: 'booking.changed'; id: number }
   | { type: 'open'; reference: string }
   | { type: 'action.start'; action: BookingAction | 'retryRefund' }
   | { type: 'action.confirm'; action: DeskAction }
@@ -98,6 +103,8 @@ export interface OperatorInput { location: Location }
 
 export interface OperatorContext {
   location: Location;
+  /** The board is being loaded again in place, because a booking changed or a new one came (no "Loading" shown). */
+  quiet: boolean;
   /** Where to go once signed in (the page asked for before the session was found). */
   wanted: Location | null;
   staff: StaffMember | null;
@@ -201,6 +208,8 @@ export const operatorMachine = setup({
     saveData: provided<DataSaved, { change: DataChange }>('saveData'),
     /** Polls the newest booking every few seconds and sends `latest` (provided by the app; tests send it themselves). */
     watchLatest: fromCallback(() => () => {}),
+    /** Hears of every change of a booking this member of staff may see and sends `booking.changed` (provided by the app). */
+    watchChanges: fromCallback(() => () => {}),
   },
   actions: {
     setLocation: assign({ location: (_, params: { location: Location }) => params.location }),
@@ -229,7 +238,7 @@ export const operatorMachine = setup({
   id: 'operator',
   context: ({ input }) => ({
     location: input.location, wanted: screenOfPath(input.location.path) === 'operatorLogin' ? null : input.location, staff: null, query: queryOfSearch(input.location.search), board: null, filters: null,
-    seenId: null, seenCount: null, latest: null, reference: null, page: null, action: null, records: null, mailStatus: 'failed', mail: null,
+    seenId: null, seenCount: null, latest: null, reference: null, page: null, action: null, records: null, mailStatus: 'failed', mail: null, quiet: false,
     dataSection: 'settings', data: null, password: null, error: null, notice: null,
   }),
   initial: 'checking',
@@ -290,6 +299,7 @@ export const operatorMachine = setup({
       }),
       invoke: [
         { id: 'watchLatest', src: 'watchLatest' },
+        { id: 'watchChanges', src: 'watchChanges' },
         { src: 'loadFilters', onDone: { actions: assign({ filters: ({ event }) => event.output }) }, onError: {} },
       ],
       on: {
@@ -326,20 +336,22 @@ export const operatorMachine = setup({
         },
         board: {
           meta: { screen: 'operatorBoard' },
-          entry: { type: 'setLocation', params: ({ context }) => ({ location: locationOfScreen('operatorBoard', searchOfQuery(context.query)) }) },
+          entry: [{ type: 'setLocation', params: ({ context }) => ({ location: locationOfScreen('operatorBoard', searchOfQuery(context.query)) }) }, assign({ quiet: false })],
           on: {
             'board.query': {
               target: '.loading',
               actions: [
-                assign({ query: ({ context, event }) => ({ ...context.query, ...event.query }) }),
+                assign({ query: ({ context, event }) => ({ ...context.query, ...event.query }), quiet: false }),
                 { type: 'setLocation', params: ({ context, event }) => ({ location: locationOfScreen('operatorBoard', searchOfQuery({ ...context.query, ...event.query })) }) },
               ],
             },
             // What is new is shown: the board is loaded again, and everything on it counts as seen.
-            'board.showNew': { target: '.loading', actions: assign({ seenId: null, seenCount: null }) },
+            'board.showNew': { target: '.loading', actions: assign({ seenId: null, seenCount: null, quiet: false }) },
           },
           initial: 'loading',
           states: {
+            // `quiet`: loaded again because a booking changed (issue 41 §5): in place, without a word, and a miss keeps
+            // the board as it was. A change heard meanwhile starts the load again, so the board is never older than it.
             loading: {
               invoke: {
                 src: 'loadBoard',
@@ -349,17 +361,24 @@ export const operatorMachine = setup({
                   actions: assign(({ context, event }) => {
                     // The board's answer and the watch race: the newer of the two is what is known.
                     const latest = newest(context.latest, event.output.latest);
-                    return { board: event.output, latest, seenId: context.seenId ?? latest.latest_id, seenCount: context.seenCount ?? latest.count };
+                    return { board: event.output, latest, seenId: context.seenId ?? latest.latest_id, seenCount: context.seenCount ?? latest.count, quiet: false };
                   }),
                 },
                 onError: [
                   SESSION_ENDED,
+                  { guard: ({ context }) => context.quiet && context.board !== null, target: 'ready', actions: assign({ quiet: false }) },
                   showError('failed'),
                 ],
               },
+              on: { 'booking.changed': { target: 'loading', reenter: true } },
             },
             // New bookings load in place while the board is open; they stay marked new until "Show".
-            ready: { on: { latest: { guard: 'newerThanBoard', target: 'loading', actions: assign({ latest: ({ context, event }) => newest(context.latest, event.latest) }) } } },
+            ready: {
+              on: {
+                latest: { guard: 'newerThanBoard', target: 'loading', actions: assign({ latest: ({ context, event }) => newest(context.latest, event.latest), quiet: false }) },
+                'booking.changed': { target: 'loading', actions: assign({ quiet: true }) },
+              },
+            },
             failed: { on: { retry: 'loading' } },
           },
         },
@@ -384,6 +403,8 @@ export const operatorMachine = setup({
             failed: { on: { retry: 'loading' } },
             ready: {
               on: {
+                // This booking changed elsewhere (its driver, another desk): shown as it is now.
+                'booking.changed': { guard: ({ context, event }) => context.page?.booking.booking.id === event.id, target: 'loading' },
                 'action.start': [
                   // The driver and car are chosen from the record: loaded first, as they stand now.
                   {

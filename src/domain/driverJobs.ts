@@ -68,3 +68,20 @@ export function stepRefusal(job: JobState, step: JobStep, now: Date): string | n
   }
   return `This job is "${JOB_STATUS_LABELS[job.jobStatus]}": ${STEP_LABELS[step]} cannot be tapped now. Reload to see where it stands.`;
 }
+
+/**
+ * A job as the driver's page shows it (GET /driver/jobs): what a driver needs and nothing more (no other price than the
+ * amount to collect in the car, no other passenger's data), and the steps they may take now.
+ */
+export interface DriverJob {
+  reference: string; status: JobStatus; status_label: string; cancelled: boolean; finished: boolean;
+  pickup_date: string; pickup_time: string; pickup: string; stops: string[]; dropoff: string | null; hourly: string | null;
+  flight: string | null; sign: string | null; passengers: number; luggage: string; extras: string[]; notes: string;
+  passenger_name: string; passenger_phone: string;
+  /** Pay-in-car jobs: what to collect (e.g. "£62.00"); null when paid already. */
+  collect: string | null;
+  /** The vehicle type booked, and the car the office dispatched ("White Toyota Prius, LF68 TXI"). */
+  vehicle: string; car: string | null; steps: JobStep[];
+  /** When No-show may be tapped (ISO), once Arrived. */
+  no_show_from: string | null;
+}

@@ -570,6 +570,11 @@ export function describeEvent(e: ModelEvent): string {
     // A field of numbers only (the newest booking's id and count) reads as them: two such events differ by them.
     else if (v && typeof v === 'object' && Object.values(v).length && Object.values(v).every((x) => typeof x === 'number')) {
       words.push(Object.entries(v).map(([name, n]) => `${name} ${n}`).join(' '));
+    } else if (v && typeof v === 'object') {
+      // A job as a page hears it (issue 41): by its status, else by its booking's.
+      const o = v as { status?: unknown; booking_status?: unknown };
+      const named = typeof o.status === 'string' ? o.status : typeof o.booking_status === 'string' ? o.booking_status : null;
+      if (named) words.push(named);
     }
   }
   return words.join(' ');

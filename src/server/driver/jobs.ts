@@ -11,28 +11,16 @@ import { enqueueSms } from '../mail/queue';
 import { journeyText, textable } from '../mail/texts';
 import { EXTRAS, amountOf, extraPhrase } from '../../domain/extras';
 import {
-  JOB_STATUS_LABELS, STEP_LABELS, isJobStatus, nextSteps, noShowFrom, stepRefusal, type JobStatus, type JobStep,
+  JOB_STATUS_LABELS, STEP_LABELS, isJobStatus, nextSteps, noShowFrom, stepRefusal, type DriverJob, type JobStatus, type JobStep,
 } from '../../domain/driverJobs';
 import { formatExactPrice } from '../../domain/money';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { ukToday, ukLocalToInstant } from '../../domain/ukTime';
 import type { Driver } from './signIn';
 
-export interface JobDeps { db: Db; settings: Settings; siteUrl: string; now: Date }
+export type { DriverJob } from '../../domain/driverJobs';
 
-/** A job as the driver's page shows it. */
-export interface DriverJob {
-  reference: string; status: JobStatus; status_label: string; cancelled: boolean; finished: boolean;
-  pickup_date: string; pickup_time: string; pickup: string; stops: string[]; dropoff: string | null; hourly: string | null;
-  flight: string | null; sign: string | null; passengers: number; luggage: string; extras: string[]; notes: string;
-  passenger_name: string; passenger_phone: string;
-  /** Pay-in-car jobs: what to collect (e.g. "£62.00"); null when paid already. */
-  collect: string | null;
-  /** The vehicle type booked, and the car the office dispatched ("White Toyota Prius, LF68 TXI"). */
-  vehicle: string; car: string | null; steps: JobStep[];
-  /** When No-show may be tapped (ISO), once Arrived. */
-  no_show_from: string | null;
-}
+export interface JobDeps { db: Db; settings: Settings; siteUrl: string; now: Date }
 
 interface JobRow {
   id: number; booking_number: string; status: string; job_status: string | null; arrived_at: string | null; driver_id: number | null;

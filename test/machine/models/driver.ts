@@ -29,7 +29,7 @@ const base: DriverJob = {
   pickup_date: '2030-09-12', pickup_time: '07:15', pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', stops: [],
   dropoff: 'Trafalgar Square, London WC2N 5DN', hourly: null, flight: 'BA 117', sign: 'Eleanor Whitfield', passengers: 2,
   luggage: '1 suitcase, 0 hand luggage', extras: ['Meet and Greet'], notes: '', passenger_name: 'Eleanor Whitfield',
-  passenger_phone: '+447700900321', collect: '£62.00', vehicle: 'Saloon', steps: ['accepted', 'declined'], no_show_from: null,
+  passenger_phone: '+447700900321', collect: '£62.00', vehicle: 'Saloon', car: 'White Toyota Prius, LF68 TXI', steps: ['accepted', 'declined'], no_show_from: null,
 };
 /** A new job: Accept or Decline. */
 export const assigned = base;
@@ -39,6 +39,8 @@ export const accepted: DriverJob = { ...base, status: 'accepted', status_label: 
 export const arrived: DriverJob = {
   ...base, status: 'arrived', status_label: 'Driver at the pickup', steps: ['on_board'], no_show_from: '2030-09-12T06:45:00.000Z',
 };
+/** On the way: its position is shared (issue 41 §3). */
+export const onTheWay: DriverJob = { ...base, status: 'on_way', status_label: 'Driver on the way', steps: ['arrived'] };
 /** Cancelled by the office: no step. */
 export const cancelled: DriverJob = { ...base, status: 'accepted', status_label: 'Accepted by the driver', cancelled: true, steps: [] };
 
@@ -81,6 +83,7 @@ export const EVENTS: ModelEvent<DriverEvent>[] = [
   loadJob.done(assigned),
   loadJob.done(arrived),
   loadJob.done(cancelled),
+  loadJob.done(onTheWay),
   loadJob.fails(notYours),
   loadJob.fails(ended),
   loadJob.fails(down),
@@ -92,6 +95,10 @@ export const EVENTS: ModelEvent<DriverEvent>[] = [
   { type: 'step.cancel' },
   takeStep.done(accepted),
   takeStep.done(null),
+  takeStep.done(onTheWay),
+  { type: 'share.status', status: 'on' },
+  { type: 'share.status', status: 'denied' },
+  { type: 'share.status', status: 'stopped' },
   takeStep.fails(conflict),
   takeStep.fails(ended),
   takeStep.fails(down),
@@ -236,6 +243,28 @@ export function spec(s: DriverSnapshot, trail: Trail<DriverSnapshot>, input: Dri
   if (failed(last, takeStep) && statusOf(last) === 409) expect([s.value, c.error?.message]).toEqual([{ signedIn: { job: 'loading' } }, conflict.message]);
   if (failed(last, takeStep) && !statusOf(last)) expect([s.value, c.error?.message]).toEqual([{ signedIn: { job: 'ready' } }, (last as Answer).error!.message]);
   if (is(last, signOut.done()) || failed(last, signOut)) expect([c.driver, c.wanted]).toEqual([null, null]);
+  sharingFacts(s, trail);
+}
+
+const SHARING = ['on_way', 'arrived'];
+const sharesNow = (job: DriverJob | null) => Boolean(job && SHARING.includes(job.status) && !job.cancelled);
+
+/**
+ * Issue 41 §3: the car's position is shared only while a job on the way or at the pickup is open, never for another
+ * job or screen; the page says what the sharer last said ('starting' until then), and 'stopped' ends it.
+ */
+function sharingFacts(s: DriverSnapshot, trail: Trail<DriverSnapshot>) {
+  const c = s.context;
+  const onJob = s.matches({ signedIn: 'job' });
+  expect(Boolean(s.children.sharePosition), 'a sharer runs while a job is open, and only then').toBe(onJob);
+  if (!onJob || !sharesNow(c.job)) { expect(c.sharing).toBe('off'); return; }
+  const last = trail.at(-1)?.event;
+  if (last?.type === 'share.status') {
+    const { status } = last as unknown as { status: string };
+    expect(c.sharing).toBe(status === 'stopped' ? 'off' : status);
+  }
+  const before = trail.at(-2)?.state;
+  if ((is(last, loadJob.done()) || is(last, takeStep.done())) && before && !sharesNow(before.context.job)) expect(c.sharing).toBe('starting');
 }
 
 /**
@@ -264,7 +293,7 @@ export const model: Model<typeof driverMachine> = {
   serialize: (s) => JSON.stringify([
     s.value, s.context.location, s.context.wanted, s.context.driver !== null, s.context.mobile, s.context.codeSent,
     s.context.jobs?.length ?? null, s.context.reference, s.context.job?.status ?? null, s.context.job?.cancelled ?? null,
-    s.context.step, s.context.error?.message ?? null, s.context.notice,
+    s.context.step, s.context.error?.message ?? null, s.context.notice, s.context.sharing,
   ]),
   facts: spec,
   factsTitle: "issue 41's driver page: the code sign-in, the addresses, the jobs and their steps",

@@ -8,6 +8,7 @@ import {
 } from '../../../machines/manage';
 import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
 import { MANAGE_MESSAGES } from '../../../src/domain/manageRules';
+import type { LiveJob } from '../../../src/domain/tracking';
 import { CHANGE_MESSAGES, type ChangeValues } from '../../../src/domain/manageChanges';
 import { answers, callsOpen, type Model, type ModelEvent, type Trail } from '../modelPaths';
 import { bookingOk } from '../fixtures';
@@ -34,7 +35,17 @@ export const values: ChangeValues = {
   return_flight_no: '', sign_text: '', additional_info: '', pickup_date: '2030-09-12', pickup_hour: '7am', pickup_min: '15',
 };
 const changed: ChangeValues = { ...values, flight_no: 'BA 117', pickup_hour: '9am' };
+/** The driver's job as the page follows it (issue 41 §3): accepted, then on the way with the car 2.4 miles off. */
+const driver = { name: 'Daniel Price', vehicle: 'Toyota Prius', colour: 'White', registration: 'LF68 TXI' };
+export const accepted: LiveJob = { booking_status: 'confirmed', status: 'accepted', words: 'Your driver has accepted the job', driver, car: null };
+export const onTheWay: LiveJob = {
+  ...accepted, status: 'on_way', words: 'Your driver is on the way',
+  car: { lat: 51.47, lon: -0.45, at: '2030-09-12T05:55:00.000Z', approach: { miles: 2.4, minutes: 8, words: '2.4 miles away, about 8 min' } },
+};
+/** The office cancelled the booking meanwhile: the page loads it again. */
+export const officeCancelled: LiveJob = { ...accepted, booking_status: 'cancelled', status: null, words: null, driver: null };
 const manage = (over: Partial<ManagePage['manage']> = {}): ManagePage['manage'] => ({
+  job: accepted,
   status: 'confirmed', status_words: 'Confirmed', driver: null, cancelled: null, refund: null, breakdown: [],
   payment: { method: 'card', status: 'paid', test: true }, pickup_words: 'Thursday 12 September 2030 at 07:15',
   change_until: 'Thursday 12 September 2030 at 05:15', cancel_until: 'Wednesday 11 September 2030 at 07:15',
@@ -101,6 +112,8 @@ export const EVENTS: ModelEvent<ManageEvent>[] = [
   findBooking.done(MANAGE_MESSAGES.findSent),
   findBooking.fails(badReference),
   { type: 'find.again' },
+  { type: 'job.live', job: onTheWay },
+  { type: 'job.live', job: officeCancelled },
 ];
 
 export const INPUTS: Record<string, ManageInput> = {
@@ -140,8 +153,25 @@ export function asksWhatWasGiven(s: ManageSnapshot, trail: Trail<ManageSnapshot>
 /** A person's step that the page acts on clears what the last one said: an error, the fields' errors, a notice. */
 const CLEARING = ['url.changed', 'find.submit', 'retry', 'edit.open', 'edit.close', 'cancel.open', 'payment.start', 'receipt.download', 'change.submit'];
 
+/**
+ * Issue 41 §3: a booking's page follows its job from its first load until the booking is left; what it hears replaces
+ * the job shown, and a booking that moved on (cancelled, another driver) is loaded again from the page's resting state.
+ */
+function followFacts(s: ManageSnapshot, trail: Trail<ManageSnapshot>) {
+  expect(Boolean(s.children.followJob), 'a follower runs while a booking is open, and only then').toBe(s.matches('booking'));
+  const last = trail.at(-1)?.event;
+  const prev = trail.at(-2)?.state;
+  if (last?.type !== 'job.live' || !prev?.context.page) return;
+  const { job } = last as unknown as { job: LiveJob };
+  expect(s.context.page?.manage.job).toEqual(job);
+  const moved = job.booking_status !== prev.context.page.manage.job?.booking_status || job.driver?.name !== prev.context.page.manage.job?.driver?.name;
+  if (prev.matches({ booking: 'viewing' })) expect(s.value).toEqual({ booking: moved ? 'loading' : 'viewing' });
+  else expect(s.value).toEqual(prev.value);
+}
+
 export function spec(s: ManageSnapshot, trail: Trail<ManageSnapshot>, input: ManageInput) {
   asksWhatWasGiven(s, trail);
+  followFacts(s, trail);
   const last = trail.at(-1)?.event;
   const c = s.context;
   // Nothing the page is told makes it stop: every refusal is shown.
@@ -195,7 +225,9 @@ export function spec(s: ManageSnapshot, trail: Trail<ManageSnapshot>, input: Man
   // A higher card price is paid through the card sub-machine, for the waiting change and its difference.
   if (s.matches({ booking: 'paying' })) {
     const w = c.page?.manage.waiting_change;
-    expect(c.payment).toEqual(last?.type === 'payment.start' ? { changeId: w!.id, amountPence: w!.amount_pence, newTotal: w!.new_total } : { changeId: 5, amountPence: 2000, newTotal: '82.00' });
+    // What the job's follower says meanwhile changes nothing of the payment.
+    const began = trail.findLast((x) => x.event.type !== 'job.live')?.event;
+    expect(c.payment).toEqual(began?.type === 'payment.start' ? { changeId: w!.id, amountPence: w!.amount_pence, newTotal: w!.new_total } : { changeId: 5, amountPence: 2000, newTotal: '82.00' });
   }
   if (last?.type === 'payment.start' && !(c.page?.manage.waiting_change && c.page.manage.may.change)) expect(s.matches({ booking: 'paying' })).toBe(false);
   if (is(last, card.done())) expect([s.value, c.notice, c.payment]).toEqual([{ booking: 'loading' }, MANAGE_NOTICES.paid, null]);
@@ -255,7 +287,7 @@ export const model: Model<typeof machine> = {
   serialize: (s) => JSON.stringify([
     s.value, s.context.location, s.context.key, s.context.page?.manage.may ?? null, s.context.page?.manage.waiting_change?.id ?? null,
     s.context.page?.manage.status ?? null, s.context.draft !== null, s.context.acceptTotal, s.context.question !== null, s.context.payment,
-    s.context.error?.message ?? null, s.context.fieldErrors, s.context.notice, s.context.findSent,
+    s.context.error?.message ?? null, s.context.fieldErrors, s.context.notice, s.context.findSent, s.context.page?.manage.job ?? null,
   ]),
   facts: spec,
   offers,

@@ -86,6 +86,9 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   { type: 'board.showNew' },
   { type: 'latest', latest: { latest_id: 9, count: 7 } },
   { type: 'latest', latest: { latest_id: 7, count: 5 } },
+  // Issue 41 §5: a booking changed somewhere (this one, another).
+  { type: 'booking.changed', id: page.booking.booking.id },
+  { type: 'booking.changed', id: page.booking.booking.id + 1000 },
   loadBoard.done(board),
   loadBoard.fails(ended),
   loadBoard.fails(down),
@@ -366,6 +369,25 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     expect(s.matches({ signedIn: { board: newer ? 'loading' : 'ready' } }), newer ? 'a newer booking reloads the board' : 'nothing newer: the board stays').toBe(true);
   }
 
+  // Issue 41 §5: a change heard while the board rests, or loads, loads it (again) quietly: no "Loading" word, and a
+  // miss keeps the board as it was. The booking open loads again when it is the one that changed.
+  if (last?.type === 'booking.changed' && prev) {
+    const { id } = last as Extract<OperatorEvent, { type: 'booking.changed' }>;
+    if (prev.matches({ signedIn: { board: 'ready' } })) {
+      expect([s.value, s.context.quiet]).toEqual([{ signedIn: { board: 'loading' } }, true]);
+    } else if (prev.matches({ signedIn: { board: 'loading' } })) {
+      expect([s.value, s.context.quiet]).toEqual([{ signedIn: { board: 'loading' } }, prev.context.quiet]);
+    } else if (prev.matches({ signedIn: { booking: 'ready' } })) {
+      expect(s.value).toEqual({ signedIn: { booking: id === page.booking.booking.id ? 'loading' : 'ready' } });
+    } else {
+      expect(s.value).toEqual(prev.value);
+    }
+  }
+  if (prev?.matches({ signedIn: { board: 'loading' } }) && prev.context.quiet && prev.context.board && failed(last, loadBoard) && statusOf(last) !== 401) {
+    expect([s.value, s.context.board, s.context.error, s.context.quiet]).toEqual([{ signedIn: { board: 'ready' } }, prev.context.board, prev.context.error, false]);
+  }
+  if (s.matches({ signedIn: 'board' }) && s.context.quiet) expect(s.matches({ signedIn: { board: 'loading' } })).toBe(true);
+
   // An action waits for its confirmation; a refusal naming a field keeps the form open with it; someone else's
   // change (409) reloads the booking with the message; a refund that failed says so.
   if (is(last, runAction.done())) {
@@ -444,7 +466,7 @@ export const model: Model<typeof operatorMachine> = {
     s.value, s.context.location, s.context.wanted, s.context.staff?.id ?? null, s.context.query, s.context.board?.total ?? null,
     s.context.seenCount, s.context.latest, s.context.reference, s.context.page?.desk.status ?? null, s.context.action,
     s.context.mailStatus, s.context.mail?.length ?? null, s.context.error?.message ?? null, s.context.notice,
-    s.context.dataSection, s.context.data === null, s.context.password, s.context.staff?.role ?? null,
+    s.context.dataSection, s.context.data === null, s.context.password, s.context.staff?.role ?? null, s.context.quiet,
   ]),
   facts: spec,
   factsTitle: "issue 26's console: sign-in, addresses, new bookings and actions",

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { telHref } from '../../components/SiteBar';
 import { CONFIRMED_STEPS, STEP_LABELS, type JobStep } from '../../../domain/driverJobs';
 import { pathOfScreen } from '../../../domain/screens';
-import type { DriverJob } from '../../../../machines/driver';
+import type { DriverJob, SharingState } from '../../../../machines/driver';
 import { useDriver, useDriverRef } from './driverActor';
 import { StatusPill } from './JobsView';
 import { clockAt, dateWords, dayWords, destination, phoneWords, timeWords } from './format';
@@ -89,6 +89,7 @@ function Job({ job }: { job: DriverJob }) {
         )}
       </div>
       {job.cancelled && <p className="drv-cancelled" role="alert"><strong>CANCELLED</strong> by the office. Do not go to the pickup.</p>}
+      <Sharing />
       <div aria-live="polite">{notice && <p className="banner-ok drv-banner" role="status">{notice}</p>}</div>
       {error && <p className="banner-error drv-banner" role="alert">{error}</p>}
       <Steps job={job} />
@@ -118,6 +119,21 @@ function Job({ job }: { job: DriverJob }) {
       </Section>
     </article>
   );
+}
+
+const SHARING_WORDS: Record<Exclude<SharingState, 'off'>, { text: string; alert: boolean }> = {
+  starting: { text: 'Finding your position to share with the passenger...', alert: false },
+  on: { text: 'Sharing your position with the passenger until they are on board.', alert: false },
+  denied: { text: 'Location is blocked, so the passenger cannot follow the car. Allow location for this site in your browser settings.', alert: true },
+  unavailable: { text: 'Your phone cannot give a position now: the passenger sees your status only.', alert: true },
+};
+
+/** Whether the car's position is being shared (on the way and at the pickup only). */
+function Sharing() {
+  const sharing = useDriver((s) => s.context.sharing);
+  if (sharing === 'off') return null;
+  const { text, alert } = SHARING_WORDS[sharing];
+  return <p className={`drv-sharing${alert ? ' drv-sharing-off' : ''}`} role={alert ? 'alert' : 'status'}>{text}</p>;
 }
 
 const CONFIRM: Partial<Record<JobStep, { title: string; text: string; yes: string }>> = {

@@ -23,3 +23,7 @@ export const loadJobs = async () => (await call<{ jobs: DriverJob[] }>('jobs')).
 export const loadJob = async (reference: string) => (await call<{ job: DriverJob }>(`jobs/${at(reference)}`)).job;
 export const takeStep = async (reference: string, step: JobStep) =>
   (await call<{ job: DriverJob | null }>(`jobs/${at(reference)}/status`, { method: 'POST', body: { status: step } })).job;
+/** The car's place while the job is on the way (issue 41 §3): degrees and metres, as the browser gives them. */
+export const sendPosition = async (reference: string, body: { lat: number; lng: number; accuracy: number }) => {
+  await call(`jobs/${at(reference)}/position`, { method: 'POST', body });
+};

@@ -1,25 +1,24 @@
 // A passenger's booking through its link (issue 27): its status in words, the driver, every detail, the price
 // lines, the payment, what is included, the deadlines in UK time, and what the passenger may still do (the machine
 // says: `can`). A wrong or expired link, or none, has a clear page of its own.
-import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useSettings } from '../../appActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { telHref } from '../../components/SiteBar';
 import { CardPayment, type CardRef } from '../card/CardPayment';
-import { bookingSummary, type SummaryRow } from '../../../domain/bookingSummary';
+import { bookingSummary } from '../../../domain/bookingSummary';
 import { bookingCalendar, calendarFileName } from '../../../domain/calendar';
 import { confirmationPaymentLabel, PAYMENT_STATUS_LABELS } from '../../../domain/bookingLabels';
 import { formatExactPrice, penceToPounds } from '../../../domain/money';
 import { currencyOf, type Settings } from '../../../domain/settings';
-import { formatPhone } from '../../../domain/phone';
 import { pathOfScreen } from '../../../domain/screens';
 import { bookedInsideWindow, noFreeCancelWords } from '../../../domain/manageRules';
 import type { ManagePage, PriceQuestion } from '../../../../machines/manage';
 import { useManage, useManageRef } from './manageActor';
 import { ChangeForm } from './ChangeForm';
 import { ReceiptDocuments } from './ReceiptDocuments';
+import { DriverPanel } from './DriverPanel';
+import { Rows, Section } from './manageParts';
 import { Office, Refusal } from './Office';
 
 export function ManageBookingView() {
@@ -67,21 +66,6 @@ function Failed({ reference, status, message }: { reference: string; status?: nu
   );
 }
 
-const Rows = ({ rows }: { rows: SummaryRow[] }) => (
-  <table className="details-table">
-    <tbody>{rows.map((r) => <tr key={r.label}><th scope="row">{r.label}</th><td>{r.strong ? <strong>{r.value}</strong> : r.value}</td></tr>)}</tbody>
-  </table>
-);
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section className="panel" aria-labelledby={id}>
-      <h2 id={id} className="panel-title">{title}</h2>
-      {children}
-    </section>
-  );
-}
-
 /** Money the office still owes the passenger and will refund itself (`refund_due`, pounds), in words. */
 const refundDueWords = (pounds: string, currency: string) => `${formatExactPrice(pounds, currency)}: our office will refund it and e-mail you`;
 
@@ -126,15 +110,7 @@ function BookingPage({ page }: { page: ManagePage }) {
       {notice && <p className="banner-success" role="status">{notice}</p>}
       {error && !is('editing') && <p className="banner-error" role="alert"><Refusal message={error.message} settings={settings} /></p>}
 
-      {m.driver && (
-        <Section id="driver-title" title="Your driver">
-          <Rows rows={[
-            { label: 'Driver', value: m.driver.name }, { label: 'Mobile', value: formatPhone(m.driver.mobile) || m.driver.mobile },
-            { label: 'Car', value: m.driver.colour ? `${m.driver.colour} ${m.driver.vehicle}` : m.driver.vehicle }, { label: 'Registration', value: m.driver.registration },
-          ]} />
-          <p><a className="btn btn-secondary" href={telHref(m.driver.mobile)}>Call your driver</a></p>
-        </Section>
-      )}
+      <DriverPanel manage={m} />
       {m.cancelled && (
         <Section id="cancelled-title" title="Cancellation">
           {/* Issue 39: over the allowance of messages to their address the passenger is not e-mailed; the page says so. */}

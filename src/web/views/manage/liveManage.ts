@@ -1,13 +1,15 @@
 // The manage page's machine with the browser's services: its calls (./manageApi.ts), the link's key as the tab keeps
 // it (../../manageKeys.ts), and the card sub-machine paying a change's difference with the card page's own services
-// (../../cardActors.ts), its intent and completion the change's.
-import { fromPromise } from 'xstate';
+// (../../cardActors.ts), its intent and completion the change's; the driver's job followed live (../../liveEvents.ts).
+import { fromCallback, fromPromise } from 'xstate';
 import { manageMachine } from '../../../../machines/manage';
 import { cardPaymentMachine, type CardCompletion, type CardOrder, type ChangeOrder } from '../../../../machines/cardPayment';
 import { cardProviderActors } from '../../cardActors';
 import { manageKeyFor, rememberManageKey } from '../../manageKeys';
 import { readSession } from '../../storage';
 import * as calls from './manageApi';
+import { openLive } from '../../liveEvents';
+import type { LiveJob } from '../../../domain/tracking';
 
 /** The manage page pays for changes only. */
 function changeOf(order: CardOrder): ChangeOrder['change'] {
@@ -43,5 +45,20 @@ export const liveManage = manageMachine.provide({
     downloadReceipt: fromPromise(({ input }: { input: { reference: string; key: string } }) => calls.downloadReceipt(input)),
     findBooking: fromPromise(({ input }: { input: { reference: string; email: string } }) => calls.findBooking(input)),
     cardPayment: changePayment,
+    // The driver's job as it moves (GET .../live), from the page's first load until the booking is left.
+    followJob: fromCallback<{ type: 'follow.start'; key: string }, { reference: string }>(({ sendBack, receive, input }) => {
+      let close: (() => void) | null = null;
+      let following: string | null = null;
+      receive((e) => {
+        if (e.key === following) return;
+        close?.();
+        following = e.key;
+        close = openLive(`/manage/${encodeURIComponent(input.reference)}/live`, {
+          headers: { 'X-Manage-Key': e.key },
+          onEvent: (event, data) => { if (event === 'job') sendBack({ type: 'job.live', job: data as LiveJob | null }); },
+        });
+      });
+      return () => close?.();
+    }),
   },
 });

@@ -2,10 +2,13 @@
 // name, phone or e-mail; filters by company, vehicle type and status. New bookings load in place while it is open
 // and stay marked "New" until "Show new bookings" is pressed. A cancelled card booking with money left to give back
 // is marked "Refund due" (refundDue, decision 50), for a company's staff too, though only the office refunds it.
+// Every job's driver status shows as it changes (issue 41 §5: the machine loads the board again on each change), with
+// the alerts of src/domain/tracking.ts boardAlerts, counted again every 30 seconds as the pickups come closer.
 import { useEffect, useState, type FormEvent } from 'react';
 import { BOARD_TABS, TAB_LABELS, type BoardTab } from '../../../domain/operatorDesk';
 import { JOB_STATUS_LABELS, type JobStatus } from '../../../domain/driverJobs';
 import { formatPhone } from '../../../domain/phone';
+import { DEFAULT_ALERT_MINUTES, boardAlerts, type AlertMinutes, type BoardAlert } from '../../../domain/tracking';
 import { pathWith } from '../../../domain/screens';
 import { unseenCount, type BoardRow } from '../../../../machines/operator';
 import { useOperator, useOperatorRef } from './operatorActor';
@@ -18,9 +21,14 @@ export function BoardView() {
   const filters = useOperator((s) => s.context.filters);
   const seenId = useOperator((s) => s.context.seenId);
   const unseen = useOperator(unseenCount);
-  const loading = useOperator((s) => s.matches({ signedIn: { board: 'loading' } }));
+  // Loaded again because a booking changed: in place, with no word (machines/operator.ts `quiet`).
+  const loading = useOperator((s) => s.matches({ signedIn: { board: 'loading' } }) && !s.context.quiet);
   const failed = useOperator((s) => s.matches({ signedIn: { board: 'failed' } }));
   const error = useOperator((s) => s.context.error?.message ?? null);
+  const now = useNow(ALERT_TICK_MS);
+  const minutes = board?.alert_minutes ?? DEFAULT_ALERT_MINUTES;
+  const alerts = new Map((board?.rows ?? []).map((r) => [r.id, alertsOf(r, now, minutes)]));
+  const alerting = [...alerts.values()].filter((a) => a.length > 0).length;
   const [search, setSearch] = useState(query.q);
   useEffect(() => setSearch(query.q), [query.q]);
   const choose = (tab: BoardTab) => actor.send({ type: 'board.query', query: { tab } });
@@ -66,6 +74,7 @@ export function BoardView() {
         {board && !loading && (board.total === 0 ? 'No bookings here.'
           : `${board.total} ${board.total === 1 ? 'booking' : 'bookings'}${board.total > board.rows.length ? `, the first ${board.rows.length} shown` : ''}`)}
         {loading && 'Loading bookings...'}
+        {board && !loading && alerting > 0 && <strong className="op-alert-count">{` · ${alerting} ${alerting === 1 ? 'job needs' : 'jobs need'} attention`}</strong>}
       </div>
       {board && board.rows.length > 0 && (
         <table className="op-table" aria-busy={loading || undefined}>
@@ -74,7 +83,7 @@ export function BoardView() {
             <tr><th scope="col">Reference</th><th scope="col">Pickup</th><th scope="col">Journey</th><th scope="col">Passenger</th><th scope="col">Vehicle</th><th scope="col">Status</th><th scope="col">Total</th></tr>
           </thead>
           <tbody>
-            {board.rows.map((r) => <Row key={r.id} row={r} isNew={seenId !== null && r.id > seenId} />)}
+            {board.rows.map((r) => <Row key={r.id} row={r} isNew={seenId !== null && r.id > seenId} alerts={alerts.get(r.id) ?? []} />)}
           </tbody>
         </table>
       )}
@@ -82,11 +91,27 @@ export function BoardView() {
   );
 }
 
-function Row({ row, isNew }: { row: BoardRow; isNew: boolean }) {
+const ALERT_TICK_MS = 30_000;
+
+/** The time now, again every `ms`: the alerts count from it. */
+function useNow(ms: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+const alertsOf = (r: BoardRow, now: Date, minutes: AlertMinutes): BoardAlert[] => (r.pickup_at ? boardAlerts({
+  bookingStatus: r.status, pickupAt: r.pickup_at, hasDriver: Boolean(r.driver_name), jobStatus: r.job_status ?? null, dispatchedAt: r.dispatched_at ?? null,
+}, now, minutes) : []);
+
+function Row({ row, isNew, alerts }: { row: BoardRow; isNew: boolean; alerts: BoardAlert[] }) {
   const actor = useOperatorRef();
   const href = pathWith('operatorBooking', { reference: row.booking_number });
   return (
-    <tr className={isNew ? 'op-row-new' : undefined}>
+    <tr className={[isNew && 'op-row-new', alerts.length > 0 && 'op-row-alert'].filter(Boolean).join(' ') || undefined}>
       <td data-label="Reference"><div>
         <a href={href} onClick={(e) => {
           if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
@@ -104,6 +129,7 @@ function Row({ row, isNew }: { row: BoardRow; isNew: boolean }) {
         {row.refund_due && <><br /><span className="op-due-tag">Refund due</span></>}
         {row.driver_name && <><br /><span className="muted">Driver: {row.driver_name}{row.job_status && row.job_status !== 'declined' ? ` · ${JOB_STATUS_LABELS[row.job_status as JobStatus] ?? row.job_status}` : ''}</span></>}
         {!row.driver_name && row.job_status === 'declined' && row.status === 'confirmed' && <><br /><span className="op-due-tag">Declined by {row.declined_by}: needs a driver</span></>}
+        {alerts.map((a) => <span key={a.kind} className="op-alert"><span className="sr-only">Alert: </span>{a.words}</span>)}
       </div></td>
       <td data-label="Total"><div><span className="op-amount">{pounds(row.total)}</span><br /><span className="muted">{row.payment_method === 'card' ? 'Card' : 'In the car'}</span></div></td>
     </tr>

@@ -1,12 +1,15 @@
-// The console's machine with the browser's services: its calls (./operatorApi.ts) and the watch for new bookings,
-// which asks for the newest booking every 5 seconds (the database is asked, so a booking made through another server
-// process shows too) while the console is signed in.
+// The console's machine with the browser's services: its calls (./operatorApi.ts), the watch for new bookings, which
+// asks for the newest booking every 5 seconds (the database is asked, so a booking made through another server process
+// shows too) while the console is signed in, and the live stream of bookings' changes (GET /operator/live, issue 41).
 import { fromCallback, fromPromise } from 'xstate';
 import { operatorMachine, type BoardQuery, type DeskAction, type Latest, type MailStatus } from '../../../../machines/operator';
 import * as calls from './operatorApi';
+import { openLive } from '../../liveEvents';
 import type { DataChange, DataSection } from '../../../domain/operatorData';
 
 export const POLL_MS = 5_000;
+/** Changes heard within this long are told together: a burst of steps loads the board once. */
+export const CHANGES_GATHER_MS = 300;
 
 export const liveOperator = operatorMachine.provide({
   actors: {
@@ -43,6 +46,25 @@ export const liveOperator = operatorMachine.provide({
       };
       timer = setTimeout(() => { void tick(); }, POLL_MS);
       return () => { stopped = true; clearTimeout(timer); };
+    }),
+    watchChanges: fromCallback(({ sendBack }) => {
+      const heard = new Set<number>();
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const flush = () => {
+        timer = null;
+        for (const id of heard) sendBack({ type: 'booking.changed', id });
+        heard.clear();
+      };
+      const close = openLive('/operator/live', {
+        onEvent: (event, data) => {
+          if (event !== 'changed') return;
+          heard.add((data as { id: number }).id);
+          timer ??= setTimeout(flush, CHANGES_GATHER_MS);
+        },
+        // The session ended: what is on screen is asked for again, and the console shows the sign-in page.
+        onRefused: (status) => { if (status === 401) sendBack({ type: 'url.changed', path: window.location.pathname, search: window.location.search }); },
+      });
+      return () => { close(); if (timer) clearTimeout(timer); };
     }),
   },
 });
