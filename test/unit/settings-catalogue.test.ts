@@ -44,6 +44,8 @@ const ADDED_SETTINGS: Record<string, string> = {
   CHANGE_CUTOFF_HOURS: 'hours', CANCELLATION_WINDOW_HOURS: 'hours',
   FREE_WAITING_AIRPORT_MINUTES: 'minutes', FREE_WAITING_MINUTES: 'minutes',
   VAT_NUMBER: 'text', VAT_RATE: 'percent',
+  // Issue 41 §5: the board's alerts.
+  ALERT_NO_DRIVER_MINUTES: 'minutes', ALERT_NOT_ACCEPTED_MINUTES: 'minutes', ALERT_NOT_ON_WAY_MINUTES: 'minutes',
   TERMS_AND_CONDITIONS: 'longText', PRIVACY_POLICY: 'longText', ACCESSIBILITY_STATEMENT: 'longText',
 };
 
@@ -104,6 +106,9 @@ describe('the settings the console changes', () => {
       GRACE_TIME: /minutes.*quote form/i,
       // README's defaults.
       FREE_WAITING_AIRPORT_MINUTES: /empty: 45\b/, FREE_WAITING_MINUTES: /empty: 15\b/,
+      // Issue 41 §5's defaults (src/domain/tracking.ts DEFAULT_ALERT_MINUTES).
+      ALERT_NO_DRIVER_MINUTES: /before the pickup .*\(empty: 60\)/, ALERT_NOT_ACCEPTED_MINUTES: /after the assignment .*\(empty: 10\)/,
+      ALERT_NOT_ON_WAY_MINUTES: /before the pickup .*\(empty: 30\)/,
       CHANGE_CUTOFF_HOURS: /as booked: moving it later does not move this \(empty: 2\)/,
       CANCELLATION_WINDOW_HOURS: /as booked: moving it later does not move this \(empty: 24\)/, VAT_RATE: /empty: 20\b/i,
       // README: a VAT number makes the receipts of paid or completed bookings VAT invoices, never changed (decision 48).
