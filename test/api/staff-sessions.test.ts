@@ -70,6 +70,11 @@ describe('a console session', () => {
     await age(cookie, '1 hour', '29 minutes');
     expect((await desk.call('GET', '/latest', { ...cookie, ...POLL })).status).toBe(200);
     expect(await minutesUnused(cookie)).toBe(29);
+    // The board's live stream (issue 41) is opened by the console by itself, whatever its headers say.
+    const live = await desk.call('GET', '/live', cookie);
+    expect(live.status).toBe(200);
+    await live.body?.cancel();
+    expect(await minutesUnused(cookie)).toBe(29);
     // Any other value of the header is a person's call.
     expect((await desk.call('GET', '/latest', { ...cookie, 'X-Background-Poll': '0' })).status).toBe(200);
     expect(await minutesUnused(cookie)).toBe(0);

@@ -30,8 +30,8 @@ import { changeData, dataSection, isDataSection } from './operatorData';
 import { mayChange, sectionsFor } from '../../domain/operatorData';
 import { JOB_STATUS_LABELS, type JobStatus } from '../../domain/driverJobs';
 
-async function requireStaff(c: Context<AppEnv>): Promise<Staff> {
-  const staff = await staffOfRequest(c);
+async function requireStaff(c: Context<AppEnv>, opts: { background?: boolean } = {}): Promise<Staff> {
+  const staff = await staffOfRequest(c, opts);
   if (!staff) throw new DomainError('unauthenticated', MESSAGES.sessionEnded);
   return staff;
 }
@@ -84,7 +84,8 @@ export const operatorRoutes = new Hono<AppEnv>()
   // Every change of a booking the member of staff may see (a driver's step, an assignment, a cancellation), as it
   // commits in any process (issue 41 §5): Server-Sent Events `changed` { id }, for the board and the booking's page.
   .get('/operator/live', async (c) => {
-    const scope = scopeOf(await requireStaff(c));
+    // Opened by the console by itself (again every 5 minutes): it never keeps an idle session alive.
+    const scope = scopeOf(await requireStaff(c, { background: true }));
     return liveStream(c, (send) => liveHubOf(c.var.deps.db).watchChanges((id, company) => {
       if (scope === null || company === scope || company === null) send('changed', { id });
     }));

@@ -42,8 +42,9 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
 }
 
 /** The member of staff signed in by this request's cookie (null when none is), the poll's check counting as no use. */
-export async function staffOfRequest(c: Context<AppEnv>): Promise<Staff | null> {
+export async function staffOfRequest(c: Context<AppEnv>, opts: { background?: boolean } = {}): Promise<Staff | null> {
   const token = sessionToken(c);
   if (!token) return null;
-  return staffOfSession(c.var.deps.db, token, { limits: settingsOf(c), background: c.req.header(BACKGROUND_POLL_HEADER) === '1' });
+  // A call made by the console by itself (the board's poll, its live stream) reads the session without keeping it.
+  return staffOfSession(c.var.deps.db, token, { limits: settingsOf(c), background: opts.background === true || c.req.header(BACKGROUND_POLL_HEADER) === '1' });
 }
