@@ -1,7 +1,7 @@
 // One of a driver's jobs at /driver/jobs/{reference} (issue 41 §2): where it stands, one large button per step the
 // server allows now (`job.steps`, src/domain/driverJobs.ts), those that cannot be undone confirmed first; then the
 // journey, the passenger (a tap calls them), what to collect in the car, and the rest of what the booking asks.
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { telHref } from '../../components/SiteBar';
@@ -153,6 +153,12 @@ function Steps({ job }: { job: DriverJob }) {
   const offered = useDriver((s) => job.steps.filter((step) => s.can({ type: 'step.start', step })).join(' ')).split(' ').filter(Boolean) as JobStep[];
   const shown = ready ? offered : stepping || confirming ? job.steps : [];
   const waitFrom = job.status === 'arrived' && job.no_show_from && Date.parse(job.no_show_from) > Date.now() ? job.no_show_from : null;
+  // When the free waiting ends the job is asked for again by itself, and the server's No-show button comes with it.
+  useEffect(() => {
+    if (!waitFrom) return undefined;
+    const timer = setTimeout(() => actor.send({ type: 'job.refresh' }), Math.min(Date.parse(waitFrom) - Date.now() + 1_000, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [waitFrom, actor]);
   const ask = confirming ? CONFIRM[confirming] : undefined;
   if (!shown.length && !waitFrom) return null;
   return (
@@ -171,7 +177,7 @@ function Steps({ job }: { job: DriverJob }) {
         </div>
       )}
       {waitFrom && (
-        <p className="drv-wait">No-show can be tapped from <strong>{clockAt(waitFrom)}</strong>, when the passenger&apos;s free waiting time ends. Tap Refresh then.</p>
+        <p className="drv-wait">No-show can be tapped from <strong>{clockAt(waitFrom)}</strong>, when the passenger&apos;s free waiting time ends: the button shows here then.</p>
       )}
       {confirming && ask && CONFIRMED_STEPS.includes(confirming) && (
         <ConfirmDialog title={ask.title} onClose={() => actor.send({ type: 'step.cancel' })}>
