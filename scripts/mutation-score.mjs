@@ -24,7 +24,7 @@ export const MUTATION_RUNS = [
       tests: ['test/machine/cardPayment.model.test.ts', 'test/machine/booking.model.test.ts', 'test/machine/manage.model.test.ts'] },
     { name: 'machines-account', machines: ['account', 'accountLocation'],
       tests: ['test/machine/account.model.test.ts', 'test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
-    { name: 'machines-operator', machines: ['operator'], tests: ['test/machine/operator.model.test.ts'] },
+    { name: 'machines-operator', machines: ['operator', 'operatorSetup'], tests: ['test/machine/operator.model.test.ts'] },
     { name: 'machines-manage', machines: ['manage'], tests: ['test/machine/manage.model.test.ts'] },
     { name: 'machines-app', machines: ['app', 'shared'], tests: ['test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
     { name: 'machines-contact', machines: ['contact'], tests: ['test/machine/contact.model.test.ts'] },
