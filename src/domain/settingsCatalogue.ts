@@ -4,6 +4,7 @@
 import { isEmail } from './fields';
 import { EXTRAS } from './extras';
 import { MAX_FREE_WAITING_MINUTES } from './freeWaiting';
+import { tileUrlProblem } from './tracking';
 
 export type SettingKind =
   /** enable / disable */
@@ -21,7 +22,9 @@ export type SettingKind =
   | 'text'
   | 'email'
   /** several paragraphs (page texts) */
-  | 'longText';
+  | 'longText'
+  /** a map tile address with {z}, {x} and {y} (issue 41) */
+  | 'tileUrl';
 
 export interface SettingInfo {
   name: string; label: string; kind: SettingKind; group: SettingGroup; hint?: string;
@@ -52,6 +55,9 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('SHOW_COMPANY_CONTACT_SECTION', 'Contact section on the home page', 'toggle', 'Site'),
   s('SHOW_POPULAR_LOCATION_PAGE', 'Popular places on the home page', 'toggle', 'Site'),
   s('GOOGLE_API_KEY', 'Google Maps key', 'text', 'Site', 'Empty: addresses are suggested from the built-in gazetteer.'),
+  // The map of the car on the passenger's page (issue 41 §3, src/domain/tracking.ts).
+  s('MAP_TILE_URL', 'Map tiles', 'tileUrl', 'Site', 'The tile address with {z}, {x} and {y}, from your map provider. Empty: the car’s distance and time in words, no map.'),
+  s('MAP_TILE_ATTRIBUTION', 'Map credit', 'text', 'Site', 'What your map provider asks to be shown on the map, like © OpenStreetMap contributors.'),
   s('GRACE_TIME', 'Book at least this long ahead', 'minutes', 'Booking', 'Minutes. Sooner pickups are sent to the quote form.'),
   s('IS_QUOTATION', 'Quotes only (no prices)', 'toggle', 'Booking'),
   s('HOURLY_RATE_STATUS', 'Hourly hire', 'toggle', 'Booking'),
@@ -101,6 +107,10 @@ export function settingProblem(info: SettingInfo, value: string): string | null 
     case 'email': return v === '' || isEmail(v) ? null : `${info.label}: enter an e-mail address, or leave it empty.`;
     case 'text': return v.length <= 300 ? null : `${info.label}: at most 300 characters.`;
     case 'longText': return v.length <= 20_000 ? null : `${info.label}: at most 20,000 characters.`;
+    case 'tileUrl': {
+      const problem = tileUrlProblem(v);
+      return problem && `${info.label}: ${problem}`;
+    }
   }
 }
 

@@ -133,6 +133,33 @@ export function boardAlerts(job: AlertJob, now: Date, minutes: AlertMinutes): Bo
   return alerts;
 }
 
+// The map on the passenger's page (issue 41 §3): only where the operator sets a tile source.
+export const MAP_SETTINGS = { url: 'MAP_TILE_URL', attribution: 'MAP_TILE_ATTRIBUTION' } as const;
+
+/**
+ * What is wrong with a tile URL (the map's tiles, as Leaflet takes them): empty is none; otherwise https (or http to this
+ * machine, for a local tile server) with {z}, {x} and {y} in it.
+ */
+export function tileUrlProblem(value: string): string | null {
+  const v = value.trim();
+  if (v === '') return null;
+  let url: URL;
+  try { url = new URL(v.replace(/\{s\}/g, 'a').replace(/\{[a-z]\}/g, '0')); } catch { return 'Enter the tile address, like https://tile.example.com/{z}/{x}/{y}.png.'; }
+  const local = url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1');
+  if (url.protocol !== 'https:' && !local) return 'The tile address must start with https://.';
+  if (!['{z}', '{x}', '{y}'].every((p) => v.includes(p))) return 'The tile address must hold {z}, {x} and {y}.';
+  return null;
+}
+
+/** Where the tiles come from, as a Content-Security-Policy source ({s} subdomains as a wildcard); null when none. */
+export function tileSource(value: string | null | undefined): string | null {
+  const v = (value ?? '').trim();
+  if (!v || tileUrlProblem(v)) return null;
+  const url = new URL(v.replace(/\{s\}/g, 'a').replace(/\{[a-z]\}/g, '0'));
+  const host = /^[a-z]+:\/\/\{s\}\./i.test(v) ? `*.${url.host.split('.').slice(1).join('.')}` : url.host;
+  return `${url.protocol}//${host}`;
+}
+
 /** The job as its passenger follows it (their manage page, and each live update): nothing of the office's record. */
 export interface LiveJob {
   /** The booking's own status (confirmed, cancelled, completed...). */
@@ -141,6 +168,9 @@ export interface LiveJob {
   status: JobStatus | null;
   words: string | null;
   driver: { name: string; vehicle: string; colour: string | null; registration: string } | null;
-  /** The car's last place while it shares it (on the way, at the pickup), how far and how long from the pickup. */
-  car: { lat: number; lon: number; at: string; approach: Approach | null } | null;
+  /**
+   * The car's last place while it shares it (on the way, at the pickup), how far and how long from the pickup, and
+   * where the pickup is (for the map) when the gazetteer knows it.
+   */
+  car: { lat: number; lon: number; at: string; approach: Approach | null; pickup?: Point | null } | null;
 }

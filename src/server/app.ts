@@ -20,6 +20,8 @@ import { GATEWAY_PATH } from './payments/provider';
 import { securityHeaders, type Providers } from './http/securityHeaders';
 import { loadSettings, type AppDeps, type AppEnv } from './deps';
 
+import { MAP_SETTINGS, tileSource } from '../domain/tracking';
+
 export const MAX_BODY_BYTES = 100 * 1024;
 
 /** The deps, set once for every request that reaches a route: routes read them as `c.var.deps`. */
@@ -120,7 +122,10 @@ export function createApp(deps: AppDeps, web?: Hono, ...extra: (Hono | undefined
   const fixed: Providers = { googleMaps: false, stripe: deps.cards.standInScript === null };
   app.use('*', securityHeaders({
     staticProviders: fixed, trustProxy: deps.security.trustProxy,
-    pageProviders: async () => ({ ...fixed, googleMaps: Boolean((await loadSettings(deps.db)).GOOGLE_API_KEY?.trim()) }),
+    pageProviders: async () => {
+      const settings = await loadSettings(deps.db);
+      return { ...fixed, googleMaps: Boolean(settings.GOOGLE_API_KEY?.trim()), mapTiles: tileSource(settings[MAP_SETTINGS.url]) };
+    },
   }));
   for (const door of extra) if (door) app.route('/', door);
   // The provider's events: signed, so outside the API-key check (bookings/cardRoutes.ts).

@@ -243,6 +243,24 @@ describe('the page policy', () => {
     expect((await page(app)).policy).not.toMatch(/google|gstatic/);
   });
 
+  it("allows the map tiles' origin as images while MAP_TILE_URL is set (issue 41), and nothing more", async () => {
+    const app = siteApp();
+    const before = (await page(app)).csp;
+    await setSetting(db, 'MAP_TILE_URL', 'https://{s}.tiles.example.com/{z}/{x}/{y}.png');
+    try {
+      const { csp } = await page(app);
+      expect(csp['img-src']).toEqual([...before['img-src'], 'https://*.tiles.example.com']);
+      const sameBut = (list: string[]) => list.filter((x) => !x.startsWith("'nonce-"));
+      for (const d of ['script-src', 'connect-src', 'style-src', 'frame-src'] as const) expect(sameBut(csp[d]), d).toEqual(sameBut(before[d]));
+      // A setting the console would refuse (plain http elsewhere) opens nothing.
+      await setSetting(db, 'MAP_TILE_URL', 'http://tiles.example.com/{z}/{x}/{y}.png');
+      expect((await page(app)).csp['img-src']).toEqual(before['img-src']);
+    } finally {
+      await setSetting(db, 'MAP_TILE_URL', '');
+    }
+    expect((await page(app)).csp['img-src']).toEqual(before['img-src']);
+  });
+
   it('still serves the page when the settings cannot be read, without outside services', async () => {
     await setSetting(db, 'GOOGLE_API_KEY', 'AIza-test-key');
     try {

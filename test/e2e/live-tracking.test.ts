@@ -5,6 +5,8 @@
 // too. The SMS folder is read at each step. axe checks the passenger's live panel and the driver's sharing notice.
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
@@ -21,9 +23,9 @@ const PASSENGER_PHONE = '+447700900654';
 const HATTON_CROSS = { latitude: 51.4668, longitude: -0.4232 };
 const NEARER = { latitude: 51.4668, longitude: -0.43 };
 
-const api = async (at: string, body?: unknown) => {
-  const res = await fetch(`${shared.url}/api/v1${at}`, { method: body ? 'POST' : 'GET', headers: KEYS, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() as any };
+const api = async (at: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${shared.url}/api/v1${at}`, { method: body ? 'POST' : 'GET', headers: { ...KEYS, ...headers }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, body: await res.json() as any, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? '' };
 };
 
 /** A Thames Valley booking made as the website makes it, paid in the car, 20 days ahead; its reference and link's key. */
@@ -168,5 +170,72 @@ describe('one job in three browsers', () => {
     await passenger.reload();
     await live(passenger).getByText('Journey completed').waitFor();
     await Promise.all([passengerContext.close(), officeContext.close(), driverContext.close()]);
+  });
+});
+
+/** A 1-pixel grey PNG: every tile of the stand-in tile server. */
+const TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+describe("the car's map", () => {
+  it('shows the car and the pickup on the tiles the operator set, with their credit, and none without a setting', async () => {
+    // A stand-in tile server, as a map provider would be: it counts the tiles asked for.
+    const asked: string[] = [];
+    const tiles = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.writeHead(/^\/\d+\/\d+\/\d+\.png$/.test(req.url ?? '') ? 200 : 404, { 'Content-Type': 'image/png' });
+      res.end(TILE);
+    });
+    await new Promise<void>((r) => tiles.listen(0, '127.0.0.1', r));
+    const port = (tiles.address() as AddressInfo).port;
+    try {
+      const { ref, key } = await book();
+      // The office assigns Graham and RG20 TVC; Graham signs in and sets off from Hatton Cross.
+      const office = (await api('/operator/session', ADMIN)).cookie;
+      const drivers = (await api('/operator/data/drivers', undefined, { cookie: office })).body.data.drivers as { id: number; name: string }[];
+      const cars = (await api('/operator/data/cars', undefined, { cookie: office })).body.data.cars as { id: number; registration: string }[];
+      expect((await api(`/operator/bookings/${ref}/driver`, {
+        driver_id: String(drivers.find((d) => d.name === GRAHAM.name)!.id), car_id: String(cars.find((c) => c.registration === GRAHAM.car)!.id),
+      }, { cookie: office })).status).toBe(200);
+      const codes = () => texts().filter((t) => t.to === GRAHAM.e164 && /driver code/.test(t.text));
+      const before = codes().length;
+      await api('/driver/code', { mobile: GRAHAM.mobile });
+      await expect.poll(() => codes().length, { timeout: 30_000 }).toBeGreaterThan(before);
+      const session = await api('/driver/session', { mobile: GRAHAM.mobile, code: /^(\d{6})/.exec(codes().at(-1)!.text)![1] });
+      expect(session.status).toBe(200);
+      for (const status of ['accepted', 'on_way']) expect((await api(`/driver/jobs/${ref}/status`, { status }, { cookie: session.cookie })).status).toBe(200);
+      expect((await api(`/driver/jobs/${ref}/position`, { lat: HATTON_CROSS.latitude, lng: HATTON_CROSS.longitude, accuracy: 10 }, { cookie: session.cookie })).status).toBe(200);
+
+      // No tile source (the demo's): the distance in words, no map.
+      const context = await suite.browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+      const passenger = await context.newPage();
+      await passenger.goto(`${shared.url}/manage/${ref}#key=${key}`);
+      await live(passenger).locator('.manage-live-distance').waitFor();
+      expect(await passenger.getByTestId('car-map').count()).toBe(0);
+
+      await suite.setting('MAP_TILE_URL', `http://127.0.0.1:${port}/{z}/{x}/{y}.png`);
+      await suite.setting('MAP_TILE_ATTRIBUTION', '© Test Tiles and contributors');
+      await passenger.reload();
+      const map = passenger.getByTestId('car-map');
+      await map.waitFor();
+      await passenger.getByText('Map: © Test Tiles and contributors').waitFor();
+      // Tiles come from the operator's source (the page's policy allows it), with a marker for the car and the pickup.
+      await expect.poll(() => asked.length, { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => map.locator('img.leaflet-tile-loaded').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      expect(await map.locator('.manage-map-car').count()).toBe(1);
+      expect(await map.locator('.manage-map-pickup').count()).toBe(1);
+      // The map says nothing the words do not, and holds nothing to tab to.
+      expect(await map.getAttribute('aria-hidden')).toBe('true');
+      expect(await map.locator('a, button, [tabindex]:not([tabindex="-1"])').count()).toBe(0);
+      expect(await violations(passenger)).toEqual([]);
+      // The car moves: its marker follows without a reload.
+      const where = () => map.locator('.manage-map-car').evaluate((el) => (el as HTMLElement).style.transform);
+      const first = await where();
+      // 30 m west, a second or so later (under 200 mph).
+      expect((await api(`/driver/jobs/${ref}/position`, { lat: HATTON_CROSS.latitude, lng: HATTON_CROSS.longitude - 0.0004, accuracy: 10 }, { cookie: session.cookie })).status).toBe(200);
+      await expect.poll(where, { timeout: 15_000 }).not.toBe(first);
+      await context.close();
+    } finally {
+      await new Promise((r) => tiles.close(r));
+    }
   });
 });

@@ -46,6 +46,8 @@ const ADDED_SETTINGS: Record<string, string> = {
   VAT_NUMBER: 'text', VAT_RATE: 'percent',
   // Issue 41 §5: the board's alerts.
   ALERT_NO_DRIVER_MINUTES: 'minutes', ALERT_NOT_ACCEPTED_MINUTES: 'minutes', ALERT_NOT_ON_WAY_MINUTES: 'minutes',
+  // Issue 41 §3: the map of the car.
+  MAP_TILE_URL: 'tileUrl', MAP_TILE_ATTRIBUTION: 'text',
   TERMS_AND_CONDITIONS: 'longText', PRIVACY_POLICY: 'longText', ACCESSIBILITY_STATEMENT: 'longText',
 };
 
@@ -109,6 +111,7 @@ describe('the settings the console changes', () => {
       // Issue 41 §5's defaults (src/domain/tracking.ts DEFAULT_ALERT_MINUTES).
       ALERT_NO_DRIVER_MINUTES: /before the pickup .*\(empty: 60\)/, ALERT_NOT_ACCEPTED_MINUTES: /after the assignment .*\(empty: 10\)/,
       ALERT_NOT_ON_WAY_MINUTES: /before the pickup .*\(empty: 30\)/,
+      MAP_TILE_URL: /\{z\}, \{x\} and \{y\}.*Empty: the car’s distance and time in words, no map/, MAP_TILE_ATTRIBUTION: /asks to be shown on the map/,
       CHANGE_CUTOFF_HOURS: /as booked: moving it later does not move this \(empty: 2\)/,
       CANCELLATION_WINDOW_HOURS: /as booked: moving it later does not move this \(empty: 24\)/, VAT_RATE: /empty: 20\b/i,
       // README: a VAT number makes the receipts of paid or completed bookings VAT invoices, never changed (decision 48).

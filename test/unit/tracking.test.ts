@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_ALERT_MINUTES, MAX_MPH, PASSENGER_JOB_WORDS, POSITION_EVERY_SECONDS, SHARING_STATUSES, alertMinutes, approach, boardAlerts,
-  drivingMinutes, greatCircleMiles, impossibleMove, insideUk, positionProblems, sharesPosition, type AlertJob,
+  drivingMinutes, greatCircleMiles, impossibleMove, insideUk, positionProblems, sharesPosition, tileSource, tileUrlProblem, type AlertJob,
 } from '../../src/domain/tracking';
+import { settingInfo, settingProblem } from '../../src/domain/settingsCatalogue';
 import { JOB_STATUSES } from '../../src/domain/driverJobs';
 
 const LONDON = { lat: 51.5074, lon: -0.1278 };
@@ -138,5 +139,34 @@ describe("the board's alerts", () => {
     for (const status of ['cancelled', 'completed', 'no_show', 'pending']) {
       expect(kinds(job({ bookingStatus: status, hasDriver: false, jobStatus: null, pickupAt: inMinutes(5) })), status).toEqual([]);
     }
+  });
+});
+
+describe('the map tiles setting', () => {
+  it('is empty (no map), or https with {z}, {x} and {y}; http only to this machine', () => {
+    expect(tileUrlProblem('')).toBeNull();
+    expect(tileUrlProblem('  ')).toBeNull();
+    expect(tileUrlProblem('https://tile.openstreetmap.org/{z}/{x}/{y}.png')).toBeNull();
+    expect(tileUrlProblem('https://{s}.tile.example.com/{z}/{x}/{y}.png?key=abc')).toBeNull();
+    expect(tileUrlProblem('http://127.0.0.1:9000/{z}/{x}/{y}.png')).toBeNull();
+    expect(tileUrlProblem('http://localhost:9000/{z}/{x}/{y}.png')).toBeNull();
+    expect(tileUrlProblem('http://tiles.example.com/{z}/{x}/{y}.png')).toBe('The tile address must start with https://.');
+    expect(tileUrlProblem('javascript:alert(1)//{z}/{x}/{y}')).toBe('The tile address must start with https://.');
+    expect(tileUrlProblem('https://tile.example.com/{z}/{x}.png')).toBe('The tile address must hold {z}, {x} and {y}.');
+    expect(tileUrlProblem('https://tile.example.com/{x}/{y}.png')).toBe('The tile address must hold {z}, {x} and {y}.');
+    expect(tileUrlProblem('https://tile.example.com/{z}/{y}.png')).toBe('The tile address must hold {z}, {x} and {y}.');
+    expect(tileUrlProblem('tiles/{z}/{x}/{y}.png')).toMatch(/^Enter the tile address/);
+    expect(settingProblem(settingInfo('MAP_TILE_URL')!, 'http://tiles.example.com/{z}/{x}/{y}.png')).toBe('Map tiles: The tile address must start with https://.');
+    expect(settingProblem(settingInfo('MAP_TILE_URL')!, '')).toBeNull();
+  });
+
+  it("names the tiles' origin for the page's Content-Security-Policy, {s} subdomains as a wildcard", () => {
+    expect(tileSource('https://tile.openstreetmap.org/{z}/{x}/{y}.png')).toBe('https://tile.openstreetmap.org');
+    expect(tileSource('https://{s}.tile.example.com/{z}/{x}/{y}.png')).toBe('https://*.tile.example.com');
+    expect(tileSource('http://127.0.0.1:9000/{z}/{x}/{y}.png')).toBe('http://127.0.0.1:9000');
+    expect(tileSource('')).toBeNull();
+    expect(tileSource(null)).toBeNull();
+    expect(tileSource(undefined)).toBeNull();
+    expect(tileSource('http://tiles.example.com/{z}/{x}/{y}.png')).toBeNull();
   });
 });

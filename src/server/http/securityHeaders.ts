@@ -24,6 +24,8 @@ export interface Providers {
   googleMaps: boolean;
   /** Stripe.js and Elements, 3-D Secure frames: STRIPE_PUBLISHABLE_KEY is set. */
   stripe: boolean;
+  /** The map tiles' origin (the MAP_TILE_URL setting, src/domain/tracking.ts tileSource), allowed as images; none: null. */
+  mapTiles?: string | null;
 }
 
 export const NO_PROVIDERS: Providers = { googleMaps: false, stripe: false };
@@ -60,7 +62,7 @@ const SITE: Sources = {
  * Stripe: Stripe.js from js.stripe.com, its Elements and 3-D Secure frames,
  * and its API.
  */
-const PROVIDER_SOURCES: Record<keyof Providers, Sources> = {
+const PROVIDER_SOURCES: Record<'googleMaps' | 'stripe', Sources> = {
   googleMaps: {
     'script-src': ['https://maps.googleapis.com'],
     'style-src': ['https://fonts.googleapis.com'],
@@ -89,10 +91,11 @@ export function pagePolicy(opts: { nonce?: string; providers: Providers }): stri
     add('script-src', [`'nonce-${opts.nonce}'`]);
     add('style-src', [`'nonce-${opts.nonce}'`]);
   }
-  for (const name of Object.keys(PROVIDER_SOURCES) as (keyof Providers)[]) {
+  for (const name of Object.keys(PROVIDER_SOURCES) as (keyof typeof PROVIDER_SOURCES)[]) {
     if (!opts.providers[name]) continue;
     for (const [directive, sources] of Object.entries(PROVIDER_SOURCES[name]) as [Directive, string[]][]) add(directive, sources);
   }
+  if (opts.providers.mapTiles) add('img-src', [opts.providers.mapTiles]);
   return [...merged].map(([directive, sources]) => `${directive} ${sources.join(' ')}`).join('; ');
 }
 

@@ -22,7 +22,10 @@ export async function liveJob(db: Queryable, bookingId: number): Promise<LiveJob
   let car: LiveJob['car'] = null;
   if (confirmed && sharesPosition(status) && r.lat !== null && r.lon !== null && r.recorded_at) {
     const pickup = await findPlace(db, r.pick_up_address);
-    car = { lat: r.lat, lon: r.lon, at: new Date(r.recorded_at).toISOString(), approach: pickup ? approach({ lat: r.lat, lon: r.lon }, pickup) : null };
+    car = {
+      lat: r.lat, lon: r.lon, at: new Date(r.recorded_at).toISOString(), approach: pickup ? approach({ lat: r.lat, lon: r.lon }, pickup) : null,
+      pickup: pickup ? { lat: pickup.lat, lon: pickup.lon } : null,
+    };
   }
   return {
     booking_status: r.status,

@@ -24,6 +24,9 @@ export const DEMO_SETTINGS: Record<string, string> = {
   NAVBAR_URGENT_BOOKING_PAGE: 'enable',
   CORPORATE_LOGIN: 'enable',
   GOOGLE_API_KEY: '',
+  // Issue 41: no map tiles in the demo (nothing here can reach a tile server): the car's distance in words.
+  MAP_TILE_URL: '',
+  MAP_TILE_ATTRIBUTION: '',
   IS_QUOTATION: 'disable',
   HOURLY_RATE_STATUS: 'disable',
   MULTIPLE_OPERATORS: 'enable',

@@ -1,15 +1,22 @@
 // The passenger's driver on their booking's page (issue 41 §3): who is coming in which car, where the job stands, and
 // while the driver is on the way how far the car is from the pickup and how long it should take, as the page hears it
 // live (machines/manage.ts `job.live`). The words are announced politely as they change.
+import { lazy, Suspense } from 'react';
 import { formatPhone } from '../../../domain/phone';
-import type { LiveJob } from '../../../domain/tracking';
+import { useSettings } from '../../appActor';
+import { MAP_SETTINGS, tileUrlProblem, type LiveJob } from '../../../domain/tracking';
 import type { ManagePage } from '../../../../machines/manage';
 import { telHref } from '../../components/SiteBar';
 import { Rows, Section } from './manageParts';
 
+/** Leaflet and its styles, fetched only when a map is shown. */
+const CarMap = lazy(() => import('./CarMap'));
+
 const clock = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'Europe/London' });
 
 export function DriverPanel({ manage }: { manage: ManagePage['manage'] }) {
+  const settings = useSettings();
+  const tiles = settings[MAP_SETTINGS.url]?.trim() ?? '';
   const job: LiveJob | null = manage.job ?? null;
   const driver = manage.driver;
   if (!driver && !job?.words) return null;
@@ -19,12 +26,19 @@ export function DriverPanel({ manage }: { manage: ManagePage['manage'] }) {
       <p className="manage-live-words"><strong>{job.words}</strong></p>
       {car?.approach && <p className="manage-live-distance">{car.approach.words}</p>}
       {car && <p className="manage-live-when">Car’s position at {clock(car.at)}</p>}
+
       {job.status === 'on_way' && !car && <p className="manage-live-when">The car’s distance shows here once the driver’s phone shares it.</p>}
     </div>
   );
   return (
     <Section id="driver-title" title="Your driver">
       <div aria-live="polite" aria-atomic="true">{live}</div>
+      {/* Outside the live words: the map's credit is not read out at each new position. */}
+      {car && tiles && !tileUrlProblem(tiles) && (
+        <Suspense fallback={null}>
+          <CarMap car={car} pickup={car.pickup ?? null} tiles={tiles} credit={settings[MAP_SETTINGS.attribution]?.trim() ?? ''} />
+        </Suspense>
+      )}
       {driver && (
         <>
           <Rows rows={[
