@@ -121,6 +121,11 @@ async function start(options: ServeOptions) {
     ? openDoor(config.dataDir, { pid: process.pid, port: (server.address() as AddressInfo).port, secret: doorSecret }) : () => {};
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
   console.log(`Mail goes to: ${mail.describe()}; texts to: ${mail.describeSms()}; distances: ${distance.name}; card payments: ${cards.describe}`);
+  // Issue 41: a production server without Twilio's keys texts nobody; the drivers' codes and the passengers' texts
+  // wait in the folder. Said at every start, as the test card gateway is.
+  if (config.production && !config.twilio) {
+    console.log(`No Twilio keys: this production server texts NOBODY (drivers' sign-in codes, passengers' texts); each text is a file in ${path.join(config.dataDir, 'sms')}.`);
+  }
   if (config.testGatewayInProduction) {
     console.log('CARD_GATEWAY=test: this production server takes TEST card payments only (no Stripe keys); no real card is charged.');
   }
