@@ -151,8 +151,9 @@ export const bookingPage = operatorSetup.createStateConfig({
     failed: { on: { retry: 'loading' } },
     ready: {
       on: {
-        // This booking changed elsewhere (its driver, another desk): shown as it is now.
-        'booking.changed': { guard: ({ context, event }) => context.page?.booking.booking.id === event.id, target: 'loading' },
+        // This booking changed elsewhere (its driver, another desk), or anything may have (id 0: the stream was opened
+        // again and what it missed is unknown): shown as it is now.
+        'booking.changed': { guard: ({ context, event }) => event.id === 0 || context.page?.booking.booking.id === event.id, target: 'loading' },
         'action.start': [
           // The driver and car are chosen from the record: loaded first, as they stand now.
           {

@@ -89,6 +89,8 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   // Issue 41 §5: a booking changed somewhere (this one, another).
   { type: 'booking.changed', id: page.booking.booking.id },
   { type: 'booking.changed', id: page.booking.booking.id + 1000 },
+  // The stream opened (again): anything may have changed.
+  { type: 'booking.changed', id: 0 },
   loadBoard.done(board),
   loadBoard.fails(ended),
   loadBoard.fails(down),
@@ -378,7 +380,7 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     } else if (prev.matches({ signedIn: { board: 'loading' } })) {
       expect([s.value, s.context.quiet]).toEqual([{ signedIn: { board: 'loading' } }, prev.context.quiet]);
     } else if (prev.matches({ signedIn: { booking: 'ready' } })) {
-      expect(s.value).toEqual({ signedIn: { booking: id === page.booking.booking.id ? 'loading' : 'ready' } });
+      expect(s.value).toEqual({ signedIn: { booking: id === page.booking.booking.id || id === 0 ? 'loading' : 'ready' } });
     } else {
       expect(s.value).toEqual(prev.value);
     }
