@@ -10,6 +10,15 @@ export const sharesPosition = (status: string | null | undefined): boolean => (S
 export const POSITION_EVERY_SECONDS = 12;
 /** Faster than this since the last stored position, a position is a glitch, not the car. */
 export const MAX_MPH = 200;
+/** A position sooner than this after the stored one is not taken (nothing written, nobody told): a page sending too often. */
+export const MIN_POSITION_GAP_SECONDS = 3;
+/**
+ * A job whose status has not moved for this long (on the way or at the pickup for hours: the driver forgot to tap) no
+ * longer shares its position, so a forgotten page does not follow the car for ever.
+ */
+export const SHARING_STALE_HOURS = 3;
+/** The greatest accuracy a phone reports that is still a position (metres). */
+export const MAX_ACCURACY_METRES = 100_000;
 /** Great Britain and Northern Ireland with their islands (Scilly to Shetland), generously. */
 export const UK_BOUNDS = { south: 49.8, north: 60.95, west: -8.7, east: 1.8 } as const;
 
@@ -40,7 +49,7 @@ export function positionProblems(body: { lat?: unknown; lng?: unknown; accuracy?
   const problems: FieldProblem[] = [];
   if (!isNumber(body.lat) || Math.abs(body.lat) > 90) problems.push({ field: 'lat', message: 'The latitude must be a number of degrees.' });
   if (!isNumber(body.lng) || Math.abs(body.lng) > 180) problems.push({ field: 'lng', message: 'The longitude must be a number of degrees.' });
-  if (body.accuracy !== undefined && body.accuracy !== null && (!isNumber(body.accuracy) || body.accuracy < 0)) {
+  if (body.accuracy !== undefined && body.accuracy !== null && (!isNumber(body.accuracy) || body.accuracy < 0 || body.accuracy > MAX_ACCURACY_METRES)) {
     problems.push({ field: 'accuracy', message: 'The accuracy must be a number of metres.' });
   }
   if (problems.length === 0 && !insideUk({ lat: body.lat as number, lon: body.lng as number })) {
@@ -54,6 +63,13 @@ export function impossibleMove(from: Point & { at: Date }, to: Point, at: Date):
   const hours = Math.max(at.getTime() - from.at.getTime(), 1000) / 3_600_000;
   return greatCircleMiles(from, to) / hours > MAX_MPH;
 }
+
+/** Whether a position comes too soon after the stored one to be worth taking. */
+export const tooSoon = (from: Date, at: Date): boolean => at.getTime() - from.getTime() < MIN_POSITION_GAP_SECONDS * 1000;
+
+/** Whether a job's status has stood still so long that its position is no longer shared (`statusAt`: when it last moved). */
+export const sharingStale = (statusAt: Date | null, now: Date): boolean =>
+  statusAt === null || now.getTime() - statusAt.getTime() > SHARING_STALE_HOURS * 3_600_000;
 
 /** Town traffic for the first 10 miles (20 mph), main roads after (50 mph): the car is already moving. */
 export function drivingMinutes(roadMiles: number): number {
@@ -147,6 +163,13 @@ export function tileUrlProblem(value: string): string | null {
   try { url = new URL(v.replace(/\{s\}/g, 'a').replace(/\{[a-z]\}/g, '0')); } catch { return 'Enter the tile address, like https://tile.example.com/{z}/{x}/{y}.png.'; }
   const local = url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1');
   if (url.protocol !== 'https:' && !local) return 'The tile address must start with https://.';
+  // A plain host name (it goes into the pages' security policy): letters, digits, dots and dashes, a domain and its
+  // ending at least, and after a {s} (a wildcard in the policy) one more label.
+  const host = /^[a-z]+:\/\/([^/?#]+)/i.exec(v)?.[1] ?? '';
+  const named = host.replace(/^\{s\}\./, '');
+  const labels = named.replace(/:\d{1,5}$/, '').split('.');
+  const plain = /^[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i.test(named);
+  if (!plain || (!local && labels.length < (host === named ? 2 : 3))) return 'Enter the tile address, like https://tile.example.com/{z}/{x}/{y}.png.';
   if (!['{z}', '{x}', '{y}'].every((p) => v.includes(p))) return 'The tile address must hold {z}, {x} and {y}.';
   return null;
 }

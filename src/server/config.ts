@@ -40,6 +40,8 @@ export interface Config {
   stripeApiUrl?: string;
   /** Embedded database: operations that may wait for it before new API requests get 503 (DB_QUEUE_LIMIT, default 200). */
   dbQueueLimit: number;
+  /** Live pages (Server-Sent Events) open at once in a process: per link or member of staff, per client address, in all (issue 41). */
+  liveStreams: { perOwner: number; perAddress: number; total: number };
   /** STEP_TIMING: a file the time of each step of a booking, of the mail sender and of each statement is written to at the stop (timing.ts). */
   stepTiming?: string;
   /** Days an expired (never paid) card booking keeps its personal data (PENDING_RETENTION_DAYS, default 7). */
@@ -110,6 +112,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...stripeKeys(env),
     twilio: twilioSettings(env),
     dbQueueLimit: parseQueueLimit(env.DB_QUEUE_LIMIT),
+    liveStreams: {
+      perOwner: wholeNumber('LIVE_STREAMS_PER_OWNER', env.LIVE_STREAMS_PER_OWNER, 5, 1, 100_000, 'streams'),
+      perAddress: wholeNumber('LIVE_STREAMS_PER_ADDRESS', env.LIVE_STREAMS_PER_ADDRESS, 100, 1, 100_000, 'streams'),
+      total: wholeNumber('LIVE_STREAMS_TOTAL', env.LIVE_STREAMS_TOTAL, 5_000, 1, 100_000, 'streams'),
+    },
     rateLimits: parseLimits(env.RATE_LIMITS),
     pendingRetentionDays: wholeDays('PENDING_RETENTION_DAYS', env.PENDING_RETENTION_DAYS, DEFAULT_PENDING_RETENTION_DAYS),
     outboxRetentionDays: wholeDays('OUTBOX_RETENTION_DAYS', env.OUTBOX_RETENTION_DAYS, DEFAULT_OUTBOX_RETENTION_DAYS),

@@ -42,6 +42,8 @@ export interface SecurityConfig {
   limits: Limits;
   /** Console sessions' lifetime and cookie (config.ts); unset: the defaults, a cookie Secure only over HTTPS. */
   staffSession?: StaffSessionConfig;
+  /** Live pages open at once in this process, per link or member of staff, per client address, in all (live/sse.ts); unset: its defaults. */
+  liveStreams?: { perOwner: number; perAddress: number; total: number };
 }
 
 export async function loadSettings(db: Queryable): Promise<Settings> {

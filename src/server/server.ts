@@ -84,7 +84,7 @@ async function start(options: ServeOptions) {
   const keys = { public: config.apiPublicKey, secret: config.apiSecretKey };
   const security = {
     secret: loadServerSecret(config), passwordHashCost: config.passwordHashCost, trustProxy: config.trustProxy, limits: config.rateLimits,
-    staffSession: config.staffSession,
+    staffSession: config.staffSession, liveStreams: config.liveStreams,
   };
   // The local test gateway's webhooks reach the site's endpoint in this process, as Stripe's would over the network.
   const cards = cardProviderFromConfig(config, {

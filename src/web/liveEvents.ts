@@ -1,6 +1,6 @@
 // Server-Sent Events from the API (issue 41 §5), read with fetch so the call carries the API's headers (and a manage
 // link's key) as every other call does. A stream the server ends (it does after 5 minutes) or that breaks is opened
-// again: after 1 s, then up to 30 s apart while it keeps failing; a refusal (401, 404, 410) stops it for good, as
+// again: after about 1 s, then up to 30 s apart while it keeps failing; a refusal (401, 404, 410) stops it for good, as
 // `onRefused` is told. Answers the function that closes it.
 
 const config = window.__APP_CONFIG__ ?? { apiPublicKey: '', apiSecretKey: '' };
@@ -20,7 +20,8 @@ export function openLive(path: string, { headers = {}, onEvent, onRefused }: Liv
 
   const again = () => {
     if (closed) return;
-    timer = setTimeout(() => { void connect(); }, wait);
+    // Spread by a fifth either way, so pages the server let go together do not all come back together.
+    timer = setTimeout(() => { void connect(); }, wait * (0.8 + Math.random() * 0.4));
     wait = Math.min(wait * 2, 30_000);
   };
 

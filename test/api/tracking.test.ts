@@ -7,6 +7,7 @@ import { KEYS, testApp } from './setup';
 import { bookForDriver, signedInDriver, stepAs } from './driverHelpers';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { POSITION_MESSAGES } from '../../src/server/driver/positions';
+import { TOO_MANY_STREAMS } from '../../src/server/live/sse';
 import { purgeExpiredRecords } from '../../src/server/operator/retention';
 import { DEFAULT_ALERT_MINUTES } from '../../src/domain/tracking';
 
@@ -98,6 +99,7 @@ describe("the car's position", () => {
     expect(await send(b.booking_number, dan, { lat: '51.5', lng: -0.12 })).toMatchObject({ status: 422, body: { field: 'lat', message: 'The latitude must be a number of degrees.' } });
     expect(await send(b.booking_number, dan, { lat: 51.5 })).toMatchObject({ status: 422, body: { field: 'lng' } });
     expect(await send(b.booking_number, dan, { ...LONDON, accuracy: -1 })).toMatchObject({ status: 422, body: { field: 'accuracy' } });
+    expect(await send(b.booking_number, dan, { ...LONDON, accuracy: 1e39 })).toMatchObject({ status: 422, body: { field: 'accuracy' } });
     expect(await send(b.booking_number, dan, { lat: 48.8566, lng: 2.3522 })).toMatchObject({ status: 422, body: { field: 'lat', message: expect.stringMatching(/outside the UK/) } });
     expect(await stored(b.id)).toEqual([]);
     t.clock.now = new Date();
@@ -135,6 +137,43 @@ describe("the car's position", () => {
     const cancelled = await t.call('POST', `/operator/bookings/${second.b.booking_number}/cancel`, { reason: 'Passenger phoned', refund: 'none' }, office());
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(await stored(second.b.id)).toEqual([]);
+  });
+});
+
+describe('a page sending too often, or a job left on the way', () => {
+  it('takes no position sooner than 3 s after the last (nothing written, nobody told), and none once the job stood still 3 hours', async () => {
+    const { dan, b } = await jobOnTheWay('Pace Driver');
+    t.clock.now = new Date();
+    expect((await send(b.booking_number, dan, LONDON)).body).toEqual({ stored: true });
+    t.clock.now = new Date(t.clock.now.getTime() + 2_000);
+    expect(await send(b.booking_number, dan, NORTH)).toEqual({ status: 200, body: { stored: false } });
+    expect(await stored(b.id)).toEqual([{ lat: LONDON.lat, lon: LONDON.lng }]);
+    t.clock.now = new Date(t.clock.now.getTime() + 30_000);
+    expect((await send(b.booking_number, dan, NORTH)).body).toEqual({ stored: true });
+    // On the way for over 3 hours: the driver forgot to tap; the page no longer shares, the passenger sees no car.
+    t.clock.now = new Date(Date.now() + 3 * 3_600_000 + 60_000);
+    expect(await send(b.booking_number, dan, NORTH)).toMatchObject({ status: 409, body: { message: POSITION_MESSAGES.stale } });
+    expect((await t.call('GET', `/manage/${b.booking_number}`, undefined, { 'X-Manage-Key': b.key })).body.manage.job).toMatchObject({ status: 'on_way', car: null });
+    t.clock.now = new Date();
+  });
+});
+
+describe('live streams', () => {
+  it('are counted: 5 at once for one booking or member of staff, the next refused with 429 until one closes', async () => {
+    const { b } = await jobOnTheWay('Streams Driver', ['accepted']);
+    const open = [];
+    for (let i = 0; i < 5; i++) open.push(await stream(`/manage/${b.booking_number}/live`, { 'X-Manage-Key': b.key }));
+    const refused = await t.app.request(`/api/v1/manage/${b.booking_number}/live`, { headers: { ...KEYS, 'X-Manage-Key': b.key } });
+    expect([refused.status, (await refused.json()).message, refused.headers.get('retry-after')]).toEqual([429, TOO_MANY_STREAMS, '30']);
+    await open.pop()!.close();
+    await expect.poll(async () => {
+      const res = await t.app.request(`/api/v1/manage/${b.booking_number}/live`, { headers: { ...KEYS, 'X-Manage-Key': b.key } });
+      const ok = res.status === 200;
+      if (ok) open.push(events(res));
+      else await res.body?.cancel();
+      return ok;
+    }, { timeout: 5_000 }).toBe(true);
+    for (const s of open) await s.close();
   });
 });
 
@@ -181,6 +220,9 @@ describe('the board', () => {
     const admin = await stream('/operator/live', office());
     const metro = await stream('/operator/live', staff[1]);
     try {
+      // Opened: "anything may have changed" first, as after every reconnection.
+      expect(await admin.next('changed')).toEqual({ id: 0 });
+      expect(await metro.next('changed')).toEqual({ id: 0 });
       const { dan, b } = await jobOnTheWay('Board Driver', []);
       expect(await admin.next('changed')).toEqual({ id: b.id });
       await stepAs(t, b.booking_number, 'accepted', dan);

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_ALERT_MINUTES, MAX_MPH, PASSENGER_JOB_WORDS, POSITION_EVERY_SECONDS, SHARING_STATUSES, alertMinutes, approach, boardAlerts,
-  drivingMinutes, greatCircleMiles, impossibleMove, insideUk, positionProblems, sharesPosition, tileSource, tileUrlProblem, type AlertJob,
+  MAX_ACCURACY_METRES, MIN_POSITION_GAP_SECONDS, SHARING_STALE_HOURS, drivingMinutes, greatCircleMiles, impossibleMove, insideUk, positionProblems,
+  sharesPosition, sharingStale, tileSource, tileUrlProblem, tooSoon, type AlertJob,
 } from '../../src/domain/tracking';
 import { settingInfo, settingProblem } from '../../src/domain/settingsCatalogue';
 import { JOB_STATUSES } from '../../src/domain/driverJobs';
@@ -21,6 +22,21 @@ describe('which statuses share the position', () => {
   });
 });
 
+describe('the pace of positions', () => {
+  it('takes none sooner than 3 s after the last, and none once the job stood still 3 hours', () => {
+    const at = new Date('2030-09-12T06:00:00Z');
+    const later = (ms: number) => new Date(at.getTime() + ms);
+    expect(MIN_POSITION_GAP_SECONDS).toBe(3);
+    expect(tooSoon(at, later(2_999))).toBe(true);
+    expect(tooSoon(at, later(3_000))).toBe(false);
+    expect(tooSoon(at, later(-5_000))).toBe(true);
+    expect(SHARING_STALE_HOURS).toBe(3);
+    expect(sharingStale(at, later(3 * 3_600_000))).toBe(false);
+    expect(sharingStale(at, later(3 * 3_600_000 + 1))).toBe(true);
+    expect(sharingStale(null, at)).toBe(true);
+  });
+});
+
 describe('a position', () => {
   it('must be numbers of degrees, naming each field that is not', () => {
     expect(positionProblems({ lat: 51.5, lng: -0.12 })).toEqual([]);
@@ -32,6 +48,8 @@ describe('a position', () => {
     expect(positionProblems({ lat: 91, lng: -181 }).map((p) => p.field)).toEqual(['lat', 'lng']);
     expect(positionProblems({ lat: 51.5, lng: -0.12, accuracy: -1 })).toEqual([{ field: 'accuracy', message: 'The accuracy must be a number of metres.' }]);
     expect(positionProblems({ lat: 51.5, lng: -0.12, accuracy: '5' })[0].field).toBe('accuracy');
+    expect(positionProblems({ lat: 51.5, lng: -0.12, accuracy: MAX_ACCURACY_METRES })).toEqual([]);
+    expect(positionProblems({ lat: 51.5, lng: -0.12, accuracy: MAX_ACCURACY_METRES + 1 })[0].field).toBe('accuracy');
   });
 
   it('must be in the UK: Scilly to Shetland and Northern Ireland, not Paris, Dublin or the Channel Islands', () => {
@@ -156,6 +174,13 @@ describe('the map tiles setting', () => {
     expect(tileUrlProblem('https://tile.example.com/{x}/{y}.png')).toBe('The tile address must hold {z}, {x} and {y}.');
     expect(tileUrlProblem('https://tile.example.com/{z}/{y}.png')).toBe('The tile address must hold {z}, {x} and {y}.');
     expect(tileUrlProblem('tiles/{z}/{x}/{y}.png')).toMatch(/^Enter the tile address/);
+    // Its host goes into the pages' security policy: a plain name, a domain and its ending at least (one more after {s}).
+    for (const bad of ['https://evil.com;report-uri/{z}/{x}/{y}', 'https://evil.com,script-src/{z}/{x}/{y}', 'https://*/{z}/{x}/{y}',
+      'https://{s}.com/{z}/{x}/{y}.png', 'https://{s}.example.com/{z}/{x}/{y}.png', 'https://localhost/{z}/{x}/{y}', 'https://tiles/{z}/{x}/{y}']) {
+      expect(tileUrlProblem(bad), bad).toMatch(/^Enter the tile address/);
+      expect(tileSource(bad), bad).toBeNull();
+    }
+    expect(tileUrlProblem('https://a.tiles.example.co.uk:8443/{z}/{x}/{y}.png')).toBeNull();
     expect(settingProblem(settingInfo('MAP_TILE_URL')!, 'http://tiles.example.com/{z}/{x}/{y}.png')).toBe('Map tiles: The tile address must start with https://.');
     expect(settingProblem(settingInfo('MAP_TILE_URL')!, '')).toBeNull();
   });

@@ -51,34 +51,49 @@ export async function openPostgres(connectionString: string): Promise<Db> {
 /**
  * A connection of its own that LISTENs on `channel` (a pool's connections come and go): when it is lost, a new one is
  * opened, after 0.5 s and then up to 10 s apart, and `onReconnect` tells the listeners that what was sent meanwhile
- * was missed.
+ * was missed. TCP keep-alive and a query every 30 s find a connection a network device dropped without a word.
  */
 async function listenOn(connectionString: string, channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
   let client: pg.Client | null = null;
   let stopped = false;
   let wait = 500;
+  let ping: ReturnType<typeof setInterval> | null = null;
+  const reopen = () => {
+    const again = () => open().then(() => { wait = 500; onReconnect?.(); }, () => {
+      wait = Math.min(wait * 2, 10_000);
+      if (!stopped) setTimeout(again, wait).unref();
+    });
+    setTimeout(again, wait).unref();
+  };
   const open = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString });
+    const c = new pg.Client({ connectionString, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     c.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
-    c.on('error', () => {});
+    c.on('error', () => { void c.end().catch(() => {}); });
     c.on('end', () => {
       if (stopped || client !== c) return;
       client = null;
-      const again = () => open().then(() => { wait = 500; onReconnect?.(); }, () => {
-        wait = Math.min(wait * 2, 10_000);
-        if (!stopped) setTimeout(again, wait).unref();
-      });
-      setTimeout(again, wait).unref();
+      reopen();
     });
-    await c.connect();
-    await c.query(`LISTEN ${channel}`);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      await c.end().catch(() => {});
+      throw err;
+    }
     if (stopped) { await c.end(); return; }
     client = c;
   };
   await open();
+  ping = setInterval(() => {
+    const c = client;
+    if (c) c.query('SELECT 1').catch(() => { void c.end().catch(() => {}); });
+  }, 30_000);
+  ping.unref();
   return async () => {
     stopped = true;
+    if (ping) clearInterval(ping);
     const c = client;
     client = null;
     await c?.end().catch(() => {});

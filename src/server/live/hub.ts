@@ -68,7 +68,8 @@ export function createLiveHub(db: Db): LiveHub {
     for (const tell of changeWatchers) tell(0, null);
   }
 
-  const listening = () => (started ??= db.listen(LIVE_CHANNEL, heard, missed));
+  // A failed start (the database away for a moment) is tried again by the next watcher, not kept.
+  const listening = () => (started ??= db.listen(LIVE_CHANNEL, heard, missed).catch((err) => { started = null; throw err; }));
 
   return {
     async watchBooking<T>(bookingId: number, load: () => Promise<T>, send: (value: T) => void) {

@@ -3,24 +3,26 @@
 import type { Queryable } from '../db/index';
 import { findPlace } from '../geo/places';
 import { isJobStatus } from '../../domain/driverJobs';
-import { PASSENGER_JOB_WORDS, approach, sharesPosition, type LiveJob } from '../../domain/tracking';
+import { PASSENGER_JOB_WORDS, approach, sharesPosition, sharingStale, type LiveJob } from '../../domain/tracking';
 
 interface Row {
-  status: string; job_status: string | null; pick_up_address: string;
+  status: string; job_status: string | null; job_status_at: string | null; pick_up_address: string;
   driver: { name?: string; vehicle?: string; colour?: string; registration?: string } | null;
   lat: number | null; lon: number | null; recorded_at: string | null;
 }
 
-export async function liveJob(db: Queryable, bookingId: number): Promise<LiveJob | null> {
+export async function liveJob(db: Queryable, bookingId: number, now = new Date()): Promise<LiveJob | null> {
   const [r] = await db.query<Row>(
-    `SELECT b.status, b.job_status, b.pick_up_address, b.driver, p.lat, p.lon, p.recorded_at
+    `SELECT b.status, b.job_status, b.job_status_at, b.pick_up_address, b.driver, p.lat, p.lon, p.recorded_at
        FROM bookings b LEFT JOIN job_positions p ON p.booking_id = b.id WHERE b.id = $1`, [bookingId]);
   if (!r) return null;
   const confirmed = r.status === 'confirmed';
   const status = isJobStatus(r.job_status) ? r.job_status : null;
   const d = confirmed && r.driver?.name ? r.driver : null;
   let car: LiveJob['car'] = null;
-  if (confirmed && sharesPosition(status) && r.lat !== null && r.lon !== null && r.recorded_at) {
+  // A job stood still for hours (a forgotten page) shows no car: its position is no longer shared.
+  const sharing = confirmed && sharesPosition(status) && !sharingStale(r.job_status_at ? new Date(r.job_status_at) : null, now);
+  if (sharing && r.lat !== null && r.lon !== null && r.recorded_at) {
     const pickup = await findPlace(db, r.pick_up_address);
     car = {
       lat: r.lat, lon: r.lon, at: new Date(r.recorded_at).toISOString(), approach: pickup ? approach({ lat: r.lat, lon: r.lon }, pickup) : null,

@@ -52,7 +52,7 @@ export async function manageView(db: Db, reference: string, key: string, setting
       // The driver and the car as the passenger needs them: never the office's record (licence numbers, who dispatched).
       driver: b.status === 'confirmed' && b.driver ? passengersDriver(b.driver) : null,
       /** The driver's job as it stands: its status in words and, on the way, the car's distance (GET .../live follows it). */
-      job: await liveJob(db, bookingId),
+      job: await liveJob(db, bookingId, now),
       // Whether the passenger was e-mailed of it: not when their address's allowance was used up (issue 39). Recorded with
       // the cancellation (bookings.cancel_emailed), as retention deletes the e-mail long before the link expires.
       cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason, emailed: b.emailed_cancel } : null,

@@ -40,7 +40,9 @@ export const manageRoutes = new Hono<AppEnv>()
   .get('/manage/:reference/live', async (c) => {
     const { db } = c.var.deps;
     const bookingId = await bookingOfKey(db, c.req.param('reference'), keyOf(c));
-    return liveStream(c, (send) => liveHubOf(db).watchBooking(bookingId, () => liveJob(db, bookingId), (job) => send('job', job)));
+    const { security } = c.var.deps;
+    return liveStream(c, (send) => liveHubOf(db).watchBooking(bookingId, () => liveJob(db, bookingId), (job) => send('job', job)),
+      { owner: `booking ${bookingId}`, address: clientAddress(c, security.trustProxy), limits: security.liveStreams });
   })
   .get('/manage/:reference/receipt', async (c) => {
     const { db, now } = c.var.deps;

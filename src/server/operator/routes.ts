@@ -85,10 +85,17 @@ export const operatorRoutes = new Hono<AppEnv>()
   // commits in any process (issue 41 §5): Server-Sent Events `changed` { id }, for the board and the booking's page.
   .get('/operator/live', async (c) => {
     // Opened by the console by itself (again every 5 minutes): it never keeps an idle session alive.
-    const scope = scopeOf(await requireStaff(c, { background: true }));
-    return liveStream(c, (send) => liveHubOf(c.var.deps.db).watchChanges((id, company) => {
-      if (scope === null || company === scope || company === null) send('changed', { id });
-    }));
+    const staff = await requireStaff(c, { background: true });
+    const scope = scopeOf(staff);
+    const { db, security } = c.var.deps;
+    return liveStream(c, async (send) => {
+      const stop = await liveHubOf(db).watchChanges((id, company) => {
+        if (scope === null || company === scope || company === null) send('changed', { id });
+      });
+      // Opened (again): whatever changed while it was shut is loaded afresh.
+      send('changed', { id: 0 });
+      return stop;
+    }, { owner: `staff ${staff.id}`, address: clientAddress(c, security.trustProxy), limits: security.liveStreams });
   })
   // What the board polls every few seconds: the newest booking's id tells it when to load again.
   .get('/operator/latest', async (c) => {
