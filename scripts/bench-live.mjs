@@ -7,7 +7,10 @@
 // Servers, started as the other benchmarks start them (scripts/bench-lib.mjs startServer: `npm start`'s command,
 // NODE_ENV=production, SKIP_SPA_BUILD=1, CARD_GATEWAY=test, a new data folder each), with the booking allowances raised
 // (benchLimits) and the drivers' code allowances too (driverCodes, driverCodesPerMobile), TRUST_PROXY=1 so each driver
-// comes from an address of its own (X-Forwarded-For 10.77.x.y, as phones do), PASSWORD_HASH_COST=10 (one staff sign-in).
+// and each passenger comes from an address of its own (X-Forwarded-For 10.77.x.y and 10.100.x.y, as phones do),
+// PASSWORD_HASH_COST=10 (one staff sign-in), and LIVE_STREAMS_PER_OWNER raised from 5 to FOLLOWERS (10): a process
+// takes 5 streams per booking's link by default, and on PGlite all 10 followers of a booking are on one process. The
+// other stream limits keep their defaults (100 per address, 5,000 a process).
 //   pglite  one server on its embedded database (DATA_DIR a temporary folder);
 //   pg      two servers on one database of a throwaway PostgreSQL (scripts/pg-throwaway.mjs), one SERVER_SECRET. The
 //           drivers' and the office's requests all go to process 1; each booking's followers are split between the
@@ -39,9 +42,12 @@
 //    the booking on each board stream.
 //  - each position: from sending it to each follower receiving an event whose car.lat is that position; one not seen
 //    before the driver's next position (10 s) or the job's next step is missed.
-//  - a stream the server ends (its 5 minutes are up) is opened again 1 to 3 s later, as a browser's EventSource
-//    would; a delivery that comes as the first event of a reopened stream is counted as such (its wait includes the
-//    gap). A stream that ends before 4 min 50 s, or fails, is dropped (counted) and reopened the same way.
+//  - a stream the server ends (its 4.5 to 5.5 minutes are up) is opened again 1 to 3 s later, as a browser's
+//    EventSource would; a delivery that comes as the first event of a reopened stream is counted as such (its wait
+//    includes the gap). A stream that ends before 4 min 25 s, or fails, is dropped (counted) and reopened the same
+//    way; one refused (429, 503...) is counted by its status and tried again the same way.
+//  - a position the server answers { stored: false } (sooner than 3 s after the last) is counted apart and not
+//    expected at the followers.
 //  - every SAMPLE_SECONDS (30) from the start to the end: each server process's resident memory (VmRSS, its process
 //    tree), PostgreSQL's (the sum of its processes' PSS, where readable), the database's size (PostgreSQL:
 //    pg_database_size, and job_positions' size and dead rows; PGlite: the bytes of DATA_DIR/pglite on disk). The
@@ -92,7 +98,9 @@ const SHORT_STEP_MS = 5_000; // Accepted -> On my way, Passenger on board -> Com
 const ACCEPT_AFTER_MS = 2_000; // a new job's followers are connected -> Accepted
 const DELIVERY_TIMEOUT_MS = 30_000;
 const FIRST_EVENT_TIMEOUT_MS = 15_000;
-const SCHEDULED_END_MS = 290_000; // a stream ends after 5 minutes by design (src/server/live/sse.ts STREAM_MS)
+// A stream ends after 5 minutes by design, spread by a tenth either way (src/server/live/sse.ts STREAM_MS): one that
+// ends sooner than this was dropped.
+const SCHEDULED_END_MS = 265_000;
 const runId = randomUUID().slice(0, 8);
 const year = new Date().getUTCFullYear() + 1;
 
@@ -352,6 +360,7 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     ?? prices.find((p) => p.company_name === company.company_name);
   if (!vehicle) throw new Error(`The price call offers nothing of ${company.company_name}`);
   let bookingN = 0;
+  let lastError = '';
   async function newBooking(setup) {
     const n = ++bookingN;
     const body = {
@@ -360,7 +369,7 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     };
     const extra = { 'idempotency-key': `live-${runId}-${n}` };
     const r = setup ? await must(office, 'POST', '/booking', body, extra, 'booking') : await call(office, 'POST', '/booking', body, extra);
-    if (r.status !== 200) { err('booking', r.status); return null; }
+    if (r.status !== 200) { err('booking', r.status); lastError = `booking: ${r.status} ${r.text.slice(0, 200)}`; return null; }
     const d = json(r).data;
     if (!setup) stats.bookingsMade++;
     return { ref: d.booking.booking_number, id: d.booking.id, key: d.manage_key };
@@ -369,7 +378,7 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     const pathName = `/operator/bookings/${booking.ref}/driver`;
     const body = { driver_id: s.driverId, car_id: s.carId };
     const r = setup ? await must(office, 'POST', pathName, body, { cookie: staff.cookie }, 'assignment') : await call(office, 'POST', pathName, body, { cookie: staff.cookie });
-    if (r.status !== 200) { err('assign', r.status); return false; }
+    if (r.status !== 200) { err('assign', r.status); s.lastError = `assignment: ${r.status} ${r.text.slice(0, 200)}`; return false; }
     return true;
   }
   log(`${name}: set-up: ${DRIVERS} bookings, each assigned, accepted and on the way (every other one arrived)...`);
@@ -441,7 +450,7 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     };
     const req = http.request({
       host: '127.0.0.1', port: servers[f.proc].port, method: 'GET', path: `/api/v1/manage/${b.ref}/live`, agent: streamAgent,
-      headers: { ...streamHeaders, 'x-manage-key': b.key },
+      headers: { ...streamHeaders, 'x-manage-key': b.key, 'x-forwarded-for': f.address },
     }, (res) => {
       if (res.statusCode !== 200) {
         count(stats.refused, res.statusCode);
@@ -482,7 +491,12 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
 
   /** Opens a slot's followers for its booking; resolves once each has had its first event (or 15 s). */
   async function follow(s, limit) {
-    s.followers = Array.from({ length: FOLLOWERS }, (_, j) => ({ slot: s, proc: j % servers.length, opens: 0, seenChange: 0, seenPos: 0, closed: false }));
+    s.followers = Array.from({ length: FOLLOWERS }, (_, j) => {
+      // Each passenger on a phone of their own (X-Forwarded-For, the servers trusting it): the same address for the
+      // same place in the run, whichever booking it follows.
+      const k = s.i * FOLLOWERS + j;
+      return { slot: s, proc: j % servers.length, address: `10.${100 + (k >> 16)}.${(k >> 8) & 255}.${k & 255}`, opens: 0, seenChange: 0, seenPos: 0, closed: false };
+    });
     await pool(s.followers, limit, (f) => new Promise((resolve) => {
       const t = setTimeout(() => { stats.noFirstEvent++; resolve(); }, FIRST_EVENT_TIMEOUT_MS);
       f.firstResolve = () => { clearTimeout(t); f.firstResolve = null; resolve(); };
@@ -591,7 +605,10 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     stats.posAnswer.push(performance.now() - q.t0);
     s.posBusy = null;
     release();
-    if (r.status === 200) { stats.posOk++; q.ok = true; } else { err('position', r.status); if (s.posPending === q) s.posPending = null; }
+    if (r.status === 200 && r.text.includes('"stored":true')) { stats.posOk++; q.ok = true; } else {
+      err('position', r.status === 200 ? '200 not stored' : r.status);
+      if (s.posPending === q) s.posPending = null;
+    }
   }
 
   /** One driver status change, and its deliveries waited for (30 s at most). */
@@ -609,6 +626,7 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     s.busy = false;
     if (r.status !== 200) {
       err(`status ${status}`, r.status);
+      s.lastError = `${status}: ${r.status} ${r.text.slice(0, 200)}`;
       s.pending = null;
       for (const b of boards) b.pendingById.delete(s.booking.id);
       return false;
@@ -659,7 +677,10 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     const flow = (async () => {
       const ok = s.status === 'on_way' ? await step(s, 'arrived') : await nextJob(s);
       if (ok) line.push(s);
-      else if (running.on && Date.now() - t0 < runMs) { s.active = false; log(`  ${s.booking?.ref ?? 'a job'}: driver ${s.i + 1} stopped (a step was refused; see the errors)`); }
+      else if (running.on && Date.now() - t0 < runMs) {
+        s.active = false;
+        log(`  ${s.booking?.ref ?? 'a job'}: driver ${s.i + 1} stopped: ${s.lastError || lastError || 'a step failed'}`);
+      }
     })();
     flows.add(flow);
     flow.finally(() => flows.delete(flow));
@@ -753,7 +774,10 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     postgres_pss_mib: pgPid ? trend((r) => r.postgres_pss_mib) : null,
     wasm_mib: pgPid ? null : trend((r) => r.wasm_mib[0] ?? 0),
     db_mib: trend((r) => r.db_bytes / 1048576),
-    job_positions: pgPid ? { kib: trend((r) => r.job_positions_bytes / 1024), dead_rows: trend((r) => r.job_positions_dead) } : null,
+    job_positions: pgPid ? {
+      kib: trend((r) => r.job_positions_bytes / 1024), dead_rows: trend((r) => r.job_positions_dead),
+      autovacuums_in_run: samples.at(-1).job_positions_autovacuums - samples[0].job_positions_autovacuums,
+    } : null,
     cpu: {
       servers_percent_of_a_core: round((cpuMs - pgCpuMs) / elapsedMs * 100, 1), postgres_percent_of_a_core: pgPid ? round(pgCpuMs / elapsedMs * 100, 1) : null,
       load_generator_percent_of_a_core: round((self.user + self.system) / 1000 / elapsedMs * 100, 1),
@@ -785,6 +809,9 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 const serverEnv = {
   RATE_LIMITS: [benchLimits(root), 'driverCodes=100000000', 'driverCodesPerMobile=100000000'].filter(Boolean).join(','),
   TRUST_PROXY: '1', PASSWORD_HASH_COST: '10', SERVER_SECRET: `bench-live-${runId}`,
+  // Live streams a process takes per booking's link (5 by default, src/server/live/sse.ts): the run has FOLLOWERS of
+  // them per booking, all of them on the one PGlite process.
+  LIVE_STREAMS_PER_OWNER: String(Math.max(5, FOLLOWERS)),
 };
 const report = {
   date: new Date().toISOString(), machine: `${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()}), ${round(os.totalmem() / 2 ** 30, 1)} GiB, node ${process.version}, ${os.platform()} ${os.release()}`,
@@ -827,11 +854,12 @@ try {
         log(`PostgreSQL: server ${k + 1} on ${sv.url} (pid ${sv.pid})`);
       }
       const db = new pg.Client({ connectionString: databaseUrl });
+      db.on('error', (e) => log(`(the benchmark's own database connection: ${e.message})`));
       await db.connect();
       const dbSize = async () => {
         const { rows: [r] } = await db.query(`SELECT pg_database_size(current_database())::bigint AS db, pg_total_relation_size('job_positions')::bigint AS pos,
-          (SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'job_positions')::bigint AS dead`);
-        return { db_bytes: Number(r.db), job_positions_bytes: Number(r.pos), job_positions_dead: Number(r.dead) };
+          s.n_dead_tup::bigint AS dead, s.autovacuum_count::bigint AS vacuums FROM pg_stat_user_tables s WHERE s.relname = 'job_positions'`);
+        return { db_bytes: Number(r.db), job_positions_bytes: Number(r.pos), job_positions_dead: Number(r.dead), job_positions_autovacuums: Number(r.vacuums) };
       };
       try {
         report.runs.push(await runConfig('pg', servers, { dbSize, extraCpuRoots: [postgres.pid], pgPid: postgres.pid }));
@@ -847,6 +875,8 @@ try {
 } finally {
   await cleanUp();
 }
+
+report.load_average_at_end = os.loadavg().map((n) => round(n));
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table.
@@ -871,7 +901,8 @@ row('watcher streams: opened in the run / reopened after 5 min / dropped / refus
 row('server RSS MiB, first minute → last minute (slope)', (r) => r.rss_mib.map(trendText).join('; '), 'flat');
 row('PGlite: its WebAssembly memory within that RSS (estimate); PostgreSQL: its processes\' PSS, MiB', (r) => trendText(r.wasm_mib ?? r.postgres_pss_mib));
 row('database MiB, first → last minute (slope)', (r) => trendText(r.db_mib), 'flat (bookings aside)');
-row('job_positions KiB / dead rows, first → last minute', (r) => (r.job_positions ? `${trendText(r.job_positions.kib)}; ${trendText(r.job_positions.dead_rows)}` : '(PGlite: not read from outside)'));
+row('job_positions KiB; dead rows, first → last minute; autovacuums in the run', (r) => (r.job_positions
+  ? `${trendText(r.job_positions.kib)}; ${trendText(r.job_positions.dead_rows)}; ${r.job_positions.autovacuums_in_run ?? '–'}` : '(PGlite: not read from outside)'));
 row('CPU, % of one core: servers / PostgreSQL / load generator', (r) => `${r.cpu.servers_percent_of_a_core} / ${r.cpu.postgres_percent_of_a_core ?? '–'} / ${r.cpu.load_generator_percent_of_a_core}`);
 row('load generator event-loop delay p99 / max ms', (r) => `${r.cpu.load_generator_event_loop_delay_p99_ms} / ${r.cpu.load_generator_event_loop_delay_max_ms}`);
 const esc = (v) => String(v ?? '').replace(/\|/g, '\\|');
@@ -883,10 +914,11 @@ const md = [
 const how = [
   `# Live tracking under load (\`npm run bench:live\`), ${report.date.slice(0, 16).replace('T', ' ')} UTC`,
   '',
-  `Machine: ${report.machine}; load average at start ${report.load_average_at_start.join(', ')}. Tree: ${report.head}${report.uncommitted_changes ? ' + uncommitted changes' : ''}.`,
+  `Machine: ${report.machine}; load average (1, 5, 15 min) at start ${report.load_average_at_start.join(', ')}, at end ${report.load_average_at_end.join(', ')}; other work on the machine shares its ${os.cpus().length} cores with the servers and the load generator. Tree: ${report.head}${report.uncommitted_changes ? ' + uncommitted changes' : ''}.`,
   `Settings: ${MINUTES} min measured per set-up, ${DRIVERS} drivers (a position every 10 s while On the way or Arrived), ${FOLLOWERS} followers a booking `
     + `(${DRIVERS * FOLLOWERS} streams), about ${CHANGES} driver status changes a second, memory and database sampled every ${SAMPLE_SECONDS} s. `
-    + 'Servers as `npm start` (NODE_ENV=production, CARD_GATEWAY=test, SKIP_SPA_BUILD=1), allowances raised, TRUST_PROXY=1; '
+    + 'Servers as `npm start` (NODE_ENV=production, CARD_GATEWAY=test, SKIP_SPA_BUILD=1), allowances raised, TRUST_PROXY=1 (each driver and passenger its own address), '
+    + `LIVE_STREAMS_PER_OWNER=${serverEnv.LIVE_STREAMS_PER_OWNER}; `
     + 'PostgreSQL: a throwaway cluster (scripts/pg-throwaway.mjs: fsync off), two server processes, drivers and office on the first, each booking\'s followers split over both. '
     + 'Load generator: one Node process on the same machine. Latencies from sending the driver\'s request to the event read by the follower. '
     + 'First/last minute: the mean of the samples from 0 to 60 s and from the end minus 60 s to the end; slope: least squares, per minute. '
