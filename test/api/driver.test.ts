@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDriverAndCar, testApp } from './setup';
 import { bookForDriver, codeFor as codeForDriver, signedInDriver as signedInDriverOf, stepAs } from './driverHelpers';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
-import { DRIVER_MESSAGES } from '../../src/server/driver/signIn';
+import { CODE_ANSWER_MS, DRIVER_MESSAGES } from '../../src/server/driver/signIn';
 import { purgeExpiredRecords } from '../../src/server/operator/retention';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -30,8 +30,13 @@ describe("a driver's sign-in", () => {
   it('texts a code to a driver, and answers any UK mobile the same; a landline is refused naming the field', async () => {
     const crew = await recordDriverAndCar(t.db, 'Albion Executive Cars');
     const [{ mobile }] = await t.db.query<{ mobile: string }>('SELECT mobile FROM drivers WHERE id = $1', [crew.driver_id]);
+    // Both answers take CODE_ANSWER_MS at least: the work done for a driver's number cannot be timed.
+    let at = performance.now();
     const known = await t.call('POST', '/driver/code', { mobile: `0${mobile.slice(3)}` });
+    expect(performance.now() - at).toBeGreaterThanOrEqual(CODE_ANSWER_MS - 5);
+    at = performance.now();
     const unknown = await t.call('POST', '/driver/code', { mobile: '07700 900987' });
+    expect(performance.now() - at).toBeGreaterThanOrEqual(CODE_ANSWER_MS - 5);
     expect(known).toEqual({ status: 200, body: { message: DRIVER_MESSAGES.codeSent } });
     expect(unknown).toEqual(known);
     expect(await t.db.query("SELECT 1 FROM outbound_emails WHERE to_address = '+447700900987'")).toEqual([]);

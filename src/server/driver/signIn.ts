@@ -49,6 +49,12 @@ const activeDriver = async (db: Queryable, mobile: string) => (await db.query<Dr
     WHERE d.mobile = $1 AND d.active`, [mobile]))[0] ?? null;
 
 /** Texts a new code to a driver's mobile; the same answer for any UK mobile. */
+/**
+ * How long asking for a code takes at least, whether or not the number is a driver's: the work done for a driver's
+ * number (a code made, a text queued) is not to be timed to tell drivers' numbers from others.
+ */
+export const CODE_ANSWER_MS = 400;
+
 export async function requestCode(d: SignInDeps, typedMobile: unknown): Promise<string> {
   const mobile = mobileOf(typedMobile);
   await takeAllowance(d.db, d.limits, [{ limit: 'driverCodes', key: d.client }, { limit: 'driverCodesPerMobile', key: mobile }]);
