@@ -294,6 +294,8 @@ browserPaths({
   width: 375,
   // What a driver can do: nothing while a call decides the screen; a button only where it is shown; not go to the
   // address the page is at. The server answers the step tapped: a decline with no job, another with the job.
+  // What the live streams and the phone's position tell the page (issue 41): driven in Chromium by e2e/live-tracking.
+  outsideThePage: ['share.status'],
   allows: (s: DriverSnapshot, e) => {
     if (e.type === takeStep.done().type) return ((e as unknown as { output: DriverJob | null }).output === null) === (s.context.step === 'declined');
     if (s.hasTag('busy')) return /^xstate\.(done|error)\./.test(e.type);

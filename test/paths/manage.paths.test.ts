@@ -250,6 +250,8 @@ browserPaths({
   model,
   width: 1280,
   // What a person can do: nothing while a call decides the screen; a button only where it is shown.
+  // What the live streams and the phone's position tell the page (issue 41): driven in Chromium by e2e/live-tracking.
+  outsideThePage: ['job.live'],
   allows: (s, e) => {
     const answer = /^xstate\.(done|error)\./.test(e.type);
     if (s.hasTag('busy') || s.matches({ booking: 'downloading' }) || s.matches({ booking: 'keying' })) return answer;

@@ -368,6 +368,8 @@ browserPaths({
   width: 1280,
   // What a person can do on the page: nothing while a call decides the next screen; a tab or button only where it
   // is shown; not go to the address the page is at.
+  // What the live streams and the phone's position tell the page (issue 41): driven in Chromium by e2e/live-tracking.
+  outsideThePage: ['booking.changed', 'operator.signedIn.board.loading xstate.error.actor.0.operator.signedIn.board.loading #1'],
   allows: (s, e) => {
     // The server answers the action the person confirmed: a driver and car saved to the assign dialog, a
     // cancellation (its refund failed) to the cancel dialog.
