@@ -8,7 +8,7 @@ import { enqueueEmail, enqueueSms } from '../mail/queue';
 import { officeChangeNotice } from '../mail/templates';
 import { jobGoneText, textable } from '../mail/texts';
 import { loadBooking } from './queries';
-import { LIVE_CHANNEL } from '../live/hub';
+import { LIVE_CHANNEL_SQL } from '../live/hub';
 import { officeRecipients } from './bookings';
 
 /** A booking's page in the office's console. */
@@ -27,7 +27,7 @@ export async function recordChange(
   await tx.query(
     `WITH logged AS (INSERT INTO audit_log (staff_id, staff_name, action, booking_id, subject, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7)
        RETURNING booking_id)
-     SELECT pg_notify('${LIVE_CHANNEL}', b.id || ':' || b.company_id) FROM logged JOIN bookings b ON b.id = logged.booking_id`,
+     SELECT pg_notify(${LIVE_CHANNEL_SQL}, b.id || ':' || b.company_id) FROM logged JOIN bookings b ON b.id = logged.booking_id`,
     [by.staffId, by.name, action, bookingId, subject, before === undefined ? null : JSON.stringify(before),
       after === undefined ? null : JSON.stringify(after)]);
 }

@@ -30,7 +30,8 @@ export function openPgliteOn(pg: PGlite, opts: { queueLimit?: number } = {}): Db
     admit: () => queue.admit(),
     // One session: a NOTIFY is delivered to it after the statement that commits it.
     listen: (channel, onPayload) => queue.run(async () => {
-      const stop = await pg.listen(channel, onPayload);
+      const [{ schema }] = (await pg.query<{ schema: string }>('SELECT current_schema() AS schema')).rows;
+      const stop = await pg.listen(`${channel}_${schema}`, onPayload);
       return () => queue.run(() => stop());
     }),
     close: () => queue.run(() => pg.close()),

@@ -59,6 +59,7 @@ async function listenOn(connectionString: string, channel: string, onPayload: (p
   let stopped = false;
   let wait = 500;
   let ping: ReturnType<typeof setInterval> | null = null;
+  let listened = '';
   const reopen = () => {
     const again = () => open().then(() => { wait = 500; onReconnect?.(); }, () => {
       wait = Math.min(wait * 2, 10_000);
@@ -68,7 +69,7 @@ async function listenOn(connectionString: string, channel: string, onPayload: (p
   };
   const open = async (): Promise<void> => {
     const c = new pg.Client({ connectionString, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
-    c.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
+    c.on('notification', (n) => { if (n.channel === listened) onPayload(n.payload ?? ''); });
     c.on('error', () => { void c.end().catch(() => {}); });
     c.on('end', () => {
       if (stopped || client !== c) return;
@@ -77,7 +78,11 @@ async function listenOn(connectionString: string, channel: string, onPayload: (p
     });
     try {
       await c.connect();
-      await c.query(`LISTEN ${channel}`);
+      // This connection's schema (its search_path), as the statements that notify name it with current_schema().
+      const [{ schema }] = (await c.query<{ schema: string }>('SELECT current_schema() AS schema')).rows;
+      const named = `${channel}_${schema}`;
+      listened = named;
+      await c.query(`LISTEN "${named.replace(/"/g, '""')}"`);
     } catch (err) {
       await c.end().catch(() => {});
       throw err;

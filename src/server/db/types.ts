@@ -22,8 +22,8 @@ export interface Db extends Queryable {
    */
   admit(): void;
   /**
-   * Calls `onPayload` with every NOTIFY on `channel` once its transaction commits, whichever process sent it (issue 41
-   * §5, live updates); `onReconnect` after a lost listening connection came back (what was sent meanwhile is lost:
+   * Calls `onPayload` with every NOTIFY on `channel` of this database's schema (`channel_schema`, as statements name it
+   * with current_schema()) once its transaction commits, whichever process sent it (issue 41 §5, live updates); `onReconnect` after a lost listening connection came back (what was sent meanwhile is lost:
    * listeners read afresh). Resolves to the function that stops listening.
    */
   listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;

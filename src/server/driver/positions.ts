@@ -4,7 +4,7 @@
 // pickup. Each stored position is NOTIFYed to the job's watchers (../live/hub.ts).
 import type { Db } from '../db/index';
 import { DomainError } from '../errors';
-import { LIVE_CHANNEL, positionPayload } from '../live/hub';
+import { LIVE_CHANNEL_SQL, positionPayload } from '../live/hub';
 import { SHARING_STALE_HOURS, impossibleMove, positionProblems, sharesPosition, sharingStale, tooSoon } from '../../domain/tracking';
 import type { Driver } from './signIn';
 
@@ -50,7 +50,7 @@ export async function recordPosition(db: Db, driver: Driver, reference: string, 
          INSERT INTO job_positions (booking_id, driver_id, lat, lon, accuracy_m, recorded_at) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (booking_id) DO UPDATE SET driver_id = $2, lat = $3, lon = $4, accuracy_m = $5, recorded_at = $6
          RETURNING booking_id)
-       SELECT pg_notify('${LIVE_CHANNEL}', $7) FROM stored`,
+       SELECT pg_notify(${LIVE_CHANNEL_SQL}, $7) FROM stored`,
       [job.id, driver.id, lat, lon, accuracy, now.toISOString(), positionPayload(job.id)]);
     return { stored: true };
   });

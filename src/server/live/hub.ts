@@ -6,6 +6,11 @@
 import type { Db } from '../db/index';
 
 export const LIVE_CHANNEL = 'booking_live';
+/**
+ * The channel as a statement names it: one per schema (`booking_live_public`), so databases sharing a server in
+ * schemas of their own (the tests' files) never hear each other; `Db.listen` adds the same schema.
+ */
+export const LIVE_CHANNEL_SQL = `'${LIVE_CHANNEL}_' || current_schema()`;
 /** The payload of a booking's change: its id and its company's (`12:3`); of a new position: `p` and its id. */
 export const positionPayload = (bookingId: number) => `p${bookingId}`;
 
