@@ -29,6 +29,8 @@ export const MUTATION_RUNS = [
     { name: 'machines-app', machines: ['app', 'shared'], tests: ['test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
     { name: 'machines-contact', machines: ['contact'], tests: ['test/machine/contact.model.test.ts'] },
     { name: 'machines-forgot', machines: ['forgotPassword'], tests: ['test/machine/forgotPassword.model.test.ts', 'test/machine/booking.model.test.ts'] },
+    // The driver's page (issue 41): sign-in, jobs, steps and sharing the car's position.
+    { name: 'machines-driver', machines: ['driver'], tests: ['test/machine/driver.model.test.ts'] },
     // A mutant that loops a machine's eventless transitions fails at once (the model tests bound the microsteps); one
     // that loops otherwise is stopped after 8 s more than its tests' time (20 s elsewhere).
   ].map(({ machines, ...run }) => ({
