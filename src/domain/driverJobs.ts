@@ -1,3 +1,5 @@
+import type { BookingFlight } from './flights';
+
 // A driver's job and its statuses (issue 41 §2): the one rule of which step may follow which, asked by the driver's
 // page before it shows a button and enforced by the server. A job is 'assigned' when the office dispatches it; the
 // driver accepts or declines it, then goes On my way, Arrived, Passenger on board, Completed, or No-show once the free
@@ -43,11 +45,17 @@ export interface JobState {
   /** When the driver said Arrived (ISO), and the free waiting the booking was made with. */
   arrivedAt: string | null;
   freeWaitingMinutes: number;
+  /** An airport pickup's flight landed (ISO, as the flight status service said; issue 42), else null. */
+  landedAt?: string | null;
 }
 
-/** When a No-show may be tapped: the free waiting time after Arrived has passed. */
-export function noShowFrom(job: Pick<JobState, 'arrivedAt' | 'freeWaitingMinutes'>): Date | null {
-  return job.arrivedAt ? new Date(Date.parse(job.arrivedAt) + job.freeWaitingMinutes * 60_000) : null;
+/**
+ * When a No-show may be tapped: the free waiting time has passed since Arrived or, at an airport pickup whose flight
+ * is known to have landed, since the landing (issue 42).
+ */
+export function noShowFrom(job: Pick<JobState, 'arrivedAt' | 'freeWaitingMinutes' | 'landedAt'>): Date | null {
+  if (!job.arrivedAt) return null;
+  return new Date(Date.parse(job.landedAt ?? job.arrivedAt) + job.freeWaitingMinutes * 60_000);
 }
 
 /** The steps the driver may take now, in the order the page shows them. */
@@ -84,4 +92,6 @@ export interface DriverJob {
   vehicle: string; car: string | null; steps: JobStep[];
   /** When No-show may be tapped (ISO), once Arrived. */
   no_show_from: string | null;
+  /** An airport pickup's flight (issue 42): its status, and the pickup as it stands beside the time booked. */
+  flight_status: BookingFlight | null;
 }

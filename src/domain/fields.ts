@@ -4,6 +4,7 @@
 import { coerce, defaulted, pattern, refine, size, string, unknown } from 'superstruct';
 import { isCalendarDate } from './ukTime';
 import { EMAIL_INVALID, EMAIL_REQUIRED } from './messages';
+import { normaliseTravelReference, travelReferenceProblem } from './flights';
 
 /**
  * One address as name@domain.tld. Beyond the usual shape it refuses what would
@@ -96,3 +97,12 @@ export function Text(min: number, max: number, opts: { multiline?: boolean } = {
 
 /** Optional free text: missing means ''. */
 export const OptionalText = (max: number, opts: { multiline?: boolean } = {}) => defaulted(Text(0, max, opts), '');
+
+/**
+ * SPEC 3's flight, train, port or ferry reference (issue 42): up to 40 characters, a flight stored as airlines write
+ * it ("ba0283" is "BA 283"), a train or ferry as typed; text that is neither is refused with the field's message.
+ */
+export const TravelReference = coerce(
+  refine(OptionalText(40), 'travelReference', (v) => travelReferenceProblem(v) ?? true),
+  string(), normaliseTravelReference,
+);

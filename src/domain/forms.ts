@@ -4,6 +4,7 @@ import { BookingForm } from './schemas';
 import { hour12To24, hour24To12, ukEarliestPickup, ukLocalToInstant, ukToday } from './ukTime';
 import { SAME_PLACE } from './messages';
 import { sameAddressText } from './places';
+import { travelReferenceProblem } from './flights';
 
 export const MINUTE_OPTIONS = ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'] as const;
 
@@ -95,6 +96,11 @@ export function validateBookingForm(v: BookingFormDraft, now: Date = new Date())
     if (!v.return_date) e.return_date = 'Choose a return date';
     else if (v.pickup_date && v.return_date < v.pickup_date) e.return_date = 'The return cannot be before the pickup date';
   }
+  // Issue 42: a flight, train or ferry reference, where the field shows.
+  const outbound = needsTravelReference(v.pickup) ? travelReferenceProblem(v.pickup_fight_number) : undefined;
+  if (outbound) e.pickup_fight_number = outbound;
+  const back = v.select_option === 'return' && needsTravelReference(v.dropoff) ? travelReferenceProblem(v.return_fight_number) : undefined;
+  if (back) e.return_fight_number = back;
   const stopErrors = (v.stops ?? []).map((s) => (s.street_name?.trim() ? {} : { street_name: 'Enter the street name or place' }));
   if (stopErrors.some((s) => s.street_name)) e.stops = stopErrors;
   return e;

@@ -1,5 +1,6 @@
 // Manage my booking (issue 27): what a passenger may change, the form's messages (the page and the API give the
 // same ones), and what a new price means for the money. The server enforces these; the page asks them first.
+import { flightText, parseFlightNumber } from './flights';
 import { isCalendarDate, hour12To24, ukLocalToInstant } from './ukTime';
 import { ukTimeSkipped, SKIPPED_HOUR_MESSAGE } from './clockChanges';
 import { emailKey, emailProblem, hasControlCharacters } from './fields';
@@ -105,12 +106,18 @@ export function pickupOfValues(v: Pick<ChangeValues, 'pickup_date' | 'pickup_hou
   return ukLocalToInstant(v.pickup_date, hour12To24(v.pickup_hour), Number(v.pickup_min));
 }
 
+const travelRef = (s: string) => {
+  const flight = parseFlightNumber(s);
+  return flight ? flightText(flight) : s.trim().toUpperCase();
+};
+
 /** The values as stored: trimmed text; the sign left as the passenger's name reads as no sign text of its own. */
 export function cleanChange(v: ChangeValues): ChangeValues {
   const t = (s: string) => s.trim();
   return {
     passenger_name: t(v.passenger_name), passenger_phone: t(v.passenger_phone), passenger_email: t(v.passenger_email),
-    flight_no: t(v.flight_no).toUpperCase(), return_flight_no: t(v.return_flight_no).toUpperCase(),
+    // A flight as airlines write it ("BA 283", issue 42); a train or ferry in capitals, as before.
+    flight_no: travelRef(v.flight_no), return_flight_no: travelRef(v.return_flight_no),
     sign_text: t(v.sign_text) === t(v.passenger_name) ? '' : t(v.sign_text),
     additional_info: v.additional_info.trim(), pickup_date: v.pickup_date, pickup_hour: v.pickup_hour, pickup_min: v.pickup_min,
   };

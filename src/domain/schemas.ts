@@ -6,7 +6,7 @@ import {
   array, assign, boolean, defaulted, enums, integer, literal, nullable, number, object,
   optional, pattern, record, refine, size, string, type, union, unknown, type Infer,
 } from 'superstruct';
-import { CalendarDate, Email, EmailOrEmpty, OptionalText, Text } from './fields';
+import { CalendarDate, Email, EmailOrEmpty, OptionalText, Text, TravelReference } from './fields';
 
 export { CalendarDate };
 /** 12-hour clock text as the booking form stores it: 12am, 1am .. 11pm. */
@@ -57,8 +57,8 @@ export const BookingForm = type({
   return_special_luggage: count(15),
   waiting_min: waitingMinutes,
   return_waiting_min: waitingMinutes,
-  pickup_fight_number: OptionalText(40),
-  return_fight_number: OptionalText(40),
+  pickup_fight_number: TravelReference,
+  return_fight_number: TravelReference,
   modal: optional(Text(0, 100)),
 });
 export type BookingForm = Infer<typeof BookingForm>;

@@ -24,20 +24,23 @@ export type SettingKind =
   /** several paragraphs (page texts) */
   | 'longText'
   /** a map tile address with {z}, {x} and {y} (issue 41) */
-  | 'tileUrl';
+  | 'tileUrl'
+  /** a whole number of calls or things (issue 42: the flight provider's allowance) */
+  | 'count';
 
 export interface SettingInfo {
   name: string; label: string; kind: SettingKind; group: SettingGroup; hint?: string;
   /** Minutes: empty keeps the default the hint names; the most the setting takes. */
   minutes?: { optional: boolean; max: number };
 }
-export type SettingGroup = 'Company' | 'Site' | 'Booking' | 'Dispatch' | 'Prices of extras' | 'Payment' | 'Pages';
-export const SETTING_GROUPS: readonly SettingGroup[] = ['Company', 'Site', 'Booking', 'Dispatch', 'Prices of extras', 'Payment', 'Pages'];
+export type SettingGroup = 'Company' | 'Site' | 'Booking' | 'Dispatch' | 'Flights' | 'Prices of extras' | 'Payment' | 'Pages';
+export const SETTING_GROUPS: readonly SettingGroup[] = ['Company', 'Site', 'Booking', 'Dispatch', 'Flights', 'Prices of extras', 'Payment', 'Pages'];
 
 const s = (name: string, label: string, kind: SettingKind, group: SettingGroup, hint?: string, minutes?: SettingInfo['minutes']): SettingInfo => (
   { name, label, kind, group, hint, ...minutes && { minutes } });
 const freeWaiting = { optional: true, max: MAX_FREE_WAITING_MINUTES };
 const alertMinutes = { optional: true, max: 24 * 60 };
+const flightMinutes = { optional: true, max: 24 * 60 };
 
 export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('Company_Name', 'Company name', 'text', 'Company'),
@@ -73,6 +76,15 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('ALERT_NO_DRIVER_MINUTES', 'Alert: no driver', 'minutes', 'Dispatch', 'Minutes before the pickup a job without a driver is flagged (empty: 60).', alertMinutes),
   s('ALERT_NOT_ACCEPTED_MINUTES', 'Alert: not accepted', 'minutes', 'Dispatch', 'Minutes after the assignment a job the driver has not accepted is flagged (empty: 10).', alertMinutes),
   s('ALERT_NOT_ON_WAY_MINUTES', 'Alert: driver not on the way', 'minutes', 'Dispatch', 'Minutes before the pickup a driver not yet on the way is flagged (empty: 30).', alertMinutes),
+  // Airport pickups that follow the flight (issue 42, src/domain/flights.ts flightSettings).
+  s('FLIGHT_CHECK_MINUTES', 'Check flights every', 'minutes', 'Flights', 'Minutes between checks of a flight from 4 hours before it lands (empty: 15).', flightMinutes),
+  s('FLIGHT_CHECK_NEAR_MINUTES', 'Check flights near landing every', 'minutes', 'Flights', 'Minutes between checks within 2 hours of the landing (empty: 5).', flightMinutes),
+  s('FLIGHT_ARRIVALS_DOMESTIC_MINUTES', 'Landing to arrivals, domestic', 'minutes', 'Flights', 'The pickup is the landing plus these minutes for a flight from the UK (empty: 15).', flightMinutes),
+  s('FLIGHT_ARRIVALS_INTERNATIONAL_MINUTES', 'Landing to arrivals, international', 'minutes', 'Flights', 'The pickup is the landing plus these minutes for a flight from abroad (empty: 30).', flightMinutes),
+  s('FLIGHT_PICKUP_EARLIER', 'Move a pickup earlier for an early landing', 'yesNo', 'Flights', 'Off: a pickup never moves earlier than booked.'),
+  s('FLIGHT_TELL_MINUTES', 'Tell everyone of a move of', 'minutes', 'Flights', 'Minutes; a smaller move changes the time without a message (empty: 15).', flightMinutes),
+  s('FLIGHT_CALLS_PER_MINUTE', 'Flight status calls per minute', 'count', 'Flights', "Your provider plan's allowance (empty: 10)."),
+  s('FLIGHT_CALLS_PER_DAY', 'Flight status calls per day', 'count', 'Flights', "Your provider plan's allowance (empty: 1000)."),
   // The extras' prices, named as the extras are (src/domain/extras.ts).
   ...EXTRAS.map((e) => s(e.setting, e.kind === 'count' ? `${e.label}, each` : e.kind === 'minutes' ? `${e.label} (per ${e.step} started)` : e.label,
     'money', 'Prices of extras', '0 takes it off the booking form.')),
@@ -107,6 +119,7 @@ export function settingProblem(info: SettingInfo, value: string): string | null 
     case 'email': return v === '' || isEmail(v) ? null : `${info.label}: enter an e-mail address, or leave it empty.`;
     case 'text': return v.length <= 300 ? null : `${info.label}: at most 300 characters.`;
     case 'longText': return v.length <= 20_000 ? null : `${info.label}: at most 20,000 characters.`;
+    case 'count': return v === '' || /^[1-9]\d{0,5}$/.test(v) ? null : `${info.label}: enter a whole number from 1, or leave it empty.`;
     case 'tileUrl': {
       const problem = tileUrlProblem(v);
       return problem && `${info.label}: ${problem}`;

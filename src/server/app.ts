@@ -13,6 +13,8 @@ import { accountRoutes } from './account/routes';
 import { cardRoutes } from './bookings/cardRoutes';
 import { webhookRoutes } from './cardEvents/routes';
 import { driverRoutes } from './driver/routes';
+import { flightRoutes } from './flights/routes';
+import { TEST_FLIGHTS_PATH, testFlightsApp } from './flights/testService';
 import { smsStatusRoutes } from './smsEvents/smsStatus';
 import { operatorRoutes } from './operator/routes';
 import { manageRoutes } from './manage/routes';
@@ -100,6 +102,7 @@ function createApiApp(deps: AppDeps) {
   api.route('/', operatorRoutes);
   api.route('/', manageRoutes);
   api.route('/', driverRoutes);
+  api.route('/', flightRoutes);
   api.all('*', (c) => c.json(errorBody(`No such API call: ${c.req.method} ${c.req.path}`), 404));
   api.onError(answerError);
   return api;
@@ -138,6 +141,9 @@ export function createApp(deps: AppDeps, web?: Hono, ...extra: (Hono | undefined
   if (deps.cards.gateway) app.route(GATEWAY_PATH, deps.cards.gateway.app);
   // With Stripe configured there is no test gateway: its paths are not found (not the site's page either).
   else app.all(`${GATEWAY_PATH}/*`, (c) => c.json(errorBody('Not found'), 404));
+  // The local test flight service, when it is the one in use (issue 42): its scripting door; else not found.
+  if (deps.flights?.provider === 'test') app.route(TEST_FLIGHTS_PATH, testFlightsApp(deps.db));
+  else app.all(`${TEST_FLIGHTS_PATH}/*`, (c) => c.json(errorBody('Not found'), 404));
   app.route('/api/v1', createApiApp(deps));
   if (web) app.route('/', web);
   return app;

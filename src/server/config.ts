@@ -30,6 +30,11 @@ export interface Config {
    * each text is a file in DATA_DIR/sms (issue 41).
    */
   twilio?: { accountSid: string; authToken: string; from: string; apiUrl?: string };
+  /**
+   * The flight status service (issue 42): FlightAware AeroAPI with AEROAPI_KEY (AEROAPI_URL for a stand-in); else the
+   * local test flight service (FLIGHT_STATUS=test, the default but in production) or none (FLIGHT_STATUS=none).
+   */
+  flights: { service: 'aeroapi'; key: string; url?: string } | { service: 'test' | 'none' };
   /** Stripe's publishable key (STRIPE_PUBLISHABLE_KEY); set: pages may load Stripe.js (card payments). */
   stripePublishableKey?: string;
   /** Stripe's secret key (STRIPE_SECRET_KEY). With neither key set, card payments use the local test gateway. */
@@ -111,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     ...stripeKeys(env),
     twilio: twilioSettings(env),
+    flights: flightService(env),
     dbQueueLimit: parseQueueLimit(env.DB_QUEUE_LIMIT),
     liveStreams: {
       perOwner: wholeNumber('LIVE_STREAMS_PER_OWNER', env.LIVE_STREAMS_PER_OWNER, 5, 1, 100_000, 'streams'),
@@ -153,6 +159,22 @@ function twilioSettings(env: NodeJS.ProcessEnv): Config['twilio'] {
     accountSid: env.TWILIO_ACCOUNT_SID!.trim(), authToken: env.TWILIO_AUTH_TOKEN!.trim(), from: env.TWILIO_FROM!.trim(),
     apiUrl: env.TWILIO_API_URL?.trim() || undefined,
   };
+}
+
+/**
+ * AEROAPI_KEY chooses AeroAPI. Without it the test service, scripted by anyone who can reach it: a production server
+ * runs it only when FLIGHT_STATUS=test says so, and otherwise follows no flights (the numbers stay text).
+ */
+function flightService(env: NodeJS.ProcessEnv): Config['flights'] {
+  const chosen = env.FLIGHT_STATUS?.trim() || undefined;
+  if (chosen && !['aeroapi', 'test', 'none'].includes(chosen)) throw new Error(`FLIGHT_STATUS must be aeroapi, test or none, not "${chosen}"`);
+  const key = env.AEROAPI_KEY?.trim();
+  if (chosen === 'aeroapi' || (!chosen && key)) {
+    if (!key) throw new Error('FLIGHT_STATUS=aeroapi needs AEROAPI_KEY, the key of your FlightAware AeroAPI account.');
+    return { service: 'aeroapi', key, url: env.AEROAPI_URL?.trim() || undefined };
+  }
+  if (chosen === 'test' || chosen === 'none') return { service: chosen };
+  return { service: env.NODE_ENV === 'production' ? 'none' : 'test' };
 }
 
 const STRIPE_VARS = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;

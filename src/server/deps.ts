@@ -5,6 +5,7 @@
 // import each other.
 import type { Db, Queryable } from './db/index';
 import type { DistanceService } from './geo/distance';
+import type { FlightStatusService } from './flights/service';
 import type { MailQueue } from './mail/queue';
 import type { Settings } from '../domain/settings';
 import { referenceSettings } from './reference/referenceData';
@@ -25,6 +26,8 @@ export interface AppDeps {
   cards: CardProvider;
   /** Twilio's auth token, to check its delivery reports (smsEvents/smsStatus.ts); none without Twilio (issue 41). */
   smsReports?: { authToken: string } | null;
+  /** The flight status service (issue 42): AeroAPI, the local test service, or none (flights/service.ts). */
+  flights?: FlightStatusService | null;
 }
 
 /** The Hono environment of every route: `c.var.deps`. */

@@ -8,6 +8,8 @@ import { seedIfEmpty } from './operator/seed';
 import { addDemoBookings } from './operator/seedCorporate';
 import { copyDemoImage } from './operator/demoImage';
 import { distanceFromConfig } from './geo/index';
+import { flightsFromConfig } from './flights/index';
+import type { FlightStatusService } from './flights/service';
 import type { DistanceService } from './geo/distance';
 import { MailQueue } from './mail/queue';
 import { outboxTransport, smtpTransport } from './mail/transport';
@@ -19,7 +21,7 @@ import { makeDataDirPrivate, makeTreePrivate } from './privateData';
 export const PRODUCTION_SEED = 'Seeded the reference data (settings, companies, fleet, rates, places: edit them before taking bookings), '
   + 'no staff, passengers or bookings. Add the first administrator: npm run admin -- add-staff --email <e-mail> --name <name> --role admin';
 
-export interface Runtime { db: Db; distance: DistanceService; mail: MailQueue; log: string[] }
+export interface Runtime { db: Db; distance: DistanceService; mail: MailQueue; flights: FlightStatusService | null; log: string[] }
 
 export async function openRuntime(config: Config): Promise<Runtime> {
   const log: string[] = [];
@@ -49,5 +51,5 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     ? twilioSmsTransport({ ...config.twilio, statusCallback: `${config.siteUrl}/api/v1/sms/status` })
     : smsOutboxTransport(path.join(config.dataDir, 'sms'));
   const mail = new MailQueue(db, transport, from, console.log, { busy: underLoad, sms });
-  return { db, distance: distanceFromConfig(config), mail, log };
+  return { db, distance: distanceFromConfig(config), mail, flights: flightsFromConfig(config, db), log };
 }

@@ -26,6 +26,7 @@ import { adminDoorApp, newDoorSecret, openDoor } from './operator/adminDoor';
 import { demoSignInRefusal, findDemoSignIns } from './operator/demoAccounts';
 import type { AddressInfo } from 'node:net';
 import { startTiming, writeTiming } from './timing';
+import { FlightWatcher } from './flights/watcher';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -72,7 +73,7 @@ async function start(options: ServeOptions) {
   const config = loadConfig();
   if (config.stepTiming) startTiming();
   if (process.env.SKIP_SPA_BUILD !== '1' && spaIsStale(root, distDir)) buildSpa(root, distDir);
-  const { db, distance, mail, log } = await openData(config);
+  const { db, distance, mail, flights, log } = await openData(config);
   log.forEach((line) => console.log(line));
   // Issue 39: a server for customers never opens with a README password that still signs someone in (decision 47).
   if (config.production) {
@@ -96,7 +97,7 @@ async function start(options: ServeOptions) {
   const doorSecret = config.databaseUrl ? null : newDoorSecret();
   const app = createApp(
     {
-      db, distance, mail, apiKeys: keys, now: () => new Date(), siteUrl: config.siteUrl, security, cards,
+      db, distance, mail, apiKeys: keys, now: () => new Date(), siteUrl: config.siteUrl, security, cards, flights,
       smsReports: config.twilio ? { authToken: config.twilio.authToken } : null,
     },
     webApp({
@@ -120,7 +121,16 @@ async function start(options: ServeOptions) {
   const closeDoor = doorSecret
     ? openDoor(config.dataDir, { pid: process.pid, port: (server.address() as AddressInfo).port, secret: doorSecret }) : () => {};
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
-  console.log(`Mail goes to: ${mail.describe()}; texts to: ${mail.describeSms()}; distances: ${distance.name}; card payments: ${cards.describe}`);
+  console.log(`Mail goes to: ${mail.describe()}; texts to: ${mail.describeSms()}; distances: ${distance.name}; card payments: ${cards.describe}; `
+    + `flight status: ${flights ? flights.name : 'none (flight numbers are kept as text)'}`);
+  if (config.production && flights?.provider === 'test') {
+    console.log('FLIGHT_STATUS=test: this production server follows SCRIPTED test flights, not real ones; anyone can script them at /test-flights.');
+  }
+  // Issue 42: airport pickups follow their flights, checked in the background (flights/watcher.ts).
+  const watcher = flights ? new FlightWatcher({
+    db, service: flights, settings: () => loadSettings(db), siteUrl: config.siteUrl, now: () => new Date(), kick: () => mail.kick(), log: console.log,
+  }) : null;
+  watcher?.start();
   // Issue 41: a production server without Twilio's keys texts nobody; the drivers' codes and the passengers' texts
   // wait in the folder. Said at every start, as the test card gateway is.
   if (config.production && !config.twilio) {
@@ -164,6 +174,7 @@ async function start(options: ServeOptions) {
     clearTimeout(firstRun);
     clearInterval(reconcileTimer);
     cards.gateway?.webhooks.stop();
+    await watcher?.stop();
     await mail.stop();
     await db.close();
     if (config.stepTiming) writeTiming(config.stepTiming);

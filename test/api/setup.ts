@@ -1,6 +1,8 @@
 // One database per test file (in-memory PGlite started from the run's seeded image, or the PostgreSQL server named
 // by API_TEST_DATABASE_URL, set by scripts/test-pg.mjs), migrated and seeded as `npm start` does; mail captured in
 // memory.
+import { testFlightService } from '../../src/server/flights/testService';
+import type { FlightStatusService } from '../../src/server/flights/service';
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { openDb, type Db } from '../../src/server/db/index';
@@ -98,7 +100,11 @@ export async function seededTestDb(): Promise<Db> {
 }
 
 /** An app on a fresh seeded database, or on `db` (already migrated and seeded) to share one between apps of a file. */
-export async function testApp(opts: { distance?: DistanceService; db?: Db; cards?: (db: Db) => CardProvider; limits?: Limits; smsReports?: { authToken: string } } = {}) {
+export async function testApp(opts: {
+  distance?: DistanceService; db?: Db; cards?: (db: Db) => CardProvider; limits?: Limits; smsReports?: { authToken: string };
+  /** The flight status service (issue 42); unset: the local test service, as a server without AeroAPI's key has. */
+  flights?: (db: Db) => FlightStatusService | null;
+} = {}) {
   const db = opts.db ?? await seededTestDb();
   const mailbox = memoryTransport();
   const mail = new MailQueue(db, mailbox.transport, async () => 'bookings@albion-executive.co.uk', () => {});
@@ -112,6 +118,7 @@ export async function testApp(opts: { distance?: DistanceService; db?: Db; cards
     db, distance: opts.distance ?? estimateDistance, mail: { kick: () => {} },
     apiKeys: { public: KEYS['API-PUBLIC-KEY'], secret: KEYS['API-SECRET-KEY'] }, now: () => clock.now, siteUrl: TEST_SITE_URL,
     security: { ...TEST_SECURITY, limits: opts.limits ?? TEST_SECURITY.limits }, smsReports: opts.smsReports ?? null,
+    flights: opts.flights ? opts.flights(db) : testFlightService(db),
   });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(`/api/v1${path}`, {

@@ -2,6 +2,7 @@
 // driver needs and nothing more (no other price than the amount to collect in the car, no other passenger's data), and
 // the steps they tap. A job of another driver is not found. Each step locks the booking, is allowed only after the
 // one before (src/domain/driverJobs.ts), and is written with its timeline row and its messages in one transaction.
+import { bookingFlight } from '../flights/bookingFlight';
 import type { Db, Queryable } from '../db/index';
 import { DomainError } from '../errors';
 import { loadBooking } from '../bookings/queries';
@@ -24,17 +25,19 @@ export interface JobDeps { db: Db; settings: Settings; siteUrl: string; now: Dat
 
 interface JobRow {
   id: number; booking_number: string; status: string; job_status: string | null; arrived_at: string | null; driver_id: number | null;
-  free_waiting_minutes: number | null; payment_method: string; total_pence: number; company_email: string;
+  free_waiting_minutes: number | null; payment_method: string; total_pence: number; company_email: string; landed_at: string | null;
   driver: { vehicle?: string; colour?: string; registration?: string } | null;
 }
 
 const JOB_COLUMNS = `b.id, b.booking_number, b.status, b.job_status, b.arrived_at, b.driver_id, b.driver, d.free_waiting_minutes,
-  b.payment_method, b.total_booking_amount_pence AS total_pence, c.contact_email AS company_email`;
+  b.payment_method, b.total_booking_amount_pence AS total_pence, c.contact_email AS company_email,
+  (SELECT f.actual_in FROM booking_flights bf JOIN flights f ON f.id = bf.flight_id WHERE bf.booking_id = b.id) AS landed_at`;
 const JOB_FROM = 'bookings b JOIN companies c ON c.id = b.company_id LEFT JOIN booking_details d ON d.booking_id = b.id';
 
 const stateOf = (r: JobRow) => ({
   bookingStatus: r.status, jobStatus: (isJobStatus(r.job_status) ? r.job_status : 'assigned') as JobStatus,
   arrivedAt: r.arrived_at ? new Date(r.arrived_at).toISOString() : null, freeWaitingMinutes: r.free_waiting_minutes ?? 0,
+  landedAt: r.landed_at ? new Date(r.landed_at).toISOString() : null,
 });
 
 async function jobView(db: Queryable, r: JobRow, settings: Settings, now: Date): Promise<DriverJob> {
@@ -59,6 +62,7 @@ async function jobView(db: Queryable, r: JobRow, settings: Settings, now: Date):
     vehicle: b.fleet_category.category_name, steps: nextSteps(state, now),
     car: r.driver?.registration ? `${r.driver.colour ? `${r.driver.colour} ` : ''}${r.driver.vehicle ?? ''}, ${r.driver.registration}`.trim() : null,
     no_show_from: state.jobStatus === 'arrived' ? noShowFrom(state)?.toISOString() ?? null : null,
+    flight_status: await bookingFlight(db, r.id),
   };
 }
 

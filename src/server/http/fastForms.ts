@@ -9,6 +9,7 @@
 import { BookingForm } from '../../domain/schemas';
 import { hasControlCharacters } from '../../domain/fields';
 import { isCalendarDate } from '../../domain/ukTime';
+import { normaliseTravelReference, travelReferenceProblem } from '../../domain/flights';
 
 /** Not certain: let superstruct decide. */
 const UNSURE = Symbol('unsure');
@@ -74,8 +75,8 @@ export function fastBookingForm(value: unknown): BookingForm | null {
     return_special_luggage: count15(g.return_special_luggage),
     waiting_min: waiting(g.waiting_min),
     return_waiting_min: waiting(g.return_waiting_min),
-    pickup_fight_number: text40(g.pickup_fight_number),
-    return_fight_number: text40(g.return_fight_number),
+    pickup_fight_number: travelReference(g.pickup_fight_number),
+    return_fight_number: travelReference(g.return_fight_number),
   } as Record<string, unknown>;
   for (const key in form) if (form[key] === UNSURE) return null;
   // As superstruct: a field left out stays out unless a default fills it; fields it does not know are kept.
@@ -97,5 +98,11 @@ const count20 = count(20);
 const count15 = count(15);
 const waiting = withDefault(integerIn(100, 5), 0);
 const text40 = optionalText(40);
+/** A flight, train or ferry reference (issue 42): one that is neither is for superstruct to refuse with its message. */
+const travelReference = (v: unknown) => {
+  const t = text40(v);
+  if (t === UNSURE || typeof t !== 'string') return t;
+  return travelReferenceProblem(t) ? UNSURE : normaliseTravelReference(t);
+};
 const text300 = text(1, 300);
 const text100 = text(0, 100);

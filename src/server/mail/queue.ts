@@ -12,7 +12,7 @@ import { referenceSettings } from '../reference/referenceData';
 import type { Settings } from '../../domain/settings';
 
 export interface NewEmail {
-  kind: 'booking_confirmation' | 'new_booking_notice' | 'manage_link' | 'driver_assigned' | 'driver_job' | 'booking_cancelled' | 'booking_change_notice' | 'booking_changed' | 'quote_request' | 'contact_message' | 'password_reset' | 'email_changed';
+  kind: 'booking_confirmation' | 'new_booking_notice' | 'manage_link' | 'driver_assigned' | 'driver_job' | 'booking_cancelled' | 'booking_change_notice' | 'booking_changed' | 'quote_request' | 'contact_message' | 'password_reset' | 'email_changed' | 'pickup_moved';
   to: string; cc?: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
   /** The body holds a secret (a reset code): erase it once the message is sent or given up. */
   eraseAfterSend?: boolean;
@@ -31,7 +31,7 @@ export async function enqueueEmail(tx: Queryable, e: NewEmail): Promise<number> 
 }
 
 export interface NewSms {
-  kind: 'driver_job' | 'driver_job_taken' | 'driver_assigned_sms' | 'driver_on_way' | 'driver_arrived' | 'journey_completed' | 'driver_sign_in_code' | 'booking_cancelled_sms';
+  kind: 'driver_job' | 'driver_job_taken' | 'driver_assigned_sms' | 'driver_on_way' | 'driver_arrived' | 'journey_completed' | 'driver_sign_in_code' | 'booking_cancelled_sms' | 'pickup_moved_sms';
   /** E.164. */
   to: string;
   /** What the console's lists call it (e.g. "New job BK-..."). */

@@ -257,6 +257,15 @@ export function bookingChangedMail(r: BookingResult, rows: [string, string][], m
   return { subject: m.subject, text: m.text, html: m.html };
 }
 
+/** To the passenger when their flight moves the pickup (issue 42): the new time, the booked one and why. */
+export function pickupMovedMail(r: BookingResult, rows: [string, string][], s: Settings): Message {
+  const b = r.booking;
+  const m = render(`New pickup time: ${b.booking_number}`, `Your flight has changed, so the pickup time of booking ${b.booking_number} has moved. Your driver knows.`, [
+    ['Reference ID', b.booking_number], ...rows,
+  ], ['Free waiting time counts from when your flight lands.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
 /**
  * A change's notice to an address not shown to be the passenger's (issue 39): the new address a change gave, or the
  * booking's address when a change gave it. Fixed words only, none a visitor wrote (no notes, sign, names or

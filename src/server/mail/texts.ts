@@ -63,3 +63,12 @@ export function jobGoneText(r: BookingResult, why: 'reassigned' | 'cancelled', s
     after: `${why === 'cancelled' ? 'was cancelled by the office' : 'is no longer yours: the office gave it to another driver'}. Do not go to the pickup.${callUs(s)}`,
   });
 }
+
+/** To the passenger and the driver when a flight moves the pickup (issue 42): the new time and why, in fixed words. */
+export function pickupMovedText(r: BookingResult, newTime: string, why: string, forDriver: boolean, s: Settings): string {
+  const ref = r.booking.booking_number;
+  return fitSms({
+    before: `${sender(s)}${forDriver ? `job ${ref}` : `your pickup for ${ref}`} is now at ${newTime} (booked ${r.booking.pick_up_time}). `,
+    shortenable: why, after: `.${forDriver ? '' : callUs(s)}`,
+  });
+}

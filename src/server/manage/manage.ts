@@ -1,4 +1,5 @@
 // Manage my booking (issue 27): the booking as its passenger sees it through its link, and "Find my booking".
+import { bookingFlight } from '../flights/bookingFlight';
 import type { Db } from '../db/index';
 import { DomainError } from '../errors';
 import type { Settings } from '../../domain/settings';
@@ -53,6 +54,8 @@ export async function manageView(db: Db, reference: string, key: string, setting
       driver: b.status === 'confirmed' && b.driver ? passengersDriver(b.driver) : null,
       /** The driver's job as it stands: its status in words and, on the way, the car's distance (GET .../live follows it). */
       job: await liveJob(db, bookingId, now),
+      /** An airport pickup's flight (issue 42): its status, and the pickup moved with it beside the time booked. */
+      flight: await bookingFlight(db, bookingId),
       // Whether the passenger was e-mailed of it: not when their address's allowance was used up (issue 39). Recorded with
       // the cancellation (bookings.cancel_emailed), as retention deletes the e-mail long before the link expires.
       cancelled: b.cancelled_at ? { at: ukMoment(new Date(b.cancelled_at)), reason: b.cancel_reason, emailed: b.emailed_cancel } : null,

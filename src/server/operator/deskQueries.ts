@@ -6,6 +6,8 @@ import { refundDue, type BoardTab } from '../../domain/operatorDesk';
 import { paymentsLeftSql } from '../payments/ledger';
 import { ukToday } from '../../domain/ukTime';
 import type { Staff } from './staff';
+import { bookingFlights } from '../flights/bookingFlight';
+import type { BookingFlight } from '../../domain/flights';
 
 /** The company a member of staff is limited to; null sees every booking. */
 export const scopeOf = (s: Staff): number | null => (s.role === 'company' ? s.company_id : null);
@@ -23,6 +25,8 @@ export interface BoardRow {
   dispatched_at: string | null;
   /** A cancelled card booking with money left to give back (refundDue): the office refunds it, a company's staff see it. */
   refund_due: boolean;
+  /** An airport pickup's flight (issue 42): its status, the pickup as it stands and as booked; null for any other. */
+  flight: BookingFlight | null;
 }
 
 const TAB_WHERE: Record<BoardTab, { where: string; order: string }> = {
@@ -64,7 +68,7 @@ export async function boardRows(db: Queryable, scope: number | null, f: BoardFil
   const tab = TAB_WHERE[f.tab];
   const q = f.q?.trim() ?? '';
   const digits = /\d{4,}/.test(q) ? phoneDigits(q) : '';
-  const rows = await db.query<Omit<BoardRow, 'refund_due'> & { left_pence: number; matched: number }>(
+  const rows = await db.query<Omit<BoardRow, 'refund_due' | 'flight'> & { left_pence: number; matched: number }>(
     `SELECT ${ROW_COLUMNS}, count(*) OVER ()::int AS matched ${ROW_FROM}
       WHERE ${tab.where}
         AND ($2::int IS NULL OR b.company_id = $2)
@@ -73,8 +77,11 @@ export async function boardRows(db: Queryable, scope: number | null, f: BoardFil
         AND ($5::int IS NULL OR b.company_id = $5) AND ($6::int IS NULL OR b.vehicle_type_id = $6) AND ($7::text IS NULL OR b.status = $7)
       ORDER BY ${tab.order} LIMIT ${BOARD_LIMIT}`,
     [ukToday(now), scope, q.replace(/[%_\\]/g, '\\$&'), digits, f.company ?? null, f.vehicle ?? null, f.status ?? null]);
+  const flights = await bookingFlights(db, rows.map((r) => r.id));
   return {
-    rows: rows.map(({ matched: _m, left_pence: left, ...r }) => ({ ...r, refund_due: refundDue({ status: r.status, leftPence: Number(left) }) })),
+    rows: rows.map(({ matched: _m, left_pence: left, ...r }) => ({
+      ...r, refund_due: refundDue({ status: r.status, leftPence: Number(left) }), flight: flights.get(r.id) ?? null,
+    })),
     total: rows[0]?.matched ?? 0,
   };
 }

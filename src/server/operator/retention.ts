@@ -23,6 +23,10 @@ export const RETENTION = [
   ['driver_sessions', 'last_used_at', '30 days'],
   // The car's last position: gone as the job moves on (migration 025), and in any case three hours after it was sent.
   ['job_positions', 'recorded_at', '3 hours'],
+  // Calls counted against the flight provider's allowance (the longest window is a day), and the flights followed:
+  // what the service said of a flight is kept 90 days after it (the bookings' timelines keep what it meant for them).
+  ['provider_calls', 'at', '2 days'],
+  ['flights', 'flight_date', '90 days'],
 ] as const;
 
 /** Deletes what has passed its time; answers how many rows went, per table. */

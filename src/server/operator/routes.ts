@@ -3,6 +3,7 @@
 // 404). The API's key headers and JSON-only bodies apply here as everywhere, so no other site can make these calls.
 // Every body is typed by its schema (src/domain/consoleSchemas.ts) before anything reads it: a wrong type is a 422
 // naming the field.
+import { bookingFlight } from '../flights/bookingFlight';
 import { liveHubOf } from '../live/hub';
 import { liveStream } from '../live/sse';
 import { alertMinutes } from '../../domain/tracking';
@@ -117,8 +118,8 @@ export const operatorRoutes = new Hono<AppEnv>()
     const { db, now } = c.var.deps;
     const b = await deskBooking(db, scopeOf(staff), c.req.param('reference'));
     if (!b) throw new DomainError('notFound', MESSAGES.notFound);
-    const [booking, timeline, refund, payments, needs] = await Promise.all([
-      loadBooking(db, b.id), timelineOf(db, b.id), refundSummary(db, b.id), paymentsLeft(db, b.id), dispatchNeeds(db, b),
+    const [booking, timeline, refund, payments, needs, flight] = await Promise.all([
+      loadBooking(db, b.id), timelineOf(db, b.id), refundSummary(db, b.id), paymentsLeft(db, b.id), dispatchNeeds(db, b), bookingFlight(db, b.id),
     ]);
     const refundable = refundableLeft(payments);
     return c.json({
@@ -131,7 +132,7 @@ export const operatorRoutes = new Hono<AppEnv>()
           method: b.payment_method, status: b.payment_status, charge_id: b.payment_id, intent_id: b.payment_intent_id,
           test: b.payment_livemode === false, refundable: refundable > 0 ? penceToPounds(refundable) : null,
         },
-        driver: b.driver, needs, cancel_reason: b.cancel_reason,
+        driver: b.driver, needs, cancel_reason: b.cancel_reason, flight,
         job: b.job_status ? { status: b.job_status, label: JOB_STATUS_LABELS[b.job_status as JobStatus] ?? b.job_status, declined_by: b.declined_by } : null,
         refund: refund && { amount: penceToPounds(refund.pence), status: refund.status, id: refund.providerIds.join(', ') || null, error: refund.error },
       },

@@ -29,7 +29,7 @@ const base: DriverJob = {
   pickup_date: '2030-09-12', pickup_time: '07:15', pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', stops: [],
   dropoff: 'Trafalgar Square, London WC2N 5DN', hourly: null, flight: 'BA 117', sign: 'Eleanor Whitfield', passengers: 2,
   luggage: '1 suitcase, 0 hand luggage', extras: ['Meet and Greet'], notes: '', passenger_name: 'Eleanor Whitfield',
-  passenger_phone: '+447700900321', collect: '£62.00', vehicle: 'Saloon', car: 'White Toyota Prius, LF68 TXI', steps: ['accepted', 'declined'], no_show_from: null,
+  passenger_phone: '+447700900321', collect: '£62.00', vehicle: 'Saloon', car: 'White Toyota Prius, LF68 TXI', steps: ['accepted', 'declined'], no_show_from: null, flight_status: null,
 };
 /** A new job: Accept or Decline. */
 export const assigned = base;
