@@ -8,12 +8,12 @@
 // the app holds the URL still meanwhile. Its context, input and events are in
 // ./bookingContext, its actions, guards and actors in ./bookingActions,
 // ./bookingGuards and ./bookingActors, where it is on screen in ./bookingLocation.
-import { and, assertEvent, not, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, not, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { bookingActions } from './bookingActions';
 import { bookingActors } from './bookingActors';
 import { bookingGuards, routes } from './bookingGuards';
 import {
-  amountPence, bookingInput, checkEmailInput, initialContext, priceInput, type BookingContext, type BookingEvent, type BookingInput,
+  amountPence, bookingInput, checkEmailInput, flightCheckInput, initialContext, priceInput, type BookingContext, type BookingEvent, type BookingInput,
 } from './bookingContext';
 import type { Step } from './bookingSteps';
 import { failure, output } from './shared';
@@ -95,11 +95,17 @@ export const bookingMachine = setup({
     details: {
       meta: { screen: 'details' },
       initial: 'editing',
+      // Issue 42: the pickup's flight is looked up while the step is open; a flight that does not land there is flagged.
+      entry: 'forgetFlightCheck',
+      invoke: { id: 'checkFlight', src: 'checkFlight', input: ({ context }) => flightCheckInput(context) },
+      on: { 'flight.checked': { actions: 'assignFlightCheck' } },
       states: {
         editing: {
           on: {
-            // SPEC 4: the mode and data are saved on every change (never the password).
-            'details.changed': { actions: ['assignDetails', 'persist'] },
+            // SPEC 4: the mode and data are saved on every change (never the password); a flight typed is looked up.
+            'details.changed': {
+              actions: ['assignDetails', 'persist', sendTo('checkFlight', ({ event }) => ({ type: 'flights.typed' as const, number: event.flights?.pickup_fight_number ?? '' }))],
+            },
             'details.submit': [
               { guard: and(['isGuest', 'guestAllowed']), target: '#booking.payment', actions: ['assignDetails', 'persist'] },
               { guard: not('isGuest'), target: 'checkingEmail', actions: ['assignDetails', 'persist'] },

@@ -81,6 +81,13 @@ export const bookingActions = {
       bookingForm: context.bookingForm && event.flights ? { ...context.bookingForm, ...event.flights } : context.bookingForm,
     };
   }),
+  /** Issue 42: a new visit to the details step shows no answer of an earlier one (another date or place). */
+  forgetFlightCheck: change(() => ({ flightCheck: null })),
+  /** Issue 42: what the flight look-up said, for the details step to show. */
+  assignFlightCheck: change(({ event }) => {
+    assertEvent(event, 'flight.checked');
+    return { flightCheck: event.check };
+  }),
   /** SPEC 8: an existing client found with that password is told so on the payment step. */
   noteEmailFound: change(({ context }) => ({ notice: context.registrationMode === 'existing_client' ? EMAIL_FOUND : null })),
   /** SPEC 8's three outcomes of the e-mail check, when it does not lead on. */

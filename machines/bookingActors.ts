@@ -7,13 +7,20 @@ import type { CreateBookingInput } from '../src/domain/bookingRequest';
 import { forgotPasswordMachine } from './forgotPassword';
 import { cardPaymentMachine } from './cardPayment';
 import { provided } from './shared';
-import type { CheckEmailInput, PriceInput, PriceOutput } from './bookingContext';
+import { fromCallback } from 'xstate';
+import type { CheckEmailInput, FlightCheckInput, PriceInput, PriceOutput } from './bookingContext';
 
 export const bookingActors = {
   calculatePrice: provided<PriceOutput, PriceInput>('calculatePrice'),
   checkEmail: provided<CheckEmailResponse, CheckEmailInput>('checkEmail'),
   createBooking: provided<BookingResponse, CreateBookingInput>('createBooking'),
   sendQuote: provided<{ success: boolean; message?: string }, QuoteRequest>('sendQuote'),
+  /**
+   * The details step's flight look-up (issue 42): asks for the input's number at once and again for each number typed
+   * (`flights.typed`), and sends back `flight.checked`. The app provides it (src/web/flightCheck.ts); unprovided, it
+   * says nothing, as a service that does not answer.
+   */
+  checkFlight: fromCallback<{ type: 'flights.typed'; number: string }, FlightCheckInput>(() => () => {}),
   forgotPassword: forgotPasswordMachine,
   cardPayment: cardPaymentMachine,
 };

@@ -1,5 +1,6 @@
 // The booking wizard's context, input and events (./booking.ts), and the plain functions on them: the booking call
 // a context makes, its attempt's fingerprint, the amount a card is charged, the tabs the home page offers.
+import type { FlightCheck } from '../src/domain/flights';
 import type {
   BookingForm, BookingResult, BookingType, HourlyRateForm, PriceDetail, PassengerProfile, QuoteRequest, RegistrationData,
   RegistrationMode,
@@ -86,6 +87,11 @@ export interface BookingContext {
    * Kept while they are there, for the panel that explains it; null when they came on their own.
    */
   urgentReason: UrgentReason | null;
+  /**
+   * What the flight status service said of the pickup's flight on the details step (issue 42): a flight that does not
+   * land at the pickup's airport that day is flagged there, the booking goes on.
+   */
+  flightCheck: FlightCheck | null;
 }
 
 export type UrgentReason = 'grace' | 'banned';
@@ -103,7 +109,18 @@ export type BookingEvent =
   | { type: 'payment.payInCar' }
   | { type: 'payment.payByCard' }
   | CardToBooking
-  | { type: 'quote.submit'; request: QuoteRequest };
+  | { type: 'quote.submit'; request: QuoteRequest }
+  /** The details step's flight look-up answered (issue 42; the checkFlight actor sends it). */
+  | { type: 'flight.checked'; check: FlightCheck };
+
+/** What the details step's flight look-up asks (GET /flights/check): the number typed, the pickup's date and place. */
+export interface FlightCheckInput { number: string; date: string; pickup: string }
+
+/** The look-up of the pickup's flight: the number typed, the day and the place of the pickup (issue 42). */
+export function flightCheckInput(c: Pick<BookingContext, 'bookingForm' | 'bookingType'>): FlightCheckInput {
+  const form = c.bookingType === 'milleage' ? c.bookingForm : null;
+  return { number: form?.pickup_fight_number ?? '', date: form?.pickup_date ?? '', pickup: form?.pickup ?? '' };
+}
 
 /** Flight, train or ferry references, editable again on the details step (SPEC 2). */
 export interface Flights { pickup_fight_number: string; return_fight_number: string }
@@ -209,5 +226,6 @@ export function initialContext(input: BookingInput): BookingContext {
     addressError: null,
     urgentReason: null,
     notice: null,
+    flightCheck: null,
   };
 }

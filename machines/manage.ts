@@ -86,7 +86,9 @@ export const manageMachine = setup({
       const was = context.page?.manage.job;
       if (event.type !== 'job.live' || !event.job || !was) return false;
       const now = event.job;
-      return now.booking_status !== was.booking_status || now.driver?.name !== was.driver?.name || now.driver?.registration !== was.driver?.registration;
+      // Issue 42: the flight moved the pickup or said something new (the page shows both beside the time booked).
+      return now.booking_status !== was.booking_status || now.driver?.name !== was.driver?.name || now.driver?.registration !== was.driver?.registration
+        || now.flight?.pickup_at !== was.flight?.pickup_at || now.flight?.said !== was.flight?.said;
     },
   },
 }).createMachine({

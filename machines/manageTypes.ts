@@ -1,5 +1,6 @@
 // Manage my booking's machine (./manage.ts): what it is given by the server (src/server/manage/routes.ts: the booking as
 // its passenger sees it, a change's answer), what it keeps, and the events its screens send.
+import type { BookingFlight } from '../src/domain/flights';
 import type { BookingResult } from '../src/domain/schemas';
 import type { ChangeErrors, ChangeValues } from '../src/domain/manageChanges';
 import type { ManageStatus } from '../src/domain/manageRules';
@@ -14,6 +15,8 @@ export interface ManagePage {
     driver: { name: string; mobile: string; vehicle: string; registration: string; colour?: string } | null;
     /** The driver's job as it stands, and the car's distance while it is on the way (issue 41); the page follows it live. */
     job?: LiveJob | null;
+    /** An airport pickup's flight (issue 42): its status, and the pickup moved with it beside the time booked. */
+    flight?: BookingFlight | null;
     /** When and why; `emailed`: whether the passenger was e-mailed of it (not over their address's allowance, issue 39). */
     cancelled: { at: string; reason: string | null; emailed: boolean } | null;
     refund: { amount: string; status: string } | null;

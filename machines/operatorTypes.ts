@@ -1,6 +1,7 @@
 // The office's console's machine (./operator.ts): what it is given by the server (src/server/operator/routes.ts: the
 // member of staff signed in, the board, a booking's page, the mail queue, the operator data), what it keeps, and the
 // events its screens send.
+import type { BookingFlight } from '../src/domain/flights';
 import type { AlertMinutes } from '../src/domain/tracking';
 import type { BoardTab, BookingAction, CancelInput, DriverInput } from '../src/domain/operatorDesk';
 import type { AssignInput, CarRecord, DispatchNeeds, DriverRecord } from '../src/domain/fleetRecords';
@@ -21,6 +22,8 @@ export interface BoardRow {
   job_status?: string | null; declined_by?: string | null;
   /** When the pickup is and when the driver was assigned (ISO), for the board's alerts (issue 41 §5). */
   pickup_at?: string; dispatched_at?: string | null;
+  /** An airport pickup's flight (issue 42): its status and the pickup moved with it; absent or null: none. */
+  flight?: BookingFlight | null;
 }
 export interface Latest { latest_id: number; count: number }
 export interface Board { rows: BoardRow[]; total: number; latest: Latest; /** The settings' alert minutes (issue 41 §5). */ alert_minutes?: AlertMinutes }
@@ -38,6 +41,8 @@ export interface BookingPage {
     needs: DispatchNeeds;
     /** Where the driver's job stands (issue 41): its status in words, and who declined it last. */
     job?: { status: string; label: string; declined_by: string | null } | null;
+    /** An airport pickup's flight (issue 42): its status, the pickup moved with it and the time booked. */
+    flight?: BookingFlight | null;
     cancel_reason: string | null;
     refund: { amount: string; status: string; id: string | null; error: string | null } | null;
   };

@@ -4,7 +4,7 @@
 import { coerce, defaulted, pattern, refine, size, string, unknown } from 'superstruct';
 import { isCalendarDate } from './ukTime';
 import { EMAIL_INVALID, EMAIL_REQUIRED } from './messages';
-import { normaliseTravelReference, travelReferenceProblem } from './flights';
+import { normaliseTravelReference, travelReferenceProblem } from './flightNumbers';
 
 /**
  * One address as name@domain.tld. Beyond the usual shape it refuses what would

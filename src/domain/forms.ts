@@ -4,7 +4,7 @@ import { BookingForm } from './schemas';
 import { hour12To24, hour24To12, ukEarliestPickup, ukLocalToInstant, ukToday } from './ukTime';
 import { SAME_PLACE } from './messages';
 import { sameAddressText } from './places';
-import { travelReferenceProblem } from './flights';
+import { travelReferenceProblem } from './flightNumbers';
 
 export const MINUTE_OPTIONS = ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'] as const;
 

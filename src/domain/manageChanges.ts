@@ -1,6 +1,6 @@
 // Manage my booking (issue 27): what a passenger may change, the form's messages (the page and the API give the
 // same ones), and what a new price means for the money. The server enforces these; the page asks them first.
-import { flightText, parseFlightNumber } from './flights';
+import { flightText, parseFlightNumber } from './flightNumbers';
 import { isCalendarDate, hour12To24, ukLocalToInstant } from './ukTime';
 import { ukTimeSkipped, SKIPPED_HOUR_MESSAGE } from './clockChanges';
 import { emailKey, emailProblem, hasControlCharacters } from './fields';

@@ -115,7 +115,7 @@ export function alertMinutes(values: Record<string, string | null | undefined>):
   return { noDriver: read('noDriver'), notAccepted: read('notAccepted'), notOnWay: read('notOnWay') };
 }
 
-export type BoardAlertKind = 'no_driver' | 'not_accepted' | 'not_on_way';
+export type BoardAlertKind = 'no_driver' | 'not_accepted' | 'not_on_way' | 'flight';
 export interface BoardAlert { kind: BoardAlertKind; words: string }
 export interface AlertJob {
   bookingStatus: string;
@@ -125,6 +125,8 @@ export interface AlertJob {
   jobStatus: string | null;
   /** When the driver was assigned (ISO), or null. */
   dispatchedAt: string | null;
+  /** An airport pickup's flight status (issue 42): diverted or cancelled needs the office. */
+  flightStatus?: string | null;
 }
 
 const minutesWords = (m: number) => `${m} min`;
@@ -135,6 +137,9 @@ export function boardAlerts(job: AlertJob, now: Date, minutes: AlertMinutes): Bo
   if (job.bookingStatus !== 'confirmed') return [];
   const toPickup = Math.floor((Date.parse(job.pickupAt) - now.getTime()) / 60_000);
   const alerts: BoardAlert[] = [];
+  if (job.flightStatus === 'diverted' || job.flightStatus === 'cancelled') {
+    alerts.push({ kind: 'flight', words: `Flight ${job.flightStatus}: call the passenger` });
+  }
   if (!job.hasDriver) {
     if (toPickup <= minutes.noDriver) alerts.push({ kind: 'no_driver', words: `No driver: ${untilPickup(toPickup)}` });
     return alerts;
@@ -196,4 +201,9 @@ export interface LiveJob {
    * where the pickup is (for the map) when the gazetteer knows it.
    */
   car: { lat: number; lon: number; at: string; approach: Approach | null; pickup?: Point | null } | null;
+  /**
+   * What the flight of an airport pickup last changed (issue 42): the pickup as it stands (ISO) and the flight's status
+   * and words; the passenger's page reloads when it differs from what it shows.
+   */
+  flight?: { pickup_at: string; said: string | null } | null;
 }

@@ -1,5 +1,6 @@
 // The app machine with the browser's real services: the API calls of ./api.ts
 // and browser storage (./storage.ts). main.tsx hands it to the Provider.
+import { checkFlight } from './flightCheck';
 import { fromPromise } from 'xstate';
 import { appMachine } from '../../machines/app';
 import { bookingMachine, type CheckEmailInput, type CreateBookingInput, type PriceInput } from '../../machines/booking';
@@ -47,6 +48,7 @@ const booking = bookingMachine.provide({
     checkEmail: fromPromise(async ({ input }: { input: CheckEmailInput }) => (await bookingCalls()).checkEmail(input)),
     createBooking: fromPromise(async ({ input }: { input: CreateBookingInput }) => (await bookingCalls()).createBooking(input)),
     sendQuote: fromPromise(async ({ input }: { input: QuoteRequest }) => (await bookingCalls()).sendQuote(input)),
+    checkFlight,
     forgotPassword,
     cardPayment,
   },

@@ -472,6 +472,8 @@ const bookingOracle: PathOracle<BookingInput, WizardExpected> = {
 browserPaths({
   model,
   heldCalls: { calculatePrice: PRICE_CALLS },
+  // What the flight look-up answers on the details step (issue 42): driven in Chromium by e2e/flights.
+  outsideThePage: ['flight.checked'],
   // A person cannot go to the address the page is already at, use a form that is not shown, or sign in or out
   // twice.
   allows: (s, e) => {

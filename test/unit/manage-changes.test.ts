@@ -138,14 +138,14 @@ describe('the change form', () => {
 });
 
 describe('a change as it is saved', () => {
-  it('keeps the text without the spaces around it, and flight numbers in capitals', () => {
+  it('keeps the text without the spaces around it, a flight as airlines write it and other references in capitals', () => {
     expect(cleanChange({
       passenger_name: '  Amelia J. Hart ', passenger_phone: ' +447700900999 ', passenger_email: ' amelia.new@example.com ',
       flight_no: ' ba 117 ', return_flight_no: ' vs3 ', sign_text: '  ACME Ltd: Ms Hart ', additional_info: '\n Two large cases.\n ',
       pickup_date: '2030-09-12', pickup_hour: '9am', pickup_min: '45',
     })).toEqual({
       passenger_name: 'Amelia J. Hart', passenger_phone: '+447700900999', passenger_email: 'amelia.new@example.com',
-      flight_no: 'BA 117', return_flight_no: 'VS3', sign_text: 'ACME Ltd: Ms Hart', additional_info: 'Two large cases.',
+      flight_no: 'BA 117', return_flight_no: 'VS 3', sign_text: 'ACME Ltd: Ms Hart', additional_info: 'Two large cases.',
       pickup_date: '2030-09-12', pickup_hour: '9am', pickup_min: '45',
     });
   });

@@ -48,6 +48,10 @@ const ADDED_SETTINGS: Record<string, string> = {
   ALERT_NO_DRIVER_MINUTES: 'minutes', ALERT_NOT_ACCEPTED_MINUTES: 'minutes', ALERT_NOT_ON_WAY_MINUTES: 'minutes',
   // Issue 41 §3: the map of the car.
   MAP_TILE_URL: 'tileUrl', MAP_TILE_ATTRIBUTION: 'text',
+  // Issue 42: airport pickups that follow the flight.
+  FLIGHT_CHECK_MINUTES: 'minutes', FLIGHT_CHECK_NEAR_MINUTES: 'minutes', FLIGHT_ARRIVALS_DOMESTIC_MINUTES: 'minutes',
+  FLIGHT_ARRIVALS_INTERNATIONAL_MINUTES: 'minutes', FLIGHT_PICKUP_EARLIER: 'yesNo', FLIGHT_TELL_MINUTES: 'minutes',
+  FLIGHT_CALLS_PER_MINUTE: 'count', FLIGHT_CALLS_PER_DAY: 'count',
   TERMS_AND_CONDITIONS: 'longText', PRIVACY_POLICY: 'longText', ACCESSIBILITY_STATEMENT: 'longText',
 };
 
@@ -112,6 +116,11 @@ describe('the settings the console changes', () => {
       ALERT_NO_DRIVER_MINUTES: /before the pickup .*\(empty: 60\)/, ALERT_NOT_ACCEPTED_MINUTES: /after the assignment .*\(empty: 10\)/,
       ALERT_NOT_ON_WAY_MINUTES: /before the pickup .*\(empty: 30\)/,
       MAP_TILE_URL: /\{z\}, \{x\} and \{y\}.*Empty: the car’s distance and time in words, no map/, MAP_TILE_ATTRIBUTION: /asks to be shown on the map/,
+      // Issue 42's defaults (src/domain/flights.ts DEFAULT_FLIGHT_SETTINGS).
+      FLIGHT_CHECK_MINUTES: /4 hours before it lands \(empty: 15\)/, FLIGHT_CHECK_NEAR_MINUTES: /within 2 hours .*\(empty: 5\)/,
+      FLIGHT_ARRIVALS_DOMESTIC_MINUTES: /landing plus .*from the UK \(empty: 15\)/, FLIGHT_ARRIVALS_INTERNATIONAL_MINUTES: /from abroad \(empty: 30\)/,
+      FLIGHT_PICKUP_EARLIER: /^Off: a pickup never moves earlier than booked/, FLIGHT_TELL_MINUTES: /smaller move .*without a message \(empty: 15\)/,
+      FLIGHT_CALLS_PER_MINUTE: /plan's allowance \(empty: 10\)/, FLIGHT_CALLS_PER_DAY: /plan's allowance \(empty: 1000\)/,
       CHANGE_CUTOFF_HOURS: /as booked: moving it later does not move this \(empty: 2\)/,
       CANCELLATION_WINDOW_HOURS: /as booked: moving it later does not move this \(empty: 24\)/, VAT_RATE: /empty: 20\b/i,
       // README: a VAT number makes the receipts of paid or completed bookings VAT invoices, never changed (decision 48).

@@ -9,7 +9,7 @@
 import { BookingForm } from '../../domain/schemas';
 import { hasControlCharacters } from '../../domain/fields';
 import { isCalendarDate } from '../../domain/ukTime';
-import { normaliseTravelReference, travelReferenceProblem } from '../../domain/flights';
+import { normaliseTravelReference, travelReferenceProblem } from '../../domain/flightNumbers';
 
 /** Not certain: let superstruct decide. */
 const UNSURE = Symbol('unsure');

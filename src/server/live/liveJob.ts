@@ -8,12 +8,14 @@ import { PASSENGER_JOB_WORDS, approach, sharesPosition, sharingStale, type LiveJ
 interface Row {
   status: string; job_status: string | null; job_status_at: string | null; pick_up_address: string;
   driver: { name?: string; vehicle?: string; colour?: string; registration?: string } | null;
-  lat: number | null; lon: number | null; recorded_at: string | null;
+  lat: number | null; lon: number | null; recorded_at: string | null; pickup_at: string; flight_said: string | null;
 }
 
 export async function liveJob(db: Queryable, bookingId: number, now = new Date()): Promise<LiveJob | null> {
   const [r] = await db.query<Row>(
-    `SELECT b.status, b.job_status, b.job_status_at, b.pick_up_address, b.driver, p.lat, p.lon, p.recorded_at
+    `SELECT b.status, b.job_status, b.job_status_at, b.pick_up_address, b.driver, p.lat, p.lon, p.recorded_at, b.pickup_at,
+            (SELECT concat_ws('|', f.status, f.estimated_in, f.actual_in, f.unavailable_since, f.found)
+               FROM booking_flights bf JOIN flights f ON f.id = bf.flight_id WHERE bf.booking_id = b.id) AS flight_said
        FROM bookings b LEFT JOIN job_positions p ON p.booking_id = b.id WHERE b.id = $1`, [bookingId]);
   if (!r) return null;
   const confirmed = r.status === 'confirmed';
@@ -35,5 +37,6 @@ export async function liveJob(db: Queryable, bookingId: number, now = new Date()
     words: status && (confirmed || status === 'completed' || status === 'no_show') ? PASSENGER_JOB_WORDS[status] : null,
     driver: d && { name: d.name!, vehicle: d.vehicle ?? '', colour: d.colour ?? null, registration: d.registration ?? '' },
     car,
+    flight: r.flight_said === null ? null : { pickup_at: new Date(r.pickup_at).toISOString(), said: r.flight_said },
   };
 }

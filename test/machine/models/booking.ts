@@ -15,6 +15,7 @@ import {
 } from '../../../src/domain/messages';
 import { AddressError } from '../../../src/domain/places';
 import type { BookingResponse } from '../../../src/domain/schemas';
+import type { FlightCheck } from '../../../src/domain/flights';
 import { answers, timePasses, type Model, type ModelEvent, type Step, type Trail } from '../modelPaths';
 import { bookingForm, bookingOk, bookingRefused, cardBookingOk, cardKey, client, hourlyForm, prices, quoteRequest, registration, session, settings } from '../fixtures';
 
@@ -31,6 +32,10 @@ export const SERVICES = ['calculatePrice', 'checkEmail', 'createBooking', 'sendQ
 export const INTENT_ID = 'pi_3TestIntent';
 /** The flight numbers typed on the details step (SPEC 2 'Personal details'). */
 export const FLIGHTS = { pickup_fight_number: 'BA 117', return_fight_number: '' };
+/** Issue 42: the details step's look-up of a flight that does not land at the pickup's airport that day. */
+export const FLIGHT_FLAGGED: FlightCheck = {
+  number: 'BA 117', checked: true, warning: 'BA 117 does not land at Heathrow on 12 Sep: check the number', words: null, terminal: null,
+};
 
 export const EVENTS: ModelEvent<BookingEvent>[] = [
   ...PATHS.map((path) => url(path)),
@@ -47,6 +52,7 @@ export const EVENTS: ModelEvent<BookingEvent>[] = [
   { type: 'quotation.select', vehicle: prices[1], quantity: 2, selectionType: 'selection' },
   { type: 'quotation.select', vehicle: prices[1], quantity: 3, selectionType: 'lowest' },
   { type: 'details.changed', mode: 'new_client', registration, flights: FLIGHTS },
+  { type: 'flight.checked', check: FLIGHT_FLAGGED },
   { type: 'details.submit', mode: 'guest_login', registration },
   { type: 'details.submit', mode: 'new_client', registration: client },
   { type: 'details.submit', mode: 'existing_client', registration: client },
@@ -235,6 +241,28 @@ export function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnap
   keepsOneKeyPerRequest(s, trail, input);
   checksTheEmail(s, trail);
   asksTheServices(s, trail, input);
+  looksUpTheFlight(s, trail, input);
+}
+
+/**
+ * Issue 42: the pickup's flight is looked up while the details step is open, and only then, for the trip's own
+ * flight, date and pickup; what the look-up says is shown there, and a new visit to the step starts with nothing said.
+ */
+export function looksUpTheFlight(s: BookingSnapshot, trail: Trail<BookingSnapshot>, input: BookingInput) {
+  const c = s.context;
+  expect(Boolean((s.children as Record<string, unknown>).checkFlight), 'the flight is looked up on the details step, and only there').toBe(s.matches('details'));
+  if (!trail.length) return;
+  const prev = trail.at(-2)?.state ?? openingOf(input);
+  const entered = s.matches('details') && !prev.matches('details');
+  if (entered) {
+    const form = c.bookingType === 'milleage' ? c.bookingForm : null;
+    expect(inputOf(s, 'checkFlight')).toEqual({ number: form?.pickup_fight_number ?? '', date: form?.pickup_date ?? '', pickup: form?.pickup ?? '' });
+    expect(c.flightCheck, 'a new visit starts with nothing said').toBeNull();
+  }
+  const last = trail.at(-1)?.event as { type: string; check?: FlightCheck } | undefined;
+  if (last?.type === 'flight.checked') {
+    expect(c.flightCheck).toEqual(prev.matches('details') ? last.check : prev.context.flightCheck);
+  }
 }
 
 type Answer = { type: string; output?: unknown; error?: unknown };

@@ -42,6 +42,8 @@ export const onTheWay: LiveJob = {
   ...accepted, status: 'on_way', words: 'Your driver is on the way',
   car: { lat: 51.47, lon: -0.45, at: '2030-09-12T05:55:00.000Z', approach: { miles: 2.4, minutes: 8, words: '2.4 miles away, about 8 min' } },
 };
+/** Issue 42: the flight moved the pickup (landing 55 minutes late): the page loads it again to show the new time. */
+export const flightMoved: LiveJob = { ...accepted, flight: { pickup_at: '2030-09-12T07:10:00.000Z', said: 'delayed|2030-09-12T06:40:00Z||' } };
 /** The office cancelled the booking meanwhile: the page loads it again. */
 export const officeCancelled: LiveJob = { ...accepted, booking_status: 'cancelled', status: null, words: null, driver: null };
 const manage = (over: Partial<ManagePage['manage']> = {}): ManagePage['manage'] => ({
@@ -114,6 +116,7 @@ export const EVENTS: ModelEvent<ManageEvent>[] = [
   { type: 'find.again' },
   { type: 'job.live', job: onTheWay },
   { type: 'job.live', job: officeCancelled },
+  { type: 'job.live', job: flightMoved },
 ];
 
 export const INPUTS: Record<string, ManageInput> = {
@@ -164,7 +167,9 @@ function followFacts(s: ManageSnapshot, trail: Trail<ManageSnapshot>) {
   if (last?.type !== 'job.live' || !prev?.context.page) return;
   const { job } = last as unknown as { job: LiveJob };
   expect(s.context.page?.manage.job).toEqual(job);
-  const moved = job.booking_status !== prev.context.page.manage.job?.booking_status || job.driver?.name !== prev.context.page.manage.job?.driver?.name;
+  const was = prev.context.page.manage.job;
+  const moved = job.booking_status !== was?.booking_status || job.driver?.name !== was?.driver?.name
+    || job.flight?.pickup_at !== was?.flight?.pickup_at || job.flight?.said !== was?.flight?.said;
   if (prev.matches({ booking: 'viewing' })) expect(s.value).toEqual({ booking: moved ? 'loading' : 'viewing' });
   else expect(s.value).toEqual(prev.value);
 }

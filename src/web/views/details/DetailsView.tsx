@@ -1,4 +1,6 @@
 import { useRef, useState } from 'react';
+import type { FlightCheck } from '../../../domain/flights';
+import { flightText, parseFlightNumber, travelReferenceProblem } from '../../../domain/flightNumbers';
 import { Field, Form, FormSpy, type FieldRenderProps } from 'react-final-form';
 import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
@@ -94,6 +96,7 @@ export function DetailsView() {
   // A signed-in corporate passenger books for their own account: no choice to make.
   const modes = session ? MODES.slice(0, 1) : MODES.filter((m) => m.value !== 'guest_login' || guestOffered);
   const showFlight = needsTravelReference(bookingForm?.pickup);
+  const flightCheck = BookingActor.useSelector((s) => s.context.flightCheck);
   const showReturnFlight = bookingForm?.select_option === 'return' && needsTravelReference(bookingForm.dropoff);
   const [initial] = useState<Values>(() => ({
     ...saved, password: '', someoneElse: saved?.passengerDetails === 'yes',
@@ -113,7 +116,11 @@ export function DetailsView() {
         <VehicleSummary />
         <Form<Values>
           initialValues={initial}
-          validate={(v) => validateDetails(v.mode, { ...v, passengerDetails: v.someoneElse ? 'yes' : 'no' }, isPhone)}
+          validate={(v) => ({
+            ...validateDetails(v.mode, { ...v, passengerDetails: v.someoneElse ? 'yes' : 'no' }, isPhone),
+            // Issue 42: a flight, train or ferry reference, where the field shows.
+            ...travelErrors(showFlight ? v.pickup_fight_number : '', showReturnFlight ? v.return_fight_number : ''),
+          })}
           onSubmit={(v) => actor.send({ type: 'details.submit', mode: v.mode, registration: toRegistration(v, true), flights: flightsOf(v) })}
           render={({ handleSubmit, values }) => (
             <form ref={formEl} className="panel" noValidate aria-label="Personal details"
@@ -170,7 +177,12 @@ export function DetailsView() {
               )}
               {(showFlight || showReturnFlight) && (
                 <div className="row">
-                  {showFlight && <TextField name="pickup_fight_number" label="Flight, train or ferry number" />}
+                  {showFlight && (
+                    <div>
+                      <TextField name="pickup_fight_number" label="Flight, train or ferry number" />
+                      <FlightAnswer check={flightCheck} typed={values.pickup_fight_number} />
+                    </div>
+                  )}
                   {showReturnFlight && <TextField name="return_fight_number" label="Return flight, train or ferry number" />}
                 </div>
               )}
@@ -212,4 +224,25 @@ export function DetailsView() {
       {rejected && <Dialog title="Error" onClose={() => actor.send({ type: 'error.dismissed' })}><p>{error}</p></Dialog>}
     </div>
   );
+}
+
+function travelErrors(outbound: string | undefined, back: string | undefined) {
+  const e: Record<string, string> = {};
+  const a = travelReferenceProblem(outbound);
+  const b = travelReferenceProblem(back);
+  if (a) e.pickup_fight_number = a;
+  if (b) e.return_fight_number = b;
+  return e;
+}
+
+/**
+ * What the flight look-up said of the number typed (issue 42): a flight that does not land at the pickup's airport that
+ * day is flagged (the booking goes on); a flight found shows when it lands and its terminal.
+ */
+function FlightAnswer({ check, typed }: { check: FlightCheck | null; typed: string | undefined }) {
+  const flight = parseFlightNumber(typed);
+  if (!check || !flight || check.number !== flightText(flight)) return null;
+  if (check.warning) return <p className="field-warning" role="status">{check.warning}</p>;
+  if (!check.words) return null;
+  return <p className="field-hint" role="status">{check.words}{check.terminal ? `, terminal ${check.terminal}` : ''}</p>;
 }

@@ -1,6 +1,7 @@
 // One of a driver's jobs at /driver/jobs/{reference} (issue 41 §2): where it stands, one large button per step the
 // server allows now (`job.steps`, src/domain/driverJobs.ts), those that cannot be undone confirmed first; then the
 // journey, the passenger (a tap calls them), what to collect in the car, and the rest of what the booking asks.
+import { FlightNote, pickupClock } from '../../components/FlightNote';
 import { useEffect, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -77,9 +78,10 @@ function Job({ job }: { job: DriverJob }) {
       <BackLink />
       <h1 id="drv-job-title" tabIndex={-1}>Job {job.reference}</h1>
       <p className="drv-when">
-        <span><strong>{day}</strong> at <strong>{timeWords(job.pickup_time)}</strong></span>
+        <span><strong>{day}</strong> at <strong>{job.flight_status ? pickupClock(job.flight_status) : timeWords(job.pickup_time)}</strong></span>
         {/^(Today|Tomorrow|Yesterday)$/.test(day) && <span className="drv-when-date">{dateWords(job.pickup_date)}</span>}
       </p>
+      {job.flight_status && <FlightNote flight={job.flight_status} />}
       <div className="drv-status-row">
         <StatusPill job={job} />
         {(canRefresh || loading) && (

@@ -1,5 +1,6 @@
 // A driver's jobs at /driver (issue 41 §2): today's, then those to come, each a large card (the day in words, the
 // time, pickup -> drop-off, where it stands; CANCELLED plainly) that opens the job.
+import { pickupClock } from '../../components/FlightNote';
 import { pathWith } from '../../../domain/screens';
 import type { DriverJob } from '../../../../machines/driver';
 import { useDriver, useDriverRef } from './driverActor';
@@ -73,13 +74,14 @@ function JobCard({ job, today }: { job: DriverJob; today: boolean }) {
       }}
     >
       <span className="drv-job-when">
-        <span className="drv-job-time">{timeWords(job.pickup_time)}</span>
+        <span className="drv-job-time">{job.flight_status ? pickupClock(job.flight_status) : timeWords(job.pickup_time)}</span>
         {!(today && day === 'Today') && <span className="drv-job-day">{day}</span>}
       </span>
       <span className="drv-job-route">
         <span className="drv-job-from">{job.pickup}</span>
         <span className="drv-job-arrow" aria-hidden="true">↓</span><span className="sr-only"> to </span>
         <span className="drv-job-to">{destination(job)}</span>
+        {job.flight_status?.moved_words && <span className="drv-job-moved">{job.flight_status.moved_words}</span>}
       </span>
       <span className="drv-job-foot">
         <StatusPill job={job} />

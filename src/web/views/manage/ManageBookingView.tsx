@@ -1,6 +1,7 @@
 // A passenger's booking through its link (issue 27): its status in words, the driver, every detail, the price
 // lines, the payment, what is included, the deadlines in UK time, and what the passenger may still do (the machine
 // says: `can`). A wrong or expired link, or none, has a clear page of its own.
+import { FlightNote } from '../../components/FlightNote';
 import { Link } from 'wouter';
 import { useSettings } from '../../appActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
@@ -106,6 +107,7 @@ function BookingPage({ page }: { page: ManagePage }) {
         <p className="manage-ref">Booking {b.booking_number}</p>
         <h1>{m.status === 'cancelled' ? 'Your booking is cancelled' : `Your ${b.ride_type === 'H' ? 'hourly hire' : 'journey'} on ${m.pickup_words}`}</h1>
         <p className={`manage-status manage-status-${m.status}`}>{m.status_words}</p>
+        {m.flight && m.status !== 'cancelled' && <FlightNote flight={m.flight} />}
       </header>
       {notice && <p className="banner-success" role="status">{notice}</p>}
       {error && !is('editing') && <p className="banner-error" role="alert"><Refusal message={error.message} settings={settings} /></p>}

@@ -4,6 +4,7 @@
 // is marked "Refund due" (refundDue, decision 50), for a company's staff too, though only the office refunds it.
 // Every job's driver status shows as it changes (issue 41 §5: the machine loads the board again on each change), with
 // the alerts of src/domain/tracking.ts boardAlerts, counted again every 30 seconds as the pickups come closer.
+import { FlightNote, pickupClock } from '../../components/FlightNote';
 import { useEffect, useState, type FormEvent } from 'react';
 import { BOARD_TABS, TAB_LABELS, type BoardTab } from '../../../domain/operatorDesk';
 import { JOB_STATUS_LABELS, type JobStatus } from '../../../domain/driverJobs';
@@ -105,6 +106,7 @@ function useNow(ms: number): Date {
 
 const alertsOf = (r: BoardRow, now: Date, minutes: AlertMinutes): BoardAlert[] => (r.pickup_at ? boardAlerts({
   bookingStatus: r.status, pickupAt: r.pickup_at, hasDriver: Boolean(r.driver_name), jobStatus: r.job_status ?? null, dispatchedAt: r.dispatched_at ?? null,
+  flightStatus: r.flight?.status ?? null,
 }, now, minutes) : []);
 
 function Row({ row, isNew, alerts }: { row: BoardRow; isNew: boolean; alerts: BoardAlert[] }) {
@@ -120,7 +122,10 @@ function Row({ row, isNew, alerts }: { row: BoardRow; isNew: boolean; alerts: Bo
         }}>{row.booking_number}</a>
         {isNew && <span className="op-new-tag">New</span>}
       </div></td>
-      <td data-label="Pickup"><div>{when(row.pick_up_date, row.pick_up_time)}</div></td>
+      <td data-label="Pickup"><div>
+        {when(row.pick_up_date, row.flight ? pickupClock(row.flight) : row.pick_up_time)}
+        {row.flight && <FlightNote flight={row.flight} compact />}
+      </div></td>
       <td data-label="Journey"><div>{row.pick_up_address}{row.drop_off_address ? <><span aria-hidden="true"> → </span><span className="sr-only"> to </span>{row.drop_off_address}</> : ' (hourly)'}</div></td>
       <td data-label="Passenger"><div>{row.passenger_name}<br /><span className="muted">{formatPhone(row.passenger_contact_no)}</span></div></td>
       <td data-label="Vehicle"><div>{row.category_name}<br /><span className="muted">{row.company_name}</span></div></td>

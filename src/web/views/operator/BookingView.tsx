@@ -1,6 +1,7 @@
 // A booking's page in the console (issue 26): every detail (the one summary, src/domain/bookingSummary.ts), the
 // price lines, the payment, the driver and a timeline; the actions the booking still allows, each confirmed in a
 // window first (./ActionDialogs.tsx).
+import { FlightNote } from '../../components/FlightNote';
 import { bookingSummary, type SummaryRow } from '../../../domain/bookingSummary';
 import { formatExactPrice, poundsToPence } from '../../../domain/money';
 import { formatPhone } from '../../../domain/phone';
@@ -64,6 +65,7 @@ export function BookingView() {
         {notice && <p className="banner-ok">{notice}</p>}
       </div>
       {error && <p className="banner-error" role="alert">{error}</p>}
+      {desk.flight && <FlightNote flight={desk.flight} />}
       {due !== null && (
         <p className="op-warning">
           <strong>Refund due:</strong> {pounds(due)} was not refunded when the booking was cancelled.{!office && ' The office refunds it.'}

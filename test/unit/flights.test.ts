@@ -1,0 +1,175 @@
+// Issue 42's rules (src/domain/flights.ts, flightNumbers.ts): a flight number read as airlines write it, the airports
+// a pickup names, when a flight is checked, where its pickup moves, what is worth telling, and the words pages show.
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_FLIGHT_SETTINGS, airportByCode, airportOf, flightSettings, flightWords, followedPickup, isDomesticOrigin, landingOf,
+  movedWords, needsFlightCheck, nextCheckAt, notFoundWords, statusFromTimes, unavailableWords, worthTelling, type FlightState,
+} from '../../src/domain/flights';
+import {
+  TRAVEL_REFERENCE_PROBLEM, flightText, normaliseTravelReference, parseFlightNumber, travelReferenceProblem,
+} from '../../src/domain/flightNumbers';
+import { noShowFrom } from '../../src/domain/driverJobs';
+import { boardAlerts, DEFAULT_ALERT_MINUTES } from '../../src/domain/tracking';
+import { settingInfo, settingProblem } from '../../src/domain/settingsCatalogue';
+import { ukLocalToInstant } from '../../src/domain/ukTime';
+
+const DAY = '2030-10-04';
+const at = (hhmm: string) => ukLocalToInstant(DAY, Number(hhmm.slice(0, 2)), Number(hhmm.slice(3)));
+const iso = (hhmm: string) => at(hhmm).toISOString();
+const S = DEFAULT_FLIGHT_SETTINGS;
+const flight = (over: Partial<FlightState> = {}): FlightState => ({
+  status: 'scheduled', origin: 'KJFK', scheduledIn: iso('06:45'), estimatedIn: iso('06:45'), actualIn: null, terminal: '5', ...over,
+});
+
+describe('a flight number', () => {
+  it('is read as airlines write it: with or without a space, leading zeros, lower case, a dash, the ICAO designator', () => {
+    for (const typed of ['BA283', 'BA 0283', 'ba283', 'ba-283', ' BAW283 ', 'BAW 0283']) {
+      expect(parseFlightNumber(typed), typed).toEqual({ airline: 'BA', number: '283' });
+    }
+    expect(parseFlightNumber('EZY8012')).toEqual({ airline: 'U2', number: '8012' });
+    expect(parseFlightNumber('U2 8012')).toEqual({ airline: 'U2', number: '8012' });
+    expect(parseFlightNumber('9W 12')).toEqual({ airline: '9W', number: '12' });
+    expect(parseFlightNumber('BA 1234A')).toEqual({ airline: 'BA', number: '1234A' });
+    // An ICAO designator the list does not know stays as it is.
+    expect(parseFlightNumber('XYZ12')).toEqual({ airline: 'XYZ', number: '12' });
+    expect(flightText({ airline: 'BA', number: '283' })).toBe('BA 283');
+  });
+  it('is not a number without an airline, a number of five digits, a flight 0, or words', () => {
+    for (const typed of ['283', 'BA', 'BA 12345', 'BA 0', '12 34', 'my flight', '', null, undefined, 'BA2833X1']) {
+      expect(parseFlightNumber(typed as string), String(typed)).toBeNull();
+    }
+  });
+  it('or a train, ferry or port reference is taken; anything else gets the field\'s message', () => {
+    for (const ok of ['BA 283', 'Eurostar 9014', 'P&O ferry 14:20', 'Train from Leeds', 'Stena Line sailing', 'Dover port', '', '   ']) {
+      expect(travelReferenceProblem(ok), ok).toBeUndefined();
+    }
+    for (const bad of ['my flight', 'asap', '12345', 'the 7am one']) expect(travelReferenceProblem(bad), bad).toBe(TRAVEL_REFERENCE_PROBLEM);
+    expect(normaliseTravelReference(' baw0283 ')).toBe('BA 283');
+    expect(normaliseTravelReference(' Eurostar 9014 ')).toBe('Eurostar 9014');
+    expect(normaliseTravelReference(null)).toBe('');
+  });
+});
+
+describe('the airport of a pickup', () => {
+  it('is found by the words an address names it by, and codes find it too', () => {
+    expect(airportOf('Heathrow Airport Terminal 5, Hounslow TW6 2GA')).toEqual({ iata: 'LHR', icao: 'EGLL', name: 'Heathrow' });
+    expect(airportOf('Gatwick Airport South Terminal')?.iata).toBe('LGW');
+    expect(airportOf('London City Airport, E16')?.iata).toBe('LCY');
+    expect(airportOf('Manchester Airport T2')?.iata).toBe('MAN');
+    expect(airportOf('Trafalgar Square, London')).toBeNull();
+    expect(airportOf('Some Airport Terminal')).toBeNull();
+    expect(airportOf(null)).toBeNull();
+    expect(needsFlightCheck('Edinburgh Airport')).toBe(true);
+    expect(needsFlightCheck('Paddington Station')).toBe(false);
+    expect(airportByCode('EGKK')?.iata).toBe('LGW');
+    expect(airportByCode('LGW')?.icao).toBe('EGKK');
+    expect(airportByCode('JFK')).toBeNull();
+  });
+  it('knows a flight from the UK (EG..) as domestic', () => {
+    expect(isDomesticOrigin('EGPH')).toBe(true);
+    expect(isDomesticOrigin('egjj')).toBe(true);
+    expect(isDomesticOrigin('KJFK')).toBe(false);
+    expect(isDomesticOrigin('EGP')).toBe(false);
+    expect(isDomesticOrigin(null)).toBe(false);
+  });
+});
+
+describe('what the service says', () => {
+  it('is landed with an actual time, delayed at 15 minutes late, else on time', () => {
+    expect(statusFromTimes({ scheduledIn: iso('06:45'), estimatedIn: iso('07:00'), actualIn: null })).toBe('delayed');
+    expect(statusFromTimes({ scheduledIn: iso('06:45'), estimatedIn: iso('06:59'), actualIn: null })).toBe('scheduled');
+    expect(statusFromTimes({ scheduledIn: iso('06:45'), estimatedIn: null, actualIn: null })).toBe('scheduled');
+    expect(statusFromTimes({ scheduledIn: iso('06:45'), estimatedIn: iso('07:40'), actualIn: iso('07:38') })).toBe('landed');
+    expect(landingOf(flight({ estimatedIn: iso('07:40') })).toISOString()).toBe(iso('07:40'));
+    expect(landingOf(flight({ estimatedIn: iso('07:40'), actualIn: iso('07:35') })).toISOString()).toBe(iso('07:35'));
+    expect(landingOf(flight({ estimatedIn: null })).toISOString()).toBe(iso('06:45'));
+  });
+  it('is said in words with the UK time', () => {
+    expect(flightWords('BA 283', flight({ status: 'delayed', estimatedIn: iso('07:40') }))).toBe('BA 283 delayed: lands 07:40 (due 06:45)');
+    expect(flightWords('BA 283', flight())).toBe('BA 283 on time: lands 06:45');
+    expect(flightWords('BA 283', flight({ status: 'landed', actualIn: iso('07:38') }))).toBe('BA 283 landed at 07:38');
+    expect(flightWords('BA 283', flight({ status: 'cancelled' }))).toBe('BA 283 is cancelled');
+    expect(flightWords('BA 283', flight({ status: 'diverted' }))).toBe('BA 283 is diverted to another airport');
+    expect(unavailableWords(at('06:40'))).toBe('Flight status unavailable since 06:40');
+    expect(movedWords(at('08:10'), at('07:15'))).toBe('Pickup moved to 08:10 (booked 07:15)');
+    expect(movedWords(at('07:15'), at('07:15'))).toBeNull();
+    expect(notFoundWords('BA 238', airportOf('Heathrow')!, '2030-12-12')).toBe('BA 238 does not land at Heathrow on 12 Dec: check the number');
+  });
+});
+
+describe('when a flight is checked', () => {
+  it('from 4 hours before the landing, every 15 minutes, every 5 within 2 hours, and never again once it is settled', () => {
+    const f = flight({ estimatedIn: iso('08:00') });
+    expect(nextCheckAt(at('01:00'), f, at('07:00'), S)?.toISOString()).toBe(iso('04:00'));
+    expect(nextCheckAt(at('04:00'), f, at('07:00'), S)?.toISOString()).toBe(iso('04:15'));
+    expect(nextCheckAt(at('06:00'), f, at('07:00'), S)?.toISOString()).toBe(iso('06:05'));
+    expect(nextCheckAt(at('05:59'), f, at('07:00'), S)?.toISOString()).toBe(iso('06:14'));
+    // Late and not landed: checked every 5 minutes.
+    expect(nextCheckAt(at('08:30'), f, at('07:00'), S)?.toISOString()).toBe(iso('08:35'));
+    for (const status of ['landed', 'cancelled', 'diverted'] as const) expect(nextCheckAt(at('06:00'), flight({ status }), at('07:00'), S)).toBeNull();
+    // Before the service has said anything: by the expected landing.
+    expect(nextCheckAt(at('01:00'), null, at('07:00'), S)?.toISOString()).toBe(iso('03:00'));
+    expect(nextCheckAt(at('06:00'), null, at('07:00'), { ...S, nearMinutes: 2 })?.toISOString()).toBe(iso('06:02'));
+    expect(nextCheckAt(at('04:30'), null, at('07:00'), { ...S, checkMinutes: 20 })?.toISOString()).toBe(iso('04:50'));
+  });
+});
+
+describe('where the pickup moves', () => {
+  it('to the landing plus the time to reach arrivals: 30 minutes from abroad, 15 from the UK', () => {
+    expect(followedPickup(at('07:15'), flight({ status: 'delayed', estimatedIn: iso('07:40') }), S).toISOString()).toBe(iso('08:10'));
+    expect(followedPickup(at('07:15'), flight({ origin: 'EGPH', estimatedIn: iso('07:20') }), S).toISOString()).toBe(iso('07:35'));
+    expect(followedPickup(at('07:15'), flight({ status: 'landed', actualIn: iso('07:50') }), S).toISOString()).toBe(iso('08:20'));
+  });
+  it('never earlier than booked unless the office allows it; a cancelled or diverted flight leaves it', () => {
+    const early = flight({ estimatedIn: iso('06:15') });
+    expect(followedPickup(at('07:15'), early, S).toISOString()).toBe(iso('07:15'));
+    expect(followedPickup(at('07:15'), early, { ...S, earlierAllowed: true }).toISOString()).toBe(iso('06:45'));
+    // Exactly the booked time: not earlier.
+    expect(followedPickup(at('07:15'), flight(), S).toISOString()).toBe(iso('07:15'));
+    expect(followedPickup(at('07:15'), flight({ status: 'cancelled', estimatedIn: iso('09:00') }), S).toISOString()).toBe(iso('07:15'));
+    expect(followedPickup(at('07:15'), flight({ status: 'diverted', estimatedIn: iso('09:00') }), S).toISOString()).toBe(iso('07:15'));
+  });
+  it('is told when it moves by the setting or more, either way', () => {
+    expect(worthTelling(at('07:15'), at('07:30'), S)).toBe(true);
+    expect(worthTelling(at('07:15'), at('07:29'), S)).toBe(false);
+    expect(worthTelling(at('07:15'), at('07:00'), S)).toBe(true);
+    expect(worthTelling(at('07:15'), at('07:01'), S)).toBe(false);
+  });
+});
+
+describe('the flight settings', () => {
+  it('are whole numbers in range, else their defaults; earlier only with yes', () => {
+    expect(flightSettings({})).toEqual(DEFAULT_FLIGHT_SETTINGS);
+    expect(flightSettings({
+      FLIGHT_CHECK_MINUTES: ' 20 ', FLIGHT_CHECK_NEAR_MINUTES: '2', FLIGHT_ARRIVALS_DOMESTIC_MINUTES: '0', FLIGHT_ARRIVALS_INTERNATIONAL_MINUTES: '45',
+      FLIGHT_PICKUP_EARLIER: 'yes', FLIGHT_TELL_MINUTES: '10', FLIGHT_CALLS_PER_MINUTE: '3', FLIGHT_CALLS_PER_DAY: '200',
+    })).toEqual({ checkMinutes: 20, nearMinutes: 2, arrivalsDomestic: 0, arrivalsInternational: 45, earlierAllowed: true, tellMinutes: 10, callsPerMinute: 3, callsPerDay: 200 });
+    const wrong = flightSettings({ FLIGHT_CHECK_MINUTES: '0', FLIGHT_CALLS_PER_DAY: '1.5', FLIGHT_TELL_MINUTES: 'ten', FLIGHT_PICKUP_EARLIER: 'no', FLIGHT_ARRIVALS_DOMESTIC_MINUTES: '-1' });
+    expect(wrong).toEqual(DEFAULT_FLIGHT_SETTINGS);
+    expect(flightSettings({ FLIGHT_CALLS_PER_DAY: '100000' }).callsPerDay).toBe(100_000);
+    expect(flightSettings({ FLIGHT_CALLS_PER_DAY: '100001' }).callsPerDay).toBe(1000);
+    expect(settingProblem(settingInfo('FLIGHT_CALLS_PER_MINUTE')!, '')).toBeNull();
+    expect(settingProblem(settingInfo('FLIGHT_CALLS_PER_MINUTE')!, '12')).toBeNull();
+    expect(settingProblem(settingInfo('FLIGHT_CALLS_PER_MINUTE')!, '0')).toBe('Flight status calls per minute: enter a whole number from 1, or leave it empty.');
+    expect(settingProblem(settingInfo('FLIGHT_CALLS_PER_DAY')!, '1000000')).toMatch(/whole number from 1/);
+  });
+});
+
+describe('free waiting and the board', () => {
+  it('counts free waiting from the landing at an airport pickup whose flight landed, else from Arrived', () => {
+    const arrived = { arrivedAt: iso('08:10'), freeWaitingMinutes: 45 };
+    expect(noShowFrom({ ...arrived, landedAt: iso('07:40') })?.toISOString()).toBe(iso('08:25'));
+    expect(noShowFrom({ ...arrived, landedAt: null })?.toISOString()).toBe(iso('08:55'));
+    expect(noShowFrom({ ...arrived })?.toISOString()).toBe(iso('08:55'));
+    expect(noShowFrom({ arrivedAt: null, freeWaitingMinutes: 45, landedAt: iso('07:40') })).toBeNull();
+  });
+  it('flags a diverted or cancelled flight, whoever drives it', () => {
+    const job = { bookingStatus: 'confirmed', pickupAt: iso('09:00'), hasDriver: true, jobStatus: 'on_way', dispatchedAt: null };
+    for (const status of ['diverted', 'cancelled']) {
+      expect(boardAlerts({ ...job, flightStatus: status }, at('06:00'), DEFAULT_ALERT_MINUTES)).toEqual([{ kind: 'flight', words: `Flight ${status}: call the passenger` }]);
+    }
+    expect(boardAlerts({ ...job, flightStatus: 'delayed' }, at('06:00'), DEFAULT_ALERT_MINUTES)).toEqual([]);
+    expect(boardAlerts({ ...job, flightStatus: 'cancelled', bookingStatus: 'cancelled' }, at('06:00'), DEFAULT_ALERT_MINUTES)).toEqual([]);
+    expect(boardAlerts({ ...job, hasDriver: false, flightStatus: 'cancelled' }, at('08:30'), DEFAULT_ALERT_MINUTES).map((a) => a.kind)).toEqual(['flight', 'no_driver']);
+  });
+});
