@@ -12,7 +12,7 @@ import { loadSettings } from '../../src/server/deps';
 import { testFlightService } from '../../src/server/flights/testService';
 import { watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
 import { callsMade } from '../../src/server/flights/allowance';
-import { TRAVEL_REFERENCE_PROBLEM } from '../../src/domain/flights';
+import { TRAVEL_REFERENCE_PROBLEM } from '../../src/domain/flightNumbers';
 import { ukLocalToInstant } from '../../src/domain/ukTime';
 
 let t: Awaited<ReturnType<typeof testApp>>;
