@@ -35,6 +35,8 @@ export interface Config {
    * local test flight service (FLIGHT_STATUS=test, the default but in production) or none (FLIGHT_STATUS=none).
    */
   flights: { service: 'aeroapi'; key: string; url?: string } | { service: 'test' | 'none' };
+  /** Seconds between the flight watcher's rounds (FLIGHT_WATCH_SECONDS, default 60); each flight keeps its own interval. */
+  flightWatchSeconds: number;
   /** Stripe's publishable key (STRIPE_PUBLISHABLE_KEY); set: pages may load Stripe.js (card payments). */
   stripePublishableKey?: string;
   /** Stripe's secret key (STRIPE_SECRET_KEY). With neither key set, card payments use the local test gateway. */
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...stripeKeys(env),
     twilio: twilioSettings(env),
     flights: flightService(env),
+    flightWatchSeconds: wholeNumber('FLIGHT_WATCH_SECONDS', env.FLIGHT_WATCH_SECONDS, 60, 1, 3600, 'seconds'),
     dbQueueLimit: parseQueueLimit(env.DB_QUEUE_LIMIT),
     liveStreams: {
       perOwner: wholeNumber('LIVE_STREAMS_PER_OWNER', env.LIVE_STREAMS_PER_OWNER, 5, 1, 100_000, 'streams'),

@@ -130,7 +130,7 @@ async function start(options: ServeOptions) {
   const watcher = flights ? new FlightWatcher({
     db, service: flights, settings: () => loadSettings(db), siteUrl: config.siteUrl, now: () => new Date(), kick: () => mail.kick(), log: console.log,
   }) : null;
-  watcher?.start();
+  watcher?.start(config.flightWatchSeconds * 1000);
   // Issue 41: a production server without Twilio's keys texts nobody; the drivers' codes and the passengers' texts
   // wait in the folder. Said at every start, as the test card gateway is.
   if (config.production && !config.twilio) {

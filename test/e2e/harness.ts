@@ -69,6 +69,8 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     // allowances (src/server/limits.ts, checked with their real numbers in test/api) are raised unless a test sets its own.
     env: {
       ...process.env, PORT: String(port), DATA_DIR: dataDir, E2E_ADMIN_TOKEN: E2E_TOKEN, PASSWORD_HASH_COST: '10', RATE_LIMITS: ROOMY_RATE_LIMITS,
+      // Airport pickups' flights checked every 2 s (issue 42), so a test sees a flight's news without waiting a minute.
+      FLIGHT_WATCH_SECONDS: '2',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

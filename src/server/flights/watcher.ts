@@ -286,7 +286,7 @@ export class FlightWatcher {
   start(intervalMs = 60_000) {
     this.timer = setInterval(() => { void this.round(); }, intervalMs);
     this.timer.unref();
-    const first = setTimeout(() => { void this.round(); }, 5_000);
+    const first = setTimeout(() => { void this.round(); }, Math.min(intervalMs, 5_000));
     first.unref();
   }
 
