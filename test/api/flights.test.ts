@@ -12,6 +12,7 @@ import { loadSettings } from '../../src/server/deps';
 import { testFlightService } from '../../src/server/flights/testService';
 import { watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
 import { callsMade } from '../../src/server/flights/allowance';
+import { checkedAnswer } from '../../src/server/flights/service';
 import { TRAVEL_REFERENCE_PROBLEM } from '../../src/domain/flightNumbers';
 import { ukLocalToInstant } from '../../src/domain/ukTime';
 
@@ -134,6 +135,8 @@ describe('the pickup follows the landing', () => {
     const said = desk.body.timeline.map((e: any) => e.text);
     expect(said).toContain('Flight: BA 117 delayed: lands 07:40 (due 06:45)');
     expect(said).toContain('Flight: BA 117 landed at 07:40');
+    // Checked again with the same answer: nothing new on the timeline.
+    expect(said.filter((a: string) => a === 'Flight: BA 117 delayed: lands 07:40 (due 06:45)')).toHaveLength(1);
   });
 
   it('counts free waiting from the landing: No-show waits for it', async () => {
@@ -230,6 +233,21 @@ describe('the pickup follows the landing', () => {
     expect(change.status, JSON.stringify(change.body)).toBe(200);
     await roundAt(DAY, '03:05');
     expect(await pickupOf(b.id)).toBe(at(DAY, '08:00').toISOString());
+  });
+});
+
+describe("what a provider answers", () => {
+  it('is believed only as a flight: times written one way, nonsense refused', () => {
+    const flight = { status: 'delayed', origin: 'KJFK', scheduledIn: '2030-10-04T05:45:00Z', estimatedIn: '2030-10-04T06:40:00Z', actualIn: null, terminal: '5' };
+    expect(checkedAnswer({ found: true, flight })).toEqual({
+      found: true, flight: { ...flight, scheduledIn: '2030-10-04T05:45:00.000Z', estimatedIn: '2030-10-04T06:40:00.000Z' },
+    });
+    expect(checkedAnswer({ found: false })).toEqual({ found: false });
+    expect(checkedAnswer({ found: null })).toEqual({ found: null });
+    expect(() => checkedAnswer({ found: true, flight: { ...flight, status: 'late' } })).toThrow(/not a flight/);
+    expect(() => checkedAnswer({ found: true, flight: { ...flight, estimatedIn: 'soon' } })).toThrow(/not times/);
+    expect(() => checkedAnswer({ found: true })).toThrow();
+    expect(() => checkedAnswer('BA 117 landed')).toThrow(/not a flight/);
   });
 });
 

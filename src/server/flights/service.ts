@@ -39,7 +39,9 @@ export function checkedAnswer(answer: unknown): FlightAnswer {
   const f = answer.flight;
   const times = [f?.scheduledIn, f?.estimatedIn, f?.actualIn].filter((t): t is string => typeof t === 'string');
   if (!f || times.some((t) => !Number.isFinite(Date.parse(t)))) throw new Error('the flight status service answered times that are not times');
-  return { found: true, flight: f };
+  // One way of writing an instant (AeroAPI leaves out the milliseconds): an answer the same as the last is no change.
+  const same = (t: string | null) => (t === null ? null : new Date(t).toISOString());
+  return { found: true, flight: { ...f, scheduledIn: same(f.scheduledIn)!, estimatedIn: same(f.estimatedIn), actualIn: same(f.actualIn) } };
 }
 
 /** Waits for a lookup at most `ms`: a provider that does not answer is a fault like one that fails. */

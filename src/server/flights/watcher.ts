@@ -56,6 +56,11 @@ export function stateOf(f: FlightRow): FlightState | null {
   return { status: f.status, origin: f.origin, scheduledIn: iso(f.scheduled_in)!, estimatedIn: iso(f.estimated_in), actualIn: iso(f.actual_in), terminal: f.terminal };
 }
 
+/** Whether two answers say the same of a flight (whatever order a provider wrote them in). */
+const sameFlight = (a: FlightState | null, b: FlightState | null) => (a === null || b === null ? a === b
+  : a.status === b.status && a.origin === b.origin && a.scheduledIn === b.scheduledIn && a.estimatedIn === b.estimatedIn
+    && a.actualIn === b.actualIn && a.terminal === b.terminal);
+
 const bookedAt = (date: string, time: string) => {
   const [h, m] = time.split(':').map(Number);
   return ukLocalToInstant(date, h, m);
@@ -159,7 +164,7 @@ export async function checkFlight(deps: WatcherDeps, f: FlightRow, settings: Set
   const next = await nextCheck(db, f, answer, now, s, service.horizonDays);
   const before = stateOf(f);
   const after = answer.found ? answer.flight : null;
-  const changed = answer.found !== f.found || JSON.stringify(before) !== JSON.stringify(after) || f.unavailable_since !== null;
+  const changed = answer.found !== f.found || !sameFlight(before, after) || f.unavailable_since !== null;
   await db.transaction(async (tx) => {
     await tx.query(
       `UPDATE flights SET checked_at = $2, unavailable_since = NULL, last_error = NULL, lease_until = NULL, next_check_at = coalesce($3::timestamptz, 'infinity'),
