@@ -93,8 +93,13 @@ describe('the flight number at booking', () => {
     // Another airport, a train, no service answering: nothing to flag.
     expect((await t.call('GET', '/flights/check?number=BA283&date=2030-10-02&pickup=Gatwick%20Airport%20South')).body).toMatchObject({ warning: 'BA 283 does not land at Gatwick on 2 Oct: check the number' });
     expect((await ask('Eurostar 9014')).body).toMatchObject({ number: null, checked: false, warning: null });
+    // Asked again within minutes: the answer kept, no new call.
+    const calls = (await callsMade(t.db, 'test', t.clock.now)).minute;
+    expect((await ask('BA 238')).body).toMatchObject({ warning: 'BA 238 does not land at Heathrow on 2 Oct: check the number' });
+    expect((await callsMade(t.db, 'test', t.clock.now)).minute).toBe(calls);
+    // The service down: nothing is said, the booking goes on.
     await script('*', { state: 'down' });
-    expect((await ask('BA238')).body).toMatchObject({ checked: false, warning: null });
+    expect((await ask('BA239')).body).toMatchObject({ checked: false, warning: null });
     await script('*', { state: 'working' });
   });
 });

@@ -9,7 +9,8 @@ import {
 } from '../../domain/flights';
 import { isCalendarDate, ukToday } from '../../domain/ukTime';
 import type { Settings } from '../../domain/settings';
-import { checkedAnswer, withDeadline, type FlightStatusService } from './service';
+import { checkedAnswer, withDeadline, type FlightAnswer, type FlightStatusService } from './service';
+import { FLIGHT_COLUMNS, stateOf, type FlightRow } from './watcher';
 import { takeCall } from './allowance';
 
 /** The share of the allowance the details step's look-ups may use. */
@@ -27,13 +28,15 @@ export async function checkFlightAtBooking(
   const horizon = new Date(deps.now.getTime() + deps.service.horizonDays * 86_400_000);
   if (q.date > ukToday(horizon)) return none;
   const s = flightSettings(deps.settings);
-  // What a check of the last few minutes said (the watcher's or another visitor's).
-  const [known] = await deps.db.query<{ found: boolean | null; status: string | null }>(
-    `SELECT found, status FROM flights WHERE ident = $1 AND flight_date = $2 AND airport = $3 AND unavailable_since IS NULL
-        AND checked_at > $4::timestamptz - make_interval(mins => $5)`, [ident, q.date, airport.iata, deps.now.toISOString(), s.nearMinutes]);
-  let answer;
-  if (known && known.found === false) {
-    answer = { found: false as const };
+  // What a check of the last few minutes said (the watcher's or another visitor's): no call.
+  const [known] = await deps.db.query<FlightRow>(
+    `SELECT ${FLIGHT_COLUMNS} FROM flights WHERE ident = $1 AND flight_date = $2 AND airport = $3 AND unavailable_since IS NULL
+        AND found IS NOT NULL AND checked_at > $4::timestamptz - make_interval(mins => $5)`,
+    [ident, q.date, airport.iata, deps.now.toISOString(), s.nearMinutes]);
+  let answer: FlightAnswer;
+  if (known) {
+    const state = stateOf(known);
+    answer = state ? { found: true, flight: state } : { found: false };
   } else {
     if (!await takeCall(deps.db, deps.service.provider, { perMinute: s.callsPerMinute, perDay: s.callsPerDay }, deps.now, CHECK_SHARE)) return none;
     try {
@@ -41,8 +44,26 @@ export async function checkFlightAtBooking(
     } catch {
       return none;
     }
+    if (answer.found !== null) await remember(deps.db, ident, q.date, airport.iata, answer, deps.now);
   }
   if (answer.found === null) return none;
   if (!answer.found) return { ...none, number: ident, checked: true, warning: notFoundWords(ident, airport, q.date) };
   return { ...none, number: ident, checked: true, words: flightWords(ident, answer.flight), terminal: answer.flight.terminal };
+}
+
+/**
+ * Keeps what the service said as the flight's row, for the next visitor and for the watcher: a flight the watcher
+ * already follows keeps its own schedule of checks; a new row is due when a booking links to it (now).
+ */
+async function remember(db: Db, ident: string, date: string, airport: string, answer: FlightAnswer, now: Date) {
+  const f = answer.found ? answer.flight : null;
+  await db.query(
+    `INSERT INTO flights (ident, flight_date, airport, checked_at, found, status, origin, scheduled_in, estimated_in, actual_in, terminal)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (ident, flight_date, airport) DO UPDATE SET checked_at = excluded.checked_at, found = excluded.found, status = excluded.status,
+       origin = excluded.origin, scheduled_in = excluded.scheduled_in, estimated_in = excluded.estimated_in, actual_in = excluded.actual_in,
+       terminal = excluded.terminal
+     WHERE flights.checked_at IS NULL OR flights.checked_at < excluded.checked_at`,
+    [ident, date, airport, now.toISOString(), answer.found, f?.status ?? null, f?.origin ?? null, f?.scheduledIn ?? null, f?.estimatedIn ?? null,
+      f?.actualIn ?? null, f?.terminal ?? null]);
 }

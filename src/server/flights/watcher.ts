@@ -45,7 +45,7 @@ export interface FlightRow {
   found: boolean | null; status: FlightStatus | null; origin: string | null; scheduled_in: string | null; estimated_in: string | null;
   actual_in: string | null; terminal: string | null;
 }
-const FLIGHT_COLUMNS = `id, ident, flight_date::text AS flight_date, airport, checked_at, unavailable_since, found, status, origin,
+export const FLIGHT_COLUMNS = `id, ident, flight_date::text AS flight_date, airport, checked_at, unavailable_since, found, status, origin,
   scheduled_in, estimated_in, actual_in, terminal`;
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
