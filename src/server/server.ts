@@ -27,6 +27,7 @@ import { demoSignInRefusal, findDemoSignIns } from './operator/demoAccounts';
 import type { AddressInfo } from 'node:net';
 import { startTiming, writeTiming } from './timing';
 import { FlightWatcher } from './flights/watcher';
+import { seedDemoFlights } from './flights/testService';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');
@@ -126,6 +127,8 @@ async function start(options: ServeOptions) {
   if (config.production && flights?.provider === 'test') {
     console.log('FLIGHT_STATUS=test: this production server follows SCRIPTED test flights, not real ones; anyone can script them at /test-flights.');
   }
+  // The demo's scripted flights (README 'Airport pickups'), never on a server for customers.
+  if (flights?.provider === 'test' && !config.production && await seedDemoFlights(db)) console.log('Scripted the demo flights of the test flight service.');
   // Issue 42: airport pickups follow their flights, checked in the background (flights/watcher.ts).
   const watcher = flights ? new FlightWatcher({
     db, service: flights, settings: () => loadSettings(db), siteUrl: config.siteUrl, now: () => new Date(), kick: () => mail.kick(), log: console.log,

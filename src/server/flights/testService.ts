@@ -118,3 +118,23 @@ export function testFlightsApp(db: Db): Hono {
 }
 
 export type { Airport };
+
+/**
+ * The demo's flights (a server that is not for customers, on the test service): a few daily arrivals that show each
+ * thing a flight can do, scripted once when none is. Numbers the tests never use.
+ */
+export const DEMO_FLIGHTS: { number: string; body: Record<string, unknown> }[] = [
+  { number: 'BA295', body: { airport: 'LHR', from: 'KORD', scheduled: '06:50', outcome: 'delayed', minutes: 55, terminal: '5' } },
+  { number: 'BA1445', body: { airport: 'LHR', from: 'EDI', scheduled: '07:25', outcome: 'on_time', terminal: '5' } },
+  { number: 'VS26', body: { airport: 'LHR', from: 'KJFK', scheduled: '06:20', outcome: 'early', minutes: 20, terminal: '3' } },
+  { number: 'EZY8034', body: { airport: 'LGW', from: 'LFPG', scheduled: '09:10', outcome: 'on_time', terminal: 'North' } },
+  { number: 'AA106', body: { airport: 'LHR', from: 'KJFK', scheduled: '07:05', outcome: 'cancelled', terminal: '3' } },
+  { number: 'EI158', body: { airport: 'LHR', from: 'EIDW', scheduled: '08:40', outcome: 'diverted', terminal: '2' } },
+];
+
+export async function seedDemoFlights(db: Db): Promise<boolean> {
+  const [any] = await db.query('SELECT 1 FROM test_flights LIMIT 1');
+  if (any) return false;
+  for (const f of DEMO_FLIGHTS) await scriptFlight(db, f.number, f.body);
+  return true;
+}
