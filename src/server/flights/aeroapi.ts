@@ -26,6 +26,12 @@ export function fromAero(f: AeroFlight): FlightState | null {
   return { status, origin: f.origin?.code_icao ?? f.origin?.code ?? null, ...times, terminal: f.terminal_destination ?? null };
 }
 
+/** The calendar date `days` after `date` (YYYY-MM-DD). */
+function dayAfter(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
 export function aeroApiFlights(key: string, baseUrl = AEROAPI_URL): FlightStatusService {
   const base = baseUrl.replace(/\/+$/, '');
   return {
@@ -33,9 +39,10 @@ export function aeroApiFlights(key: string, baseUrl = AEROAPI_URL): FlightStatus
     provider: 'aeroapi',
     horizonDays: AEROAPI_HORIZON_DAYS,
     async lookup(ident, date, airport): Promise<FlightAnswer> {
-      // Departures from the day before (a night flight) to the end of the day it lands.
-      const start = new Date(ukLocalToInstant(date, 0, 0).getTime() - 24 * 3_600_000);
-      const end = new Date(ukLocalToInstant(date, 0, 0).getTime() + 24 * 3_600_000);
+      // Departures from the day before (a night flight) to the end of the day it lands, by UK midnights (a day with a
+      // clock change has 23 or 25 hours).
+      const start = ukLocalToInstant(dayAfter(date, -1), 0, 0);
+      const end = ukLocalToInstant(dayAfter(date, 1), 0, 0);
       const url = `${base}/flights/${encodeURIComponent(ident.replace(/\s+/g, ''))}?ident_type=designator`
         + `&start=${encodeURIComponent(start.toISOString())}&end=${encodeURIComponent(end.toISOString())}`;
       const res = await fetch(url, { headers: { 'x-apikey': key, Accept: 'application/json' } });

@@ -66,48 +66,73 @@ const bookedAt = (date: string, time: string) => {
   return ukLocalToInstant(date, h, m);
 };
 
-/** (1) Links each following airport booking to its flight; a new flight is due at once (the look-up at booking). */
+/** What a booking should be linked to: its flight's number, date and airport and the instant booked; null for none. */
+function wantedLink(b: { pick_up_address: string; flight_no: string | null; pick_up_date: string; pick_up_time: string }) {
+  const airport = airportOf(b.pick_up_address);
+  const number = parseFlightNumber(b.flight_no);
+  if (!airport || !number) return null;
+  return { ident: flightText(number), date: b.pick_up_date, airport: airport.iata, booked: bookedAt(b.pick_up_date, b.pick_up_time).toISOString() };
+}
+
+export interface LinkRow {
+  id: number; pick_up_address: string; flight_no: string | null; pick_up_date: string; pick_up_time: string;
+  flight_id: number | null; booked_at: string | null; ident: string | null; flight_date: string | null; airport: string | null;
+}
+const LINK_COLUMNS = `b.id, b.pick_up_address, b.flight_no, b.pick_up_date::text AS pick_up_date, b.pick_up_time, bf.flight_id, bf.booked_at,
+  f.ident, f.flight_date::text AS flight_date, f.airport`;
+const LINK_FROM = 'bookings b LEFT JOIN booking_flights bf ON bf.booking_id = b.id LEFT JOIN flights f ON f.id = bf.flight_id';
+
+/** Whether a booking's link is what it should be (nothing to do). */
+function linkStands(r: LinkRow): boolean {
+  const want = wantedLink(r);
+  if (!want) return r.flight_id === null;
+  return r.ident === want.ident && r.flight_date === want.date && r.airport === want.airport && iso(r.booked_at) === want.booked;
+}
+
+/**
+ * (1) Links each following airport booking to its flight; a new flight is due at once (the look-up at booking). Read
+ * first without locks (most bookings need nothing), then each that does is locked and read again: another process may
+ * have linked it meanwhile, and a second link would put back the time booked and tell everyone again.
+ */
 export async function linkBookings(db: Db, now: Date): Promise<number[]> {
-  const rows = await db.query<{
-    id: number; pick_up_address: string; flight_no: string; pick_up_date: string; pick_up_time: string;
-    flight_id: number | null; booked_at: string | null; ident: string | null; flight_date: string | null; airport: string | null;
-  }>(
-    `SELECT b.id, b.pick_up_address, b.flight_no, b.pick_up_date::text AS pick_up_date, b.pick_up_time, bf.flight_id, bf.booked_at,
-            f.ident, f.flight_date::text AS flight_date, f.airport
-       FROM bookings b LEFT JOIN booking_flights bf ON bf.booking_id = b.id LEFT JOIN flights f ON f.id = bf.flight_id
-      WHERE ${FOLLOWING} AND b.flight_no IS NOT NULL AND b.flight_no <> '' AND b.pickup_at > $1::timestamptz - interval '12 hours'`,
-    [now.toISOString()]);
   const relinked: number[] = [];
-  for (const r of rows) {
-    const airport = airportOf(r.pick_up_address);
-    const number = parseFlightNumber(r.flight_no);
-    if (!airport || !number) {
-      // Not (or no longer) a flight to an airport: the pickup goes back to the time booked.
-      if (r.flight_id !== null) await unlink(db, r.id);
-      continue;
-    }
-    const ident = flightText(number);
-    const booked = bookedAt(r.pick_up_date, r.pick_up_time);
-    if (r.ident === ident && r.flight_date === r.pick_up_date && r.airport === airport.iata && iso(r.booked_at) === booked.toISOString()) continue;
-    await db.transaction(async (tx) => {
-      const [flight] = await tx.query<{ id: number }>(
-        `INSERT INTO flights (ident, flight_date, airport) VALUES ($1, $2, $3)
-           ON CONFLICT (ident, flight_date, airport) DO UPDATE SET ident = excluded.ident RETURNING id`, [ident, r.pick_up_date, airport.iata]);
-      await tx.query(
-        `INSERT INTO booking_flights (booking_id, flight_id, booked_at, told_pickup_at) VALUES ($1, $2, $3, $3)
-           ON CONFLICT (booking_id) DO UPDATE SET flight_id = excluded.flight_id, booked_at = excluded.booked_at,
-             told_pickup_at = excluded.told_pickup_at, told_status = NULL`, [r.id, flight.id, booked.toISOString()]);
-      await tx.query('UPDATE bookings SET original_pickup_at = coalesce(original_pickup_at, pickup_at), pickup_at = $2 WHERE id = $1', [r.id, booked.toISOString()]);
-    });
-    relinked.push(r.id);
+  for (const stale of await readLinks(db, now)) {
+    if (!linkStands(stale) && await linkOne(db, stale)) relinked.push(stale.id);
   }
   return relinked;
 }
 
-async function unlink(db: Db, bookingId: number) {
-  await db.transaction(async (tx) => {
-    const [bf] = await tx.query<{ booked_at: string }>('DELETE FROM booking_flights WHERE booking_id = $1 RETURNING booked_at', [bookingId]);
-    if (bf) await tx.query('UPDATE bookings SET original_pickup_at = coalesce(original_pickup_at, pickup_at), pickup_at = $2 WHERE id = $1', [bookingId, iso(bf.booked_at)]);
+/** The following airport bookings with a flight number and their links, read without locks. */
+export function readLinks(db: Db, now: Date): Promise<LinkRow[]> {
+  return db.query<LinkRow>(
+    `SELECT ${LINK_COLUMNS} FROM ${LINK_FROM}
+      WHERE ${FOLLOWING} AND b.flight_no IS NOT NULL AND b.flight_no <> '' AND b.pickup_at > $1::timestamptz - interval '12 hours'`,
+    [now.toISOString()]);
+}
+
+/** Links one booking as it is once locked (what was read of it may be stale); whether it was linked anew. */
+export function linkOne(db: Db, stale: Pick<LinkRow, 'id'>): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE', [stale.id]);
+    const [r] = await tx.query<LinkRow>(`SELECT ${LINK_COLUMNS} FROM ${LINK_FROM} WHERE b.id = $1 AND ${FOLLOWING}`, [stale.id]);
+    if (!r || linkStands(r)) return false;
+    const want = wantedLink(r);
+    if (!want) {
+      // Not (or no longer) a flight to an airport: the pickup goes back to the time booked.
+      await tx.query('UPDATE bookings SET original_pickup_at = coalesce(original_pickup_at, pickup_at), pickup_at = $2 WHERE id = $1',
+        [r.id, iso(r.booked_at)]);
+      await tx.query('DELETE FROM booking_flights WHERE booking_id = $1', [r.id]);
+      return false;
+    }
+    const [flight] = await tx.query<{ id: number }>(
+      `INSERT INTO flights (ident, flight_date, airport) VALUES ($1, $2, $3)
+         ON CONFLICT (ident, flight_date, airport) DO UPDATE SET ident = excluded.ident RETURNING id`, [want.ident, want.date, want.airport]);
+    await tx.query(
+      `INSERT INTO booking_flights (booking_id, flight_id, booked_at, told_pickup_at) VALUES ($1, $2, $3, $3)
+         ON CONFLICT (booking_id) DO UPDATE SET flight_id = excluded.flight_id, booked_at = excluded.booked_at,
+           told_pickup_at = excluded.told_pickup_at, told_status = NULL`, [r.id, flight.id, want.booked]);
+    await tx.query('UPDATE bookings SET original_pickup_at = coalesce(original_pickup_at, pickup_at), pickup_at = $2 WHERE id = $1', [r.id, want.booked]);
+    return true;
   });
 }
 
