@@ -37,7 +37,8 @@ const AIRPORTS: readonly (Airport & { words: RegExp })[] = [
 
 /** The airport a pickup address is at, or null (a pickup elsewhere, or an airport not in the list). */
 export function airportOf(address: string | null | undefined): Airport | null {
-  const found = AIRPORTS.find((a) => a.words.test(address ?? ''));
+  if (!address) return null;
+  const found = AIRPORTS.find((a) => a.words.test(address));
   return found ? { iata: found.iata, icao: found.icao, name: found.name } : null;
 }
 
@@ -110,9 +111,9 @@ export const DEFAULT_FLIGHT_SETTINGS: FlightSettings = {
 /** The flight settings from the operator's settings: a whole number in range, else the default. */
 export function flightSettings(settings: Settings): FlightSettings {
   const whole = (key: keyof FlightSettings, min: number) => {
-    const raw = (settings[FLIGHT_SETTING_NAMES[key]] ?? '').trim();
+    const raw = settings[FLIGHT_SETTING_NAMES[key]]?.trim();
     const n = Number(raw);
-    return raw !== '' && Number.isInteger(n) && n >= min && n <= 100_000 ? n : DEFAULT_FLIGHT_SETTINGS[key] as number;
+    return raw && Number.isInteger(n) && n >= min && n <= 100_000 ? n : DEFAULT_FLIGHT_SETTINGS[key] as number;
   };
   return {
     checkMinutes: whole('checkMinutes', 1), nearMinutes: whole('nearMinutes', 1), arrivalsDomestic: whole('arrivalsDomestic', 0),
@@ -150,7 +151,7 @@ export function followedPickup(booked: Date, flight: FlightState, s: FlightSetti
   if (flight.status === 'cancelled' || flight.status === 'diverted') return booked;
   const arrivals = isDomesticOrigin(flight.origin) ? s.arrivalsDomestic : s.arrivalsInternational;
   const ready = new Date(landingOf(flight).getTime() + arrivals * 60_000);
-  return ready.getTime() < booked.getTime() && !s.earlierAllowed ? booked : ready;
+  return s.earlierAllowed ? ready : new Date(Math.max(ready.getTime(), booked.getTime()));
 }
 
 /** Whether a move from what was last told is big enough to tell again (at least tellMinutes either way). */

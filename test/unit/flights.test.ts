@@ -6,12 +6,16 @@ import {
   movedWords, needsFlightCheck, nextCheckAt, notFoundWords, statusFromTimes, unavailableWords, worthTelling, type FlightState,
 } from '../../src/domain/flights';
 import {
-  TRAVEL_REFERENCE_PROBLEM, flightText, normaliseTravelReference, parseFlightNumber, travelReferenceProblem,
+  FLIGHT_NUMBER_MAX, TRAVEL_REFERENCE_PROBLEM, flightText, icaoAirlines, namesOtherTravel, normaliseTravelReference, parseFlightNumber,
+  travelReferenceProblem,
 } from '../../src/domain/flightNumbers';
 import { noShowFrom } from '../../src/domain/driverJobs';
 import { boardAlerts, DEFAULT_ALERT_MINUTES } from '../../src/domain/tracking';
 import { settingInfo, settingProblem } from '../../src/domain/settingsCatalogue';
 import { ukLocalToInstant } from '../../src/domain/ukTime';
+import { validateBookingForm } from '../../src/domain/forms';
+import { TravelReference } from '../../src/domain/fields';
+import { create } from 'superstruct';
 
 const DAY = '2030-10-04';
 const at = (hhmm: string) => ukLocalToInstant(DAY, Number(hhmm.slice(0, 2)), Number(hhmm.slice(3)));
@@ -34,6 +38,24 @@ describe('a flight number', () => {
     expect(parseFlightNumber('XYZ12')).toEqual({ airline: 'XYZ', number: '12' });
     expect(flightText({ airline: 'BA', number: '283' })).toBe('BA 283');
   });
+  it('from an ICAO designator is its airline\'s IATA code, for every airline the site knows', () => {
+    const airlines = Object.entries(icaoAirlines());
+    expect(airlines.length).toBeGreaterThan(60);
+    for (const [icao, iata] of airlines) {
+      expect(icao, icao).toMatch(/^[A-Z]{3}$/);
+      expect(iata, icao).toMatch(/^([A-Z][A-Z0-9]|[0-9][A-Z])$/);
+      expect(parseFlightNumber(`${icao}0042`), icao).toEqual({ airline: iata, number: '42' });
+    }
+  });
+  it('may carry a few leading zeros, up to nine characters without its spaces', () => {
+    expect(FLIGHT_NUMBER_MAX).toBe(9);
+    expect(parseFlightNumber('BA0000283')).toEqual({ airline: 'BA', number: '283' });
+    expect(parseFlightNumber('BA 00000283')).toBeNull();
+    expect(parseFlightNumber('BAW001234A')).toBeNull();
+    expect(parseFlightNumber('BAW01234A')).toEqual({ airline: 'BA', number: '1234A' });
+    expect(parseFlightNumber('B A - 2 8 3')).toEqual({ airline: 'BA', number: '283' });
+    expect(parseFlightNumber('BA1')).toEqual({ airline: 'BA', number: '1' });
+  });
   it('is not a number without an airline, a number of five digits, a flight 0, or words', () => {
     for (const typed of ['283', 'BA', 'BA 12345', 'BA 0', '12 34', 'my flight', '', null, undefined, 'BA2833X1']) {
       expect(parseFlightNumber(typed as string), String(typed)).toBeNull();
@@ -43,10 +65,42 @@ describe('a flight number', () => {
     for (const ok of ['BA 283', 'Eurostar 9014', 'P&O ferry 14:20', 'Train from Leeds', 'Stena Line sailing', 'Dover port', '', '   ']) {
       expect(travelReferenceProblem(ok), ok).toBeUndefined();
     }
-    for (const bad of ['my flight', 'asap', '12345', 'the 7am one']) expect(travelReferenceProblem(bad), bad).toBe(TRAVEL_REFERENCE_PROBLEM);
+    for (const bad of ['my flight', 'asap', '12345', 'the 7am one', 'important', 'trainee', 'airport pickup']) {
+      expect(travelReferenceProblem(bad), bad).toBe(TRAVEL_REFERENCE_PROBLEM);
+    }
+    expect(TRAVEL_REFERENCE_PROBLEM).toBe('Enter a flight number such as BA 283, or the train or ferry (for example "Eurostar 9014" or "P&O ferry 14:20")');
+    for (const other of ['GWR 10:15 from Bristol', 'LNER from York', 'Heathrow Express', 'National Express coach', 'Red Funnel', 'DFDS Newhaven',
+      'Brittany Ferries', 'Avanti West Coast', 'Elizabeth line', 'the ship', 'Southampton cruise terminal', 'harbour', 'Dover dock']) {
+      expect(namesOtherTravel(other), other).toBe(true);
+    }
+    expect(namesOtherTravel('supporting')).toBe(false);
     expect(normaliseTravelReference(' baw0283 ')).toBe('BA 283');
     expect(normaliseTravelReference(' Eurostar 9014 ')).toBe('Eurostar 9014');
     expect(normaliseTravelReference(null)).toBe('');
+  });
+});
+
+describe('the booking forms', () => {
+  const form = (over: Record<string, unknown>) => ({
+    pickup: 'Heathrow Airport Terminal 5', dropoff: 'Trafalgar Square, London', pickup_date: '2030-10-04', pickup_hour: '7am', pickup_min: '15',
+    select_option: 'one_way', return_date: '', stops: [], ...over,
+  }) as never;
+  const now = new Date('2030-10-01T12:00:00Z');
+  it('refuse a reference that is no flight, train or ferry where the field shows, and only there', () => {
+    expect(validateBookingForm(form({ pickup_fight_number: 'my flight' }), now).pickup_fight_number).toBe(TRAVEL_REFERENCE_PROBLEM);
+    expect(validateBookingForm(form({ pickup_fight_number: 'BA 283' }), now).pickup_fight_number).toBeUndefined();
+    expect(validateBookingForm(form({ pickup: 'Paddington Station', pickup_fight_number: 'my flight' }), now).pickup_fight_number).toBeUndefined();
+    const back = { select_option: 'return', return_date: '2030-10-08', dropoff: 'Gatwick Airport North', return_fight_number: 'nope' };
+    expect(validateBookingForm(form(back), now).return_fight_number).toBe(TRAVEL_REFERENCE_PROBLEM);
+    expect(validateBookingForm(form({ ...back, return_fight_number: 'EZY 8034' }), now).return_fight_number).toBeUndefined();
+    expect(validateBookingForm(form({ ...back, select_option: 'one_way' }), now).return_fight_number).toBeUndefined();
+    expect(validateBookingForm(form({ ...back, dropoff: 'Trafalgar Square, London' }), now).return_fight_number).toBeUndefined();
+  });
+  it('and the API store a flight as airlines write it, and refuse the rest with the field\'s message', () => {
+    expect(create('baw0283', TravelReference)).toBe('BA 283');
+    expect(create(' Eurostar 9014 ', TravelReference)).toBe('Eurostar 9014');
+    expect(create(undefined, TravelReference)).toBe('');
+    expect(() => create('my flight', TravelReference)).toThrow(TRAVEL_REFERENCE_PROBLEM);
   });
 });
 
@@ -71,6 +125,8 @@ describe('the airport of a pickup', () => {
     expect(isDomesticOrigin('KJFK')).toBe(false);
     expect(isDomesticOrigin('EGP')).toBe(false);
     expect(isDomesticOrigin(null)).toBe(false);
+    expect(isDomesticOrigin('XEGPH')).toBe(false);
+    expect(isDomesticOrigin('EGPHX')).toBe(false);
   });
 });
 
@@ -87,6 +143,7 @@ describe('what the service says', () => {
   it('is said in words with the UK time', () => {
     expect(flightWords('BA 283', flight({ status: 'delayed', estimatedIn: iso('07:40') }))).toBe('BA 283 delayed: lands 07:40 (due 06:45)');
     expect(flightWords('BA 283', flight())).toBe('BA 283 on time: lands 06:45');
+    expect(flightWords('BA 283', flight({ scheduledIn: iso('07:05'), estimatedIn: iso('07:05') }))).toBe('BA 283 on time: lands 07:05');
     expect(flightWords('BA 283', flight({ status: 'landed', actualIn: iso('07:38') }))).toBe('BA 283 landed at 07:38');
     expect(flightWords('BA 283', flight({ status: 'cancelled' }))).toBe('BA 283 is cancelled');
     expect(flightWords('BA 283', flight({ status: 'diverted' }))).toBe('BA 283 is diverted to another airport');
@@ -147,6 +204,8 @@ describe('the flight settings', () => {
     const wrong = flightSettings({ FLIGHT_CHECK_MINUTES: '0', FLIGHT_CALLS_PER_DAY: '1.5', FLIGHT_TELL_MINUTES: 'ten', FLIGHT_PICKUP_EARLIER: 'no', FLIGHT_ARRIVALS_DOMESTIC_MINUTES: '-1' });
     expect(wrong).toEqual(DEFAULT_FLIGHT_SETTINGS);
     expect(flightSettings({ FLIGHT_CALLS_PER_DAY: '100000' }).callsPerDay).toBe(100_000);
+    // Blank is the default, not 0; spaces around a value or "yes" do not matter.
+    expect(flightSettings({ FLIGHT_ARRIVALS_DOMESTIC_MINUTES: '   ', FLIGHT_PICKUP_EARLIER: ' yes ' })).toMatchObject({ arrivalsDomestic: 15, earlierAllowed: true });
     expect(flightSettings({ FLIGHT_CALLS_PER_DAY: '100001' }).callsPerDay).toBe(1000);
     expect(settingProblem(settingInfo('FLIGHT_CALLS_PER_MINUTE')!, '')).toBeNull();
     expect(settingProblem(settingInfo('FLIGHT_CALLS_PER_MINUTE')!, '12')).toBeNull();

@@ -138,6 +138,13 @@ describe('the change form', () => {
 });
 
 describe('a change as it is saved', () => {
+  it('keeps a train or ferry in capitals, without the spaces around it', () => {
+    const v = {
+      passenger_name: 'Amelia Hart', passenger_phone: '+447700900999', passenger_email: 'amelia@example.com', flight_no: ' eurostar 9014 ',
+      return_flight_no: 'p&o dover ', sign_text: '', additional_info: '', pickup_date: '2030-09-12', pickup_hour: '9am', pickup_min: '45',
+    };
+    expect(cleanChange(v)).toMatchObject({ flight_no: 'EUROSTAR 9014', return_flight_no: 'P&O DOVER' });
+  });
   it('keeps the text without the spaces around it, a flight as airlines write it and other references in capitals', () => {
     expect(cleanChange({
       passenger_name: '  Amelia J. Hart ', passenger_phone: ' +447700900999 ', passenger_email: ' amelia.new@example.com ',
