@@ -14,7 +14,7 @@ import { cardRoutes } from './bookings/cardRoutes';
 import { webhookRoutes } from './cardEvents/routes';
 import { driverRoutes } from './driver/routes';
 import { flightRoutes } from './flights/routes';
-import { TEST_FLIGHTS_PATH, testFlightsApp } from './flights/testService';
+import { TEST_FLIGHTS_PATH, testFlightsApp } from './flightStatus/testService';
 import { smsStatusRoutes } from './smsEvents/smsStatus';
 import { operatorRoutes } from './operator/routes';
 import { manageRoutes } from './manage/routes';

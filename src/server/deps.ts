@@ -5,7 +5,7 @@
 // import each other.
 import type { Db, Queryable } from './db/index';
 import type { DistanceService } from './geo/distance';
-import type { FlightStatusService } from './flights/service';
+import type { FlightStatusService } from './flightStatus/service';
 import type { MailQueue } from './mail/queue';
 import type { Settings } from '../domain/settings';
 import { referenceSettings } from './reference/referenceData';

@@ -27,7 +27,7 @@ import { demoSignInRefusal, findDemoSignIns } from './operator/demoAccounts';
 import type { AddressInfo } from 'node:net';
 import { startTiming, writeTiming } from './timing';
 import { FlightWatcher } from './flights/watcher';
-import { seedDemoFlights } from './flights/testService';
+import { seedDemoFlights } from './flightStatus/testService';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = path.join(root, 'dist');

@@ -6,8 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { aeroApiFlights } from '../../src/server/flights/aeroapi';
-import { checkedAnswer } from '../../src/server/flights/service';
+import { aeroApiFlights } from '../../src/server/flightStatus/aeroapi';
+import { checkedAnswer } from '../../src/server/flightStatus/service';
 import { watchFlights } from '../../src/server/flights/watcher';
 import { airportByCode, isDomesticOrigin, type Airport } from '../../src/domain/flights';
 import { ukLocalToInstant } from '../../src/domain/ukTime';

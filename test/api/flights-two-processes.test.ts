@@ -8,8 +8,8 @@ import { TEST_SITE_URL, testApp } from './setup';
 import { openDb, type Db } from '../../src/server/db/index';
 import { loadSettings } from '../../src/server/deps';
 import { setSetting } from '../../src/server/operator/operator';
-import { testFlightService } from '../../src/server/flights/testService';
-import type { FlightStatusService } from '../../src/server/flights/service';
+import { testFlightService } from '../../src/server/flightStatus/testService';
+import type { FlightStatusService } from '../../src/server/flightStatus/service';
 import { linkOne, readLinks, watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
 import { ukLocalToInstant } from '../../src/domain/ukTime';
 

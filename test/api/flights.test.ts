@@ -9,10 +9,10 @@ import { signedInDriver, stepAs } from './driverHelpers';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { setSetting } from '../../src/server/operator/operator';
 import { loadSettings } from '../../src/server/deps';
-import { testFlightService } from '../../src/server/flights/testService';
+import { testFlightService } from '../../src/server/flightStatus/testService';
 import { watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
-import { callsMade } from '../../src/server/flights/allowance';
-import { checkedAnswer } from '../../src/server/flights/service';
+import { callsMade } from '../../src/server/flightStatus/allowance';
+import { checkedAnswer } from '../../src/server/flightStatus/service';
 import { TRAVEL_REFERENCE_PROBLEM } from '../../src/domain/flightNumbers';
 import { ukLocalToInstant } from '../../src/domain/ukTime';
 

@@ -1,8 +1,8 @@
 // One database per test file (in-memory PGlite started from the run's seeded image, or the PostgreSQL server named
 // by API_TEST_DATABASE_URL, set by scripts/test-pg.mjs), migrated and seeded as `npm start` does; mail captured in
 // memory.
-import { testFlightService } from '../../src/server/flights/testService';
-import type { FlightStatusService } from '../../src/server/flights/service';
+import { testFlightService } from '../../src/server/flightStatus/testService';
+import type { FlightStatusService } from '../../src/server/flightStatus/service';
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { openDb, type Db } from '../../src/server/db/index';

@@ -9,9 +9,9 @@ import {
 } from '../../domain/flights';
 import { isCalendarDate, ukToday } from '../../domain/ukTime';
 import type { Settings } from '../../domain/settings';
-import { checkedAnswer, withDeadline, type FlightAnswer, type FlightStatusService } from './service';
+import { checkedAnswer, withDeadline, type FlightAnswer, type FlightStatusService } from '../flightStatus/service';
 import { FLIGHT_COLUMNS, stateOf, type FlightRow } from './watcher';
-import { takeCall } from './allowance';
+import { takeCall } from '../flightStatus/allowance';
 
 /** The share of the allowance the details step's look-ups may use. */
 export const CHECK_SHARE = 0.5;

@@ -17,8 +17,8 @@ import {
 } from '../../domain/flights';
 import { ukLocalToInstant } from '../../domain/ukTime';
 import type { Settings } from '../../domain/settings';
-import { checkedAnswer, withDeadline, type FlightAnswer, type FlightStatusService } from './service';
-import { takeCall } from './allowance';
+import { checkedAnswer, withDeadline, type FlightAnswer, type FlightStatusService } from '../flightStatus/service';
+import { takeCall } from '../flightStatus/allowance';
 
 export interface WatcherDeps {
   db: Db;
