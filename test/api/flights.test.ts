@@ -226,6 +226,21 @@ describe('the pickup follows the landing', () => {
     expect(timeline.filter((a: string) => a === 'Flight status unavailable: LH 900')).toHaveLength(1);
   });
 
+  it('moves a followed booking with news a visitor\'s look-up heard first', async () => {
+    await script('BA131', { date: DAY, airport: 'LHR', from: 'KJFK', scheduled: '06:45', outcome: 'delayed', minutes: 20 });
+    const b = await bookFlight(DAY, 'BA131');
+    await roundAt(DAY, '03:00');
+    expect(await pickupOf(b.id)).toBe(at(DAY, '07:35').toISOString());
+    // Later news: 80 minutes late. A visitor booking the same flight hears it first...
+    await script('BA131', { date: DAY, airport: 'LHR', from: 'KJFK', scheduled: '06:45', outcome: 'delayed', minutes: 80 });
+    t.clock.now = at(DAY, '03:10');
+    const asked = await t.call('GET', `/flights/check?number=BA131&date=${DAY}&pickup=${encodeURIComponent('Heathrow Airport Terminal 5')}`);
+    expect(asked.body.words).toBe('BA 131 delayed: lands 08:05 (due 06:45)');
+    // ... and the booking on it still moves at the watcher's next check.
+    await roundAt(DAY, '03:15');
+    expect(await pickupOf(b.id)).toBe(at(DAY, '08:35').toISOString());
+  });
+
   it('looks a flight number changed on the manage page up again', async () => {
     await script('BA500', { date: DAY, airport: 'LHR', from: 'LIRF', scheduled: '06:30', outcome: 'delayed', minutes: 60 });
     await script('BA501', { date: DAY, airport: 'LHR', from: 'LIRF', scheduled: '06:30', outcome: 'on_time' });

@@ -52,8 +52,9 @@ export async function checkFlightAtBooking(
 }
 
 /**
- * Keeps what the service said as the flight's row, for the next visitor and for the watcher: a flight the watcher
- * already follows keeps its own schedule of checks; a new row is due when a booking links to it (now).
+ * Keeps what the service said as the flight's row, for the next visitor and for the watcher: a new row, or one no
+ * booking follows yet. A flight the watcher follows is only the watcher's to change (what it stores is what its
+ * bookings have been moved to: news stored here would never reach them).
  */
 async function remember(db: Db, ident: string, date: string, airport: string, answer: FlightAnswer, now: Date) {
   const f = answer.found ? answer.flight : null;
@@ -63,7 +64,8 @@ async function remember(db: Db, ident: string, date: string, airport: string, an
      ON CONFLICT (ident, flight_date, airport) DO UPDATE SET checked_at = excluded.checked_at, found = excluded.found, status = excluded.status,
        origin = excluded.origin, scheduled_in = excluded.scheduled_in, estimated_in = excluded.estimated_in, actual_in = excluded.actual_in,
        terminal = excluded.terminal
-     WHERE flights.checked_at IS NULL OR flights.checked_at < excluded.checked_at`,
+     WHERE (flights.checked_at IS NULL OR flights.checked_at < excluded.checked_at)
+       AND NOT EXISTS (SELECT 1 FROM booking_flights bf WHERE bf.flight_id = flights.id)`,
     [ident, date, airport, now.toISOString(), answer.found, f?.status ?? null, f?.origin ?? null, f?.scheduledIn ?? null, f?.estimatedIn ?? null,
       f?.actualIn ?? null, f?.terminal ?? null]);
 }

@@ -187,10 +187,12 @@ export async function checkFlight(deps: WatcherDeps, f: FlightRow, settings: Set
     }
   }
   const next = await nextCheck(db, f, answer, now, s, service.horizonDays);
-  const before = stateOf(f);
   const after = answer.found ? answer.flight : null;
-  const changed = answer.found !== f.found || !sameFlight(before, after) || f.unavailable_since !== null;
   await db.transaction(async (tx) => {
+    // Compared with the row as it is now, locked: what another process (or the details step) stored meanwhile counts.
+    const [current] = await tx.query<FlightRow>(`SELECT ${FLIGHT_COLUMNS} FROM flights WHERE id = $1 FOR UPDATE`, [f.id]);
+    const was = current ?? f;
+    const changed = answer.found !== was.found || !sameFlight(stateOf(was), after) || was.unavailable_since !== null;
     await tx.query(
       `UPDATE flights SET checked_at = $2, unavailable_since = NULL, last_error = NULL, lease_until = NULL, next_check_at = coalesce($3::timestamptz, 'infinity'),
               found = $4, status = $5, origin = $6, scheduled_in = $7, estimated_in = $8, actual_in = $9, terminal = $10
