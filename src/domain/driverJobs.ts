@@ -49,13 +49,18 @@ export interface JobState {
   landedAt?: string | null;
 }
 
+/** A driver who arrives after an airport passenger's free waiting has run out still waits this long. */
+export const LATE_ARRIVAL_WAIT_MINUTES = 10;
+
 /**
  * When a No-show may be tapped: the free waiting time has passed since Arrived or, at an airport pickup whose flight
- * is known to have landed, since the landing (issue 42).
+ * is known to have landed, since the landing (issue 42), and then no sooner than 10 minutes after Arrived.
  */
 export function noShowFrom(job: Pick<JobState, 'arrivedAt' | 'freeWaitingMinutes' | 'landedAt'>): Date | null {
   if (!job.arrivedAt) return null;
-  return new Date(Date.parse(job.landedAt ?? job.arrivedAt) + job.freeWaitingMinutes * 60_000);
+  const arrived = Date.parse(job.arrivedAt);
+  if (!job.landedAt) return new Date(arrived + job.freeWaitingMinutes * 60_000);
+  return new Date(Math.max(Date.parse(job.landedAt) + job.freeWaitingMinutes * 60_000, arrived + LATE_ARRIVAL_WAIT_MINUTES * 60_000));
 }
 
 /** The steps the driver may take now, in the order the page shows them. */

@@ -1,7 +1,7 @@
 // Airport pickups that follow the flight (issue 42, decision 58): the flight number read as airlines write it, the
 // airports a pickup can be at, when a flight is checked, where its pickup moves to, and the words every page uses.
 // The server's flight watcher (src/server/flights) asks these; the pages show what they say.
-import { ukPartsAt } from './ukTime';
+import { ukLocalToInstant, ukPartsAt } from './ukTime';
 import type { Settings } from './settings';
 
 export { flightText, parseFlightNumber } from './flightNumbers';
@@ -16,23 +16,24 @@ const AIRPORTS: readonly (Airport & { words: RegExp })[] = [
   { iata: 'LHR', icao: 'EGLL', name: 'Heathrow', words: /heathrow|\blhr\b/i },
   { iata: 'LGW', icao: 'EGKK', name: 'Gatwick', words: /gatwick|\blgw\b/i },
   { iata: 'STN', icao: 'EGSS', name: 'Stansted', words: /stansted|\bstn\b/i },
-  { iata: 'LTN', icao: 'EGGW', name: 'Luton', words: /luton airport|london luton|\bltn\b/i },
-  { iata: 'LCY', icao: 'EGLC', name: 'London City', words: /london city airport|city airport|\blcy\b/i },
-  { iata: 'SEN', icao: 'EGMC', name: 'Southend', words: /southend airport|\bsen\b/i },
-  { iata: 'MAN', icao: 'EGCC', name: 'Manchester', words: /manchester airport|ringway/i },
-  { iata: 'BHX', icao: 'EGBB', name: 'Birmingham', words: /birmingham airport|\bbhx\b/i },
-  { iata: 'BRS', icao: 'EGGD', name: 'Bristol', words: /bristol airport|\bbrs\b/i },
-  { iata: 'EMA', icao: 'EGNX', name: 'East Midlands', words: /east midlands airport|\bema\b/i },
-  { iata: 'LBA', icao: 'EGNM', name: 'Leeds Bradford', words: /leeds bradford|\blba\b/i },
-  { iata: 'LPL', icao: 'EGGP', name: 'Liverpool', words: /liverpool john lennon|liverpool airport|\blpl\b/i },
-  { iata: 'NCL', icao: 'EGNT', name: 'Newcastle', words: /newcastle airport|\bncl\b/i },
+  { iata: 'LTN', icao: 'EGGW', name: 'Luton', words: /luton airport|london luton/i },
+  // Before London City: "George Best Belfast City Airport" is Belfast's.
+  { iata: 'BHD', icao: 'EGAC', name: 'Belfast City', words: /george best|belfast city airport/i },
+  { iata: 'LCY', icao: 'EGLC', name: 'London City', words: /london city airport|\blcy\b/i },
+  { iata: 'SEN', icao: 'EGMC', name: 'Southend', words: /southend airport/i },
+  { iata: 'MAN', icao: 'EGCC', name: 'Manchester', words: /manchester airport/i },
+  { iata: 'BHX', icao: 'EGBB', name: 'Birmingham', words: /birmingham airport/i },
+  { iata: 'BRS', icao: 'EGGD', name: 'Bristol', words: /bristol airport/i },
+  { iata: 'EMA', icao: 'EGNX', name: 'East Midlands', words: /east midlands airport/i },
+  { iata: 'LBA', icao: 'EGNM', name: 'Leeds Bradford', words: /leeds bradford airport/i },
+  { iata: 'LPL', icao: 'EGGP', name: 'Liverpool', words: /liverpool john lennon|liverpool airport/i },
+  { iata: 'NCL', icao: 'EGNT', name: 'Newcastle', words: /newcastle airport/i },
   { iata: 'SOU', icao: 'EGHI', name: 'Southampton', words: /southampton airport/i },
   { iata: 'CWL', icao: 'EGFF', name: 'Cardiff', words: /cardiff airport/i },
-  { iata: 'EDI', icao: 'EGPH', name: 'Edinburgh', words: /edinburgh airport|\bedi\b/i },
-  { iata: 'GLA', icao: 'EGPF', name: 'Glasgow', words: /glasgow airport|\bgla\b/i },
-  { iata: 'ABZ', icao: 'EGPD', name: 'Aberdeen', words: /aberdeen airport|\babz\b/i },
-  { iata: 'BFS', icao: 'EGAA', name: 'Belfast International', words: /belfast international|\bbfs\b/i },
-  { iata: 'BHD', icao: 'EGAC', name: 'Belfast City', words: /george best|belfast city airport|\bbhd\b/i },
+  { iata: 'EDI', icao: 'EGPH', name: 'Edinburgh', words: /edinburgh airport/i },
+  { iata: 'GLA', icao: 'EGPF', name: 'Glasgow', words: /glasgow airport/i },
+  { iata: 'ABZ', icao: 'EGPD', name: 'Aberdeen', words: /aberdeen airport/i },
+  { iata: 'BFS', icao: 'EGAA', name: 'Belfast International', words: /belfast international/i },
 ];
 
 /** The airport a pickup address is at, or null (a pickup elsewhere, or an airport not in the list). */
@@ -122,6 +123,22 @@ export function flightSettings(settings: Settings): FlightSettings {
   };
 }
 
+/** A flight the service does not know is asked about until this long after it was expected to land. */
+export const GIVE_UP_AFTER_MINUTES = 60;
+
+/** After failed calls, the next is this many minutes later: nearMinutes doubled at each failure, at most an hour. */
+export const retryMinutes = (failures: number, s: Pick<FlightSettings, 'nearMinutes'>) =>
+  Math.min(60, s.nearMinutes * 2 ** Math.max(0, failures - 1));
+
+/** The calendar date `days` after `date` (YYYY-MM-DD). */
+export function dayAfter(date: string, days = 1): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** Whether every flight landing in the UK on `date` departs within a provider's horizon of `days` from now. */
+export const withinHorizon = (date: string, now: Date, days: number) => ukLocalToInstant(dayAfter(date), 0, 0).getTime() - now.getTime() <= days * 86_400_000;
+
 /** Checks start this long before the landing (the first look at booking aside). */
 export const WATCH_FROM_HOURS = 4;
 /** Checks come every `nearMinutes` from this long before the landing. */
@@ -137,6 +154,8 @@ export function nextCheckAt(now: Date, flight: Pick<FlightState, 'status' | 'sch
   if (flight && (flight.status === 'landed' || flight.status === 'cancelled' || flight.status === 'diverted')) return null;
   const landing = flight ? landingOf(flight) : expectedLanding;
   const toLanding = landing.getTime() - now.getTime();
+  // A flight the service does not know is given up an hour after it was expected: asking on would only spend calls.
+  if (!flight && toLanding < -GIVE_UP_AFTER_MINUTES * 60_000) return null;
   if (toLanding > WATCH_FROM_HOURS * 3_600_000) return new Date(landing.getTime() - WATCH_FROM_HOURS * 3_600_000);
   const minutes = toLanding <= NEAR_HOURS * 3_600_000 ? s.nearMinutes : s.checkMinutes;
   return new Date(now.getTime() + minutes * 60_000);

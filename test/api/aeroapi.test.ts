@@ -86,6 +86,14 @@ const service = () => aeroApiFlights('stand-in-key', standInUrl);
 const lookup = (ident = 'BA 283', date = DATE, airport = LHR) => service().lookup(ident, date, airport, at(date, '03:00'));
 
 describe('the request to AeroAPI', () => {
+  it('never asks for an end more than two days ahead, as AeroAPI refuses one', async () => {
+    answers.set('BA283', listOf(aeroFlight({ scheduledIn: at(DATE, '06:45') })));
+    // Two days before, at 10:00: the end of the landing day is 62 hours ahead; the end asked is 48.
+    const now = at(dayAfter(DATE, -2), '10:00');
+    expect((await service().lookup('BA 283', DATE, LHR, now)).found).toBe(true);
+    const [req] = seen.slice(-1);
+    expect(new Date(req.query.get('end')!).toISOString()).toBe(new Date(now.getTime() + 48 * 3_600_000).toISOString());
+  });
   it('sends the key in x-apikey and the number without spaces as a designator, from the day before to the end of the UK day', async () => {
     answers.set('BA283', listOf(aeroFlight({ scheduledIn: at(DATE, '06:45') })));
     expect((await lookup('BA 283')).found).toBe(true);
@@ -250,7 +258,7 @@ describe('AeroAPI in the watcher', () => {
     const tally = await watchFlights({
       db: t.db, service: aeroApiFlights('k', standInUrl), settings: () => loadSettings(t.db), siteUrl: TEST_SITE_URL, now: () => t.clock.now,
     });
-    expect(tally).toEqual({ answered: 1, failed: 0, over: 0 });
+    expect(tally).toEqual({ answered: 1, failed: 0, over: 0, lost: 0 });
     expect(seen).toHaveLength(1);
     expect(seen[0].path).toBe('/flights/BA117');
     expect(seen[0].headers['x-apikey']).toBe('k');
@@ -267,7 +275,7 @@ describe('AeroAPI in the watcher', () => {
     t.clock.now = at(DAY, '03:40');
     expect(await watchFlights({
       db: t.db, service: aeroApiFlights('k', standInUrl), settings: () => loadSettings(t.db), siteUrl: TEST_SITE_URL, now: () => t.clock.now,
-    })).toEqual({ answered: 1, failed: 0, over: 0 });
+    })).toEqual({ answered: 1, failed: 0, over: 0, lost: 0 });
     expect(seen).toHaveLength(2);
     const timeline = await t.db.query<{ action: string }>("SELECT action FROM audit_log WHERE booking_id = $1 AND action LIKE 'Flight%' ORDER BY id", [id]);
     expect(timeline.map((e) => e.action)).toEqual(['Flight: BA 117 delayed: lands 07:40 (due 06:45)']);

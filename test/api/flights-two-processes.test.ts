@@ -149,7 +149,7 @@ describe(`two server processes on one database (${POSTGRES ? 'PostgreSQL: two po
     await watchFlights(processOf(t.db, 'one'));
     expect(await pickupOf(b.id)).toBe(at(DAY2, '08:10').toISOString());
     // B goes on from its read: the booking, locked and read again, is linked already.
-    expect(await linkOne(second, staleRead[0])).toBe(false);
+    expect(await linkOne(second, { service: { provider: 'test', name: 'test' }, siteUrl: TEST_SITE_URL, now: t.clock.now, settings: await loadSettings(second) }, staleRead[0])).toBe(false);
     expect(await pickupOf(b.id)).toBe(at(DAY2, '08:10').toISOString());
     const told = await t.db.query("SELECT 1 FROM outbound_emails WHERE kind = 'pickup_moved' AND booking_id = $1", [b.id]);
     expect(told).toHaveLength(1);

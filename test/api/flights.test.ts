@@ -151,9 +151,9 @@ describe('the pickup follows the landing', () => {
     expect((await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, dan, office)).status).toBe(200);
     await roundAt(DAY, '06:05');
     for (const s of ['accepted', 'on_way']) expect((await stepAs(t, b.booking_number, s, dan)).status).toBe(200);
-    t.clock.now = at(DAY, '06:40');
+    t.clock.now = at(DAY, '06:30');
     expect((await stepAs(t, b.booking_number, 'arrived', dan)).status).toBe(200);
-    // Landed 06:00 with 45 minutes of free waiting: No-show from 06:45, not 07:25 (45 minutes after Arrived).
+    // Landed 06:00 with 45 minutes of free waiting: No-show from 06:45, not 07:15 (45 minutes after Arrived).
     const job = await t.call('GET', `/driver/jobs/${b.booking_number}`, undefined, dan.cookie);
     expect(job.body.job.no_show_from).toBe(at(DAY, '06:45').toISOString());
     t.clock.now = at(DAY, '06:44');
@@ -239,6 +239,21 @@ describe('the pickup follows the landing', () => {
     // ... and the booking on it still moves at the watcher's next check.
     await roundAt(DAY, '03:15');
     expect(await pickupOf(b.id)).toBe(at(DAY, '08:35').toISOString());
+  });
+
+  it('puts the pickup back to the time booked when the passenger takes the flight number off, and follows it no more', async () => {
+    await script('BA141', { date: DAY, airport: 'LHR', from: 'KJFK', scheduled: '06:45', outcome: 'delayed', minutes: 55 });
+    const b = await bookFlight(DAY, 'BA141');
+    await roundAt(DAY, '03:00');
+    expect(await pickupOf(b.id)).toBe(at(DAY, '08:10').toISOString());
+    t.clock.now = new Date();
+    const change = await t.call('POST', `/manage/${b.booking_number}/changes`, { ...(await manage(b)).body.manage.form, flight_no: '' }, { 'X-Manage-Key': b.key });
+    expect(change.status, JSON.stringify(change.body)).toBe(200);
+    await script('BA141', { date: DAY, airport: 'LHR', from: 'KJFK', scheduled: '06:45', outcome: 'delayed', minutes: 90 });
+    await roundAt(DAY, '03:20');
+    expect(await pickupOf(b.id)).toBe(at(DAY, '07:15').toISOString());
+    expect(await t.db.query('SELECT 1 FROM booking_flights WHERE booking_id = $1', [b.id])).toHaveLength(0);
+    expect((await manage(b)).body.manage.flight).toBeNull();
   });
 
   it('looks a flight number changed on the manage page up again', async () => {

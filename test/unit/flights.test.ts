@@ -2,7 +2,7 @@
 // a pickup names, when a flight is checked, where its pickup moves, what is worth telling, and the words pages show.
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_FLIGHT_SETTINGS, airportByCode, airportOf, flightSettings, flightWords, followedPickup, isDomesticOrigin, landingOf,
+  DEFAULT_FLIGHT_SETTINGS, GIVE_UP_AFTER_MINUTES, airportByCode, dayAfter, retryMinutes, withinHorizon, airportOf, flightSettings, flightWords, followedPickup, isDomesticOrigin, landingOf,
   movedWords, needsFlightCheck, nextCheckAt, notFoundWords, statusFromTimes, unavailableWords, worthTelling, type FlightState,
 } from '../../src/domain/flights';
 import {
@@ -110,6 +110,10 @@ describe('the airport of a pickup', () => {
     expect(airportOf('Gatwick Airport South Terminal')?.iata).toBe('LGW');
     expect(airportOf('London City Airport, E16')?.iata).toBe('LCY');
     expect(airportOf('Manchester Airport T2')?.iata).toBe('MAN');
+    // Belfast City is not London City.
+    expect(airportOf('George Best Belfast City Airport, Belfast BT3 9JH')?.iata).toBe('BHD');
+    expect(airportOf('London City Airport, Hartmann Road')?.iata).toBe('LCY');
+    expect(airportOf('12 Sen Street, Edinburgh')).toBeNull();
     expect(airportOf('Trafalgar Square, London')).toBeNull();
     expect(airportOf('Some Airport Terminal')).toBeNull();
     expect(airportOf(null)).toBeNull();
@@ -168,6 +172,24 @@ describe('when a flight is checked', () => {
     expect(nextCheckAt(at('01:00'), null, at('07:00'), S)?.toISOString()).toBe(iso('03:00'));
     expect(nextCheckAt(at('06:00'), null, at('07:00'), { ...S, nearMinutes: 2 })?.toISOString()).toBe(iso('06:02'));
     expect(nextCheckAt(at('04:30'), null, at('07:00'), { ...S, checkMinutes: 20 })?.toISOString()).toBe(iso('04:50'));
+    // A flight the service does not know is given up an hour after it was expected.
+    expect(nextCheckAt(at('08:00'), null, at('07:00'), S)?.toISOString()).toBe(iso('08:05'));
+    expect(nextCheckAt(at('08:01'), null, at('07:00'), S)).toBeNull();
+    expect(GIVE_UP_AFTER_MINUTES).toBe(60);
+  });
+  it('after failures, later and later: 5, 10, 20, 40 minutes, then an hour', () => {
+    expect([1, 2, 3, 4, 5, 9].map((n) => retryMinutes(n, S))).toEqual([5, 10, 20, 40, 60, 60]);
+    expect(retryMinutes(0, S)).toBe(5);
+    expect(retryMinutes(1, { nearMinutes: 2 })).toBe(2);
+  });
+  it('only once every flight landing that day departs within the provider\'s horizon', () => {
+    expect(dayAfter('2030-10-04')).toBe('2030-10-05');
+    expect(dayAfter('2030-12-31')).toBe('2031-01-01');
+    expect(dayAfter('2030-03-01', -1)).toBe('2030-02-28');
+    // The day ends (UK midnight, BST) at 2030-10-04T23:00Z: two days before that, and no sooner.
+    expect(withinHorizon(DAY, new Date('2030-10-02T23:00:00Z'), 2)).toBe(true);
+    expect(withinHorizon(DAY, new Date('2030-10-02T22:59:00Z'), 2)).toBe(false);
+    expect(withinHorizon(DAY, new Date('2030-10-04T12:00:00Z'), 2)).toBe(true);
   });
 });
 
@@ -221,6 +243,10 @@ describe('free waiting and the board', () => {
     expect(noShowFrom({ ...arrived, landedAt: null })?.toISOString()).toBe(iso('08:55'));
     expect(noShowFrom({ ...arrived })?.toISOString()).toBe(iso('08:55'));
     expect(noShowFrom({ arrivedAt: null, freeWaitingMinutes: 45, landedAt: iso('07:40') })).toBeNull();
+    // A driver later than the free waiting since the landing still waits 10 minutes.
+    expect(noShowFrom({ arrivedAt: iso('08:40'), freeWaitingMinutes: 45, landedAt: iso('07:40') })?.toISOString()).toBe(iso('08:50'));
+    expect(noShowFrom({ arrivedAt: iso('08:16'), freeWaitingMinutes: 45, landedAt: iso('07:40') })?.toISOString()).toBe(iso('08:26'));
+    expect(noShowFrom({ arrivedAt: iso('08:14'), freeWaitingMinutes: 45, landedAt: iso('07:40') })?.toISOString()).toBe(iso('08:25'));
   });
   it('flags a diverted or cancelled flight, whoever drives it', () => {
     const job = { bookingStatus: 'confirmed', pickupAt: iso('09:00'), hasDriver: true, jobStatus: 'on_way', dispatchedAt: null };

@@ -5,13 +5,13 @@ import type { Queryable } from '../db/index';
 import {
   airportByCode, flightWords, movedWords, notFoundWords, unavailableWords, type BookingFlight,
 } from '../../domain/flights';
-import { stateOf, type FlightRow } from './watcher';
+import { stateOf, type FlightRow } from './follow';
 
 /** The flights of these bookings, by booking id (bookings on no watched flight are absent). */
 export async function bookingFlights(db: Queryable, bookingIds: number[]): Promise<Map<number, BookingFlight>> {
   const out = new Map<number, BookingFlight>();
   if (!bookingIds.length) return out;
-  const rows = await db.query<FlightRow & { booking_id: number; pickup_at: string; booked_at: string }>(
+  const rows = await db.query<Omit<FlightRow, 'failures' | 'lease_until'> & { booking_id: number; pickup_at: string; booked_at: string }>(
     `SELECT bf.booking_id, b.pickup_at, bf.booked_at, f.id, f.ident, f.flight_date::text AS flight_date, f.airport, f.checked_at,
             f.unavailable_since, f.found, f.status, f.origin, f.scheduled_in, f.estimated_in, f.actual_in, f.terminal
        FROM booking_flights bf JOIN flights f ON f.id = bf.flight_id JOIN bookings b ON b.id = bf.booking_id

@@ -5,12 +5,12 @@
 // never use up what the bookings' own checks need. The service down, slow or over its allowance says nothing.
 import type { Db } from '../db/index';
 import {
-  airportOf, flightSettings, flightText, flightWords, needsFlightCheck, notFoundWords, parseFlightNumber, type FlightCheck,
+  airportOf, flightSettings, flightText, flightWords, needsFlightCheck, notFoundWords, parseFlightNumber, withinHorizon, type FlightCheck,
 } from '../../domain/flights';
 import { isCalendarDate, ukToday } from '../../domain/ukTime';
 import type { Settings } from '../../domain/settings';
 import { checkedAnswer, withDeadline, type FlightAnswer, type FlightStatusService } from '../flightStatus/service';
-import { FLIGHT_COLUMNS, stateOf, type FlightRow } from './watcher';
+import { FLIGHT_COLUMNS, stateOf, type FlightRow } from './follow';
 import { takeCall } from '../flightStatus/allowance';
 
 /** The share of the allowance the details step's look-ups may use. */
@@ -25,8 +25,7 @@ export async function checkFlightAtBooking(
   const none: FlightCheck = { number: number ? flightText(number) : null, checked: false, warning: null, words: null, terminal: null };
   if (!deps.service || !number || !airport || !needsFlightCheck(q.pickup) || !isCalendarDate(q.date) || q.date < ukToday(deps.now)) return none;
   const ident = flightText(number);
-  const horizon = new Date(deps.now.getTime() + deps.service.horizonDays * 86_400_000);
-  if (q.date > ukToday(horizon)) return none;
+  if (!withinHorizon(q.date, deps.now, deps.service.horizonDays)) return none;
   const s = flightSettings(deps.settings);
   // What a check of the last few minutes said (the watcher's or another visitor's): no call.
   const [known] = await deps.db.query<FlightRow>(

@@ -11,6 +11,7 @@ CREATE TABLE flights (
   lease_until       timestamptz,
   checked_at        timestamptz,
   unavailable_since timestamptz,
+  failures          integer NOT NULL DEFAULT 0,
   last_error        text,
   found             boolean,
   status            text,
