@@ -4,7 +4,7 @@
 import { coerce, defaulted, pattern, refine, size, string, unknown } from 'superstruct';
 import { isCalendarDate } from './ukTime';
 import { EMAIL_INVALID, EMAIL_REQUIRED } from './messages';
-import { normaliseTravelReference, travelReferenceProblem } from './flightNumbers';
+import { normaliseTravelReference } from './flightNumbers';
 
 /**
  * One address as name@domain.tld. Beyond the usual shape it refuses what would
@@ -100,9 +100,7 @@ export const OptionalText = (max: number, opts: { multiline?: boolean } = {}) =>
 
 /**
  * SPEC 3's flight, train, port or ferry reference (issue 42): up to 40 characters, a flight stored as airlines write
- * it ("ba0283" is "BA 283"), a train or ferry as typed; text that is neither is refused with the field's message.
+ * it ("ba0283" is "BA 283"), anything else as typed. Whether it must be one is the booking form's rule, by its
+ * addresses (schemas.ts BookingForm, flightNumbers.ts travelReferenceFailure).
  */
-export const TravelReference = coerce(
-  refine(OptionalText(40), 'travelReference', (v) => travelReferenceProblem(v) ?? true),
-  string(), normaliseTravelReference,
-);
+export const TravelReference = coerce(OptionalText(40), string(), normaliseTravelReference);

@@ -68,3 +68,21 @@ export function normaliseTravelReference(text: string | null | undefined): strin
   const flight = parseFlightNumber(v);
   return flight ? flightText(flight) : v;
 }
+
+/** SPEC 5: the flight/train/port field shows when the address mentions an airport or terminal. */
+export function needsTravelReference(address: string | undefined | null): boolean {
+  return /airport|terminal/i.test(address ?? '');
+}
+
+/**
+ * The booking form's reference that is refused, where its field shows (SPEC 5: the pickup's at an airport or terminal;
+ * the return's on a return trip to one): the field and the message. Elsewhere the text is kept as it was typed.
+ */
+export function travelReferenceFailure(f: {
+  pickup?: string; dropoff?: string; select_option?: string; pickup_fight_number?: string; return_fight_number?: string;
+}): { field: 'pickup_fight_number' | 'return_fight_number'; message: string } | null {
+  const outbound = needsTravelReference(f.pickup) ? travelReferenceProblem(f.pickup_fight_number) : undefined;
+  if (outbound) return { field: 'pickup_fight_number', message: outbound };
+  const back = f.select_option === 'return' && needsTravelReference(f.dropoff) ? travelReferenceProblem(f.return_fight_number) : undefined;
+  return back ? { field: 'return_fight_number', message: back } : null;
+}

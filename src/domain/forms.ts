@@ -4,7 +4,7 @@ import { BookingForm } from './schemas';
 import { hour12To24, hour24To12, ukEarliestPickup, ukLocalToInstant, ukToday } from './ukTime';
 import { SAME_PLACE } from './messages';
 import { sameAddressText } from './places';
-import { travelReferenceProblem } from './flightNumbers';
+import { travelReferenceFailure } from './flightNumbers';
 
 export const MINUTE_OPTIONS = ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'] as const;
 
@@ -76,10 +76,8 @@ export function pickupDateError(date: string, now: Date = new Date()): string | 
   return date < ukToday(now) ? 'Pickup date cannot be earlier than today' : undefined;
 }
 
-/** SPEC 5: the flight/train/port field shows when the address mentions an airport or terminal. */
-export function needsTravelReference(address: string | undefined): boolean {
-  return /airport|terminal/i.test(address ?? '');
-}
+/** SPEC 5: the flight/train/port field shows when the address mentions an airport or terminal (./flightNumbers.ts). */
+export { needsTravelReference } from './flightNumbers';
 
 export type BookingFormErrors = Partial<Record<string, string>> & { stops?: { street_name?: string }[] };
 
@@ -96,11 +94,9 @@ export function validateBookingForm(v: BookingFormDraft, now: Date = new Date())
     if (!v.return_date) e.return_date = 'Choose a return date';
     else if (v.pickup_date && v.return_date < v.pickup_date) e.return_date = 'The return cannot be before the pickup date';
   }
-  // Issue 42: a flight, train or ferry reference, where the field shows.
-  const outbound = needsTravelReference(v.pickup) ? travelReferenceProblem(v.pickup_fight_number) : undefined;
-  if (outbound) e.pickup_fight_number = outbound;
-  const back = v.select_option === 'return' && needsTravelReference(v.dropoff) ? travelReferenceProblem(v.return_fight_number) : undefined;
-  if (back) e.return_fight_number = back;
+  // Issue 42: a flight, train or ferry reference, where the field shows (the API's rule: schemas.ts BookingForm).
+  const reference = travelReferenceFailure(v);
+  if (reference) e[reference.field] = reference.message;
   const stopErrors = (v.stops ?? []).map((s) => (s.street_name?.trim() ? {} : { street_name: 'Enter the street name or place' }));
   if (stopErrors.some((s) => s.street_name)) e.stops = stopErrors;
   return e;

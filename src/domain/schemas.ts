@@ -7,6 +7,7 @@ import {
   optional, pattern, record, refine, size, string, type, union, unknown, type Infer,
 } from 'superstruct';
 import { CalendarDate, Email, EmailOrEmpty, OptionalText, Text, TravelReference } from './fields';
+import { travelReferenceFailure } from './flightNumbers';
 
 export { CalendarDate };
 /** 12-hour clock text as the booking form stores it: 12am, 1am .. 11pm. */
@@ -25,8 +26,11 @@ export const Stop = object({
   postcode: OptionalText(10),
 });
 
-/** SPEC 3 'Booking form' (BookingForm in browser storage, body of calculate-distance-price). */
-export const BookingForm = type({
+/**
+ * SPEC 3 'Booking form' (BookingForm in browser storage, body of calculate-distance-price). Issue 42: a reference
+ * where its field shows must be a flight, train or ferry (refused naming its field).
+ */
+export const BookingForm = refine(type({
   pickup: Text(1, 300),
   dropoff: Text(1, 300),
   pickup_date: CalendarDate,
@@ -60,6 +64,9 @@ export const BookingForm = type({
   pickup_fight_number: TravelReference,
   return_fight_number: TravelReference,
   modal: optional(Text(0, 100)),
+}), 'travelReferences', (v) => {
+  const failure = travelReferenceFailure(v);
+  return failure ? { message: failure.message, path: [failure.field] } : true;
 });
 export type BookingForm = Infer<typeof BookingForm>;
 

@@ -174,7 +174,10 @@ function flightService(env: NodeJS.ProcessEnv): Config['flights'] {
   const key = env.AEROAPI_KEY?.trim();
   if (chosen === 'aeroapi' || (!chosen && key)) {
     if (!key) throw new Error('FLIGHT_STATUS=aeroapi needs AEROAPI_KEY, the key of your FlightAware AeroAPI account.');
-    return { service: 'aeroapi', key, url: env.AEROAPI_URL?.trim() || undefined };
+    const url = env.AEROAPI_URL?.trim() || undefined;
+    // The key goes with every call: in production only over https.
+    if (url && env.NODE_ENV === 'production' && !/^https:\/\//i.test(url)) throw new Error(`AEROAPI_URL must be https in production, not "${url}"`);
+    return { service: 'aeroapi', key, url };
   }
   if (chosen === 'test' || chosen === 'none') return { service: chosen };
   return { service: env.NODE_ENV === 'production' ? 'none' : 'test' };

@@ -13,6 +13,8 @@ import { testFlightService } from '../../src/server/flightStatus/testService';
 import { watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
 import { callsMade } from '../../src/server/flightStatus/allowance';
 import { checkedAnswer } from '../../src/server/flightStatus/service';
+import { MAX_TEST_FLIGHTS } from '../../src/server/flightStatus/testService';
+import { loadConfig } from '../../src/server/config';
 import { TRAVEL_REFERENCE_PROBLEM } from '../../src/domain/flightNumbers';
 import { ukLocalToInstant } from '../../src/domain/ukTime';
 
@@ -303,5 +305,41 @@ describe('the allowance of calls', () => {
     } finally {
       await setSetting(t.db, 'FLIGHT_CALLS_PER_MINUTE', '1000');
     }
+  });
+});
+
+describe('the flight status service chosen at start-up', () => {
+  it('is AeroAPI with a key, the test service by default, none in production unless FLIGHT_STATUS says otherwise', () => {
+    expect(loadConfig({}).flights).toEqual({ service: 'test' });
+    expect(loadConfig({ NODE_ENV: 'production', CARD_GATEWAY: 'test' }).flights).toEqual({ service: 'none' });
+    expect(loadConfig({ NODE_ENV: 'production', CARD_GATEWAY: 'test', FLIGHT_STATUS: 'test' }).flights).toEqual({ service: 'test' });
+    expect(loadConfig({ AEROAPI_KEY: ' k3y ' }).flights).toEqual({ service: 'aeroapi', key: 'k3y', url: undefined });
+    expect(loadConfig({ AEROAPI_KEY: 'k', FLIGHT_STATUS: 'none' }).flights).toEqual({ service: 'none' });
+    expect(loadConfig({ AEROAPI_KEY: 'k', AEROAPI_URL: 'http://127.0.0.1:9' }).flights).toEqual({ service: 'aeroapi', key: 'k', url: 'http://127.0.0.1:9' });
+    expect(() => loadConfig({ FLIGHT_STATUS: 'aeroapi' })).toThrow(/needs AEROAPI_KEY/);
+    expect(() => loadConfig({ FLIGHT_STATUS: 'flightaware' })).toThrow(/FLIGHT_STATUS must be aeroapi, test or none/);
+    expect(() => loadConfig({ NODE_ENV: 'production', CARD_GATEWAY: 'test', AEROAPI_KEY: 'k', AEROAPI_URL: 'http://aero.example' })).toThrow(/https in production/);
+    expect(loadConfig({}).flightWatchSeconds).toBe(60);
+    expect(loadConfig({ FLIGHT_WATCH_SECONDS: '2' }).flightWatchSeconds).toBe(2);
+    expect(() => loadConfig({ FLIGHT_WATCH_SECONDS: '0' })).toThrow(/FLIGHT_WATCH_SECONDS/);
+  });
+  it('has its scripting door only while it is the service in use, taking small scripts and a few hundred flights', async () => {
+    const none = await testApp({ flights: () => null });
+    try {
+      expect((await none.app.request('/test-flights/flights')).status).toBe(404);
+      expect((await none.call('GET', '/flights/check?number=BA283&date=2030-10-02&pickup=Heathrow%20Airport')).body).toMatchObject({ checked: false, warning: null });
+    } finally {
+      await none.db.close();
+    }
+    const big = await t.app.request('/test-flights/flights/BA1', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(5000) }) });
+    expect(big.status).toBe(413);
+    expect((await script('BA1', { airport: 'JFK', from: 'KJFK', scheduled: '06:45', outcome: 'on_time' })).status).toBe(422);
+    expect((await script('not a flight', { airport: 'LHR', from: 'KJFK', scheduled: '06:45', outcome: 'on_time' })).status).toBe(422);
+    const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM test_flights');
+    await t.db.query(`INSERT INTO test_flights (ident, flight_date, airport, origin, scheduled_time, outcome)
+      SELECT 'ZZ ' || g, NULL, 'LHR', 'KJFK', '06:00', 'on_time' FROM generate_series(1, $1::int) g`, [MAX_TEST_FLIGHTS - n]);
+    const full = await script('ZZ9999', { airport: 'LHR', from: 'KJFK', scheduled: '06:45', outcome: 'on_time' });
+    expect(full.status).toBe(409);
+    await t.db.query("DELETE FROM test_flights WHERE ident LIKE 'ZZ %'");
   });
 });

@@ -4,6 +4,7 @@
 // the number '*' scripts the service itself (down, nonsense, slow). A flight lands at its estimated time: asked after
 // it, the service says it landed. The rows live in the database, so every server process sees the same flights.
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { enums, integer, nullable, object, optional, pattern, size, string } from 'superstruct';
 import type { Db } from '../db/index';
 import { validate, readJson } from '../http/body';
@@ -16,6 +17,8 @@ import { ukLocalToInstant } from '../../domain/ukTime';
 import type { FlightAnswer, FlightStatusService } from './service';
 
 export const TEST_FLIGHTS_PATH = '/test-flights';
+/** Scripts kept at most (a demo or a test needs a handful). */
+export const MAX_TEST_FLIGHTS = 500;
 export const TEST_OUTCOMES = ['on_time', 'delayed', 'early', 'diverted', 'cancelled', 'unknown'] as const;
 export const SERVICE_FAULTS = ['down', 'nonsense', 'slow', 'working'] as const;
 
@@ -94,6 +97,8 @@ export async function scriptFlight(db: Db, number: string, body: unknown): Promi
   if (!origin) throw new DomainError('invalid', 'from: a UK airport (EDI) or any airport\'s ICAO code (KJFK)', 'from');
   const ident = flightText(flight);
   await db.transaction(async (tx) => {
+    const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM test_flights');
+    if (n >= MAX_TEST_FLIGHTS) throw new DomainError('conflict', `The test flight service holds ${MAX_TEST_FLIGHTS} flights at most: DELETE /test-flights/flights first.`);
     await tx.query("DELETE FROM test_flights WHERE ident = $1 AND coalesce(flight_date, '0001-01-01'::date) = coalesce($2::date, '0001-01-01'::date)",
       [ident, s.date ?? null]);
     await tx.query(
@@ -108,6 +113,8 @@ export async function scriptFlight(db: Db, number: string, body: unknown): Promi
 export function testFlightsApp(db: Db): Hono {
   const app = new Hono();
   app.onError(answerError);
+  // A script is a few hundred bytes: anything larger is no script.
+  app.use('*', bodyLimit({ maxSize: 4 * 1024, onError: (c) => c.json({ success: false, message: 'A flight script is at most 4 kB.' }, 413) }));
   app.get('/flights', async (c) => c.json({
     flights: await db.query(`SELECT ident AS number, flight_date::text AS date, airport, origin AS from, scheduled_time AS scheduled,
                                     outcome, minutes, terminal, calls FROM test_flights ORDER BY ident, flight_date NULLS FIRST`),

@@ -9,7 +9,7 @@
 import { BookingForm } from '../../domain/schemas';
 import { hasControlCharacters } from '../../domain/fields';
 import { isCalendarDate } from '../../domain/ukTime';
-import { normaliseTravelReference, travelReferenceProblem } from '../../domain/flightNumbers';
+import { normaliseTravelReference, travelReferenceFailure } from '../../domain/flightNumbers';
 
 /** Not certain: let superstruct decide. */
 const UNSURE = Symbol('unsure');
@@ -79,6 +79,8 @@ export function fastBookingForm(value: unknown): BookingForm | null {
     return_fight_number: travelReference(g.return_fight_number),
   } as Record<string, unknown>;
   for (const key in form) if (form[key] === UNSURE) return null;
+  // A reference its field asks for that is none: superstruct refuses it, naming the field.
+  if (travelReferenceFailure(form as Parameters<typeof travelReferenceFailure>[0])) return null;
   // As superstruct: a field left out stays out unless a default fills it; fields it does not know are kept.
   if ('modal' in g) {
     const modal = g.modal === undefined ? undefined : text100(g.modal);
@@ -98,11 +100,10 @@ const count20 = count(20);
 const count15 = count(15);
 const waiting = withDefault(integerIn(100, 5), 0);
 const text40 = optionalText(40);
-/** A flight, train or ferry reference (issue 42): one that is neither is for superstruct to refuse with its message. */
+/** A flight, train or ferry reference (issue 42), stored as schemas.ts stores it; whether it must be one is checked below. */
 const travelReference = (v: unknown) => {
   const t = text40(v);
-  if (t === UNSURE || typeof t !== 'string') return t;
-  return travelReferenceProblem(t) ? UNSURE : normaliseTravelReference(t);
+  return typeof t === 'string' ? normaliseTravelReference(t) : t;
 };
 const text300 = text(1, 300);
 const text100 = text(0, 100);

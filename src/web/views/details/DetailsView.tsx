@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { FlightCheck } from '../../../domain/flights';
-import { flightText, parseFlightNumber, travelReferenceProblem } from '../../../domain/flightNumbers';
+import { flightText, parseFlightNumber, travelReferenceFailure } from '../../../domain/flightNumbers';
 import { Field, Form, FormSpy, type FieldRenderProps } from 'react-final-form';
 import { Link } from 'wouter';
 import { RouteLink } from '../../components/RouteLink';
@@ -118,8 +118,8 @@ export function DetailsView() {
           initialValues={initial}
           validate={(v) => ({
             ...validateDetails(v.mode, { ...v, passengerDetails: v.someoneElse ? 'yes' : 'no' }, isPhone),
-            // Issue 42: a flight, train or ferry reference, where the field shows.
-            ...travelErrors(showFlight ? v.pickup_fight_number : '', showReturnFlight ? v.return_fight_number : ''),
+            // Issue 42: a flight, train or ferry reference, where the field shows (the API's rule).
+            ...travelErrors({ ...bookingForm, ...flightsOf(v) }),
           })}
           onSubmit={(v) => actor.send({ type: 'details.submit', mode: v.mode, registration: toRegistration(v, true), flights: flightsOf(v) })}
           render={({ handleSubmit, values }) => (
@@ -226,13 +226,9 @@ export function DetailsView() {
   );
 }
 
-function travelErrors(outbound: string | undefined, back: string | undefined) {
-  const e: Record<string, string> = {};
-  const a = travelReferenceProblem(outbound);
-  const b = travelReferenceProblem(back);
-  if (a) e.pickup_fight_number = a;
-  if (b) e.return_fight_number = b;
-  return e;
+function travelErrors(form: Parameters<typeof travelReferenceFailure>[0]): Record<string, string> {
+  const failure = travelReferenceFailure(form);
+  return failure ? { [failure.field]: failure.message } : {};
 }
 
 /**
