@@ -49,7 +49,7 @@ describe('the booking confirmation e-mail', () => {
     const m = t.mailbox.sent.find((x) => x.subject === `Booking confirmed: ${ref}`)!;
     expect(m.from).toBe('bookings@albion-executive.co.uk');
     for (const text of [ref, '09-08-2030', '11:40 PM', '16-08-2030', '1:00 PM', 'Gatwick Airport South Terminal', 'Brighton Palace Pier',
-      'Brighton Station, Queens Road BN1 3XP', 'EZY8012', 'MPV', 'Meet and Greet', 'Pay in Car', 'Return journey fare',
+      'Brighton Station, Queens Road BN1 3XP', 'U2 8012', 'MPV', 'Meet and Greet', 'Pay in Car', 'Return journey fare',
       `£${res.body.data.booking.total_booking_amount}`, '+44 20 7946 0321']) {
       expect(m.text).toContain(text);
     }

@@ -51,7 +51,7 @@ describe('a new booking', () => {
     // Replies go to the person who booked.
     expect(n.reply_to).toBe('oliver.bennett@example.com');
     for (const text of [
-      ref, 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', 'Trafalgar Square, London WC2N 5DN', '12-09-2030', '7:15 AM', 'BA0286',
+      ref, 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', 'Trafalgar Square, London WC2N 5DN', '12-09-2030', '7:15 AM', 'BA 286',
       'Oliver Bennett', 'oliver.bennett@example.com', '+44 770 090 123', 'Saloon', 'Metro Cars London',
       // Extras and their prices (each line of the price), the payment and where it stands.
       'Meet and Greet', 'Baby seats', 'Pay in Car', 'To be paid in the car', `£${data.booking.total_booking_amount}`,

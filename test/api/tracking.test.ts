@@ -184,6 +184,8 @@ describe("the passenger's page", () => {
     expect(await page()).toEqual({
       booking_status: 'confirmed', status: 'accepted', words: 'Your driver has accepted the job',
       driver: { name: 'Shown Driver', vehicle: 'Mercedes-Benz E-Class', colour: 'Black', registration: dan.registration }, car: null,
+      // Heathrow with no flight number: no flight to follow (issue 42).
+      flight: null,
     });
     await stepAs(t, b.booking_number, 'on_way', dan);
     // From Hatton Cross, about 1.3 miles from Terminal 5 as the crow flies.
