@@ -10,6 +10,9 @@ import { provided } from './shared';
 import { fromCallback } from 'xstate';
 import type { CheckEmailInput, FlightCheckInput, PriceInput, PriceOutput } from './bookingContext';
 
+/** The flight look-up unprovided: it never answers, as a service that does not (nothing to stop either). */
+function saysNothing(): void {}
+
 export const bookingActors = {
   calculatePrice: provided<PriceOutput, PriceInput>('calculatePrice'),
   checkEmail: provided<CheckEmailResponse, CheckEmailInput>('checkEmail'),
@@ -20,7 +23,7 @@ export const bookingActors = {
    * (`flights.typed`), and sends back `flight.checked`. The app provides it (src/web/flightCheck.ts); unprovided, it
    * says nothing, as a service that does not answer.
    */
-  checkFlight: fromCallback<{ type: 'flights.typed'; number: string }, FlightCheckInput>(() => () => {}),
+  checkFlight: fromCallback<{ type: 'flights.typed'; number: string }, FlightCheckInput>(saysNothing),
   forgotPassword: forgotPasswordMachine,
   cardPayment: cardPaymentMachine,
 };

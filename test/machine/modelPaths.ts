@@ -575,6 +575,9 @@ export function describeEvent(e: ModelEvent): string {
       const o = v as { status?: unknown; booking_status?: unknown };
       const named = typeof o.status === 'string' ? o.status : typeof o.booking_status === 'string' ? o.booking_status : null;
       if (named) words.push(named);
+      // And by what its flight said and where the pickup stands (issue 42).
+      const flight = (v as { flight?: { pickup_at?: string; said?: string } | null }).flight;
+      if (flight) words.push(`flight ${flight.said ?? ''} pickup ${flight.pickup_at?.slice(11, 16) ?? ''}`);
     }
   }
   return words.join(' ');

@@ -44,6 +44,10 @@ export const onTheWay: LiveJob = {
 };
 /** Issue 42: the flight moved the pickup (landing 55 minutes late): the page loads it again to show the new time. */
 export const flightMoved: LiveJob = { ...accepted, flight: { pickup_at: '2030-09-12T07:10:00.000Z', said: 'delayed|2030-09-12T06:40:00Z||' } };
+/** The flight's news changed, the pickup not (a later estimate still before the time booked): loaded again. */
+export const flightNews: LiveJob = { ...flightMoved, flight: { ...flightMoved.flight!, said: 'delayed|2030-09-12T06:50:00Z||' } };
+/** The pickup moved with the same news (the office allowed earlier pickups): loaded again. */
+export const flightPickup: LiveJob = { ...flightMoved, flight: { ...flightMoved.flight!, pickup_at: '2030-09-12T06:45:00.000Z' } };
 /** The office cancelled the booking meanwhile: the page loads it again. */
 export const officeCancelled: LiveJob = { ...accepted, booking_status: 'cancelled', status: null, words: null, driver: null };
 const manage = (over: Partial<ManagePage['manage']> = {}): ManagePage['manage'] => ({
@@ -117,6 +121,8 @@ export const EVENTS: ModelEvent<ManageEvent>[] = [
   { type: 'job.live', job: onTheWay },
   { type: 'job.live', job: officeCancelled },
   { type: 'job.live', job: flightMoved },
+  { type: 'job.live', job: flightNews },
+  { type: 'job.live', job: flightPickup },
 ];
 
 export const INPUTS: Record<string, ManageInput> = {
