@@ -1,5 +1,6 @@
 // Model-based tests of machines/manage.ts, a passenger's booking through its link (issue 27): paths generated from
-// the model (./models/manage.ts) cover every transition, with the issue's facts checked after each step.
+// the model (./models/manage.ts) cover every transition, with the issue's facts checked after each step. What the
+// live stream tells the page (issues 41, 42: the driver's job, a flight's news or a pickup it moved) is among them.
 import { describe, expect, it } from 'vitest';
 import { run, testModel } from './modelPaths';
 import { INPUTS, KEY, REF, loadBooking, model, open, question, readKey, saveChange, toPay, values } from './models/manage';
