@@ -88,7 +88,7 @@ export const manageMachine = setup({
       const now = event.job;
       // Issue 42: the flight moved the pickup or said something new (the page shows both beside the time booked).
       return now.booking_status !== was.booking_status || now.driver?.name !== was.driver?.name || now.driver?.registration !== was.driver?.registration
-        || now.flight?.pickup_at !== was.flight?.pickup_at || now.flight?.said !== was.flight?.said;
+        || JSON.stringify(now.flight ?? null) !== JSON.stringify(was.flight ?? null);
     },
   },
 }).createMachine({

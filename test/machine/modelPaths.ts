@@ -542,8 +542,10 @@ function outputText(out: unknown): string {
   if (typeof (o as { role?: unknown }).role === 'string') return ` (${String((o as { role: string }).role)})`;
   // Issue 27's manage page: an answer's status, and a booking page by what it lets the passenger do.
   if (typeof (o as { status?: unknown }).status === 'string') return ` (${String((o as { status: string }).status)})`;
-  const page = (o as { manage?: { status: string; may: { change: boolean }; waiting_change: unknown } }).manage;
-  if (page) return ` (${page.status}${page.may.change ? '' : ', closed to changes'}${page.waiting_change ? ', a change waiting' : ''})`;
+  const page = (o as { manage?: { status: string; may: { change: boolean }; waiting_change: unknown; job?: { flight?: unknown } | null } }).manage;
+  if (page) {
+    return ` (${page.status}${page.may.change ? '' : ', closed to changes'}${page.waiting_change ? ', a change waiting' : ''}${page.job?.flight ? ', its flight followed' : ''})`;
+  }
   return 'success' in o ? ` (success: ${String(o.success)})` : '';
 }
 

@@ -65,6 +65,7 @@ export const closed: ManagePage = {
   booking: bookingOk.data!,
   manage: manage({ may: { change: false, cancel: false }, waiting_change: { id: 4, amount_pence: 2000, new_total: '82.00', asked_at: 'Monday 2 September 2030 at 10:00' } }),
 };
+export const followingFlight: ManagePage = { ...open, manage: { ...open.manage, job: flightMoved } };
 export const waiting: ManagePage = { ...open, manage: { ...open.manage, waiting_change: { id: 4, amount_pence: 2000, new_total: '82.00', asked_at: 'Monday 2 September 2030 at 10:00' } } };
 const cancelled: ManagePage = { ...open, manage: manage({ status: 'cancelled', may: { change: false, cancel: false } }) };
 export const saved: ChangeAnswer = { status: 'saved', refund: null, booking: bookingOk.data!, manage: manage({ form: changed }) };
@@ -89,6 +90,8 @@ export const EVENTS: ModelEvent<ManageEvent>[] = [
   loadBooking.done(open),
   loadBooking.done(waiting),
   loadBooking.done(closed),
+  // Issue 42: a booking whose flight has moved its pickup already.
+  loadBooking.done(followingFlight),
   loadBooking.fails(unknown),
   loadBooking.fails(expired),
   loadBooking.fails(down),
