@@ -25,6 +25,8 @@ export function BookingView() {
   const notFound = useOperator((s) => s.matches({ signedIn: { booking: 'notFound' } }));
   const failed = useOperator((s) => s.matches({ signedIn: { booking: 'failed' } }));
   const acting = useOperator((s) => s.context.action);
+  // Loaded again because it changed (or the live stream opened): its buttons wait, so a press is never lost meanwhile.
+  const reloading = useOperator((s) => s.matches({ signedIn: { booking: 'loading' } }));
   const notice = useOperator((s) => s.context.notice);
   const office = useOperator((s) => mayRefund(s.context.staff?.role ?? ''));
   const error = useOperator((s) => (s.matches({ signedIn: { booking: 'confirming' } }) ? null : s.context.error?.message ?? null));
@@ -74,11 +76,12 @@ export function BookingView() {
       {(desk.actions.length > 0 || canRetryRefund) && (
         <div className="op-actions" role="group" aria-label="Actions">
           {desk.actions.map((a) => (
-            <button key={a} type="button" className={a === 'cancel' ? 'btn op-danger' : a === 'refund' ? 'btn btn-primary' : 'btn btn-secondary'} onClick={() => actor.send({ type: 'action.start', action: a })}>
+            <button key={a} type="button" className={a === 'cancel' ? 'btn op-danger' : a === 'refund' ? 'btn btn-primary' : 'btn btn-secondary'} disabled={reloading}
+              onClick={() => actor.send({ type: 'action.start', action: a })}>
               {label(a)}
             </button>
           ))}
-          {canRetryRefund && <button type="button" className="btn btn-secondary" onClick={() => actor.send({ type: 'action.start', action: 'retryRefund' })}>Retry refund</button>}
+          {canRetryRefund && <button type="button" className="btn btn-secondary" disabled={reloading} onClick={() => actor.send({ type: 'action.start', action: 'retryRefund' })}>Retry refund</button>}
         </div>
       )}
       <div className="op-grid">
