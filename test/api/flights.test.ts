@@ -142,6 +142,8 @@ describe('the pickup follows the landing', () => {
     const said = desk.body.timeline.map((e: any) => e.text);
     expect(said).toContain('Flight: BA 117 delayed: lands 07:40 (due 06:45)');
     expect(said).toContain('Flight: BA 117 landed at 07:40');
+    // The texts are on the timeline as texts.
+    expect(said).toContain(`Text to ${dan.mobile}: Pickup moved: ${b.booking_number}`);
     // Checked again with the same answer: nothing new on the timeline.
     expect(said.filter((a: string) => a === 'Flight: BA 117 delayed: lands 07:40 (due 06:45)')).toHaveLength(1);
   });

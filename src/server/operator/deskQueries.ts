@@ -123,7 +123,7 @@ export async function timelineOf(db: Queryable, bookingId: number): Promise<Time
          FROM bookings WHERE id = $1
        UNION ALL SELECT paid_at, 2, 0, 'paid', 'Paid by card', NULL, payment_id FROM bookings WHERE id = $1 AND paid_at IS NOT NULL
        UNION ALL SELECT created_at, 4, id, 'email',
-              'E-mail to ' || to_address || coalesce(' (copy to ' || cc_address || ')', '') || ': ' || subject,
+              CASE WHEN channel = 'sms' THEN 'Text to ' ELSE 'E-mail to ' END || to_address || coalesce(' (copy to ' || cc_address || ')', '') || ': ' || subject,
               NULL, status || coalesce(': ' || last_error, '') FROM outbound_emails WHERE booking_id = $1
        UNION ALL SELECT created_at, 3, id, 'change', action, staff_name, subject FROM audit_log WHERE booking_id = $1
        UNION ALL SELECT created_at, 5, id, 'refund', 'Refund of £' || to_char(amount_pence / 100.0, 'FM999999990.00'), NULL,
