@@ -192,4 +192,39 @@ describe("a driver's day", () => {
     expect(await page.locator('link[rel="manifest"]').count()).toBe(0);
     await context.close();
   });
+
+  it('shows No-show by itself, without a reload, once the free waiting after Arrived has passed', async () => {
+    // One minute of free waiting at airports, kept by the booking made now; the setting goes back to empty (45) at once.
+    await shared.admin('set-setting', 'FREE_WAITING_AIRPORT_MINUTES', '1');
+    let booking: Awaited<ReturnType<typeof book>>;
+    try {
+      booking = await book('Albion Executive Cars');
+    } finally {
+      await shared.admin('set-setting', 'FREE_WAITING_AIRPORT_MINUTES', '');
+    }
+    const ref = booking.booking_number;
+    await dispatch(ref, DANIEL.name, 'LB19 XKE');
+    const context: BrowserContext = await suite.browser.newContext({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    const before = texts().filter((t) => t.to === DANIEL.e164 && /driver code/.test(t.text)).length;
+    await page.goto(`${shared.url}/driver/jobs/${ref}`);
+    await page.getByLabel('Mobile number').fill(DANIEL.mobile);
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    await expect.poll(() => texts().filter((t) => t.to === DANIEL.e164 && /driver code/.test(t.text)).length, { timeout: 30_000 }).toBeGreaterThan(before);
+    await page.getByLabel('Code').fill(newestCode(DANIEL.e164)!);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: `Job ${ref}` }).waitFor();
+    for (const label of ['Accept', 'On my way', 'Arrived']) {
+      await steps(page).getByRole('button', { name: label, exact: true }).click();
+      await page.getByRole('status').filter({ hasText: `Saved: ${label}.` }).waitFor();
+    }
+    // At the pickup: on board only, until the minute of free waiting has passed ...
+    expect(await steps(page).getByRole('button').allTextContents()).toEqual(['Passenger on board']);
+    // ... then No-show comes by itself, the page not reloaded (a mark left on it is still there).
+    await page.evaluate(() => { (window as unknown as { stillHere: boolean }).stillHere = true; });
+    await steps(page).getByRole('button', { name: 'No-show', exact: true }).waitFor({ timeout: 100_000 });
+    expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+    expect(await steps(page).getByRole('button').allTextContents()).toEqual(['Passenger on board', 'No-show']);
+    await context.close();
+  }, 180_000);
 });
