@@ -10,7 +10,8 @@ import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { setSetting } from '../../src/server/operator/operator';
 import { loadSettings } from '../../src/server/deps';
 import { testFlightService } from '../../src/server/flightStatus/testService';
-import { watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
+import { checkFlight, claimDue, watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
+import { linkBookings } from '../../src/server/flights/links';
 import { callsMade } from '../../src/server/flightStatus/allowance';
 import { checkedAnswer } from '../../src/server/flightStatus/service';
 import { MAX_TEST_FLIGHTS } from '../../src/server/flightStatus/testService';
@@ -272,6 +273,33 @@ describe('the pickup follows the landing', () => {
     expect(change.status, JSON.stringify(change.body)).toBe(200);
     await roundAt(DAY, '03:05');
     expect(await pickupOf(b.id)).toBe(at(DAY, '08:00').toISOString());
+  });
+});
+
+describe('a claim whose lease ran out', () => {
+  it('writes nothing back: the process that claimed it since owns the flight', async () => {
+    const DAY = '2030-10-07';
+    await script('BA151', { date: DAY, airport: 'LHR', from: 'KJFK', scheduled: '06:45', outcome: 'delayed', minutes: 55 });
+    const b = await bookFlight(DAY, 'BA151');
+    t.clock.now = at(DAY, '03:00');
+    const settings = await loadSettings(t.db);
+    await linkBookings(t.db, { service: watcher().service, siteUrl: TEST_SITE_URL, now: t.clock.now, settings });
+    const claimed = (await claimDue(t.db, t.clock.now))!;
+    expect(claimed.ident).toBe('BA 151');
+    // Another process took it over once the lease had run out.
+    await t.db.query("UPDATE flights SET lease_until = lease_until + interval '1 minute' WHERE id = $1", [claimed.id]);
+    expect(await checkFlight(watcher(), claimed, settings)).toBe('lost');
+    expect(await pickupOf(b.id)).toBe(at(DAY, '07:15').toISOString());
+    const [row] = await t.db.query<{ checked_at: Date | null }>('SELECT checked_at FROM flights WHERE id = $1', [claimed.id]);
+    expect(row.checked_at).toBeNull();
+    // A failed call of a lost claim writes nothing either.
+    await script('*', { state: 'down' });
+    try {
+      expect(await checkFlight(watcher(), claimed, settings)).toBe('lost');
+      expect((await t.db.query<{ failures: number }>('SELECT failures FROM flights WHERE id = $1', [claimed.id]))[0].failures).toBe(0);
+    } finally {
+      await script('*', { state: 'working' });
+    }
   });
 });
 
