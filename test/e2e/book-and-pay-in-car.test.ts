@@ -5,7 +5,7 @@ import path from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { PGlite } from '@electric-sql/pglite';
-import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer } from './harness';
+import { launchBrowser, removeDir, startServer, ukDateInDays, type RunningServer, chooseAddress } from './harness';
 import { formatWholePrice, penceToPounds, poundsToPence } from '../../src/domain/money';
 
 let server: RunningServer;
@@ -21,13 +21,6 @@ afterAll(async () => {
 });
 
 
-async function chooseAddress(page: Page, label: string, typed: string, option: string) {
-  const input = page.getByRole('combobox', { name: label });
-  await input.click();
-  await input.fill(typed);
-  await page.getByRole('option', { name: option }).click();
-  await expect.poll(() => input.inputValue()).toBe(option);
-}
 
 const PICKUP = 'Heathrow Airport Terminal 5, Hounslow TW6 2GA';
 const DROPOFF = 'Trafalgar Square, London WC2N 5DN';

@@ -5,11 +5,10 @@
 // Another driver's job typed in the address is not found. Every new screen is checked with axe at 375 px, and the page
 // works at 320 px without scrolling sideways. Bookings are made through the API, as the website makes them.
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
 import { violations } from './axe';
+import { smsTexts } from './outbox';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 
 const suite = onSharedServer();
@@ -54,15 +53,7 @@ async function dispatch(reference: string, driverName: string, registration: str
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
-/** The texts in the server's SMS folder (DATA_DIR/sms: one file each), oldest first. */
-function texts(): { file: string; to: string; text: string }[] {
-  const dir = path.join(shared.dataDir, 'sms');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.txt')).sort().map((file) => {
-    const raw = readFileSync(path.join(dir, file), 'utf8');
-    return { file, to: /^To: (.+)$/m.exec(raw)?.[1] ?? '', text: raw.slice(raw.indexOf('\n\n') + 2).trim() };
-  });
-}
+const texts = () => smsTexts(shared.dataDir);
 /** The newest sign-in code texted to a mobile: "NNNNNN is your ... driver code". */
 const newestCode = (e164: string) => texts().filter((t) => t.to === e164).map((t) => /^(\d{6}) is your .* driver code/.exec(t.text)?.[1]).filter(Boolean).at(-1);
 

@@ -4,11 +4,9 @@
 // late, so the server's watcher moves the pickup: the passenger's page, the office's board at 1280 px and the driver's
 // job at 375 px each show the new time beside the time booked, and the passenger and the office are told once.
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { onSharedServer, ukDateInDays } from './harness';
+import { onSharedServer, ukDateInDays, chooseAddress } from './harness';
 import { violations } from './axe';
+import { smsTexts } from './outbox';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { TRAVEL_REFERENCE_PROBLEM } from '../../src/domain/flightNumbers';
 
@@ -27,23 +25,8 @@ const api = async (at: string, body?: unknown, headers: Record<string, string> =
   return { status: res.status, body: await res.json() as any, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? '' };
 };
 
-/** The texts in the server's SMS folder (DATA_DIR/sms), oldest first. */
-function texts(): { to: string; text: string }[] {
-  const dir = path.join(shared.dataDir, 'sms');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.txt')).sort().map((file) => {
-    const raw = readFileSync(path.join(dir, file), 'utf8');
-    return { to: /^To: (.+)$/m.exec(raw)?.[1] ?? '', text: raw.slice(raw.indexOf('\n\n') + 2).trim() };
-  });
-}
+const texts = () => smsTexts(shared.dataDir);
 
-async function chooseAddress(page: Page, label: string, typed: string, option: string) {
-  const input = page.getByRole('combobox', { name: label });
-  await input.click();
-  await input.fill(typed);
-  await page.getByRole('option', { name: option }).click();
-  await expect.poll(() => input.inputValue()).toBe(option);
-}
 
 describe('an airport pickup that follows its flight', () => {
   it('flags a typo at booking, and shows the pickup moved by a late landing on every page', async () => {

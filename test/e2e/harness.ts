@@ -6,8 +6,8 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { DEMO_SETTINGS } from '../../src/server/operator/seed';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { resolveChromium } from './chromium';
@@ -150,4 +150,13 @@ export function onSharedServer() {
       await server.admin('set-setting', name, value);
     },
   };
+}
+
+/** Types into an address field of the quote form and picks the suggestion named, as a person does. */
+export async function chooseAddress(page: Page, label: string, typed: string, option: string) {
+  const input = page.getByRole('combobox', { name: label });
+  await input.click();
+  await input.fill(typed);
+  await page.getByRole('option', { name: option }).click();
+  await expect.poll(() => input.inputValue()).toBe(option);
 }

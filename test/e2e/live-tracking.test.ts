@@ -4,13 +4,12 @@
 // sees each status and the car's distance appear without a reload, and the office's board and booking page follow
 // too. The SMS folder is read at each step. axe checks the passenger's live panel and the driver's sharing notice.
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
 import { violations } from './axe';
+import { smsTexts } from './outbox';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 
 const suite = onSharedServer();
@@ -46,15 +45,7 @@ async function book() {
   return { ref: res.body.data.booking.booking_number as string, key: res.body.data.manage_key as string };
 }
 
-/** The texts in the server's SMS folder (DATA_DIR/sms), oldest first. */
-function texts(): { to: string; text: string }[] {
-  const dir = path.join(shared.dataDir, 'sms');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.txt')).sort().map((file) => {
-    const raw = readFileSync(path.join(dir, file), 'utf8');
-    return { to: /^To: (.+)$/m.exec(raw)?.[1] ?? '', text: raw.slice(raw.indexOf('\n\n') + 2).trim() };
-  });
-}
+const texts = () => smsTexts(shared.dataDir);
 const textsTo = (to: string, ref: string) => texts().filter((t) => t.to === to && t.text.includes(ref)).map((t) => t.text);
 
 const live = (page: Page) => page.locator('.manage-live');

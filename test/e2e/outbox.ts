@@ -54,3 +54,13 @@ export function outboxMails(dataDir: string): OutboxMail[] {
     return { file, headers: splitHeaders(raw)[0], texts: textParts(raw) };
   });
 }
+
+/** The texts in the server's SMS folder (DATA_DIR/sms: one .txt file each, issue 41), oldest first. */
+export function smsTexts(dataDir: string): { file: string; to: string; text: string }[] {
+  const dir = path.join(dataDir, 'sms');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.txt')).sort().map((file) => {
+    const raw = readFileSync(path.join(dir, file), 'utf8');
+    return { file, to: /^To: (.+)$/m.exec(raw)?.[1] ?? '', text: raw.slice(raw.indexOf('\n\n') + 2).trim() };
+  });
+}
