@@ -1,6 +1,7 @@
 // A booking's page in the console (issue 26): every detail (the one summary, src/domain/bookingSummary.ts), the
 // price lines, the payment, the driver and a timeline; the actions the booking still allows, each confirmed in a
 // window first (./ActionDialogs.tsx).
+import { useEffect, useState } from 'react';
 import { FlightNote } from '../../components/FlightNote';
 import { bookingSummary, type SummaryRow } from '../../../domain/bookingSummary';
 import { formatExactPrice, poundsToPence } from '../../../domain/money';
@@ -25,8 +26,16 @@ export function BookingView() {
   const notFound = useOperator((s) => s.matches({ signedIn: { booking: 'notFound' } }));
   const failed = useOperator((s) => s.matches({ signedIn: { booking: 'failed' } }));
   const acting = useOperator((s) => s.context.action);
-  // Loaded again because it changed (or the live stream opened): its buttons wait, so a press is never lost meanwhile.
+  // Loaded again because it changed (or the live stream opened): a press meanwhile is sent once it is loaded, never lost
+  // (the buttons stay enabled, so focus can always come back to them).
   const reloading = useOperator((s) => s.matches({ signedIn: { booking: 'loading' } }));
+  const [pressed, setPressed] = useState<BookingAction | 'retryRefund' | null>(null);
+  useEffect(() => {
+    if (reloading || !pressed) return;
+    setPressed(null);
+    actor.send({ type: 'action.start', action: pressed });
+  }, [reloading, pressed, actor]);
+  const press = (action: BookingAction | 'retryRefund') => (reloading ? setPressed(action) : actor.send({ type: 'action.start', action }));
   const notice = useOperator((s) => s.context.notice);
   const office = useOperator((s) => mayRefund(s.context.staff?.role ?? ''));
   const error = useOperator((s) => (s.matches({ signedIn: { booking: 'confirming' } }) ? null : s.context.error?.message ?? null));
@@ -76,12 +85,12 @@ export function BookingView() {
       {(desk.actions.length > 0 || canRetryRefund) && (
         <div className="op-actions" role="group" aria-label="Actions">
           {desk.actions.map((a) => (
-            <button key={a} type="button" className={a === 'cancel' ? 'btn op-danger' : a === 'refund' ? 'btn btn-primary' : 'btn btn-secondary'} disabled={reloading}
-              onClick={() => actor.send({ type: 'action.start', action: a })}>
+            <button key={a} type="button" className={a === 'cancel' ? 'btn op-danger' : a === 'refund' ? 'btn btn-primary' : 'btn btn-secondary'}
+              onClick={() => press(a)}>
               {label(a)}
             </button>
           ))}
-          {canRetryRefund && <button type="button" className="btn btn-secondary" disabled={reloading} onClick={() => actor.send({ type: 'action.start', action: 'retryRefund' })}>Retry refund</button>}
+          {canRetryRefund && <button type="button" className="btn btn-secondary" onClick={() => press('retryRefund')}>Retry refund</button>}
         </div>
       )}
       <div className="op-grid">
