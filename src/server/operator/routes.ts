@@ -18,7 +18,7 @@ import { penceToPounds } from '../../domain/money';
 import { loadSettings, type AppEnv } from '../deps';
 import { loadBooking } from '../bookings/queries';
 import { endSession, signInStaff, type Staff } from './staff';
-import { clearSessionCookie, sessionToken, setSessionCookie, staffOfRequest } from './session';
+import { clearSessionCookie, requireStaff, sessionToken, setSessionCookie, staffOfRequest } from './session';
 import {
   EXPORT_COLUMNS, boardRows, deskBooking, exportRows, latestBooking, mailRows, scopeOf, timelineOf,
 } from './deskQueries';
@@ -30,12 +30,6 @@ import { renewConfirmation } from '../bookings/renewConfirmation';
 import { changeData, dataSection, isDataSection } from './operatorData';
 import { mayChange, sectionsFor } from '../../domain/operatorData';
 import { JOB_STATUS_LABELS, type JobStatus } from '../../domain/driverJobs';
-
-async function requireStaff(c: Context<AppEnv>, opts: { background?: boolean } = {}): Promise<Staff> {
-  const staff = await staffOfRequest(c, opts);
-  if (!staff) throw new DomainError('unauthenticated', MESSAGES.sessionEnded);
-  return staff;
-}
 
 async function deskDeps(c: Context<AppEnv>): Promise<DeskDeps> {
   const { db, now, siteUrl } = c.var.deps;

@@ -8,6 +8,8 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../deps';
 import { DEFAULT_STAFF_SESSION } from '../config';
 import { staffOfSession, type Staff } from './staff';
+import { DomainError } from '../errors';
+import { MESSAGES } from '../../domain/operatorDesk';
 
 export const SESSION_COOKIE = 'operator_session';
 /** Sent by the board's poll for the newest booking (src/web/views/operator/operatorApi.ts). */
@@ -47,4 +49,11 @@ export async function staffOfRequest(c: Context<AppEnv>, opts: { background?: bo
   if (!token) return null;
   // A call made by the console by itself (the board's poll, its live stream) reads the session without keeping it.
   return staffOfSession(c.var.deps.db, token, { limits: settingsOf(c), background: opts.background === true || c.req.header(BACKGROUND_POLL_HEADER) === '1' });
+}
+
+/** The member of staff signed in, for a console call; none is a 401 that signs the console out. */
+export async function requireStaff(c: Context<AppEnv>, opts: { background?: boolean } = {}): Promise<Staff> {
+  const staff = await staffOfRequest(c, opts);
+  if (!staff) throw new DomainError('unauthenticated', MESSAGES.sessionEnded);
+  return staff;
 }
