@@ -20,7 +20,8 @@ import { cardProviderFromConfig } from './payments/provider';
 import { reconcileCardBookings } from './cardEvents/cardEvents';
 import { loadSettings } from './deps';
 import { purgeExpiredRecords } from './operator/retention';
-import { expireUnpaidCardBookings, removeUnpaidPersonalData } from './bookings/unpaidBookings';
+import { expireUnpaidCardBookings } from './bookings/unpaidBookings';
+import { removeExpiredPersonalData, removeUnpaidPersonalData } from './privacy/job';
 import { listening, listeningOn, refusalLine, siteUrl } from './startup';
 import { adminDoorApp, newDoorSecret, openDoor } from './operator/adminDoor';
 import { demoSignInRefusal, findDemoSignIns } from './operator/demoAccounts';
@@ -153,11 +154,24 @@ async function start(options: ServeOptions) {
     if (n) console.log(`Completed ${n} card booking(s) whose payment had succeeded.`);
   }, (err) => console.error('Card booking check failed:', err));
   // The privacy policy's retention times (operator/retention.ts), checked with the same timer; card bookings never paid
-  // expire after a day and lose their personal data after PENDING_RETENTION_DAYS (bookings/unpaidBookings.ts); sent
-  // messages leave the outbox folder (and texts the sms folder) after OUTBOX_RETENTION_DAYS; what PGlite made since is made private.
+  // expire after a day and lose their personal data after PENDING_RETENTION_DAYS (bookings/unpaidBookings.ts,
+  // privacy/job.ts); once a day, bookings past the records time and invoices past theirs lose theirs (privacy/job.ts,
+  // decision 60); sent messages leave the outbox folder (and texts the sms folder) after OUTBOX_RETENTION_DAYS; what
+  // PGlite made since is made private.
+  let retentionRanAt = 0;
+  const daily = () => {
+    if (Date.now() - retentionRanAt < 24 * 3_600_000) return undefined;
+    retentionRanAt = Date.now();
+    return loadSettings(db).then((settings) => removeExpiredPersonalData(db, settings)).then((n) => {
+      if (n.bookings || n.passengers || n.invoices) {
+        console.log(`Retention: personal data removed from ${n.bookings} booking(s), ${n.passengers} contact record(s), ${n.invoices} invoice(s).`);
+      }
+    }, (err) => { retentionRanAt = 0; throw err; });
+  };
   const purge = () => purgeExpiredRecords(db)
     .then(() => expireUnpaidCardBookings(db, cards))
     .then(() => removeUnpaidPersonalData(db, config.pendingRetentionDays))
+    .then(daily)
     .then(() => removeOldOutboxFiles(path.join(config.dataDir, 'outbox'), config.outboxRetentionDays))
     .then(() => removeOldOutboxFiles(path.join(config.dataDir, 'sms'), config.outboxRetentionDays, Date.now(), '.txt'))
     .then(() => { if (!config.databaseUrl) makeTreePrivate(config.dataDir); })

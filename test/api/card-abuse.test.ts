@@ -7,7 +7,8 @@ import { localCards, testApp } from './setup';
 import { DEFAULT_LIMITS } from '../../src/server/limits';
 import { loadConfig } from '../../src/server/config';
 import { cardProviderFromConfig, type CardProvider } from '../../src/server/payments/provider';
-import { expireUnpaidCardBookings, removeUnpaidPersonalData } from '../../src/server/bookings/unpaidBookings';
+import { expireUnpaidCardBookings } from '../../src/server/bookings/unpaidBookings';
+import { removeUnpaidPersonalData } from '../../src/server/privacy/job';
 import { runAdmin } from '../../src/server/operator/adminCommands';
 import { createApp } from '../../src/server/app';
 import { estimateDistance } from '../../src/server/geo/distance';
@@ -149,15 +150,20 @@ describe('card bookings never paid', () => {
   it('lose their personal data after 7 days (PENDING_RETENTION_DAYS), and nothing newer does', async () => {
     expect(loadConfig({}).pendingRetentionDays).toBe(7);
     await t.db.query("UPDATE bookings SET created_at = now() - interval '8 days' WHERE idempotency_key = 'abandoned'");
+    const [{ passenger_id: guest }] = await t.db.query<{ passenger_id: number }>("SELECT passenger_id FROM bookings WHERE idempotency_key = 'abandoned'");
     expect(await removeUnpaidPersonalData(t.db, 7)).toBe(1);
     const [gone] = await t.db.query<any>(
-      `SELECT b.pick_up_address, p.passenger_name, p.passenger_email, p.passenger_contact_no, p.additional_info, g.name, g.email, g.phone,
-              (SELECT count(*)::int FROM outbound_emails e WHERE e.booking_id = b.id) AS mails
-         FROM bookings b JOIN booking_passengers p ON p.booking_id = b.id JOIN passengers g ON g.id = b.passenger_id
+      `SELECT b.pick_up_address, b.drop_off_address, b.passenger_id, p.passenger_name, p.passenger_email, p.passenger_contact_no, p.additional_info,
+              (SELECT count(*)::int FROM outbound_emails e WHERE e.booking_id = b.id) AS mails, b.personal_data_removed_at IS NOT NULL AS marked
+         FROM bookings b JOIN booking_passengers p ON p.booking_id = b.id
         WHERE b.idempotency_key = 'abandoned'`);
+    // The one anonymiser of every table (src/server/privacy/, decision 60): an address keeps its postcode district.
     expect(gone).toEqual({
-      pick_up_address: '', passenger_name: '', passenger_email: '', passenger_contact_no: '', additional_info: '', name: '', email: '', phone: '', mails: 0,
+      pick_up_address: 'TW6', drop_off_address: 'WC2N', passenger_id: null, passenger_name: '', passenger_email: '', passenger_contact_no: '',
+      additional_info: '', mails: 0, marked: true,
     });
+    const [contact] = await t.db.query<any>('SELECT name, email, phone, personal_data_removed_at IS NOT NULL AS marked FROM passengers WHERE id = $1', [guest]);
+    expect(contact).toEqual({ name: '', email: '', phone: '', marked: true });
     const [kept] = await t.db.query<any>(
       "SELECT p.passenger_name FROM bookings b JOIN booking_passengers p ON p.booking_id = b.id WHERE b.idempotency_key = 'paid-late'");
     expect(kept.passenger_name).toBe('Carl Tester');

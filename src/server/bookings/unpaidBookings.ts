@@ -1,8 +1,9 @@
 // Card bookings that were never paid (issue 24): every card try writes a pending booking with a person's details, so
 // abandoned ones must not pile up. After a day a pending booking's intent is canceled at the provider (so it can never
 // be paid later) and the booking is marked 'expired'; one whose payment succeeded after all is completed instead.
-// After PENDING_RETENTION_DAYS the expired booking's personal data is removed. Both run with the periodic jobs of
-// main.ts; each row changes once, whichever process gets to it (`WHERE status = 'pending'`, `... IS NULL`).
+// After PENDING_RETENTION_DAYS the expired booking's personal data is removed, by the one anonymiser of every table
+// (../privacy/job.ts removeUnpaidPersonalData). Both run with the periodic jobs of main.ts; each row changes once,
+// whichever process gets to it (`WHERE status = 'pending'`, `personal_data_removed_at IS NULL`).
 import type Stripe from 'stripe';
 import type { Db } from '../db/index';
 import { completeCardBooking } from './cardBookings';
@@ -47,32 +48,4 @@ async function cancelUnpaidIntent(db: Db, cards: CardProvider, intentId: string)
     return false;
   }
   return pi.status === 'canceled';
-}
-
-/**
- * Removes the personal data of bookings expired unpaid more than `days` ago: the passenger's name, e-mail, phone and
- * notes, the addresses and flight numbers, the held confirmation, and a guest's contact record once no kept booking
- * uses it. The booking row stays (reference, vehicle, price) for the operator's accounts. Answers how many.
- */
-export async function removeUnpaidPersonalData(db: Db, days: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const gone = await tx.query<{ id: number; passenger_id: number | null }>(
-      `UPDATE bookings SET personal_data_removed_at = now(), pick_up_address = '', drop_off_address = NULL, flight_no = NULL,
-              return_flight_no = NULL
-        WHERE status = 'expired' AND personal_data_removed_at IS NULL AND created_at < now() - make_interval(days => $1)
-        RETURNING id, passenger_id`, [days]);
-    if (!gone.length) return 0;
-    const ids = JSON.stringify(gone.map((b) => b.id));
-    const inIds = 'IN (SELECT value::int FROM json_array_elements_text($1::json))';
-    await tx.query(`UPDATE booking_passengers SET passenger_name = '', passenger_email = '', passenger_contact_no = '', additional_info = ''
-                     WHERE booking_id ${inIds}`, [ids]);
-    await tx.query(`DELETE FROM booking_stops WHERE booking_id ${inIds}`, [ids]);
-    await tx.query(`DELETE FROM outbound_emails WHERE status = 'held' AND booking_id ${inIds}`, [ids]);
-    await tx.query(
-      `UPDATE passengers p SET name = '', email = '', phone = ''
-        WHERE p.password_hash IS NULL AND p.id IN (SELECT value::int FROM json_array_elements_text($1::json))
-          AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.passenger_id = p.id AND b.personal_data_removed_at IS NULL)`,
-      [JSON.stringify(gone.map((b) => b.passenger_id).filter((id) => id !== null))]);
-    return gone.length;
-  });
 }
