@@ -99,4 +99,6 @@ export interface DriverJob {
   no_show_from: string | null;
   /** An airport pickup's flight (issue 42): its status, and the pickup as it stands beside the time booked. */
   flight_status: BookingFlight | null;
+  /** The driver may report an item found in the car (issue 43 §3: casework.ts mayReportFound). */
+  can_report_found: boolean;
 }

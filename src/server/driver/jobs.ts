@@ -18,6 +18,8 @@ import { formatExactPrice } from '../../domain/money';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { ukToday, ukLocalToInstant } from '../../domain/ukTime';
 import type { Driver } from './signIn';
+import { CASEWORK_MESSAGES, foundItemErrors, mayReportFound, type FoundItemInput } from '../../domain/casework';
+import { openFoundItem } from '../casework/entries';
 
 export type { DriverJob } from '../../domain/driverJobs';
 
@@ -63,6 +65,7 @@ async function jobView(db: Queryable, r: JobRow, settings: Settings, now: Date):
     car: r.driver?.registration ? `${r.driver.colour ? `${r.driver.colour} ` : ''}${r.driver.vehicle ?? ''}, ${r.driver.registration}`.trim() : null,
     no_show_from: state.jobStatus === 'arrived' ? noShowFrom(state)?.toISOString() ?? null : null,
     flight_status: await bookingFlight(db, r.id),
+    can_report_found: mayReportFound({ status: state.jobStatus, cancelled: r.status === 'cancelled' }),
   };
 }
 
@@ -144,5 +147,29 @@ export async function takeStep(deps: JobDeps, driver: Driver, reference: string,
     if (step === 'declined') return null;
     const [after] = await tx.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE b.id = $1`, [row.id]);
     return jobView(tx, after, deps.settings, deps.now);
+  });
+}
+
+/**
+ * The driver reports an item found in the car on one of their jobs (issue 43 §3), once the passenger has been on board
+ * (409 before): a lost property entry, found today, linked to the booking, the driver and the car, written with its
+ * timeline row and the office's notice in one transaction. Another driver's job (or none) is 404.
+ */
+export async function reportFound(deps: JobDeps, driver: Driver, reference: string, input: Partial<Record<keyof FoundItemInput, string>>) {
+  const [field, message] = Object.entries(foundItemErrors(input)).find(([, m]) => m) ?? [];
+  if (field) throw new DomainError('invalid', message!, field);
+  const ref = reference.trim().toUpperCase();
+  return deps.db.transaction(async (tx) => {
+    await tx.query('SELECT 1 FROM bookings WHERE booking_number = $1 AND driver_id = $2 FOR UPDATE', [ref, driver.id]);
+    const [row] = await tx.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM ${JOB_FROM} WHERE b.booking_number = $1 AND b.driver_id = $2 AND ${STILL_THEIRS}`,
+      [ref, driver.id, deps.now.toISOString()]);
+    if (!row) throw notYours(ref);
+    if (!mayReportFound({ status: stateOf(row).jobStatus, cancelled: row.status === 'cancelled' })) throw new DomainError('conflict', CASEWORK_MESSAGES.foundNotNow);
+    const item = { description: input.description!.trim(), found_place: input.found_place?.trim() ?? '' };
+    const entry = await openFoundItem(tx, driver, ref, item, deps.now);
+    await tellOffice(tx, deps, row, `Item found in the car (${entry.number})`, [
+      ['Driver', `${driver.name} (${driver.mobile})`], ['Item', item.description], ['Where', item.found_place || 'In the car'],
+    ], driver.name);
+    return entry;
   });
 }

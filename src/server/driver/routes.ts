@@ -10,7 +10,8 @@ import { readBody } from '../http/body';
 import { DomainError } from '../errors';
 import { loadSettings, type AppEnv } from '../deps';
 import { CODE_ANSWER_MS, DRIVER_MESSAGES, DRIVER_SESSION_DAYS, driverOfSession, endDriverSession, requestCode, signInDriver, type Driver } from './signIn';
-import { driverJob, driverJobs, takeStep, type JobDeps } from './jobs';
+import { driverJob, driverJobs, reportFound, takeStep, type JobDeps } from './jobs';
+import { FoundItemBody } from '../../domain/casework';
 import { recordPosition } from './positions';
 import { isJobStep, JOB_STEPS } from '../../domain/driverJobs';
 
@@ -89,6 +90,13 @@ export const driverRoutes = new Hono<AppEnv>()
     const job = await takeStep(await jobDeps(c), driver, c.req.param('reference'), status);
     c.var.deps.mail.kick();
     return c.json({ job });
+  })
+  // An item found in the car on this job (issue 43 §3): { description, found_place } opens a lost property entry.
+  .post('/driver/jobs/:reference/found', async (c) => {
+    const driver = await requireDriver(c);
+    const entry = await reportFound(await jobDeps(c), driver, c.req.param('reference'), await readBody(c, FoundItemBody));
+    c.var.deps.mail.kick();
+    return c.json({ entry }, 201);
   })
   // The car's place while on the way (issue 41 §3): { lat, lng, accuracy? } from the browser's geolocation.
   .post('/driver/jobs/:reference/position', async (c) => {

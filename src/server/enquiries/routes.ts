@@ -32,8 +32,8 @@ export const enquiryRoutes = new Hono<AppEnv>()
   .post('/contact-us', async (c) => {
     const m = await readBody(c, ContactForm);
     if (isHoneypotFilled(m)) return c.json({ success: true, message: CONTACT_SENT });
-    const { db, mail } = c.var.deps;
-    await counted(c, 'contactMessages', async () => saveContactMessage(db, m, operatorEmail(await loadSettings(db))));
+    const { db, mail, now } = c.var.deps;
+    await counted(c, 'contactMessages', async () => saveContactMessage(db, m, operatorEmail(await loadSettings(db)), now()));
     mail.kick();
     return c.json({ success: true, message: CONTACT_SENT });
   });

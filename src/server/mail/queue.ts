@@ -12,7 +12,9 @@ import { referenceSettings } from '../reference/referenceData';
 import type { Settings } from '../../domain/settings';
 
 export interface NewEmail {
-  kind: 'booking_confirmation' | 'new_booking_notice' | 'manage_link' | 'driver_assigned' | 'driver_job' | 'booking_cancelled' | 'booking_change_notice' | 'booking_changed' | 'quote_request' | 'contact_message' | 'password_reset' | 'email_changed' | 'pickup_moved';
+  kind: 'booking_confirmation' | 'new_booking_notice' | 'manage_link' | 'driver_assigned' | 'driver_job' | 'booking_cancelled' | 'booking_change_notice' | 'booking_changed' | 'quote_request' | 'contact_message' | 'password_reset' | 'email_changed' | 'pickup_moved'
+    /** Issue 43 §3: a complaint or lost property entry closed, its outcome to the complainant or the owner. */
+    | 'casework_closed';
   to: string; cc?: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
   /** The body holds a secret (a reset code): erase it once the message is sent or given up. */
   eraseAfterSend?: boolean;

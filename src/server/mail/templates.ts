@@ -319,6 +319,19 @@ export function refundAfterCancelMail(r: BookingResult, refundedPence: number, s
  * the booking as answered, its price lines, and the manage link or the notice's own facts. The sender renders them,
  * with the settings of the moment (the company's name and contacts), when it hands them over.
  */
+/** A complaint or a lost property entry as its closing e-mail names it (issue 43 §3). */
+export interface ClosedCase { what: 'complaint' | 'lost property report'; number: string; name: string; booking: string; about: string; outcome: string }
+
+/** To the complainant or the owner, once, when the office closes their entry: what it was about and the outcome. */
+export function caseClosedMail(c: ClosedCase, s: Settings): Message {
+  const greeting = c.name ? `Dear ${c.name}, w` : 'W';
+  const m = render(`Your ${c.what} ${c.number}`, `${greeting}e have finished looking into your ${c.what}, and this is our answer.`, [
+    ['Reference', c.number], ['Booking', c.booking || '-'], [c.what === 'complaint' ? 'Your complaint' : 'The item', c.about || '-'],
+    ['Outcome', c.outcome],
+  ], ['If anything is still not right, reply to this e-mail or call us, quoting the reference above.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
 export type StoredTemplate = 'booking_confirmation' | 'new_booking_notice';
 export interface StoredBookingMessage {
   booking: BookingResult; lines: { label: string; amount: string }[];

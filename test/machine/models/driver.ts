@@ -30,6 +30,7 @@ const base: DriverJob = {
   dropoff: 'Trafalgar Square, London WC2N 5DN', hourly: null, flight: 'BA 117', sign: 'Eleanor Whitfield', passengers: 2,
   luggage: '1 suitcase, 0 hand luggage', extras: ['Meet and Greet'], notes: '', passenger_name: 'Eleanor Whitfield',
   passenger_phone: '+447700900321', collect: '£62.00', vehicle: 'Saloon', car: 'White Toyota Prius, LF68 TXI', steps: ['accepted', 'declined'], no_show_from: null, flight_status: null,
+  can_report_found: false,
 };
 /** A new job: Accept or Decline. */
 export const assigned = base;
