@@ -9,7 +9,7 @@ import { locationOfScreen, pathWith, screenOfPath } from '../src/domain/screens'
 import { sectionsFor } from '../src/domain/operatorData';
 import { output } from './shared';
 import type { MailStatus } from './operatorTypes';
-import { bookingPage, newest, operatorSetup, queryOfSearch, searchOfQuery, sectionOf, SESSION_ENDED, showError } from './operatorSetup';
+import { bookingPage, consolePage, newest, operatorSetup, queryOfSearch, searchOfQuery, sectionOf, SESSION_ENDED, showError } from './operatorSetup';
 import { dataPage, exportPage, mailPage } from './operatorPages';
 
 export type {
@@ -115,6 +115,8 @@ export const operatorMachine = operatorSetup.createMachine({
             { guard: 'onMail', target: 'mail', actions: assign({ mailStatus: ({ context }) => (new URLSearchParams(context.location.search).get('status') as MailStatus) || 'failed' }) },
             { guard: 'onExport', target: 'export' },
             { guard: 'onData', target: 'data', actions: assign({ dataSection: ({ context }) => sectionOf(context.location.search, context.staff?.role) }) },
+            // Issue 43's pages, each run as a child machine (./consolePage.ts).
+            { guard: { type: 'onScreen', params: { screen: 'operatorRecords' } }, target: 'records' },
             { target: 'board', actions: assign({ query: ({ context }) => queryOfSearch(context.location.search) }) },
           ],
         },
@@ -170,6 +172,8 @@ export const operatorMachine = operatorSetup.createMachine({
         mail: mailPage,
         data: dataPage,
         export: exportPage,
+        // Issue 43: the pages of the operator's books, each its own machine, started with the address and who is signed in.
+        records: consolePage('operatorRecords', 'recordsPage'),
       },
     },
   },

@@ -7,7 +7,9 @@ import type { BoardTab } from '../src/domain/operatorDesk';
 import { MESSAGES } from '../src/domain/operatorDesk';
 import { screenOfPath, type Location, type OperatorScreen } from '../src/domain/screens';
 import { isDataSection, sectionsFor, type DataChange, type DataSection } from '../src/domain/operatorData';
-import { errorText, failure, provided } from './shared';
+import { failure, provided } from './shared';
+import { asCallError, isSessionEnd } from './consolePage';
+import { recordsMachine } from './operatorRecords';
 import type {
   ActionResult, Board, BoardQuery, BookingPage, CallError, DataSaved, DeskAction, Filters, Latest, MailRow, MailStatus,
   OperatorContext, OperatorEvent, OperatorInput, Records, StaffMember,
@@ -53,12 +55,6 @@ export const ACTION_DONE: Record<DeskAction['kind'], string> = {
   refund: 'Refund made. The passenger has been e-mailed.',
 };
 
-const isSessionEnd = (e: unknown) => (e as CallError)?.status === 401;
-/** A call's refusal as kept: its message, and the field and status it came with. */
-function asCallError(e: unknown): CallError {
-  const { field, status } = (typeof e === 'object' && e ? e : {}) as Partial<CallError>;
-  return { message: errorText(e), ...(field ? { field } : {}), ...(status ? { status } : {}) };
-}
 
 /** Any call answered 401: the session ended, and the console signs out, keeping where it was (`sessionEnded`). */
 export const SESSION_ENDED = { guard: { type: 'sessionEnded', params: failure }, target: '#operator.signedOut', actions: 'sessionEnded' } as const;
@@ -80,6 +76,8 @@ export const operatorActors = {
   exportCsv: provided<void, { from: string; to: string }>('exportCsv'),
   loadData: provided<unknown, { section: DataSection }>('loadData'),
   saveData: provided<DataSaved, { change: DataChange }>('saveData'),
+  /** The console's pages run as child machines (./consolePage.ts), started with the address and the member of staff. */
+  recordsPage: recordsMachine,
   /** Polls the newest booking every few seconds and sends `latest` (provided by the app; tests send it themselves). */
   watchLatest: fromCallback(() => () => {}),
   /** Hears of every change of a booking this member of staff may see and sends `booking.changed` (provided by the app). */
@@ -112,6 +110,8 @@ export const operatorGuards = {
   onBooking: ({ context }: Args) => screenOfPath(context.location.path) === 'operatorBooking',
   onMail: ({ context }: Args) => screenOfPath(context.location.path) === 'operatorMail',
   onExport: ({ context }: Args) => screenOfPath(context.location.path) === 'operatorExport',
+  /** A page run as a child machine: its screen is the address's. */
+  onScreen: ({ context }: Args, { screen }: { screen: OperatorScreen }) => screenOfPath(context.location.path) === screen,
   /** Operator data: every part for administrators, the drivers and cars for other staff (sectionsFor). */
   onData: ({ context }: Args) => screenOfPath(context.location.path) === 'operatorData' && sectionsFor(context.staff?.role).length > 0,
   newerThanBoard: ({ context, event }: Args) => event.type === 'latest' && event.latest.latest_id > (context.board?.latest.latest_id ?? 0),
@@ -127,6 +127,19 @@ export const operatorSetup = setup({
   actors: operatorActors,
   actions: operatorActions,
   guards: operatorGuards,
+});
+
+/**
+ * A page run as a child machine (./consolePage.ts), invoked as `page` with the address and the member of staff while
+ * its screen is open. What it tells the console is heard here alone: the address it shows, and a session that ended.
+ */
+export const consolePage = (screen: OperatorScreen, src: 'recordsPage') => operatorSetup.createStateConfig({
+  meta: { screen },
+  invoke: { id: 'page', src, input: ({ context }) => ({ location: context.location, staff: context.staff! }) },
+  on: {
+    'page.location': { actions: { type: 'setLocation', params: ({ event }) => ({ location: event.location }) } },
+    'page.sessionEnded': { target: '#operator.signedOut', actions: 'sessionEnded' },
+  },
 });
 
 /** A booking's page: loaded, then the office's actions, each confirmed in its dialog first. */

@@ -8,6 +8,7 @@ import type { AssignInput, CarRecord, DispatchNeeds, DriverRecord } from '../src
 import type { Location } from '../src/domain/screens';
 import type { BookingResult } from '../src/domain/schemas';
 import type { DataChange, DataSection } from '../src/domain/operatorData';
+import type { ToConsole } from './consolePage';
 
 export interface StaffMember { id: number; email: string; name: string; role: 'admin' | 'dispatcher' | 'company'; company_name: string | null }
 
@@ -88,7 +89,9 @@ export type OperatorEvent =
   | { type: 'export.download'; from: string; to: string }
   | { type: 'data.show'; section: DataSection }
   | { type: 'data.save'; change: DataChange }
-  | { type: 'retry' };
+  | { type: 'retry' }
+  /** From a page run as a child machine (./consolePage.ts): its address, or a 401. */
+  | ToConsole;
 
 /** The drivers and cars on record the viewer may dispatch (a company's staff: their own), for the assign dialog. */
 export interface Records {

@@ -64,6 +64,7 @@ export const SCREENS = {
   operatorMail: { path: '/operator/mail', title: 'Mail', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorExport: { path: '/operator/export', title: 'Export for the accounts', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorData: { path: '/operator/data', title: 'Operator data', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  operatorRecords: { path: '/operator/records', title: 'Booking records', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   // A passenger's booking through its link (issue 27), and the page that e-mails a lost link.
   manageFind: { path: '/manage', title: 'Find your booking', area: 'manage', view: 'ManageArea' },
   manageBooking: { path: '/manage/:reference', title: 'Your booking', area: 'manage', view: 'ManageArea' },

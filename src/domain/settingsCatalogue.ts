@@ -5,6 +5,7 @@ import { isEmail } from './fields';
 import { EXTRAS } from './extras';
 import { MAX_FREE_WAITING_MINUTES } from './freeWaiting';
 import { tileUrlProblem } from './tracking';
+import { RETENTION_RANGES, RETENTION_SETTINGS } from './retention';
 
 export type SettingKind =
   /** enable / disable */
@@ -26,15 +27,20 @@ export type SettingKind =
   /** a map tile address with {z}, {x} and {y} (issue 41) */
   | 'tileUrl'
   /** a whole number of calls or things (issue 42: the flight provider's allowance) */
-  | 'count';
+  | 'count'
+  /** a whole number of months or years within `range` (issue 43: how long personal data is kept) */
+  | 'months'
+  | 'years';
 
 export interface SettingInfo {
   name: string; label: string; kind: SettingKind; group: SettingGroup; hint?: string;
   /** Minutes: empty keeps the default the hint names; the most the setting takes. */
   minutes?: { optional: boolean; max: number };
+  /** Months and years: the least and most it takes, and why the least (empty keeps the least). */
+  range?: { min: number; max: number; why: string };
 }
-export type SettingGroup = 'Company' | 'Site' | 'Booking' | 'Dispatch' | 'Flights' | 'Prices of extras' | 'Payment' | 'Pages';
-export const SETTING_GROUPS: readonly SettingGroup[] = ['Company', 'Site', 'Booking', 'Dispatch', 'Flights', 'Prices of extras', 'Payment', 'Pages'];
+export type SettingGroup = 'Company' | 'Site' | 'Booking' | 'Dispatch' | 'Flights' | 'Prices of extras' | 'Payment' | 'Records and privacy' | 'Pages';
+export const SETTING_GROUPS: readonly SettingGroup[] = ['Company', 'Site', 'Booking', 'Dispatch', 'Flights', 'Prices of extras', 'Payment', 'Records and privacy', 'Pages'];
 
 const s = (name: string, label: string, kind: SettingKind, group: SettingGroup, hint?: string, minutes?: SettingInfo['minutes']): SettingInfo => (
   { name, label, kind, group, hint, ...minutes && { minutes } });
@@ -47,6 +53,8 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('Company_Contact_Info', 'Phone', 'text', 'Company'),
   s('Company_Email', 'Published e-mail', 'email', 'Company'),
   s('Company_Address', 'Address', 'text', 'Company'),
+  s('OPERATOR_LICENCE_NUMBER', 'Operator licence number', 'text', 'Company', 'Printed at the top of the booking records (issue 43).'),
+  s('OPERATOR_LICENSING_AUTHORITY', 'Licensing authority', 'text', 'Company', 'The council or Transport for London, as the licence names it.'),
   s('FROM_EMAIL', 'E-mails are sent from', 'email', 'Company'),
   s('OPERATOR_EMAIL', "The office's inbox", 'email', 'Company', 'New bookings, changes, quote requests and contact messages; empty: the address e-mails are sent from.'),
   s('SHOW_NAVBAR_PAGE', 'Site bar', 'toggle', 'Site'),
@@ -94,6 +102,13 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('ROUND_OFF', 'Round prices to whole pounds', 'yesNo', 'Payment'),
   s('VAT_NUMBER', 'VAT number', 'text', 'Payment', 'When set, the receipt of a booking paid by card or completed is a VAT invoice, numbered without gaps and never changed; a later refund or payment is a credit or debit note.'),
   s('VAT_RATE', 'VAT rate (%)', 'percent', 'Payment', 'Empty: 20.'),
+  // How long personal data is kept (issue 43 §4, src/domain/retention.ts, decision 60).
+  { ...s(RETENTION_SETTINGS.records, 'Keep booking records for', 'months', 'Records and privacy',
+    "Months after the journey (a return: its later leg); then the passenger's name, phone, e-mail, notes and addresses beyond the postcode district are removed (empty: 12)."),
+    range: { min: RETENTION_RANGES.records.min, max: RETENTION_RANGES.records.max, why: "the licensing rules' least" } },
+  { ...s(RETENTION_SETTINGS.invoices, 'Keep VAT invoices for', 'years', 'Records and privacy',
+    'Years after the invoice date; then the buyer and journey on it are made anonymous (empty: 6).'),
+    range: { min: RETENTION_RANGES.invoices.min, max: RETENTION_RANGES.invoices.max, why: "HMRC's least" } },
   s('TERMS_AND_CONDITIONS', 'Terms and conditions', 'longText', 'Pages', 'Empty: the built-in text.'),
   s('PRIVACY_POLICY', 'Privacy policy', 'longText', 'Pages', 'Empty: the built-in text.'),
   s('ACCESSIBILITY_STATEMENT', 'Accessibility statement', 'longText', 'Pages', 'Empty: the built-in text.'),
@@ -120,6 +135,12 @@ export function settingProblem(info: SettingInfo, value: string): string | null 
     case 'text': return v.length <= 300 ? null : `${info.label}: at most 300 characters.`;
     case 'longText': return v.length <= 20_000 ? null : `${info.label}: at most 20,000 characters.`;
     case 'count': return v === '' || /^[1-9]\d{0,5}$/.test(v) ? null : `${info.label}: enter a whole number from 1, or leave it empty.`;
+    case 'months':
+    case 'years': {
+      const { min, max, why } = info.range ?? { min: 0, max: 9999, why: '' };
+      if (v === '' || (/^\d{1,4}$/.test(v) && Number(v) >= min && Number(v) <= max)) return null;
+      return `${info.label}: a whole number of ${info.kind} from ${min}${why ? ` (${why})` : ''} to ${max}, or leave it empty for ${min}.`;
+    }
     case 'tileUrl': {
       const problem = tileUrlProblem(v);
       return problem && `${info.label}: ${problem}`;

@@ -546,6 +546,9 @@ function outputText(out: unknown): string {
   if (page) {
     return ` (${page.status}${page.may.change ? '' : ', closed to changes'}${page.waiting_change ? ', a change waiting' : ''}${page.job?.flight ? ', its flight followed' : ''})`;
   }
+  // Issue 43's console pages: an answer for a range of days reads as its range.
+  const range = (o as { range?: { from?: unknown; to?: unknown } }).range;
+  if (range && typeof range.from === 'string') return ` (${range.from} to ${String(range.to)})`;
   return 'success' in o ? ` (success: ${String(o.success)})` : '';
 }
 
@@ -569,6 +572,10 @@ export function describeEvent(e: ModelEvent): string {
     if (k === 'path' && typeof v === 'string') words.push(v + (typeof fields.search === 'string' ? fields.search : ''));
     else if ((typeof v === 'string' && v !== '') || typeof v === 'number') words.push(String(v));
     else if (v === null) words.push(`no ${k}`);
+    // A range of days (issue 43's records) reads as its days.
+    else if (v && typeof v === 'object' && typeof (v as { from?: unknown }).from === 'string' && typeof (v as { to?: unknown }).to === 'string') {
+      words.push(`${(v as { from: string }).from} to ${(v as { to: string }).to}`);
+    }
     // A field of numbers only (the newest booking's id and count) reads as them: two such events differ by them.
     else if (v && typeof v === 'object' && Object.values(v).length && Object.values(v).every((x) => typeof x === 'number')) {
       words.push(Object.entries(v).map(([name, n]) => `${name} ${n}`).join(' '));

@@ -369,7 +369,12 @@ browserPaths({
   // What a person can do on the page: nothing while a call decides the next screen; a tab or button only where it
   // is shown; not go to the address the page is at.
   // What the live streams and the phone's position tell the page (issue 41): driven in Chromium by e2e/live-tracking.
-  outsideThePage: ['booking.changed', 'operator.signedIn.board.loading xstate.error.actor.0.operator.signedIn.board.loading #1'],
+  outsideThePage: [
+    'booking.changed', 'operator.signedIn.board.loading xstate.error.actor.0.operator.signedIn.board.loading #1',
+    // Issue 43's pages run as the console's child machines, each with its own generated paths in Chromium
+    // (records.paths.test.ts): what they tell the console, and the way in to one.
+    'page.location', 'page.sessionEnded', 'operator.signedIn.routing (always) #4',
+  ],
   allows: (s, e) => {
     // The server answers the action the person confirmed: a driver and car saved to the assign dialog, a
     // cancellation (its refund failed) to the cancel dialog.
@@ -378,7 +383,7 @@ browserPaths({
     const ev = e as AnyEventObject;
     const here = `${s.context.location.path}${s.context.location.search}`;
     switch (ev.type) {
-      case 'url.changed': return `${ev.path}${ev.search}` !== here;
+      case 'url.changed': return `${ev.path}${ev.search}` !== here && ev.path !== '/operator/records';
       case 'open': return s.matches({ signedIn: { board: 'ready' } }) && (s.context.board?.rows.length ?? 0) > 0;
       case 'board.query': return s.matches({ signedIn: 'board' }) && s.context.query.tab !== ev.query.tab;
       case 'board.showNew': return s.matches({ signedIn: { board: 'ready' } }) && unseenCount(s) > 0;

@@ -49,6 +49,9 @@ export const DEMO_SETTINGS: Record<string, string> = {
   ROUND_OFF: 'yes',
 };
 
+/** The demo operator's licence, printed at the top of its booking records (issue 43); only where a demo is wanted. */
+export const DEMO_LICENCE = { OPERATOR_LICENCE_NUMBER: '0041287', OPERATOR_LICENSING_AUTHORITY: 'Transport for London' };
+
 const COMPANIES = [
   { company_name: 'Albion Executive Cars', contact_phone: '+44 20 7946 0321', contact_email: 'bookings@albion-executive.co.uk', address: '27 Old Gloucester Street, London WC1N 3AX' },
   { company_name: 'Thames Valley Chauffeurs', contact_phone: '+44 118 496 0742', contact_email: 'office@thamesvalleychauffeurs.co.uk', address: '4 Kings Road, Reading RG1 3AA' },
@@ -131,6 +134,8 @@ export async function seedIfEmpty(db: Db, hashCost = DEFAULT_PASSWORD_HASH_COST,
     }
     for (const a of DEMO_ADDRESSES) await addAddress(tx, a);
     if (!people) return true;
+    // A demo's licence (a made-up number): a server for customers prints its own, set in Operator data.
+    for (const [name, value] of Object.entries(DEMO_LICENCE)) await setSetting(tx, name, value);
     await seedCorporatePassenger(tx, corporateHash, bookings);
     for (const [i, s] of DEMO_STAFF.entries()) {
       await tx.query('INSERT INTO staff (email, name, role, company_id, password_hash) VALUES ($1, $2, $3, $4, $5)',

@@ -70,6 +70,10 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   url('/operator/mail'),
   url('/operator/export'),
   url('/operator/login'),
+  // Issue 43: a page run as a child machine, and what it tells the console.
+  url('/operator/records?from=2030-09-12&to=2030-09-12'),
+  { type: 'page.location', location: { path: '/operator/records', search: '?from=2030-09-09&to=2030-09-15' } },
+  { type: 'page.sessionEnded' },
   getSession.done(staff),
   getSession.done(companyDesk),
   getSession.done(null),
@@ -153,7 +157,9 @@ const statusOf = (e: ModelEvent | undefined) => (e as Answer | undefined)?.error
 /** Signed in by the path's events: a session found or a sign-in accepted, not ended since by a 401 or sign-out. */
 export function signedIn(trail: Trail<OperatorSnapshot>): boolean {
   let on = false;
-  for (const { event: e } of trail) {
+  for (const [i, { event: e }] of trail.entries()) {
+    // A page run as a child machine found the session ended (heard while that page is open).
+    if (e.type === 'page.sessionEnded' && trail[i - 1]?.state.matches({ signedIn: 'records' })) on = false;
     if ((is(e, getSession.done()) && (e as Answer).output !== null) || is(e, signIn.done())) on = true;
     if (statusOf(e) === 401 && !failed(e, signIn)) on = false;
     if (is(e, signOut.done()) || failed(e, signOut)) on = false;
@@ -215,7 +221,7 @@ const DONE: Record<string, string> = {
 };
 
 /** The screen each signed-in page shows, by the state the console is in. */
-const PAGES = { board: 'operatorBoard', booking: 'operatorBooking', mail: 'operatorMail', export: 'operatorExport', data: 'operatorData' } as const;
+const PAGES = { board: 'operatorBoard', booking: 'operatorBooking', mail: 'operatorMail', export: 'operatorExport', data: 'operatorData', records: 'operatorRecords' } as const;
 
 /** The screens the state says it shows (its `meta`). */
 const screensOf = (s: OperatorSnapshot) => Object.values(s.getMeta() as Record<string, { screen?: string }>).map((m) => m.screen).filter(Boolean);
@@ -300,6 +306,15 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     expect(s.context.wanted).not.toBeNull();
   }
   if (failed(last, signIn)) expect([s.value, s.context.error?.message]).toEqual([{ signedOut: 'idle' }, MESSAGES.signInFailed]);
+  // Issue 43: a page run as a child machine shows its address, and its 401 signs the console out, keeping that page.
+  const before = trail.at(-2)?.state;
+  if (last?.type === 'page.sessionEnded' && before?.matches({ signedIn: 'records' })) {
+    expect([s.matches('signedOut'), s.context.error?.message, s.context.wanted]).toEqual([true, MESSAGES.sessionEnded, before.context.location]);
+  }
+  if (last?.type === 'page.location' && before?.matches({ signedIn: 'records' })) {
+    expect(s.context.location).toEqual((last as Extract<OperatorEvent, { type: 'page.location' }>).location);
+  }
+  if (last?.type === 'page.location' && !before?.matches({ signedIn: 'records' })) expect(s.context.location).toEqual(before?.context.location);
 
   // The sign-in page is shown whenever nobody is signed in; each signed-in page is the screen of its address.
   if (s.matches('signedOut')) expect(screensOf(s)).toEqual(['operatorLogin']);
@@ -341,10 +356,11 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     if (s.matches({ signedIn: 'booking' })) expect(where).toBe(`/operator/bookings/${s.context.reference}`);
     if (s.matches({ signedIn: 'mail' })) expect(s.context.location.path).toBe('/operator/mail');
     if (s.matches({ signedIn: 'export' })) expect(where).toBe('/operator/export');
+    if (s.matches({ signedIn: 'records' })) expect(s.context.location.path).toBe('/operator/records');
     // Signing in (or finding the session) opens the page asked for; the sign-in page itself leads to the board.
     const opened = trail.findLastIndex((x) => is(x.event, signIn.done()) || is(x.event, getSession.done()));
     const since = trail.slice(opened + 1);
-    if (opened >= 0 && !since.some((x) => ['url.changed', 'open', 'board.query', 'mail.show', 'data.show'].includes(x.event.type))) {
+    if (opened >= 0 && !since.some((x) => ['url.changed', 'open', 'board.query', 'mail.show', 'data.show', 'page.location'].includes(x.event.type))) {
       const who = (trail[opened].event as Answer & { output: StaffMember }).output;
       expect(s.context.location.path).toBe(pageOf(trail.slice(0, opened), input, who.role));
     }

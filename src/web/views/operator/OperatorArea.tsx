@@ -17,6 +17,7 @@ import { BookingView } from './BookingView';
 import { MailView } from './MailView';
 import { ExportView } from './ExportView';
 import { DataView } from './DataView';
+import { RecordsView } from './RecordsView';
 import './operator.css';
 
 export function OperatorArea() {
@@ -44,6 +45,7 @@ function Console() {
         {screen === 'operatorMail' && <MailView />}
         {screen === 'operatorExport' && <ExportView />}
         {screen === 'operatorData' && <DataView />}
+        {screen === 'operatorRecords' && <RecordsView />}
       </main>
     </div>
   );
@@ -57,7 +59,7 @@ function ConsoleBar() {
   const unseen = useOperator(unseenCount);
   const signingOut = useOperator((s) => s.matches('signingOut'));
   const [, navigate] = useLocation();
-  const link = (to: 'operatorBoard' | 'operatorMail' | 'operatorExport' | 'operatorData', label: string, extra?: ReactNode) => { const href = pathOfScreen(to); return (
+  const link = (to: 'operatorBoard' | 'operatorMail' | 'operatorExport' | 'operatorData' | 'operatorRecords', label: string, extra?: ReactNode) => { const href = pathOfScreen(to); return (
     <li>
       <a
         href={href}
@@ -83,6 +85,7 @@ function ConsoleBar() {
               <><span className="op-badge" aria-hidden="true">{unseen}</span><span className="sr-only"> ({unseen} new)</span></>
             ))}
             {link('operatorMail', 'Mail')}
+            {link('operatorRecords', 'Records')}
             {link('operatorExport', 'Export')}
             {staff && link('operatorData', staff.role === 'admin' ? 'Operator data' : 'Drivers and vehicles')}
           </ul>

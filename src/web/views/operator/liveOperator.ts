@@ -6,6 +6,8 @@ import { operatorMachine, type BoardQuery, type DeskAction, type Latest, type Ma
 import * as calls from './operatorApi';
 import { openLive } from '../../liveEvents';
 import type { DataChange, DataSection } from '../../../domain/operatorData';
+import type { RecordsRange } from '../../../domain/bookingRecords';
+import { recordsMachine } from '../../../../machines/operatorRecords';
 
 export const POLL_MS = 5_000;
 /** Changes heard within this long are told together: a burst of steps loads the board once. */
@@ -26,6 +28,12 @@ export const liveOperator = operatorMachine.provide({
     exportCsv: fromPromise(({ input }: { input: { from: string; to: string } }) => calls.exportCsv(input.from, input.to)),
     loadData: fromPromise(({ input }: { input: { section: DataSection } }) => calls.loadData(input.section)),
     saveData: fromPromise(({ input }: { input: { change: DataChange } }) => calls.saveData(input.change)),
+    recordsPage: recordsMachine.provide({
+      actors: {
+        loadBookingRecords: fromPromise(({ input }: { input: RecordsRange }) => calls.loadBookingRecords(input)),
+        downloadRecordsCsv: fromPromise(({ input }: { input: RecordsRange }) => calls.downloadRecordsCsv(input)),
+      },
+    }),
     // One call at a time: the next is asked for 5 seconds after the last answered (or failed).
     watchLatest: fromCallback(({ sendBack }) => {
       let stopped = false;

@@ -1,7 +1,7 @@
 // The console's actor, as its views see it: the app machine's `operator` child (machines/app.ts), spawned by
 // OperatorArea once this chunk has loaded.
 import { useEffect, useState } from 'react';
-import type { ActorRefFrom } from 'xstate';
+import type { ActorRefFrom, AnyStateMachine } from 'xstate';
 import type { OperatorScreen } from '../../../domain/screens';
 import type { OperatorSnapshot, operatorMachine } from '../../../../machines/operator';
 import { areaActorContext } from '../../areaActor';
@@ -49,4 +49,12 @@ export function useSignedOutWhileSaving(actor: OperatorRef): boolean {
     return () => subscription.unsubscribe();
   }, [actor]);
   return unsaved;
+}
+
+/**
+ * A console page run as the console's child machine (machines/consolePage.ts: the records, complaints, lost property
+ * and privacy pages), by the machine it is: undefined while another page is open.
+ */
+export function usePage<TLogic extends AnyStateMachine>(): ActorRefFrom<TLogic> | undefined {
+  return useOperator((s) => s.children.page as ActorRefFrom<TLogic> | undefined);
 }

@@ -7,6 +7,7 @@ import type {
   DataSaved,
 } from '../../../../machines/operator';
 import type { DataChange, DataSection } from '../../../domain/operatorData';
+import type { RecordsAnswer, RecordsRange } from '../../../domain/bookingRecords';
 
 type CallOptions = { method?: string; body?: object; query?: Record<string, string>; headers?: Record<string, string>; responseType?: 'blob' };
 
@@ -53,15 +54,27 @@ export async function loadRecords(): Promise<Records> {
 }
 export const saveData = (change: DataChange) => call<DataSaved>('data', { method: 'POST', body: { change } });
 
-/** The CSV, fetched with the key headers and saved as the file the server names. */
-export async function exportCsv(from: string, to: string): Promise<void> {
-  const blob = await call<Blob>('export', { query: { from, to }, responseType: 'blob' });
+/** A file the console fetched (with the key headers), saved by the browser under a name. */
+export function saveFile(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = `bookings-${from}-to-${to}.csv`;
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** A CSV the console offers (the accounts' export, the booking records), fetched and saved as a file. */
+export async function downloadCsv(path: string, query: Record<string, string>, name: string): Promise<void> {
+  saveFile(await call<Blob>(path, { query, responseType: 'blob' }), name);
+}
+
+export const exportCsv = (from: string, to: string) => downloadCsv('export', { from, to }, `bookings-${from}-to-${to}.csv`);
+
+/** Issue 43: the booking records of a range (none: today's), and their CSV. */
+export const loadBookingRecords = (range: RecordsRange) =>
+  call<RecordsAnswer>('records', { query: Object.fromEntries(Object.entries(range).filter(([, v]) => v !== '')) });
+export const downloadRecordsCsv = (range: RecordsRange) =>
+  downloadCsv('records.csv', { ...range }, `booking-records-${range.from}-to-${range.to}.csv`);
