@@ -9,6 +9,7 @@ import { sharesPosition } from '../src/domain/tracking';
 import { locationOfScreen, pathWith, screenOfPath, paramsOf, type DriverScreen, type Location } from '../src/domain/screens';
 import { errorText, failure, output, provided } from './shared';
 import type { CallError, DriverContext, DriverEvent, DriverInput, DriverJob, DriverMember } from './driverTypes';
+import { driverFoundItemMachine, type FoundItemOutput } from './driverFoundItem';
 
 export type { CallError, DriverContext, DriverEvent, DriverInput, DriverJob, DriverMember, SharingState } from './driverTypes';
 
@@ -16,6 +17,7 @@ export const DRIVER_NOTICES = {
   signedOut: 'Please sign in again: your session has ended.',
   declined: (reference: string) => `You declined job ${reference}. The office has been told and will give it to another driver.`,
   stepped: (step: JobStep) => `Saved: ${STEP_LABELS[step]}.`,
+  found: (number: string) => `Thank you. The office has the item on record as ${number}.`,
 } as const;
 
 const isSessionEnd = (e: unknown) => (e as CallError)?.status === 401;
@@ -56,6 +58,8 @@ export const driverMachine = setup({
      * POSITION_EVERY_SECONDS while on, and answers `share.status` (provided by the page; tests send it themselves).
      */
     sharePosition: fromCallback<{ type: 'share.update'; on: boolean }, { reference: string }>(() => () => {}),
+    /** An item found in the car (issue 43 §3): its own form, ./driverFoundItem.ts. */
+    foundItem: driverFoundItemMachine,
   },
   actions: {
     setLocation: assign({ location: (_, location: Location) => location }),
@@ -99,6 +103,9 @@ export const driverMachine = setup({
     /** A step that cannot be undone: "Are you sure?" first. */
     confirmed: ({ event }) => event.type === 'step.start' && CONFIRMED_STEPS.includes(event.step),
     declined: (_, job: DriverJob | null) => job === null,
+    /** The server lets the driver report an item found in this job's car (the passenger has been on board). */
+    foundOffered: ({ context }) => Boolean(context.job?.can_report_found),
+    foundIs: (_, { found, kind }: { found: FoundItemOutput; kind: FoundItemOutput['kind'] }) => found.kind === kind,
   },
 }).createMachine({
   id: 'driver',
@@ -229,9 +236,26 @@ export const driverMachine = setup({
             ready: {
               on: {
                 'job.refresh': { target: 'loading', actions: 'clearMessages' },
+                'found.start': { guard: 'foundOffered', target: 'reportingFound', actions: 'clearMessages' },
                 'step.start': [
                   { guard: and(['offered', 'confirmed']), target: 'confirming', actions: ['clearMessages', 'chooseStep'] },
                   { guard: 'offered', target: 'stepping', actions: ['clearMessages', 'chooseStep'] },
+                ],
+              },
+            },
+            // The found item's form (./driverFoundItem.ts); sent, the page thanks the driver with the entry's number.
+            reportingFound: {
+              invoke: {
+                id: 'foundItem',
+                src: 'foundItem',
+                input: ({ context }) => ({ reference: context.reference! }),
+                onDone: [
+                  { guard: { type: 'foundIs', params: ({ event }) => ({ found: event.output, kind: 'signedOut' as const }) }, target: '#driver.signedOut', actions: 'sessionEnded' },
+                  {
+                    guard: { type: 'foundIs', params: ({ event }) => ({ found: event.output, kind: 'reported' as const }) }, target: 'ready',
+                    actions: assign({ notice: ({ event }) => DRIVER_NOTICES.found((event.output as { number: string }).number) }),
+                  },
+                  { target: 'ready' },
                 ],
               },
             },

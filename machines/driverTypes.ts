@@ -49,6 +49,8 @@ export type DriverEvent =
   | { type: 'step.start'; step: JobStep }
   | { type: 'step.confirm' }
   | { type: 'step.cancel' }
+  /** Report an item found in the car (issue 43 §3): opens ./driverFoundItem.ts. */
+  | { type: 'found.start' }
   | { type: 'jobs.retry' }
   | { type: 'job.retry' }
   | { type: 'session.signOut' }

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { run, testModel } from './modelPaths';
 import {
-  CODE, CODE_SENT, INPUTS, MOBILE, REF, SIGNED_OUT, accepted, arrived, assigned, daniel, ended, getSession, loadJob, loadJobs, model,
-  requestCode, signIn, takeStep, tooOften, url,
+  CODE, CODE_SENT, FOUND, INPUTS, MOBILE, REF, SIGNED_OUT, accepted, arrived, assigned, daniel, ended, foundItem, getSession, loadJob, loadJobs, model,
+  onBoard, requestCode, signIn, takeStep, tooOften, url,
 } from './models/driver';
 
 testModel(model);
@@ -67,6 +67,24 @@ describe("what the driver's page does on its way", () => {
     expect(sut.calls.at(-1)).toEqual({ service: 'takeStep', input: { reference: REF, step: 'on_board' } });
     await sut.exec(takeStep.done({ ...accepted, status: 'on_board', steps: ['completed'] }));
     expect(sut.snapshot.context.notice).toBe('Saved: Passenger on board.');
+    sut.stop();
+  });
+
+  it('opens the found item form only on a job whose passenger was on board, thanks the driver, and signs out when the session ended', async () => {
+    const sut = run(model, INPUTS['a job typed in the address']);
+    await sut.exec(getSession.done(daniel));
+    await sut.exec(loadJob.done(accepted));
+    await sut.exec({ type: 'found.start' });
+    expect(sut.snapshot.value).toEqual({ signedIn: { job: 'ready' } });
+    await sut.exec({ type: 'job.refresh' });
+    await sut.exec(loadJob.done(onBoard));
+    await sut.exec({ type: 'found.start' });
+    expect(sut.calls.at(-1)).toEqual({ service: 'foundItem', input: { reference: REF } });
+    await sut.exec(foundItem.done({ kind: 'reported', number: FOUND }));
+    expect([sut.snapshot.value, sut.snapshot.context.notice]).toEqual([{ signedIn: { job: 'ready' } }, `Thank you. The office has the item on record as ${FOUND}.`]);
+    await sut.exec({ type: 'found.start' });
+    await sut.exec(foundItem.done({ kind: 'signedOut' }));
+    expect([sut.snapshot.value, sut.snapshot.context.error?.message, sut.snapshot.context.wanted?.path]).toEqual([{ signedOut: 'mobile' }, SIGNED_OUT, `/driver/jobs/${REF}`]);
     sut.stop();
   });
 });

@@ -13,7 +13,9 @@ export const signOut = answers(driverMachine, 'signOut');
 export const loadJobs = answers(driverMachine, 'loadJobs');
 export const loadJob = answers(driverMachine, 'loadJob');
 export const takeStep = answers(driverMachine, 'takeStep');
-export const SERVICES = ['getSession', 'requestCode', 'signIn', 'signOut', 'loadJobs', 'loadJob', 'takeStep'] as const;
+/** The found item's form (machines/driverFoundItem.ts, its own model ./driverFoundItem.ts): answered here as it ends. */
+export const foundItem = answers(driverMachine, 'foundItem');
+export const SERVICES = ['getSession', 'requestCode', 'signIn', 'signOut', 'loadJobs', 'loadJob', 'takeStep', 'foundItem'] as const;
 
 export const url = (path: string): DriverEvent => ({ type: 'url.changed', path, search: '' });
 
@@ -42,6 +44,9 @@ export const arrived: DriverJob = {
 };
 /** On the way: its position is shared (issue 41 §3). */
 export const onTheWay: DriverJob = { ...base, status: 'on_way', status_label: 'Driver on the way', steps: ['arrived'] };
+/** The passenger on board (issue 43 §3): Completed next, and an item found in the car may be reported. */
+export const onBoard: DriverJob = { ...base, status: 'on_board', status_label: 'Passenger on board', steps: ['completed'], can_report_found: true };
+export const FOUND = 'LP-0042';
 /** Cancelled by the office: no step. */
 export const cancelled: DriverJob = { ...base, status: 'accepted', status_label: 'Accepted by the driver', cancelled: true, steps: [] };
 
@@ -85,6 +90,7 @@ export const EVENTS: ModelEvent<DriverEvent>[] = [
   loadJob.done(arrived),
   loadJob.done(cancelled),
   loadJob.done(onTheWay),
+  loadJob.done(onBoard),
   loadJob.fails(notYours),
   loadJob.fails(ended),
   loadJob.fails(down),
@@ -103,6 +109,10 @@ export const EVENTS: ModelEvent<DriverEvent>[] = [
   takeStep.fails(conflict),
   takeStep.fails(ended),
   takeStep.fails(down),
+  { type: 'found.start' },
+  foundItem.done({ kind: 'reported', number: FOUND }),
+  foundItem.done({ kind: 'cancelled' }),
+  foundItem.done({ kind: 'signedOut' }),
 ];
 
 export const INPUTS: Record<string, DriverInput> = {
@@ -118,6 +128,8 @@ const outputOf = <T>(e: ModelEvent | undefined) => (e as Answer | undefined)?.ou
 const lastOf = <T extends DriverEvent['type']>(trail: Trail<DriverSnapshot>, type: T) =>
   trail.findLast((x) => x.event.type === type)?.event as Extract<DriverEvent, { type: T }> | undefined;
 const JOB_CALLS = [loadJobs, loadJob, takeStep];
+/** The found item's form closed as `kind` says. */
+const foundEnded = (e: ModelEvent | undefined, kind: string) => is(e, foundItem.done()) && outputOf<{ kind: string }>(e)?.kind === kind;
 
 /** Signed in by the path's events: a session found or a sign-in accepted, not ended since by a 401 or a sign-out. */
 export function signedIn(trail: Trail<DriverSnapshot>): boolean {
@@ -125,6 +137,7 @@ export function signedIn(trail: Trail<DriverSnapshot>): boolean {
   for (const { event: e } of trail) {
     if ((is(e, getSession.done()) && outputOf(e) !== null) || is(e, signIn.done())) on = true;
     if (statusOf(e) === 401 && JOB_CALLS.some((c) => failed(e, c))) on = false;
+    if (foundEnded(e, 'signedOut')) on = false;
     if (is(e, signOut.done()) || failed(e, signOut)) on = false;
   }
   return on;
@@ -161,7 +174,7 @@ export function asksWhatWasGiven(s: DriverSnapshot, trail: Trail<DriverSnapshot>
 }
 
 /** A driver's act that the page acts on clears what the last one said (an error, a notice). */
-const CLEARING = ['code.request', 'code.resend', 'code.back', 'code.submit', 'jobs.refresh', 'job.refresh', 'jobs.retry', 'job.retry', 'job.open', 'step.start'];
+const CLEARING = ['code.request', 'code.resend', 'code.back', 'code.submit', 'jobs.refresh', 'job.refresh', 'jobs.retry', 'job.retry', 'job.open', 'step.start', 'found.start'];
 
 export function spec(s: DriverSnapshot, trail: Trail<DriverSnapshot>, input: DriverInput) {
   asksWhatWasGiven(s, trail);
@@ -184,7 +197,7 @@ export function spec(s: DriverSnapshot, trail: Trail<DriverSnapshot>, input: Dri
     expect([c.jobs, c.job]).toEqual([null, null]);
   }
   // A session that ended says so, and the page comes back to where it was after the next sign-in.
-  if (statusOf(last) === 401) {
+  if (statusOf(last) === 401 || foundEnded(last, 'signedOut')) {
     expect([s.value, c.error?.message]).toEqual([{ signedOut: 'mobile' }, SIGNED_OUT]);
     expect(c.wanted?.path).toBe(pageOf(trail, input));
   }
@@ -244,7 +257,30 @@ export function spec(s: DriverSnapshot, trail: Trail<DriverSnapshot>, input: Dri
   if (failed(last, takeStep) && statusOf(last) === 409) expect([s.value, c.error?.message]).toEqual([{ signedIn: { job: 'loading' } }, conflict.message]);
   if (failed(last, takeStep) && !statusOf(last)) expect([s.value, c.error?.message]).toEqual([{ signedIn: { job: 'ready' } }, (last as Answer).error!.message]);
   if (is(last, signOut.done()) || failed(last, signOut)) expect([c.driver, c.wanted]).toEqual([null, null]);
+  foundFacts(s, trail);
   sharingFacts(s, trail);
+}
+
+/**
+ * Issue 43 §3: the found item's form opens only on a job the server says may take one (the passenger has been on
+ * board), with the job's reference; sent, the page thanks the driver with the entry's number; given up, nothing is said.
+ */
+function foundFacts(s: DriverSnapshot, trail: Trail<DriverSnapshot>) {
+  const c = s.context;
+  const last = trail.at(-1)?.event;
+  const prev = trail.at(-2)?.state;
+  if (last?.type === 'found.start') {
+    const offered = prev?.matches({ signedIn: { job: 'ready' } }) && prev.context.job?.can_report_found;
+    expect(s.matches({ signedIn: { job: 'reportingFound' } })).toBe(Boolean(offered));
+  }
+  if (s.matches({ signedIn: { job: 'reportingFound' } })) {
+    expect(c.job?.can_report_found).toBe(true);
+    // Started with the job's reference (read where the form runs: the replays on a real actor).
+    const form = callsOpen(s).foundItem;
+    if (form !== undefined) expect(form).toEqual({ reference: REF });
+  }
+  if (foundEnded(last, 'reported')) expect([s.value, c.notice]).toEqual([{ signedIn: { job: 'ready' } }, DRIVER_NOTICES.found(FOUND)]);
+  if (foundEnded(last, 'cancelled')) expect([s.value, c.notice, c.error]).toEqual([{ signedIn: { job: 'ready' } }, null, null]);
 }
 
 const SHARING = ['on_way', 'arrived'];
@@ -282,6 +318,7 @@ export function offers(s: DriverSnapshot): ModelEvent<DriverEvent>[] {
   if (s.matches({ signedIn: { jobs: 'failed' } })) out.push({ type: 'jobs.retry' });
   if (s.matches({ signedIn: { job: 'failed' } })) out.push({ type: 'job.retry' });
   if (s.matches({ signedIn: { job: 'ready' } })) out.push({ type: 'job.refresh' }, ...(s.context.job?.steps ?? []).map((step) => ({ type: 'step.start' as const, step })));
+  if (s.matches({ signedIn: { job: 'ready' } }) && s.context.job?.can_report_found) out.push({ type: 'found.start' });
   if (s.matches({ signedIn: { job: 'confirming' } })) out.push({ type: 'step.confirm' }, { type: 'step.cancel' });
   return out;
 }
@@ -294,7 +331,7 @@ export const model: Model<typeof driverMachine> = {
   serialize: (s) => JSON.stringify([
     s.value, s.context.location, s.context.wanted, s.context.driver !== null, s.context.mobile, s.context.codeSent,
     s.context.jobs?.length ?? null, s.context.reference, s.context.job?.status ?? null, s.context.job?.cancelled ?? null,
-    s.context.step, s.context.error?.message ?? null, s.context.notice, s.context.sharing,
+    s.context.step, s.context.error?.message ?? null, s.context.notice, s.context.sharing, s.context.job?.can_report_found ?? null,
   ]),
   facts: spec,
   factsTitle: "issue 41's driver page: the code sign-in, the addresses, the jobs and their steps",

@@ -11,6 +11,7 @@ import { pathOfScreen } from '../../../domain/screens';
 import type { DriverJob, SharingState } from '../../../../machines/driver';
 import { useDriver, useDriverRef } from './driverActor';
 import { StatusPill } from './JobsView';
+import { FoundItem } from './FoundItem';
 import { clockAt, dateWords, dayWords, destination, phoneWords, timeWords } from './format';
 
 export function JobView() {
@@ -95,6 +96,7 @@ function Job({ job }: { job: DriverJob }) {
       <div aria-live="polite">{notice && <p className="banner-ok drv-banner" role="status">{notice}</p>}</div>
       {error && <p className="banner-error drv-banner" role="alert">{error}</p>}
       <Steps job={job} />
+      <FoundItem />
       <Section title="Journey">
         <ol className="drv-route">
           <li><span className="drv-route-label">Pickup</span>{job.pickup}</li>

@@ -27,3 +27,6 @@ export const takeStep = async (reference: string, step: JobStep) =>
 export const sendPosition = async (reference: string, body: { lat: number; lng: number; accuracy: number }) => {
   await call(`jobs/${at(reference)}/position`, { method: 'POST', body });
 };
+/** An item found in the car on this job (issue 43 §3): the lost property entry's number. */
+export const reportFound = async ({ reference, ...body }: { reference: string; description: string; found_place: string }) =>
+  (await call<{ entry: { number: string } }>(`jobs/${at(reference)}/found`, { method: 'POST', body })).entry;

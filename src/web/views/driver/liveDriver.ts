@@ -2,6 +2,7 @@
 // position (the browser's geolocation, sent every POSITION_EVERY_SECONDS while the machine says the job shares it).
 import { fromCallback, fromPromise } from 'xstate';
 import { driverMachine } from '../../../../machines/driver';
+import { driverFoundItemMachine } from '../../../../machines/driverFoundItem';
 import type { JobStep } from '../../../domain/driverJobs';
 import { POSITION_EVERY_SECONDS } from '../../../domain/tracking';
 import type { DriverEvent } from '../../../../machines/driverTypes';
@@ -16,6 +17,9 @@ export const liveDriver = driverMachine.provide({
     loadJobs: fromPromise(() => calls.loadJobs()),
     loadJob: fromPromise(({ input }: { input: { reference: string } }) => calls.loadJob(input.reference)),
     takeStep: fromPromise(({ input }: { input: { reference: string; step: JobStep } }) => calls.takeStep(input.reference, input.step)),
+    foundItem: driverFoundItemMachine.provide({
+      actors: { reportFound: fromPromise(({ input }: { input: { reference: string; description: string; found_place: string } }) => calls.reportFound(input)) },
+    }),
     sharePosition: fromCallback<{ type: 'share.update'; on: boolean }, { reference: string }>(({ sendBack, receive, input }) => {
       const tell = (status: Extract<DriverEvent, { type: 'share.status' }>['status']) => sendBack({ type: 'share.status', status });
       let watch: number | null = null;
