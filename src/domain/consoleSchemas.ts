@@ -45,7 +45,8 @@ const CHANGES: Record<Kind, Struct<any, any>> = {
   address: type({ kind: literal('address'), address: text, postcode: text, lat: numeric, lon: numeric, place_kind: text }),
   ban: type({ kind: literal('ban'), pattern: text, reason: text }),
   unban: type({ kind: literal('unban'), pattern: text }),
-  addStaff: type({ kind: literal('addStaff'), email: text, name: text, role: text, company: text }),
+  addStaff: type({ kind: literal('addStaff'), email: text, name: text, role: text, company: text, dbs_number: text, dbs_seen_on: text }),
+  staffDbs: type({ kind: literal('staffDbs'), email: text, dbs_number: text, dbs_seen_on: text }),
   removeStaff: type({ kind: literal('removeStaff'), email: text }),
   driver: type({
     kind: literal('driver'), id: numeric, name: text, mobile: text, email: text, licence_number: text, licensing_authority: text,

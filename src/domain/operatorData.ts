@@ -34,7 +34,9 @@ export type DataChange =
   | { kind: 'address'; address: string; postcode?: string; lat: string | number; lon: string | number; place_kind?: string }
   | { kind: 'ban'; pattern: string; reason?: string }
   | { kind: 'unban'; pattern: string }
-  | { kind: 'addStaff'; email: string; name: string; role: string; company?: string }
+  | { kind: 'addStaff'; email: string; name: string; role: string; company?: string; dbs_number?: string; dbs_seen_on?: string }
+  /** The staff register's DBS record of a member of staff (issue 43): both, or both empty to clear it. */
+  | { kind: 'staffDbs'; email: string; dbs_number?: string; dbs_seen_on?: string }
   | { kind: 'removeStaff'; email: string }
   /** A driver on record: a new one, or the one with `id`. */
   | ({ kind: 'driver'; id?: number | string } & Partial<DriverRecordInput>)

@@ -7,7 +7,10 @@ import { poundsToPence, penceToPounds } from '../../domain/money';
 import {
   addAddress, banAddress, recentBookings, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType,
 } from './operator';
-import { addStaff, listStaff, removeStaff } from './staff';
+import { addStaff, listStaff, removeStaff, setStaffDbs } from './staff';
+import { toCsv } from './csv';
+import { REGISTER_COLUMNS, formatDbs, registerRows } from '../../domain/staffRegister';
+import { ROLE_LABELS, type StaffRole } from '../../domain/operatorDesk';
 import { removeDemoSignIns } from './demoAccounts';
 import { DomainError } from '../errors';
 import { DEFAULT_PASSWORD_HASH_COST } from '../config';
@@ -37,10 +40,15 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   bookings [--limit 20]                     the most recent bookings
   emails [--status pending|sent|failed]     the outgoing mail queue
   retry-emails                              send failed messages again
-  staff                                     list the office's staff (who may sign in at /operator)
+  staff [--csv]                             the register of the office's staff (who may sign in at /operator), with the
+                                            DBS certificate each showed; --csv: the register as CSV
   add-staff --email E --name N --role admin|dispatcher|company [--company NAME] [--password P]
+            [--dbs NUMBER --dbs-seen YYYY-MM-DD]
                                             add a member of staff, or change the one with that e-mail; prints a new
                                             password unless --password is given
+  staff-dbs --email E --dbs NUMBER --dbs-seen YYYY-MM-DD
+                                            record the DBS certificate a member of staff showed and the day it was seen
+                                            (both empty: clear it); nothing else of theirs changes
   remove-staff --email E                    stop a member of staff signing in (their sessions end)
   drivers [--company NAME]                  the drivers on record, with their licences and what expires soon
   add-driver --name N --mobile M --licence L --authority A --expiry YYYY-MM-DD --company NAME [--email E] [--inactive]
@@ -64,7 +72,7 @@ async function asUsage<T>(work: () => Promise<T>): Promise<T> {
     if (err instanceof DomainError) {
       const option: Record<string, string> = {
         licence_number: 'licence', licensing_authority: 'authority', licence_expiry: 'expiry (or --licence-expiry)', company_id: 'company',
-        vehicle_type_id: 'vehicle', mot_expiry: 'mot', insurance_expiry: 'insurance',
+        vehicle_type_id: 'vehicle', mot_expiry: 'mot', insurance_expiry: 'insurance', dbs_number: 'dbs', dbs_seen_on: 'dbs-seen',
       };
       throw new UsageError(err.field ? `--${option[err.field] ?? err.field}: ${err.message}` : err.message);
     }
@@ -123,6 +131,7 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
       expiry: { type: 'string' }, inactive: { type: 'boolean' }, registration: { type: 'string' }, make: { type: 'string' },
       model: { type: 'string' }, colour: { type: 'string' }, passengers: { type: 'string' }, suitcases: { type: 'string' },
       'licence-expiry': { type: 'string' }, mot: { type: 'string' }, insurance: { type: 'string' }, wheelchair: { type: 'boolean' },
+      dbs: { type: 'string' }, 'dbs-seen': { type: 'string' }, csv: { type: 'boolean' },
     },
   });
   const [command, ...args] = positionals;
@@ -217,18 +226,33 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
         "UPDATE outbound_emails SET status = 'pending', attempts = 0, next_attempt_at = now() WHERE status = 'failed' AND NOT erase_after_send RETURNING id");
       return `${rows.length} message(s) will be sent again by the running server (failed reset codes are not: ask for a new code)`;
     }
-    case 'staff':
-      return table((await listStaff(db)).map(({ id, email, name, role, company_name, active, created_at }) => ({ id, email, name, role, company: company_name ?? "", active, created_at })));
+    case 'staff': {
+      const staff = await listStaff(db);
+      if (values.csv) return toCsv(registerRows(staff, (role) => ROLE_LABELS[role as StaffRole] ?? role), [...REGISTER_COLUMNS]).replace(/^\uFEFF/, '').trimEnd();
+      return table(staff.map(({ id, email, name, role, company_name, active, created_at, dbs_number, dbs_seen_on }) => ({
+        id, email, name, role, company: company_name ?? '', active, created_at, dbs: formatDbs(dbs_number), dbs_seen: dbs_seen_on ?? '',
+      })));
+    }
+    case 'staff-dbs': {
+      const email = need(values.email, 'email');
+      const done = await asUsage(() => setStaffDbs(db, email, { dbs_number: values.dbs ?? '', dbs_seen_on: values['dbs-seen'] ?? '' }));
+      if (!done) throw new UsageError(`No staff with the e-mail "${email}"`);
+      return done.after.dbs_number ? `${done.name}: DBS certificate ${formatDbs(done.after.dbs_number)} seen on ${done.after.dbs_seen_on}` : `${done.name}: DBS record cleared`;
+    }
     case 'add-staff': {
       try {
+        const dbs = values.dbs !== undefined || values['dbs-seen'] !== undefined ? { dbs_number: values.dbs, dbs_seen_on: values['dbs-seen'] } : undefined;
         const { password } = await addStaff(db, {
           email: need(values.email, 'email'), name: need(values.name, 'name'), role: need(values.role, 'role'),
-          companyName: values.company, password: values.password,
+          companyName: values.company, password: values.password, dbs,
         }, hashCost);
         return values.password ? `Staff ${values.email} (${values.role}) can sign in at /operator`
           : `Staff ${values.email} (${values.role}) can sign in at /operator with this password, shown once: ${password}`;
       } catch (err) {
-        if (err instanceof DomainError) throw new UsageError(err.message);
+        if (err instanceof DomainError) {
+          const option = err.field === 'dbs_number' ? '--dbs: ' : err.field === 'dbs_seen_on' ? '--dbs-seen: ' : '';
+          throw new UsageError(`${option}${err.message}`);
+        }
         throw err;
       }
     }

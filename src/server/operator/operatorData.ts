@@ -9,7 +9,7 @@ import { isEmail } from '../../domain/fields';
 import { poundsToPence, penceToPounds } from '../../domain/money';
 import { SETTINGS_CATALOGUE, settingInfo, settingProblem } from '../../domain/settingsCatalogue';
 import { addAddress, banAddress, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType } from './operator';
-import { addStaff, listStaff, removeStaff, type Staff } from './staff';
+import { addStaff, listStaff, removeStaff, setStaffDbs, type Staff } from './staff';
 import { audit } from './desk';
 import { mayChange, type DataChange, type DataSection } from '../../domain/operatorData';
 import { carDocuments, driverDocuments, expiryNotes } from '../../domain/fleetRecords';
@@ -110,7 +110,7 @@ const pounds = (v: unknown, field: string, label: string): number => {
  * staff's password, once). `scope` limits a company's staff to their company's drivers and cars.
  */
 export async function changeData(
-  db: Db, staff: Staff, change: DataChange, hashCost: number, scope: number | null = null,
+  db: Db, staff: Staff, change: DataChange, hashCost: number, scope: number | null = null, now = new Date(),
 ): Promise<{ done: string; password?: string }> {
   const c = (change ?? {}) as DataChange;
   if (!mayChange(staff.role, c.kind)) throw new DomainError('forbidden', 'Only an administrator can do this.');
@@ -232,12 +232,26 @@ export async function changeData(
       return { done: `"${pattern}" is no longer refused.` };
     }
     case 'addStaff': {
+      const dbs = c.dbs_number?.trim() || c.dbs_seen_on?.trim() ? { dbs_number: c.dbs_number, dbs_seen_on: c.dbs_seen_on } : undefined;
       const { password } = await addStaff(db, {
         email: text(c.email, 'email', 'e-mail', 254), name: text(c.name, 'name', 'name', 80), role: String(c.role ?? ''),
-        companyName: optional(c.company, 120) || undefined,
-      }, hashCost);
-      await audit(db, staff, 'Staff added', null, c.email, null, { email: c.email, name: c.name, role: c.role, company: c.company ?? null });
+        companyName: optional(c.company, 120) || undefined, dbs,
+      }, hashCost, ukToday(now));
+      await audit(db, staff, 'Staff added', null, c.email, null, {
+        email: c.email, name: c.name, role: c.role, company: c.company ?? null, ...(dbs && { dbs_number: c.dbs_number, dbs_seen_on: c.dbs_seen_on }),
+      });
       return { done: `${c.name} can sign in with the password below. It is shown once: give it to them in person or by phone.`, password };
+    }
+    // The staff register (issue 43): the DBS certificate seen, changed alone (adding staff again sets a new password).
+    case 'staffDbs': {
+      const email = text(c.email, 'email', 'e-mail', 254);
+      const saved = await db.transaction(async (tx) => {
+        const done = await setStaffDbs(tx, email, { dbs_number: c.dbs_number, dbs_seen_on: c.dbs_seen_on }, ukToday(now));
+        if (!done) return bad('email', `No staff with the e-mail ${email}.`);
+        await audit(tx, staff, 'Staff DBS record changed', null, done.email, done.before, done.after);
+        return done;
+      });
+      return { done: saved.after.dbs_number ? `${saved.name}'s DBS certificate is on the register.` : `${saved.name}'s DBS record is cleared.` };
     }
     case 'removeStaff': {
       const email = text(c.email, 'email', 'e-mail', 254);

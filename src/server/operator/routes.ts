@@ -11,13 +11,13 @@ import { Hono, type Context } from 'hono';
 import { clientAddress } from '../http/clientAddress';
 import { readBody, validate } from '../http/body';
 import { DomainError } from '../errors';
-import { isBoardTab, isBookingStatus, MESSAGES, STATUS_LABELS, deskActions } from '../../domain/operatorDesk';
+import { isBoardTab, isBookingStatus, MESSAGES, ROLE_LABELS, STATUS_LABELS, deskActions, type StaffRole } from '../../domain/operatorDesk';
 import { CancelBody, DataChangeBody, DataRequest, AssignBody, SignInBody } from '../../domain/consoleSchemas';
-import { isCalendarDate } from '../../domain/ukTime';
+import { isCalendarDate, ukToday } from '../../domain/ukTime';
 import { penceToPounds } from '../../domain/money';
 import { loadSettings, type AppEnv } from '../deps';
 import { loadBooking } from '../bookings/queries';
-import { endSession, signInStaff, type Staff } from './staff';
+import { endSession, listStaff, signInStaff, type Staff } from './staff';
 import { clearSessionCookie, requireStaff, sessionToken, setSessionCookie, staffOfRequest } from './session';
 import {
   EXPORT_COLUMNS, boardRows, deskBooking, exportRows, latestBooking, mailRows, scopeOf, timelineOf,
@@ -30,6 +30,7 @@ import { renewConfirmation } from '../bookings/renewConfirmation';
 import { changeData, dataSection, isDataSection } from './operatorData';
 import { mayChange, sectionsFor } from '../../domain/operatorData';
 import { JOB_STATUS_LABELS, type JobStatus } from '../../domain/driverJobs';
+import { REGISTER_COLUMNS, registerRows } from '../../domain/staffRegister';
 
 async function deskDeps(c: Context<AppEnv>): Promise<DeskDeps> {
   const { db, now, siteUrl } = c.var.deps;
@@ -218,7 +219,16 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (!mayChange(staff.role, String(raw.kind))) throw new DomainError('forbidden', MESSAGES.adminOnly);
     // The change's fields are named as the forms name them (company_name, bands.0.per_mile), not change.company_name.
     const change = validate(raw, DataChangeBody);
-    return c.json(await changeData(c.var.deps.db, staff, change, c.var.deps.security.passwordHashCost, scopeOf(staff)));
+    return c.json(await changeData(c.var.deps.db, staff, change, c.var.deps.security.passwordHashCost, scopeOf(staff), c.var.deps.now()));
+  })
+  // The register of booking and dispatch staff (issue 43), with each one's DBS certificate: administrators, as CSV.
+  .get('/operator/staff-register.csv', async (c) => {
+    const staff = await requireStaff(c);
+    if (!sectionsFor(staff.role).includes('staff')) throw new DomainError('forbidden', MESSAGES.adminOnly);
+    const rows = registerRows(await listStaff(c.var.deps.db), (role) => ROLE_LABELS[role as StaffRole] ?? role);
+    c.header('Content-Type', 'text/csv; charset=utf-8');
+    c.header('Content-Disposition', `attachment; filename="staff-register-${ukToday(c.var.deps.now())}.csv"`);
+    return c.body(toCsv(rows, [...REGISTER_COLUMNS]));
   })
   .get('/operator/export', async (c) => {
     const staff = await requireStaff(c);

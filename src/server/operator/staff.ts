@@ -11,6 +11,8 @@ import { DomainError } from '../errors';
 import { isEmail } from '../../domain/fields';
 import { STAFF_ROLES, type StaffRole } from '../../domain/operatorDesk';
 import { DEFAULT_STAFF_SESSION, type StaffSessionConfig } from '../config';
+import { dbsErrors, dbsRecord, type Dbs, type DbsInput } from '../../domain/staffRegister';
+import { ukToday } from '../../domain/ukTime';
 
 
 export interface Staff { id: number; email: string; name: string; role: StaffRole; company_id: number | null; company_name: string | null }
@@ -21,7 +23,18 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
 
 const STAFF_COLUMNS = `s.id, s.email, s.name, s.role, s.company_id, c.company_name`;
 
-export interface NewStaff { email: string; name: string; role: string; companyName?: string; password?: string }
+export interface NewStaff {
+  email: string; name: string; role: string; companyName?: string; password?: string;
+  /** The register's DBS certificate number and the date it was seen (issue 43); left out: kept as it was. */
+  dbs?: DbsInput;
+}
+
+/** The DBS record to keep, or a 422 naming its field (src/domain/staffRegister.ts dbsErrors). */
+function checkedDbs(dbs: DbsInput, today: string): Dbs {
+  const [field, message] = Object.entries(dbsErrors(dbs, today))[0] ?? [];
+  if (field) throw new DomainError('invalid', message!, field);
+  return dbsRecord(dbs);
+}
 
 /** A password for a new member of staff, when none is given: 16 letters and digits, shown once. */
 export const newPassword = () => randomBytes(12).toString('base64url');
@@ -30,8 +43,9 @@ export const newPassword = () => randomBytes(12).toString('base64url');
  * Adds a member of staff, or changes the one with that e-mail (name, role, company, password). A company member
  * belongs to one company, named exactly; the others to none. Returns the password it set.
  */
-export async function addStaff(db: Queryable, s: NewStaff, hashCost: number): Promise<{ id: number; password: string }> {
+export async function addStaff(db: Queryable, s: NewStaff, hashCost: number, today = ukToday()): Promise<{ id: number; password: string }> {
   const email = s.email.trim();
+  const dbs = s.dbs ? checkedDbs(s.dbs, today) : null;
   if (!isEmail(email)) throw new DomainError('invalid', 'Enter a valid e-mail address.', 'email');
   if (!s.name.trim()) throw new DomainError('invalid', 'Enter the name.', 'name');
   if (!(STAFF_ROLES as readonly string[]).includes(s.role)) throw new DomainError('invalid', `The role is one of ${STAFF_ROLES.join(', ')}.`, 'role');
@@ -48,10 +62,12 @@ export async function addStaff(db: Queryable, s: NewStaff, hashCost: number): Pr
   if (password.length < 10) throw new DomainError('invalid', 'A staff password is at least 10 characters.', 'password');
   const hash = await hashPassword(password, hashCost);
   const [row] = await db.query<{ id: number }>(
-    `INSERT INTO staff (email, name, role, company_id, password_hash) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO staff (email, name, role, company_id, password_hash, dbs_number, dbs_seen_on) VALUES ($1, $2, $3, $4, $5, $6, $7::date)
      ON CONFLICT (lower(email)) DO UPDATE SET name = EXCLUDED.name, role = EXCLUDED.role, company_id = EXCLUDED.company_id,
-       password_hash = EXCLUDED.password_hash, active = true
-     RETURNING id`, [email, s.name.trim(), s.role, companyId, hash]);
+       password_hash = EXCLUDED.password_hash, active = true,
+       dbs_number = CASE WHEN $8 THEN EXCLUDED.dbs_number ELSE staff.dbs_number END,
+       dbs_seen_on = CASE WHEN $8 THEN EXCLUDED.dbs_seen_on ELSE staff.dbs_seen_on END
+     RETURNING id`, [email, s.name.trim(), s.role, companyId, hash, dbs?.dbs_number ?? null, dbs?.dbs_seen_on ?? null, dbs !== null]);
   // A new password ends every session signed in with the old one.
   await db.query('UPDATE staff_sessions SET revoked_at = now() WHERE staff_id = $1 AND revoked_at IS NULL', [row.id]);
   return { id: row.id, password };
@@ -64,10 +80,26 @@ export async function removeStaff(db: Queryable, email: string): Promise<boolean
   return rows.length > 0;
 }
 
+/** The staff register: everyone who has signed in to the office, with their DBS record, those who still may first. */
 export async function listStaff(db: Queryable) {
-  return db.query<Staff & { active: boolean; created_at: string }>(
-    `SELECT ${STAFF_COLUMNS}, s.active, to_char(s.created_at AT TIME ZONE 'Europe/London', 'DD-MM-YYYY HH24:MI') AS created_at
+  return db.query<Staff & { active: boolean; created_at: string } & Dbs>(
+    `SELECT ${STAFF_COLUMNS}, s.active, to_char(s.created_at AT TIME ZONE 'Europe/London', 'DD-MM-YYYY HH24:MI') AS created_at,
+            s.dbs_number, to_char(s.dbs_seen_on, 'YYYY-MM-DD') AS dbs_seen_on
        FROM staff s LEFT JOIN companies c ON c.id = s.company_id ORDER BY s.active DESC, s.name`);
+}
+
+/**
+ * Records the DBS certificate a member of staff showed (or clears it: both empty), leaving everything else of theirs
+ * as it is; one statement. Answers the record before and after, or null when no one has that e-mail.
+ */
+export async function setStaffDbs(db: Queryable, email: string, input: DbsInput, today = ukToday()): Promise<{ name: string; email: string; before: Dbs; after: Dbs } | null> {
+  const dbs = checkedDbs(input, today);
+  const [row] = await db.query<{ name: string; email: string; before_number: string | null; before_seen: string | null }>(
+    `UPDATE staff s SET dbs_number = $2, dbs_seen_on = $3::date
+       FROM (SELECT id, dbs_number, to_char(dbs_seen_on, 'YYYY-MM-DD') AS dbs_seen_on FROM staff WHERE lower(email) = lower($1) FOR UPDATE) old
+      WHERE s.id = old.id
+      RETURNING s.name, s.email, old.dbs_number AS before_number, old.dbs_seen_on AS before_seen`, [email.trim(), dbs.dbs_number, dbs.dbs_seen_on]);
+  return row ? { name: row.name, email: row.email, before: { dbs_number: row.before_number, dbs_seen_on: row.before_seen }, after: dbs } : null;
 }
 
 /**

@@ -7,6 +7,8 @@ import { ROLE_LABELS, STAFF_ROLES } from '../../../domain/operatorDesk';
 import { useOperator, useOperatorRef } from './operatorActor';
 import { Card, Input, useSave, type Row } from './dataForm';
 import { CarsPart, DriversPart, type CarsData, type DriversData } from './FleetRecordsView';
+import { dbsErrors, formatDbs, type DbsErrors } from '../../../domain/staffRegister';
+import { ukToday } from '../../../domain/ukTime';
 
 export function DataView() {
   const actor = useOperatorRef();
@@ -251,33 +253,70 @@ function PlacesPart({ places }: { places: { known: Row[]; banned: Row[] } }) {
   );
 }
 
+/** The register of booking and dispatch staff (issue 43): who may sign in, and the DBS certificate each showed. */
 function StaffPart({ staff }: { staff: Row[] }) {
   const { saving, fieldError, save } = useSave();
   const companies = useOperator((s) => s.context.filters?.companies ?? []);
   const me = useOperator((s) => s.context.staff?.email);
-  const [form, setForm] = useState({ email: '', name: '', role: 'dispatcher', company: '' });
+  const [form, setForm] = useState({ email: '', name: '', role: 'dispatcher', company: '', dbs_number: '', dbs_seen_on: '' });
+  const [problems, setProblems] = useState<DbsErrors>({});
+  const [dbs, setDbs] = useState<{ email: string; name: string; dbs_number: string; dbs_seen_on: string } | null>(null);
+  const [dbsProblems, setDbsProblems] = useState<DbsErrors>({});
+  const add = (e: FormEvent) => {
+    e.preventDefault();
+    const p = dbsErrors(form, ukToday());
+    setProblems(p);
+    if (Object.keys(p).length === 0) save({ kind: 'addStaff', ...form, company: form.role === 'company' ? form.company : undefined });
+  };
+  const saveDbs = (e: FormEvent) => {
+    e.preventDefault();
+    if (!dbs) return;
+    const p = dbsErrors(dbs, ukToday());
+    setDbsProblems(p);
+    if (Object.keys(p).length === 0) save({ kind: 'staffDbs', email: dbs.email, dbs_number: dbs.dbs_number, dbs_seen_on: dbs.dbs_seen_on });
+  };
   return (
     <>
+      <p className="muted">The register of booking and dispatch staff, with the DBS certificate each showed (the Statutory Standards ask for it). <span className="op-code">npm run admin -- staff --csv</span> prints it as CSV.</p>
       <table className="op-table">
         <caption className="sr-only">Staff</caption>
-        <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Can sign in</th><th scope="col"><span className="sr-only">Remove</span></th></tr></thead>
+        <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">DBS certificate</th><th scope="col">Can sign in</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
         <tbody>
           {staff.map((p) => (
             <tr key={String(p.id)}>
               <td data-label="Name"><div>{String(p.name)}</div></td>
               <td data-label="E-mail"><div>{String(p.email)}</div></td>
               <td data-label="Role"><div>{ROLE_LABELS[p.role as keyof typeof ROLE_LABELS]}{p.company_name ? `: ${String(p.company_name)}` : ''}</div></td>
+              <td data-label="DBS certificate"><div>{p.dbs_number ? <>{formatDbs(String(p.dbs_number))}<br /><span className="muted">seen {String(p.dbs_seen_on)}</span></> : <span className="muted">Not recorded</span>}</div></td>
               <td data-label="Can sign in"><div>{p.active ? 'Yes' : 'No'}</div></td>
-              <td data-label=""><div>{Boolean(p.active) && p.email !== me && (
-                <button type="button" className="btn btn-secondary op-small" disabled={saving} onClick={() => save({ kind: 'removeStaff', email: String(p.email) })} aria-label={`Remove ${String(p.name)}`}>Remove</button>
-              )}</div></td>
+              <td data-label=""><div className="op-row-buttons">
+                <button type="button" className="btn btn-secondary op-small" aria-label={`DBS certificate of ${String(p.name)}`}
+                  onClick={() => { setDbsProblems({}); setDbs({ email: String(p.email), name: String(p.name), dbs_number: p.dbs_number ? String(p.dbs_number) : '', dbs_seen_on: p.dbs_seen_on ? String(p.dbs_seen_on) : '' }); }}>DBS</button>
+                {Boolean(p.active) && p.email !== me && (
+                  <button type="button" className="btn btn-secondary op-small" disabled={saving} onClick={() => save({ kind: 'removeStaff', email: String(p.email) })} aria-label={`Remove ${String(p.name)}`}>Remove</button>
+                )}
+              </div></td>
             </tr>
           ))}
         </tbody>
       </table>
-      {fieldError('email') && !form.email && <p className="banner-error" role="alert">{fieldError('email')}</p>}
+      {fieldError('email') && !form.email && !dbs && <p className="banner-error" role="alert">{fieldError('email')}</p>}
+      {dbs && (
+        <Card title={`DBS certificate: ${dbs.name}`}>
+          <form className="op-form op-form-grid" noValidate aria-label={`DBS certificate of ${dbs.name}`} onSubmit={saveDbs}>
+            <Input id="dbs-number" label="DBS certificate number" value={dbs.dbs_number} onChange={(v) => setDbs({ ...dbs, dbs_number: v })}
+              error={dbsProblems.dbs_number ?? fieldError('dbs_number')} hint="12 digits, as printed on the certificate. Both empty: clear the record." />
+            <Input id="dbs-seen" label="Seen on" type="date" value={dbs.dbs_seen_on} onChange={(v) => setDbs({ ...dbs, dbs_seen_on: v })}
+              error={dbsProblems.dbs_seen_on ?? fieldError('dbs_seen_on')} />
+            <div className="op-dialog-buttons">
+              <button type="submit" className="btn btn-primary" disabled={saving}>Save DBS record</button>
+              <button type="button" className="btn btn-secondary" onClick={() => setDbs(null)}>Close</button>
+            </div>
+          </form>
+        </Card>
+      )}
       <Card title="Add staff">
-        <form className="op-form op-form-grid" noValidate aria-label="Add staff" onSubmit={(e) => { e.preventDefault(); save({ kind: 'addStaff', ...form, company: form.role === 'company' ? form.company : undefined }); }}>
+        <form className="op-form op-form-grid" noValidate aria-label="Add staff" onSubmit={add}>
           <Input id="staff-name" label="Name" value={form.name} onChange={(v) => setForm({ ...form, name: v })} error={fieldError('name')} required />
           <Input id="staff-email" label="E-mail" type="email" value={form.email} onChange={(v) => setForm({ ...form, email: v })} error={form.email ? fieldError('email') : undefined} required />
           <div className="field">
@@ -296,6 +335,10 @@ function StaffPart({ staff }: { staff: Row[] }) {
               {fieldError('company') && <p className="field-error" id="staff-company-error">{fieldError('company')}</p>}
             </div>
           )}
+          <Input id="staff-dbs-number" label="DBS certificate number" value={form.dbs_number} onChange={(v) => setForm({ ...form, dbs_number: v })}
+            error={problems.dbs_number ?? (dbs ? undefined : fieldError('dbs_number'))} hint="12 digits; may be added later." />
+          <Input id="staff-dbs-seen" label="DBS certificate seen on" type="date" value={form.dbs_seen_on} onChange={(v) => setForm({ ...form, dbs_seen_on: v })}
+            error={problems.dbs_seen_on ?? (dbs ? undefined : fieldError('dbs_seen_on'))} />
           <div><button type="submit" className="btn btn-primary" disabled={saving}>Add staff</button></div>
         </form>
       </Card>
