@@ -38,3 +38,8 @@ export const ConfirmPaymentIntentResponse = type({
   error: optional(nullable(string())),
 });
 export type ConfirmPaymentIntentResponse = Infer<typeof ConfirmPaymentIntentResponse>;
+
+/** Issue 43: POST /api/v1/pay/{reference}/intent, the card of a payment link. */
+export const LinkIntentRequest = type({ paymentMethodId: Text(3, 255) });
+/** Issue 43: POST /api/v1/pay/{reference}/complete, once the link's payment succeeded. */
+export const LinkCompleteRequest = type({ stripe_session_id: Text(3, 255) });

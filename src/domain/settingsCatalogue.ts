@@ -102,6 +102,7 @@ export const SETTINGS_CATALOGUE: readonly SettingInfo[] = [
   s('ROUND_OFF', 'Round prices to whole pounds', 'yesNo', 'Payment'),
   s('VAT_NUMBER', 'VAT number', 'text', 'Payment', 'When set, the receipt of a booking paid by card or completed is a VAT invoice, numbered without gaps and never changed; a later refund or payment is a credit or debit note.'),
   s('VAT_RATE', 'VAT rate (%)', 'percent', 'Payment', 'Empty: 20.'),
+  s('PAYMENT_LINK_HOURS', 'Card payment links work for', 'hours', 'Payment', 'Hours, for a booking taken by phone; never later than 30 minutes before the pickup (empty: 24).'),
   // How long personal data is kept (issue 43 §4, src/domain/retention.ts, decision 60).
   { ...s(RETENTION_SETTINGS.records, 'Keep booking records for', 'months', 'Records and privacy',
     "Months after the journey (a return: its later leg); then the passenger's name, phone, e-mail, notes and addresses beyond the postcode district are removed (empty: 12)."),

@@ -66,7 +66,7 @@ async function resolveContact(deps: BookingDeps, req: BookingRequest, countLater
       taken: NOTHING_TAKEN, toCount: [],
     };
   }
-  const counting = async (uses: Use[]) => (countLater
+  const counting = async (uses: Use[]) => (deps.byOffice ? { taken: NOTHING_TAKEN, toCount: [] } : countLater
     ? { taken: NOTHING_TAKEN, toCount: uses } : { taken: await takeAllowance(deps.db, deps.limits, uses), toCount: [] });
   const name = `${reg.firstName} ${reg.surname}`.trim();
   if (mode === 'existing_client') {
@@ -162,6 +162,11 @@ export interface BookingDeps {
   limits: Limits;
   /** The site's address, for the link to the booking in the office's e-mail. */
   siteUrl: string;
+  /**
+   * Taken by the office on the telephone (issue 43): the allowances against abuse, which count what a visitor's address
+   * and the addresses it gives may do, do not apply, and a guest may be booked whatever the website offers.
+   */
+  byOffice?: boolean;
 }
 
 export const KEY_REUSED = 'This booking was already submitted with different details (the Idempotency-Key was used before). Check your e-mail for its confirmation, or start a new booking.';
@@ -191,7 +196,7 @@ async function inForm<T>(prefix: 'bookingForm' | 'hourlyRateForm', quote: Promis
   }
 }
 
-async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> {
+async function priceTrip(ctx: QuoteContext, req: BookingRequest, byOffice = false): Promise<Trip> {
   if (req.bookingType === 'milleage') {
     const form = validate(req.bookingForm, BookingForm, 'bookingForm');
     const quote = await inForm('bookingForm', quoteDistance(ctx, form, req.selectedVehicleData));
@@ -214,7 +219,7 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
       stops: form.stops, pickupAirport: quote.route.pickupAirport,
     };
   }
-  if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS')) {
+  if (!isEnabled(ctx.settings, 'HOURLY_RATE_STATUS') && !byOffice) {
     throw new DomainError('invalid', 'Hourly hire is not offered at the moment.', 'bookingType');
   }
   const form = validate(req.hourlyRateForm, HourlyRateForm, 'hourlyRateForm');
@@ -237,10 +242,10 @@ async function priceTrip(ctx: QuoteContext, req: BookingRequest): Promise<Trip> 
 export async function prepareBooking(
   deps: BookingDeps, req: BookingRequest, checkPrice: (totalPence: number) => void = () => {}, countInStatement = false,
 ): Promise<PreparedBooking> {
-  if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !allowsGuests(deps.ctx.settings)) {
+  if (req.selected_passenger === 'guest_login' && deps.signedIn === null && !deps.byOffice && !allowsGuests(deps.ctx.settings)) {
     throw new DomainError('invalid', 'Booking as a guest is not offered at the moment. Please sign in or create an account.', 'selected_passenger');
   }
-  const trip = await timed('booking 3 price the trip', () => priceTrip(deps.ctx, req));
+  const trip = await timed('booking 3 price the trip', () => priceTrip(deps.ctx, req, deps.byOffice));
   checkPrice(trip.chosen.unitPence * req.selectedVehicle);
   const { contact, taken, toCount } = await timed('booking 4 passenger and allowances', () => resolveContact(deps, req, countInStatement));
   return { req, trip, contact, taken, toCount };
@@ -271,7 +276,9 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     if (first) return first;
     throw err;
   }
-  const options: WriteOptions = { idempotencyKey, hash, status: 'confirmed', paymentMethod: 'car', paymentStatus: 'due_in_car' };
+  const options: WriteOptions = {
+    idempotencyKey, hash, status: 'confirmed', paymentMethod: 'car', paymentStatus: 'due_in_car', bookedVia: deps.signedIn === null ? 'web' : 'account',
+  };
   // One statement, on its own: it writes everything or nothing (writeAll). A booking number drawn twice (1 in 10^11)
   // fails the statement, which is then sent again with another.
   for (let attempt = 1; ; attempt++) {

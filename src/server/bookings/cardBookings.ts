@@ -110,6 +110,7 @@ export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntent
     try {
       await deps.db.transaction((tx) => writeBooking(tx, deps, prepared, {
         idempotencyKey: key, hash, status: 'pending', paymentMethod: 'card', paymentStatus: 'awaiting_payment',
+        bookedVia: deps.signedIn === null ? 'web' : 'account',
       }));
     } catch (err) {
       // Not written by this call (a failure, or a concurrent call with this key wrote it first): it spent no allowance
@@ -131,8 +132,34 @@ export async function startCardPayment(deps: CardDeps, body: CreatePaymentIntent
   return { paymentIntentId: intent.id };
 }
 
+/**
+ * Issue 43: the card of a payment link (./paymentLinks.ts) on its booking's one intent, as the card page's call puts a
+ * card on a new booking's: the same tries limits, the same intent however often the page is reloaded or clicked.
+ */
+export async function startLinkPayment(deps: CardDeps, booking: Pick<KeyedBooking, 'id' | 'number' | 'total' | 'intent'>, paymentMethodId: string): Promise<{ paymentIntentId: string }> {
+  await refuseUsedUpCardAttempts(deps, booking.id);
+  const stripe = await deps.cards.stripe();
+  let intent = await intentOf(deps, booking);
+  if (intent.payment_method !== paymentMethodId && ['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(intent.status)) {
+    intent = await provider(() => stripe.paymentIntents.update(intent.id, { payment_method: paymentMethodId }), 'paymentMethodId');
+  }
+  return { paymentIntentId: intent.id };
+}
+
+/**
+ * Issue 43: a payment link's booking, once its intent succeeded (the page says so after the bank's check): completed if
+ * no one did yet (the webhook, the start-up check), as a card booking is.
+ */
+export async function finishLinkPayment(deps: CardDeps, booking: Pick<KeyedBooking, 'id' | 'intent'>, intentId: string): Promise<void> {
+  if (booking.intent !== intentId) throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'stripe_session_id');
+  const pi = await provider(async () => (await deps.cards.stripe()).paymentIntents.retrieve(intentId), 'stripe_session_id');
+  if (pi.status !== 'succeeded') throw new DomainError('invalid', 'This payment has not been completed. Please pay again.', 'paymentId');
+  const outcome = await deps.db.transaction((tx) => completeCardBooking(tx, pi));
+  if (outcome === 'mismatch') throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
+}
+
 /** The booking's one intent: made once (Stripe's idempotency key comes from the booking), its id kept on the booking. */
-async function intentOf(deps: CardDeps, booking: KeyedBooking): Promise<Stripe.PaymentIntent> {
+async function intentOf(deps: CardDeps, booking: Pick<KeyedBooking, 'id' | 'number' | 'total' | 'intent'>): Promise<Stripe.PaymentIntent> {
   const stripe = await deps.cards.stripe();
   if (booking.intent) return provider(() => stripe.paymentIntents.retrieve(booking.intent!));
   const intent = await provider(() => stripe.paymentIntents.create({

@@ -5,6 +5,7 @@ import type { BookingRequest } from '../../domain/requestSchemas';
 import type { ExtraDetailKey } from '../../domain/extras';
 import type { PricedOffer } from '../pricing/quote';
 import type { Taken, Use } from '../limits';
+import type { BookedVia } from '../../domain/bookingRecords';
 
 /** The trip as the server priced it, in the columns it is stored in. */
 export interface Trip {
@@ -36,4 +37,13 @@ export interface WriteOptions {
   /** 'pending': a card booking waiting for its payment; its confirmation e-mail is held until then. */
   status: 'confirmed' | 'pending';
   paymentMethod: 'car' | 'card'; paymentStatus: 'due_in_car' | 'awaiting_payment';
+  /** How it was taken (issue 43): online, by a signed-in corporate passenger, or by the office on the phone ('web' when absent). */
+  bookedVia?: BookedVia;
+  /** Who in the office took it by phone. */
+  bookedBy?: { id: number; name: string } | null;
+  /**
+   * A price the office set by hand (issue 43): the site's own price of the booking and why it was changed. The trip's
+   * offer already carries the price set, with a line saying so (operator/phoneBookings.ts).
+   */
+  priceOverride?: { quotedPence: number; reason: string } | null;
 }

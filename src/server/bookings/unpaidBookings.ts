@@ -11,12 +11,16 @@ import type { CardProvider } from '../payments/provider';
 
 export const PENDING_HOURS = 24;
 
-/** Marks the card bookings left pending for a day as expired; answers how many. */
+/**
+ * Marks the card bookings left pending for a day as expired, and those of a payment link (issue 43) once the link has
+ * expired; answers how many.
+ */
 export async function expireUnpaidCardBookings(db: Db, cards: CardProvider): Promise<number> {
   const stale = await db.query<{ id: number; payment_intent_id: string | null }>(
-    `SELECT id, payment_intent_id FROM bookings
-      WHERE status = 'pending' AND payment_method = 'card' AND created_at < now() - make_interval(hours => $1)
-      ORDER BY created_at LIMIT 500`, [PENDING_HOURS]);
+    `SELECT b.id, b.payment_intent_id FROM bookings b LEFT JOIN payment_links l ON l.booking_id = b.id
+      WHERE b.status = 'pending' AND b.payment_method = 'card'
+        AND coalesce(l.expires_at, b.created_at + make_interval(hours => $1)) < now()
+      ORDER BY b.created_at LIMIT 500`, [PENDING_HOURS]);
   let expired = 0;
   for (const b of stale) {
     if (b.payment_intent_id && !(await cancelUnpaidIntent(db, cards, b.payment_intent_id))) continue;

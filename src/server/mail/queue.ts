@@ -14,7 +14,9 @@ import type { Settings } from '../../domain/settings';
 export interface NewEmail {
   kind: 'booking_confirmation' | 'new_booking_notice' | 'manage_link' | 'driver_assigned' | 'driver_job' | 'booking_cancelled' | 'booking_change_notice' | 'booking_changed' | 'quote_request' | 'contact_message' | 'password_reset' | 'email_changed' | 'pickup_moved'
     /** Issue 43 §3: a complaint or lost property entry closed, its outcome to the complainant or the owner. */
-    | 'casework_closed';
+    | 'casework_closed'
+    /** Issue 43 §1: a booking taken by phone, its card payment link to the passenger. */
+    | 'payment_link';
   to: string; cc?: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
   /** The body holds a secret (a reset code): erase it once the message is sent or given up. */
   eraseAfterSend?: boolean;
@@ -33,7 +35,9 @@ export async function enqueueEmail(tx: Queryable, e: NewEmail): Promise<number> 
 }
 
 export interface NewSms {
-  kind: 'driver_job' | 'driver_job_taken' | 'driver_assigned_sms' | 'driver_on_way' | 'driver_arrived' | 'journey_completed' | 'driver_sign_in_code' | 'booking_cancelled_sms' | 'pickup_moved_sms';
+  kind: 'driver_job' | 'driver_job_taken' | 'driver_assigned_sms' | 'driver_on_way' | 'driver_arrived' | 'journey_completed' | 'driver_sign_in_code' | 'booking_cancelled_sms' | 'pickup_moved_sms'
+    /** Issue 43 §1: the card payment link of a booking taken by phone. */
+    | 'payment_link_sms';
   /** E.164. */
   to: string;
   /** What the console's lists call it (e.g. "New job BK-..."). */

@@ -2,7 +2,7 @@
 import type { BookingResult } from '../../domain/schemas';
 import { currencyOf, type Settings } from '../../domain/settings';
 import { formatExactPrice } from '../../domain/money';
-import { formatDateUK, formatTime12 } from '../../domain/ukTime';
+import { formatDateUK, formatTime12, ukPartsAt } from '../../domain/ukTime';
 import { formatPhone } from '../../domain/phone';
 import { bookingSummary } from '../../domain/bookingSummary';
 
@@ -234,6 +234,28 @@ export function officeChangeNotice(r: BookingResult, what: string, rows: [string
       ['Passenger', `${r.passengerDetails.passenger_name}, ${formatPhone(r.passengerDetails.passenger_contact_no)}`],
       ...rows, ['In the console', { link: consoleUrl }],
     ], []);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
+/** An instant as the UK reads it: '12-12-2030 18:45 (UK time)'. */
+function ukDateTimeWords(at: Date): string {
+  const p = ukPartsAt(at);
+  return `${formatDateUK(p.date)} ${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')} (UK time)`;
+}
+
+/**
+ * To the passenger of a booking the office took by phone (issue 43 §1): the trip and the price, and the link to pay it
+ * by card on the site, until it expires. The booking is confirmed (the usual confirmation follows) once paid.
+ */
+export function paymentLinkMail(r: BookingResult, link: string, expiresAt: Date, s: Settings): Message {
+  const b = r.booking;
+  const until = ukDateTimeWords(expiresAt);
+  const m = render(`Pay for your booking ${b.booking_number}`, `Thank you for booking with us by telephone. Your booking is held until ${until}: pay by card with the link below to confirm it.`, [
+    ['Reference ID', b.booking_number], pickupRow(b), ...(b.drop_off_address ? [['Drop-off', b.drop_off_address] as [string, Value]] : []),
+    ['Vehicle', `${b.fleet_category.category_name}, ${b.company_name}`],
+    ['To pay', `${currencyOf(s)}${b.total_booking_amount}`],
+    ['Pay by card', { link }],
+  ], [`The link works until ${until}. Your confirmation, with the link to manage your booking, follows once you have paid.`, ...signature(s)]);
   return { subject: m.subject, text: m.text, html: m.html };
 }
 

@@ -2,7 +2,7 @@
 // who sends it first, what happened, and the office's phone number last, so a passenger can always call. Written in
 // the queue by the change that causes them (./queue.ts enqueueSms).
 import type { BookingResult } from '../../domain/schemas';
-import type { Settings } from '../../domain/settings';
+import { currencyOf, type Settings } from '../../domain/settings';
 import { fitSms } from '../../domain/sms';
 import { formatDateLong } from '../../domain/ukTime';
 import { isUkMobile } from '../../domain/fleetRecords';
@@ -70,5 +70,15 @@ export function pickupMovedText(r: BookingResult, newTime: string, why: string, 
   return fitSms({
     before: `${sender(s)}${forDriver ? `job ${ref}` : `your pickup for ${ref}`} is now at ${newTime} (booked ${r.booking.pick_up_time}). `,
     shortenable: why, after: `.${forDriver ? '' : callUs(s)}`,
+  });
+}
+
+/** To the passenger of a booking taken by phone (issue 43 §1): the link to pay it by card, which confirms it. */
+export function paymentLinkText(r: BookingResult, link: string, s: Settings): string {
+  const b = r.booking;
+  return fitSms({
+    before: `${sender(s)}to confirm ${b.booking_number} on ${when(b)}, pay ${currencyOf(s)}${b.total_booking_amount} by card: `,
+    shortenable: '',
+    after: `${link}${callUs(s)}`,
   });
 }

@@ -119,7 +119,10 @@ export interface TimelineEntry { at: string; kind: 'created' | 'paid' | 'email' 
 export async function timelineOf(db: Queryable, bookingId: number): Promise<TimelineEntry[]> {
   return db.query<TimelineEntry>(
     `SELECT at, kind, text, by, detail FROM (
-       SELECT created_at AS t, 1 AS o, 0::bigint AS seq, 'created' AS kind, 'Booked on the website' AS text, NULL AS by, NULL AS detail
+       SELECT created_at AS t, 1 AS o, 0::bigint AS seq, 'created' AS kind,
+              CASE booked_via WHEN 'phone' THEN 'Booked by telephone' WHEN 'account' THEN 'Booked by the signed-in corporate passenger' ELSE 'Booked on the website' END
+                || CASE WHEN price_override IS NULL THEN '' ELSE ', the price set by hand: ' || (price_override->>'reason') END AS text,
+              booked_by_name AS by, NULL AS detail
          FROM bookings WHERE id = $1
        UNION ALL SELECT paid_at, 2, 0, 'paid', 'Paid by card', NULL, payment_id FROM bookings WHERE id = $1 AND paid_at IS NOT NULL
        UNION ALL SELECT created_at, 4, id, 'email',

@@ -43,7 +43,7 @@ export async function bookingRecords(db: Queryable, scope: number | null, range:
             v.category_name AS vehicle_type, b.driver, c.company_name AS company,
             to_char(b.dispatched_at AT TIME ZONE 'Europe/London', 'DD/MM/YYYY HH24:MI') AS dispatched_at,
             coalesce((SELECT json_agg(to_char(a.created_at AT TIME ZONE 'Europe/London', 'DD/MM/YYYY HH24:MI') || ' ' || a.action
-                        || coalesce(': ' || nullif(a.subject, ''), '') || ' (' || a.staff_name || ')' ORDER BY a.id)
+                        || coalesce(': ' || nullif(a.subject, ''), '') || ', by ' || a.staff_name ORDER BY a.id)
                         FROM audit_log a WHERE a.booking_id = b.id), '[]') AS variations
        FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
        LEFT JOIN booking_passengers p ON p.booking_id = b.id

@@ -7,12 +7,17 @@ import { loadSettings } from '../deps';
 import { DomainError } from '../errors';
 import { recordColumns, recordsRangeProblem, type RecordsRange } from '../../domain/bookingRecords';
 import { requireStaff } from './session';
+import { ukToday } from '../../domain/ukTime';
 import { scopeOf } from './deskQueries';
 import { bookingRecords } from './records';
 import { toCsv } from './csv';
 
+/** The range asked for; none at all is today (UK). */
 function rangeOf(c: Context<AppEnv>): RecordsRange {
-  const range = { from: c.req.query('from') ?? '', to: c.req.query('to') ?? '' };
+  const from = c.req.query('from') ?? '';
+  const to = c.req.query('to') ?? '';
+  const today = ukToday(c.var.deps.now());
+  const range = from === '' && to === '' ? { from: today, to: today } : { from, to };
   const problem = recordsRangeProblem(range);
   if (problem) throw new DomainError('invalid', problem.message, problem.field);
   return range;

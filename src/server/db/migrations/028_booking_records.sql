@@ -14,14 +14,12 @@ ALTER TABLE bookings ADD COLUMN price_override jsonb;
 CREATE INDEX bookings_pick_up_date ON bookings (pick_up_date);
 
 -- A link that lets the passenger of a booking taken by phone pay it by card on the site (/pay/BK-...#key=...). Only a
--- hash of its key is kept. The booking waits as 'pending' until paid; the link works until expires_at.
+-- hash of its key is kept. The booking waits as 'pending' until paid (bookings.paid_at); the link works until expires_at.
 CREATE TABLE payment_links (
   booking_id     integer PRIMARY KEY REFERENCES bookings(id) ON DELETE CASCADE,
   key_hash       text NOT NULL UNIQUE,
   sent_to        text NOT NULL,
   created_by     integer REFERENCES staff(id) ON DELETE SET NULL,
   created_at     timestamptz NOT NULL DEFAULT now(),
-  expires_at     timestamptz NOT NULL,
-  paid_at        timestamptz
+  expires_at     timestamptz NOT NULL
 );
-CREATE INDEX payment_links_expires ON payment_links (expires_at) WHERE paid_at IS NULL;

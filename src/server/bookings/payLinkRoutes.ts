@@ -1,0 +1,44 @@
+// The payment link's page calls (issue 43 §1, ./paymentLinks.ts): the booking the link opens, the card on its intent,
+// and its completion once paid. The link's key comes in the X-Pay-Key header (the page reads it from the address's
+// fragment, which browsers never send). The card's confirmation and the bank's check are the card page's own calls
+// (POST /confirm-payment-intent), which know every booking's intent.
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../deps';
+import { loadSettings } from '../deps';
+import { readBody } from '../http/body';
+import { LinkCompleteRequest, LinkIntentRequest } from '../../domain/cardSchemas';
+import { bookingOfLink, payPage, refuseUnpayable } from './paymentLinks';
+import { finishLinkPayment, startLinkPayment } from './cardBookings';
+import { bookingDeps } from './request';
+import { mintKey } from './manageKeys';
+
+export const PAY_KEY_HEADER = 'X-Pay-Key';
+
+const linkOf = (c: Context<AppEnv>) => bookingOfLink(c.var.deps.db, c.req.param('reference') ?? '', c.req.header(PAY_KEY_HEADER) ?? '');
+
+export const payLinkRoutes = new Hono<AppEnv>()
+  .get('/pay/:reference', async (c) => {
+    const { db, now } = c.var.deps;
+    const linked = await linkOf(c);
+    return c.json(await payPage(db, linked, now(), await loadSettings(db)));
+  })
+  .post('/pay/:reference/intent', async (c) => {
+    const { deps } = c.var;
+    const { paymentMethodId } = await readBody(c, LinkIntentRequest);
+    const linked = await linkOf(c);
+    refuseUnpayable(linked, deps.now());
+    const result = await startLinkPayment({ ...(await bookingDeps(deps, c)), cards: deps.cards },
+      { id: linked.id, number: linked.reference, total: linked.total_pence, intent: linked.intent }, paymentMethodId);
+    return c.json({ success: true, ...result });
+  })
+  .post('/pay/:reference/complete', async (c) => {
+    const { deps } = c.var;
+    const { stripe_session_id: intentId } = await readBody(c, LinkCompleteRequest);
+    const linked = await linkOf(c);
+    // Paid already (the webhook was first, or a second tab): the same answer, the booking paid once.
+    if (!linked.paid) await finishLinkPayment({ ...(await bookingDeps(deps, c)), cards: deps.cards }, linked, intentId);
+    deps.mail.kick();
+    const page = await payPage(deps.db, await linkOf(c), deps.now(), await loadSettings(deps.db));
+    // The success page's "Manage your booking": a key of its own, shown to whoever paid (as after a card booking).
+    return c.json({ ...page, manage_key: page.state === 'paid' ? await mintKey(deps.db, linked.id) : null });
+  });
