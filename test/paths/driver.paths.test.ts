@@ -12,7 +12,8 @@ import type { AnyEventObject } from 'xstate';
 import { CONFIRMED_STEPS, JOB_STEPS, STEP_LABELS, type JobStep } from '../../src/domain/driverJobs';
 import type { DriverJob, DriverSnapshot } from '../../machines/driver';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
-import { CODE_SENT, REF, SIGNED_OUT, getSession, loadJob, loadJobs, model, requestCode, signIn, signOut, takeStep } from '../machine/models/driver';
+import { CODE_SENT, FOUND, REF, SIGNED_OUT, foundItem, getSession, loadJob, loadJobs, model, requestCode, signIn, signOut, takeStep } from '../machine/models/driver';
+import { DRIVER_NOTICES } from '../../machines/driver';
 import type { ModelEvent } from '../machine/modelPaths';
 import { browserPaths, type PathOracle, type PathPage } from './pathRunner';
 import { isWaiting, serviceOf, type Expected, type Seen } from './screens';
@@ -135,6 +136,9 @@ async function arrange(p: PathPage, then: ModelEvent[], from: 'mobile' | 'resend
   else if (step) await p.server.fault({ method: 'POST', path: `${job}/status`, kind: 'answer', body: { job: asPaths(p, step.output as DriverJob | null) } });
 }
 
+/** The found item's form (machines/driverFoundItem.ts; its own paths: ./driverFoundItem.paths.test.ts). */
+const FOUND_FORM = { fields: ['What did you find? *', 'Where in the car?'], buttons: ['Send to the office', 'Cancel'] };
+
 /** A load the path does not answer before the person acts again is held by the server, as the model leaves it waiting. */
 async function holdUnanswered(p: PathPage, then: ModelEvent[], href: string) {
   const onJob = /^\/driver\/jobs\/[^/]+$/i.test(href);
@@ -192,13 +196,15 @@ function jobShown(job: DriverJob, href: string, more: Partial<Seen> = {}): Drive
     ...job.cancelled ? ['Do not go to the pickup.'] : [],
     ...job.status === 'arrived' && job.no_show_from && Date.parse(job.no_show_from) > Date.now() ? ['No-show can be tapped from'] : [],
   ];
+  // Issue 43 §3: a job whose passenger has been on board may take a found item.
+  const found = job.can_report_found ? ['Report a found item'] : [];
   return {
-    screen: 'driverJob', href, job, buttons: offered, noButtons: LABELS.filter((l) => !offered.includes(l)), texts: [...texts, job.passenger_name],
-    links: [/^Call 07700 900321$/], ...more,
+    screen: 'driverJob', href, job, buttons: [...offered, ...found], noButtons: [...LABELS.filter((l) => !offered.includes(l)), ...found.length ? [] : ['Report a found item']],
+    texts: [...texts, job.passenger_name], links: [/^Call 07700 900321$/], ...more,
   };
 }
 
-const SERVICES = { getSession, requestCode, signIn, signOut, loadJobs, loadJob, takeStep };
+const SERVICES = { getSession, requestCode, signIn, signOut, loadJobs, loadJob, takeStep, foundItem };
 
 const driverOracle: PathOracle<{ location: { path: string } }, DriverExpected> = {
   calls: {
@@ -223,6 +229,12 @@ const driverOracle: PathOracle<{ location: { path: string } }, DriverExpected> =
       // An ended session signs the driver out, to come back here after the next sign-in.
       if (refused?.status === 401 && ['loadJobs', 'loadJob', 'takeStep'].includes(service)) return signedOutAt(here, { alerts: [SIGNED_OUT] });
       switch (service) {
+        // The found item's form closed: sent (thanked, with the entry's number), given up, or the session ended.
+        case 'foundItem': {
+          const { kind } = a.output as { kind: string };
+          if (kind === 'signedOut') return signedOutAt(here, { alerts: [SIGNED_OUT] });
+          return jobShown(before.job!, here, kind === 'reported' ? { statuses: [DRIVER_NOTICES.found(FOUND)] } : {});
+        }
         case 'getSession': return a.output ? pageAt(before.wanted ?? '/driver') : signedOutAt(before.wanted);
         case 'requestCode':
           // A code asked for again and refused leaves the code's screen; a mobile refused shows under its field.
@@ -284,6 +296,10 @@ const driverOracle: PathOracle<{ location: { path: string } }, DriverExpected> =
       }
       case 'step.confirm': return before.dialog && before.step ? { waiting: 'takeStep', href: here, job: before.job, step: before.step } : undefined;
       case 'step.cancel': return before.dialog && before.job ? jobShown(before.job, here) : undefined;
+      case 'found.start': {
+        if (on !== 'driverJob' || !ready || !before.job?.can_report_found) return undefined;
+        return { ...jobShown(before.job, here), ...FOUND_FORM, noButtons: [...LABELS, 'Report a found item'], awaits: 'foundItem' };
+      }
       default: return undefined;
     }
   },
@@ -308,6 +324,7 @@ browserPaths({
       case 'jobs.retry': return s.matches({ signedIn: { jobs: 'failed' } });
       case 'job.retry': return s.matches({ signedIn: { job: 'failed' } });
       case 'step.start': return s.matches({ signedIn: { job: 'ready' } }) && Boolean(s.context.job?.steps.includes(ev.step));
+      case 'found.start': return s.matches({ signedIn: { job: 'ready' } }) && Boolean(s.context.job?.can_report_found);
       case 'session.signOut': return s.matches('signedIn');
       default: return true;
     }
@@ -386,6 +403,18 @@ browserPaths({
       await p.page.getByRole('dialog').getByRole('button', { name: /^Yes, / }).click();
     },
     'step.cancel': async (p) => { await p.page.getByRole('dialog').getByRole('button', { name: 'Go back' }).click(); },
+    'found.start': async (p) => { await p.page.getByRole('button', { name: 'Report a found item' }).click(); },
+    // The form's own steps are its machine's paths (./driverFoundItem.paths.test.ts): here it is sent, or given up.
+    // The path's job on the server was never on board: the report is answered as the model ends the form.
+    ...Object.fromEntries(['reported', 'signedOut'].map((kind) => [`foundItem done (${kind})`, async (p: PathPage) => {
+      const at = `${DRIVER}/jobs/${ref(p)}/found`;
+      if (kind === 'reported') await p.server.fault({ method: 'POST', path: at, kind: 'answer', body: { entry: { id: 42, number: FOUND } } });
+      else await failAs(p, 'POST', at, Object.assign(new Error(SIGNED_OUT), { status: 401 }));
+      await p.page.getByLabel('What did you find?').fill('A black umbrella');
+      await p.page.getByLabel('Where in the car?').fill('Back seat');
+      await p.page.getByRole('button', { name: 'Send to the office' }).click();
+    }])),
+    'foundItem done (cancelled)': async (p) => { await p.page.getByRole('button', { name: 'Cancel', exact: true }).click(); },
   },
   oracle: driverOracle,
 });

@@ -16,7 +16,7 @@ export const NUMBER = 'LP-0042';
 
 export const item: Extract<FoundItemEvent, { type: 'found.submit' }> = { type: 'found.submit', description: 'A black umbrella', found_place: 'Back seat' };
 /** Nothing typed: the form's own rule refuses it, and nothing is sent. */
-export const blank: FoundItemEvent = { type: 'found.submit', description: '  ', found_place: '' };
+export const blank: FoundItemEvent = { type: 'found.submit', description: '', found_place: '' };
 
 const refusal = (message: string, extra: { status?: number; field?: string } = {}) => Object.assign(new Error(message), extra);
 export const down = refusal('We could not reach the booking server. Please check your connection and try again.');

@@ -6,21 +6,23 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { driverFoundItemMachine } from '../../../../machines/driverFoundItem';
 import { RequiredMark } from '../../components/fields';
+import type { DriverJob } from '../../../../machines/driver';
 import { useDriver, useDriverRef } from './driverActor';
 
 type FoundRef = ActorRefFrom<typeof driverFoundItemMachine>;
 
-export function FoundItem() {
+export function FoundItem({ job }: { job: DriverJob }) {
   const actor = useDriverRef();
   const offered = useDriver((s) => s.can({ type: 'found.start' }));
   const form = useDriver((s) => (s.matches({ signedIn: { job: 'reportingFound' } }) ? s.children.foundItem as FoundRef | undefined : undefined));
   if (form) return <FoundItemForm form={form} />;
-  if (!offered) return null;
+  // Shown on every job the server says may take one; pressed only when the page can act on it (not while a step is saved).
+  if (!job.can_report_found) return null;
   return (
     <section className="drv-card drv-section" aria-labelledby="drv-found-title">
       <h2 id="drv-found-title" className="drv-section-title">Something left in the car?</h2>
       <p className="drv-muted">Tell the office what you found: it keeps it on record and finds the owner.</p>
-      <button type="button" className="btn btn-secondary drv-btn" onClick={() => actor.send({ type: 'found.start' })}>Report a found item</button>
+      <button type="button" className="btn btn-secondary drv-btn" disabled={!offered} onClick={() => actor.send({ type: 'found.start' })}>Report a found item</button>
     </section>
   );
 }

@@ -96,7 +96,7 @@ function Job({ job }: { job: DriverJob }) {
       <div aria-live="polite">{notice && <p className="banner-ok drv-banner" role="status">{notice}</p>}</div>
       {error && <p className="banner-error drv-banner" role="alert">{error}</p>}
       <Steps job={job} />
-      <FoundItem />
+      <FoundItem job={job} />
       <Section title="Journey">
         <ol className="drv-route">
           <li><span className="drv-route-label">Pickup</span>{job.pickup}</li>
