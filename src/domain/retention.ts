@@ -117,3 +117,37 @@ export const PrivacyRequestBody = type({ email: optional(string()) });
 
 /** What is wrong with the address typed on the privacy page, or undefined. */
 export const privacyEmailProblem = (email: string | null | undefined): string | undefined => emailProblem(email);
+
+/** A row of a table as the export gives it (a secret is said to exist and named in `withheld`). */
+export type ExportRow = Record<string, unknown> & { withheld?: string[] };
+
+/** What POST /operator/privacy/export answers: everything the database holds about an address. */
+export interface PrivacyExport {
+  email: string;
+  exported_at: string;
+  /** Each table that holds something about the address, with its rows as stored. */
+  sections: { table: string; title: string; holds: string; rows: ExportRow[] }[];
+  /** What an erase would keep, and why. */
+  kept_on_erase: readonly { what: string; why: string }[];
+  /** Whether the address may be erased now, and why not. */
+  erase: { allowed: boolean; refusal: string | null };
+  retention: { records_months: number; invoice_years: number };
+}
+
+/** What POST /operator/privacy/erase answers. */
+export interface EraseAnswer {
+  /** Bookings made anonymous now; those already anonymous. */
+  bookings: number;
+  already: number;
+  passengers: number;
+  /** VAT invoices kept whole until their time. */
+  invoices_kept: number;
+  kept: readonly { what: string; why: string }[];
+}
+
+/** What the console's page says once an address is erased. */
+export function erasedWords(e: EraseAnswer): string {
+  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+  const kept = e.invoices_kept ? ` ${n(e.invoices_kept, 'VAT invoice is', 'VAT invoices are')} kept until their time.` : '';
+  return `Erased: ${n(e.bookings, 'booking', 'bookings')} and ${n(e.passengers, 'contact record', 'contact records')} no longer hold this person's data.${kept}`;
+}

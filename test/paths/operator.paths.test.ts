@@ -374,6 +374,8 @@ browserPaths({
     // Issue 43's pages run as the console's child machines, each with its own generated paths in Chromium
     // (records.paths.test.ts): what they tell the console, and the way in to one.
     'page.location', 'page.sessionEnded', 'operator.signedIn.routing (always) #4',
+    // The privacy requests page (issue 43 §4): driven in Chromium by e2e/privacy-requests.
+    'operator.signedIn.routing (always) #8',
   ],
   allows: (s, e) => {
     // The server answers the action the person confirmed: a driver and car saved to the assign dialog, a
@@ -383,7 +385,7 @@ browserPaths({
     const ev = e as AnyEventObject;
     const here = `${s.context.location.path}${s.context.location.search}`;
     switch (ev.type) {
-      case 'url.changed': return `${ev.path}${ev.search}` !== here && ev.path !== '/operator/records';
+      case 'url.changed': return `${ev.path}${ev.search}` !== here && ev.path !== '/operator/records' && ev.path !== '/operator/privacy';
       case 'open': return s.matches({ signedIn: { board: 'ready' } }) && (s.context.board?.rows.length ?? 0) > 0;
       case 'board.query': return s.matches({ signedIn: 'board' }) && s.context.query.tab !== ev.query.tab;
       case 'board.showNew': return s.matches({ signedIn: { board: 'ready' } }) && unseenCount(s) > 0;

@@ -8,13 +8,13 @@ import { DomainError } from '../errors';
 import { mailboxKey } from '../../domain/fields';
 import { normalisePhone } from '../../domain/phone';
 import {
-  KEPT_ON_ERASE, eraseRefusal, invoicesCutoff, maskedEmail, retentionTimes, type RetentionTimes,
+  KEPT_ON_ERASE, eraseRefusal, invoicesCutoff, maskedEmail, retentionTimes, type EraseAnswer, type PrivacyExport, type RetentionTimes,
 } from '../../domain/retention';
 import type { Settings } from '../../domain/settings';
 import { recordChange, type ChangedBy } from '../bookings/bookingHistory';
 import { anonymiseBookings, anonymiseInvoices, anonymisePassengers } from './anonymise';
 import { JOURNEY_END_SQL } from './job';
-import { PERSONAL_TABLES, type Row, type Subject } from './tables';
+import { PERSONAL_TABLES, type Subject } from './tables';
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -34,17 +34,7 @@ export async function findSubject(q: Queryable, email: string): Promise<Subject>
   return { email: email.trim(), bookingIds: bookings.map((b) => b.id), passengerIds, phones, allowanceKeys: [mailboxKey(address)] };
 }
 
-export interface PersonalDataExport {
-  email: string;
-  exported_at: string;
-  /** Each table that holds something about the address, with its rows as stored (secrets said to exist). */
-  sections: { table: string; title: string; holds: string; rows: Row[] }[];
-  /** What an erase would keep, and why. */
-  kept_on_erase: readonly { what: string; why: string }[];
-  /** Whether the address may be erased now, and why not. */
-  erase: { allowed: boolean; refusal: string | null };
-  retention: { records_months: number; invoice_years: number };
-}
+export type PersonalDataExport = PrivacyExport;
 
 /** The address's bookings with their status and journey's end, locked when asked (an erase). */
 async function bookingsOf(q: Queryable, s: Subject, lock: boolean) {
@@ -75,15 +65,7 @@ export async function exportAddress(db: Db, email: string, by: ChangedBy, settin
   };
 }
 
-export interface EraseResult {
-  /** Bookings made anonymous now (those already anonymous are counted apart). */
-  bookings: number;
-  already: number;
-  passengers: number;
-  /** VAT invoices kept whole until their time. */
-  invoices_kept: number;
-  kept: readonly { what: string; why: string }[];
-}
+export type EraseResult = EraseAnswer;
 
 /**
  * Erases the address at once: its bookings' and passenger rows' personal data (an account is closed: its password
