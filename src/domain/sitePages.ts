@@ -84,7 +84,8 @@ export const DEFAULT_PAGE_TEXT: Record<SitePageSlug, string> = {
 - Card payments are handled by our card processor. We keep its payment reference, never your card details.
 
 ## How long we keep it
-- Bookings are kept for six years, as UK accounting rules require.
+- Your name, e-mail address, phone number, notes and addresses on a booking are kept for 12 months after the journey, as our licence requires, then removed; what stays of the booking names no one (its date, price, vehicle and the postcode district of each address).
+- VAT invoices are kept for six years, as UK accounting rules require.
 - Contact messages and quote requests are deleted 12 months after they were sent.
 - Copies of the e-mails we send you are deleted 90 days after sending.
 - Password reset codes and sign-in records are deleted within 30 days.
@@ -99,7 +100,7 @@ export const DEFAULT_PAGE_TEXT: Record<SitePageSlug, string> = {
 - No one else, unless the law requires it.
 
 ## Your rights
-You may ask for a copy of your data, its correction or its deletion (beyond what we must keep for our accounts) by e-mailing {email}. You may also complain to the Information Commissioner's Office (ico.org.uk).`,
+You may ask for a copy of your data, its correction or its deletion (beyond what we must keep: VAT invoices, and a booking still to come until its journey) by e-mailing {email}. You may also complain to the Information Commissioner's Office (ico.org.uk).`,
   accessibility: `{company} wants everyone to be able to book a journey on this website, whatever device or assistive technology they use.
 
 ## How accessible this website is
