@@ -198,3 +198,23 @@ export const CASEWORK_MESSAGES = {
   notFound: 'No such entry (or it is not about one of your bookings).',
   foundNotNow: 'An item can be reported found once the passenger has been on board.',
 } as const;
+
+/** A row of a register's list (GET /operator/casework/{register}). */
+export interface CaseRow {
+  id: number; number: string; status: EntryStatus; kind: LostKind | null; source: Source; source_label: string; booking_reference: string;
+  booking_linked: boolean; booking_date: string | null; company_name: string | null; driver_name: string; vehicle_registration: string;
+  contact_name: string; summary: string; opened_at: string; closed_at: string | null;
+}
+export interface CaseList { register: Register; title: string; rows: CaseRow[]; total: number }
+/** One entry (GET /operator/casework/{register}/{id}): its columns, who did what to it, and what the viewer may do now. */
+export interface CaseEntry {
+  register: Register;
+  entry: Record<string, string | number | boolean | null> & { id: number; number: string; status: EntryStatus; booking_id: number | null };
+  history: { at: string; action: string; by: string }[];
+  may: { edit: boolean; close: boolean };
+}
+export type ListStatus = EntryStatus | 'all';
+
+/** The form's rules for a register (the console's machine asks them before it sends; the server again). */
+export const entryErrors = (register: Register, form: Record<string, unknown>, today: string): Record<string, string | undefined> =>
+  (register === 'complaints' ? complaintErrors(form, today) : lostItemErrors(form, today));

@@ -1,4 +1,6 @@
-// Complaints and lost property (issue 43 §3) in Chromium against the real server. A driver of the record, on a phone,
+// Complaints and lost property (issue 43 §3) in Chromium against the real server. A passenger's Lost Item message sent
+// through Contact Us becomes a lost property entry linked to the booking and its driver; the office finds it in the
+// console, a close without an outcome is refused on the field, and closing it e-mails the owner once. A driver of the record, on a phone,
 // takes a job to Passenger on board and reports an item found in the car: the office has it in Lost property, linked
 // to the booking, the driver and the car. Every new screen is checked with axe. Bookings are made through the API, as
 // the website makes them; the driver and car are added to the record as the office adds them.
@@ -6,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { onSharedServer, ukDateInDays } from './harness';
 import { violations } from './axe';
-import { smsTexts } from './outbox';
+import { outboxMails, smsTexts } from './outbox';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 
 const suite = onSharedServer();
@@ -47,7 +49,8 @@ async function book(email: string) {
 async function newDriverAndCar() {
   const n = `${process.pid % 100}${Date.now() % 10000}`.padStart(6, '0').slice(-6);
   const mobile = `07800 ${n}`;
-  const plate = `CW${n.slice(-2)} FND`;
+  const letters = Array.from({ length: 3 }, () => 'ABCDEFGHJKLMNPRSTUVWXY'[Math.floor(Math.random() * 22)]).join('');
+  const plate = `CW${n.slice(-2)} ${letters}`;
   const cookie = await office();
   const companies = (await api('/operator/data/drivers', undefined, cookie)).body.data.companies as { id: number; company_name: string }[];
   const albion = String(companies.find((c) => c.company_name === 'Albion Executive Cars')!.id);
@@ -119,5 +122,72 @@ describe("a driver's found item", () => {
     expect(row).toMatchObject({ kind: 'found', source: 'driver', booking_reference: ref, booking_linked: true, driver_name: crew.name, vehicle_registration: crew.plate });
     const entry = (await api(`/operator/casework/lost-property/${row.id}`, undefined, await office())).body.entry;
     expect(entry).toMatchObject({ description: 'A navy blue scarf', found_place: 'Back seat, behind the driver', found_on: ukDateInDays(0) });
+  });
+});
+
+describe('a Lost Item message through Contact Us', () => {
+  it("becomes a lost property entry linked to its booking and driver, which the office closes with an outcome e-mailed to the owner", async () => {
+    const crew = await newDriverAndCar();
+    const owner = `owner.${Date.now()}@example.com`;
+    const booking = await book(owner);
+    const ref = booking.booking_number;
+    expect((await api(`/operator/bookings/${ref}/driver`, { driver_id: crew.id, car_id: crew.carId }, await office())).status).toBe(200);
+
+    const context: BrowserContext = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${shared.url}/contactus`);
+    await page.getByRole('heading', { name: 'Contact Us' }).waitFor();
+    await page.getByLabel('First name').fill('Harriet');
+    await page.getByLabel('Last name').fill('Vane');
+    await page.getByLabel('Email').fill(owner);
+    await page.getByLabel('Reason for your query').selectOption('Lost Item');
+    // Typed as a passenger might: in small letters.
+    await page.getByLabel('Booking number (if you have one)').fill(ref.toLowerCase());
+    await page.getByLabel('Your message').fill('I left a green umbrella on the back seat.');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await page.getByRole('alertdialog', { name: 'Form Submitted' }).waitFor();
+
+    // The office: Lost property, the entry among the open ones, linked to the booking, its driver and car.
+    await page.goto(`${shared.url}/operator/login`);
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Lost property' }).click();
+    await page.getByRole('heading', { name: 'Lost property', level: 1 }).waitFor();
+    await page.getByLabel('Search').fill(ref);
+    await page.getByRole('button', { name: 'Show' }).click();
+    const row = page.getByRole('row').filter({ hasText: ref });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(crew.name);
+    expect(await row.textContent()).toContain('green umbrella');
+    expect(await violations(page)).toEqual([]);
+    await row.getByRole('link', { name: /^LP-\d+$/ }).click();
+    await page.getByRole('heading', { name: /^Lost property LP-\d+$/ }).waitFor();
+    expect(new URL(page.url()).search).toMatch(/^\?id=\d+$/);
+    const facts = (await page.locator('.cw-facts').textContent())!;
+    for (const shown of [ref, crew.name, crew.plate, 'Contact Us form']) expect(facts).toContain(shown);
+    expect(await page.getByLabel('Description of the item').inputValue()).toBe('I left a green umbrella on the back seat.');
+    expect(await violations(page)).toEqual([]);
+
+    // Closing needs the outcome: refused on its field, nothing sent.
+    await page.getByRole('button', { name: 'Close the entry' }).click();
+    await page.getByText('Enter the outcome.').waitFor();
+    expect(await page.getByLabel('Outcome').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Outcome').fill('Found by the driver and returned to you at the office on Friday.');
+    await page.getByRole('button', { name: 'Close the entry' }).click();
+    await page.getByText(`Closed. The outcome has been e-mailed to ${owner}.`).waitFor();
+    await page.locator('.op-status.cw-closed').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Close the entry' }).count()).toBe(0);
+    expect(await violations(page)).toEqual([]);
+    // On a phone: nothing wider than the screen.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    await context.close();
+
+    // The owner's e-mail, once, with the outcome.
+    const toOwner = () => outboxMails(shared.dataDir).filter((m) => m.headers.to?.includes(owner) && /^Your lost property report LP-/.test(m.headers.subject ?? ''));
+    await expect.poll(() => toOwner().length, { timeout: 30_000 }).toBe(1);
+    expect(toOwner()[0].texts.join(' ')).toContain('Found by the driver and returned to you at the office on Friday.');
   });
 });

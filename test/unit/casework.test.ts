@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   LONG_TEXT, SHORT_TEXT, bookingReferenceOf, closeErrors, complaintErrors, entryNumber, entryValues, foundItemErrors, isRegister,
-  lostItemErrors, mayClose, mayReportFound, needsBooking, COMPLAINT_FIELDS, LOST_ITEM_FIELDS,
+  lostItemErrors, mayClose, mayReportFound, needsBooking, COMPLAINT_FIELDS, LOST_ITEM_FIELDS, type ComplaintInput, type LostItemInput,
 } from '../../src/domain/casework';
 
 const TODAY = '2030-06-15';
@@ -100,9 +100,9 @@ describe('closing, the driver and who may do what', () => {
   });
 
   it('stores what was typed trimmed, the reference and phone as the site writes them, empty dates as none', () => {
-    expect(entryValues({ booking_reference: 'bk7q2m9xkd', contact_phone: '07700 900123', nature: ' Late ', booking_date: '' }, COMPLAINT_FIELDS))
+    expect(entryValues<ComplaintInput>({ booking_reference: 'bk7q2m9xkd', contact_phone: '07700 900123', nature: ' Late ', booking_date: '' }, COMPLAINT_FIELDS))
       .toMatchObject({ booking_reference: 'BK-7Q2M9XKD', contact_phone: '+447700900123', nature: 'Late', booking_date: null, notes: '' });
-    expect(Object.keys(entryValues({}, LOST_ITEM_FIELDS))).toEqual(LOST_ITEM_FIELDS);
+    expect(Object.keys(entryValues<LostItemInput>({}, LOST_ITEM_FIELDS))).toEqual(LOST_ITEM_FIELDS);
   });
 
   it('names entries and registers', () => {
