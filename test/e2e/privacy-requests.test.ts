@@ -1,6 +1,6 @@
 // Issue 43 §4 (decision 60) in Chromium against the real server: an administrator looks up the e-mail address a
 // passenger asked about, reads everything held about it, downloads it as a JSON file, and erases it after confirming;
-// a dispatcher is not offered the page. At 1280 and 375 px, with axe. The person's data is made through the API, as
+// a dispatcher is not offered the page; and the staff register's DBS record. At 1280 and 375 px, with axe. The person's data is made through the API, as
 // the website makes it: a booking (cancelled by the office, so nothing is still to come) and a Contact Us message.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -130,5 +130,25 @@ describe('privacy requests in the console', () => {
     await expect.poll(() => new URL(metro.url()).pathname).toBe('/operator');
     expect(await metro.getByRole('link', { name: 'Privacy' }).count()).toBe(0);
     await metro.context().close();
+  });
+
+  it("records a member of staff's DBS certificate on the staff register, a wrong number said on its field", async () => {
+    const page = await signedIn(ADMIN, 1280, '/operator/data?section=staff');
+    const register = page.getByRole('table', { name: 'Staff' });
+    await register.waitFor();
+    await page.getByRole('button', { name: `DBS certificate of ${METRO.name}` }).click();
+    const form = page.getByRole('form', { name: `DBS certificate of ${METRO.name}` });
+    await form.getByLabel('DBS certificate number').fill('1234');
+    await form.getByLabel('Seen on').fill('2026-10-01');
+    await form.getByRole('button', { name: 'Save DBS record' }).click();
+    await form.getByText('A DBS certificate number is 12 digits, as printed on the certificate.').waitFor();
+    expect(await form.getByLabel('DBS certificate number').getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('DBS certificate number').fill('0012 3456 7890');
+    await form.getByRole('button', { name: 'Save DBS record' }).click();
+    await page.getByText(`${METRO.name}'s DBS certificate is on the register.`).waitFor();
+    const row = register.getByRole('row').filter({ hasText: METRO.email });
+    await expect.poll(() => row.innerText()).toMatch(/0012 3456 7890\s+seen 2026-10-01/);
+    expect(await violations(page)).toEqual([]);
+    await page.context().close();
   });
 });
