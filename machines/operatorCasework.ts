@@ -72,8 +72,10 @@ export const caseworkMachine = setup({
   actors: {
     loadCasework: provided<CaseList, { register: Register; status: ListStatus; q: string }>('loadCasework'),
     loadCaseworkEntry: provided<CaseEntry, { register: Register; id: number }>('loadCaseworkEntry'),
-    /** POST (id null) or PUT the form: the entry's id and number. */
-    saveCaseworkEntry: provided<{ id: number; number: string }, { register: Register; id: number | null; form: CaseForm }>('saveCaseworkEntry'),
+    /** POST the office's new entry: its id and number. */
+    createCaseworkEntry: provided<{ id: number; number: string }, { register: Register; form: CaseForm }>('createCaseworkEntry'),
+    /** PUT an entry's form. */
+    saveCaseworkEntry: provided<{ id: number; number: string }, { register: Register; id: number; form: CaseForm }>('saveCaseworkEntry'),
     closeCaseworkEntry: provided<{ number: string; emailed: string | null }, { register: Register; id: number; outcome: string }>('closeCaseworkEntry'),
     downloadCaseworkCsv: provided<void, { register: Register; from: string; to: string }>('downloadCaseworkCsv'),
   },
@@ -175,7 +177,7 @@ export const caseworkMachine = setup({
           tags: 'busy',
           invoke: {
             src: 'saveCaseworkEntry',
-            input: ({ context }) => ({ register: context.register, id: context.id, form: context.form! }),
+            input: ({ context }) => ({ register: context.register, id: context.id!, form: context.form! }),
             onDone: { target: 'loading', actions: assign({ notice: CASEWORK_NOTICES.saved }) },
             onError: [SESSION_ENDED_HERE, { guard: { type: 'conflict', params: ({ event }) => ({ error: event.error }) }, target: 'loading', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
               { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
@@ -211,8 +213,8 @@ export const caseworkMachine = setup({
         sending: {
           tags: 'busy',
           invoke: {
-            src: 'saveCaseworkEntry',
-            input: ({ context }) => ({ register: context.register, id: null, form: context.form! }),
+            src: 'createCaseworkEntry',
+            input: ({ context }) => ({ register: context.register, form: context.form! }),
             onDone: { target: '#casework.entry', actions: assign({ id: ({ event }) => event.output.id, notice: ({ event }) => CASEWORK_NOTICES.opened(event.output.number) }) },
             onError: [SESSION_ENDED_HERE, { target: 'editing', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
           },
