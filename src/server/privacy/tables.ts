@@ -256,10 +256,17 @@ export const PERSONAL_TABLES: readonly PersonalTable[] = [
       `UPDATE test_gateway_objects SET data = jsonb_set(data, '{billing_details}', '{}'::jsonb)
         WHERE kind = 'payment_method' AND lower(data->'billing_details'->>'email') = $1`, [email(s)]),
   },
+  {
+    // A booking taken by phone and paid through a link (issue 43 §1, migration 028): where the link was sent.
+    table: 'payment_links', title: 'Card payment links',
+    holds: 'the e-mail address or phone the link to pay was sent to (only a hash of its key is kept)',
+    find: (q, s) => rows(q, `SELECT * FROM payment_links WHERE booking_id ${inIds('$1')} OR lower(sent_to) = $2 OR sent_to ${inTexts('$3')}
+      ORDER BY created_at`, [json(s.bookingIds), email(s), json(s.phones)], ['key_hash']),
+    bookings: (tx, ids) => tx.query(`DELETE FROM payment_links WHERE booking_id ${inIds('$1')}`, [json(ids)]),
+    address: (tx, s) => tx.query(`DELETE FROM payment_links WHERE lower(sent_to) = $1 OR sent_to ${inTexts('$2')}`, [email(s), json(s.phones)]),
+  },
   // ---------------------------------------------------------------------------------------------------------------
   // MORE TABLES GO HERE, one step each, as the features that made them add them (issue 43):
-  //   payment_links (migration 028, the lead): `sent_to` is the passenger's e-mail or phone -> find by booking_id and
-  //     by sent_to; bookings: DELETE the booking's link (a paid or expired link is of no more use).
   //   complaints, lost_property (migration 030, helper B): contact_name, contact_email, contact_phone and the free
   //     texts -> find by booking_id and by lower(contact_email); bookings and address: blank the contact fields (the
   //     entry itself is a record the operator keeps), as casework decides.
