@@ -19,11 +19,13 @@ import type { CreateBookingInput } from '../src/domain/bookingRequest';
 
 /** A change to a booking whose higher price is paid by card (issue 27): the booking's link and the waiting change. */
 export interface ChangeOrder { change: { reference: string; key: string; id: number }; payer: BillingDetails }
-/** What is paid for: a new booking (as the final call sends it, with the wizard's Idempotency-Key), or a change. */
-export type CardOrder = CreateBookingInput | ChangeOrder;
+/** A booking the office took by phone, paid through its payment link (issue 43, ./payLink.ts): the link's reference and key. */
+export interface LinkOrder { link: { reference: string; key: string }; payer: BillingDetails }
+/** What is paid for: a new booking (as the final call sends it, with the wizard's Idempotency-Key), a change, or a link's booking. */
+export type CardOrder = CreateBookingInput | ChangeOrder | LinkOrder;
 
 /** Who pays, as the card provider keeps it with the card. */
-export const payerOf = (o: CardOrder): BillingDetails => ('change' in o ? o.payer : {
+export const payerOf = (o: CardOrder): BillingDetails => ('change' in o || 'link' in o ? o.payer : {
   name: `${o.registration.firstName} ${o.registration.surname}`.trim(), email: o.registration.email,
 });
 

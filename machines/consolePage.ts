@@ -6,12 +6,11 @@
 // answered 401 (`SESSION_ENDED_HERE`), which signs the console out keeping where it was to come back after sign-in.
 import type { Location } from '../src/domain/screens';
 import { errorText, failure } from './shared';
-import type { CallError, StaffMember } from './operatorTypes';
+import type { CallError, StaffMember, ToConsole } from './operatorTypes';
 
 export interface ConsolePageInput { location: Location; staff: StaffMember }
 
-/** What a page tells the console. */
-export type ToConsole = { type: 'page.location'; location: Location } | { type: 'page.sessionEnded' };
+export type { ToConsole } from './operatorTypes';
 
 /** The page's address, for the console to show in the address bar (a page's action: `sendParent(({ context }) => pageAt(...))`). */
 export const pageAt = (location: Location): ToConsole => ({ type: 'page.location', location });

@@ -6,92 +6,16 @@
 // first; a higher card price is paid through the card sub-machine, ./cardPayment.ts, whose completion applies the
 // change once), cancels (confirmed first), or downloads the receipt. States waiting for an answer that decides the
 // screen are tagged 'busy'. Its context, input and events are in ./manageTypes.
-import { assign, fromCallback, sendTo, setup, type SnapshotFrom } from 'xstate';
-import type { ChangeErrors, ChangeValues } from '../src/domain/manageChanges';
-import { locationOfScreen, paramsOf, pathWith, screenOfPath, type ManageScreen } from '../src/domain/screens';
-import { cardPaymentMachine, type BillingDetails } from './cardPayment';
-import { errorText, failure, output, provided } from './shared';
-import type { CallError, ChangeAnswer, ManageContext, ManageEvent, ManageInput, ManagePage, PriceQuestion } from './manageTypes';
+import { assign, type SnapshotFrom } from 'xstate';
+import { locationOfScreen, pathWith, type ManageScreen } from '../src/domain/screens';
+import { failure, output } from './shared';
+import { MANAGE_NOTICES, manageSetup, payer, referenceOf } from './manageSetup';
+import type { ChangeAnswer, PriceQuestion } from './manageTypes';
 
 export type { CallError, ChangeAnswer, ManageContext, ManageEvent, ManageInput, ManagePage, PriceQuestion } from './manageTypes';
+export { MANAGE_NOTICES } from './manageSetup';
 
-export const MANAGE_NOTICES = {
-  saved: 'Your change is saved. We have e-mailed you and told our office.',
-  savedRefund: 'Your change is saved and the difference is being refunded to your card. We have e-mailed you and told our office.',
-  paid: 'Your change is saved and the difference is paid. We have e-mailed you and told our office.',
-  cancelled: 'Your booking is cancelled and our office has been told.',
-  receipt: 'Your receipt has been downloaded.',
-} as const;
-
-/** A call's refusal, with what the API said of it. */
-const callError = (error: unknown): CallError => {
-  const e = error as Partial<CallError>;
-  return { message: errorText(error), ...(e?.field ? { field: e.field } : {}), ...(e?.status ? { status: e.status } : {}) };
-};
-
-const referenceOf = (path: string) => (paramsOf('manageBooking', path).reference ?? '').toUpperCase();
-const payer = (page: ManagePage): BillingDetails => ({
-  name: page.booking.passengerDetails.passenger_name, email: page.booking.passengerDetails.passenger_email,
-});
-
-export const manageMachine = setup({
-  types: {
-    context: {} as ManageContext,
-    events: {} as ManageEvent,
-    input: {} as ManageInput,
-  },
-  actors: {
-    /** The link's key for this booking, as the page kept it from the link (or from /bookings), or null. */
-    readKey: provided<string | null, { reference: string }>('readKey'),
-    loadBooking: provided<ManagePage, { reference: string; key: string }>('loadBooking'),
-    saveChange: provided<ChangeAnswer, { reference: string; key: string; values: ChangeValues; acceptTotal: string | null }>('saveChange'),
-    cancelBooking: provided<ManagePage, { reference: string; key: string }>('cancelBooking'),
-    downloadReceipt: provided<void, { reference: string; key: string }>('downloadReceipt'),
-    findBooking: provided<string, { reference: string; email: string }>('findBooking'),
-    /**
-     * While a booking is open: told `follow.start` { key } once its page has loaded, it follows the driver's job (GET
-     * .../live) and sends `job.live` at each change (provided by the page; tests send it themselves).
-     */
-    followJob: fromCallback<{ type: 'follow.start'; key: string }, { reference: string }>(() => () => {}),
-    cardPayment: cardPaymentMachine,
-  },
-  actions: {
-    takeLocation: assign(({ event }) => (event.type === 'url.changed' ? { location: { path: event.path, search: event.search } } : {})),
-    clearMessages: assign({ error: null, fieldErrors: {}, notice: null }),
-    showError: assign((_, { error }: { error: unknown }) => ({ error: callError(error) })),
-    /** A refusal of the change form: under its field when it names one, else above the form. */
-    showChangeError: assign((_, { error }: { error: unknown }) => {
-      const e = callError(error);
-      return e.field ? { fieldErrors: { [e.field]: e.message } as ChangeErrors, error: null } : { error: e, fieldErrors: {} };
-    }),
-    assignPage: assign((_, page: ManagePage) => ({ page })),
-    /** The page as loaded: its job is followed from now, with this link's key. */
-    follow: sendTo('followJob', ({ context }) => ({ type: 'follow.start' as const, key: context.key! })),
-    takeJob: assign(({ context, event }) => (event.type === 'job.live' && context.page
-      ? { page: { ...context.page, manage: { ...context.page.manage, job: event.job } } } : {})),
-  },
-  guards: {
-    onFind: ({ context }) => screenOfPath(context.location.path) === 'manageFind',
-    hasKey: (_, key: string | null) => key !== null,
-    mayChange: ({ context }) => context.page?.manage.may.change === true,
-    mayCancel: ({ context }) => context.page?.manage.may.cancel === true,
-    changeWaits: ({ context }) => context.page?.manage.waiting_change != null && context.page.manage.may.change,
-    saved: (_, a: ChangeAnswer) => a.status === 'saved',
-    askPrice: (_, a: ChangeAnswer) => a.status === 'confirm_price',
-    /**
-     * The booking itself moved on (the office cancelled it or gave it another driver, the driver finished it): what the
-     * page says of it (the driver's mobile, the buttons, the receipt) is loaded again.
-     */
-    bookingMoved: ({ context, event }) => {
-      const was = context.page?.manage.job;
-      if (event.type !== 'job.live' || !event.job || !was) return false;
-      const now = event.job;
-      // Issue 42: the flight moved the pickup or said something new (the page shows both beside the time booked).
-      return now.booking_status !== was.booking_status || now.driver?.name !== was.driver?.name || now.driver?.registration !== was.driver?.registration
-        || JSON.stringify(now.flight ?? null) !== JSON.stringify(was.flight ?? null);
-    },
-  },
-}).createMachine({
+export const manageMachine = manageSetup.createMachine({
   id: 'manage',
   context: ({ input }) => ({
     location: input.location, reference: null, key: null, page: null, draft: null, acceptTotal: null, question: null, payment: null,
@@ -103,7 +27,12 @@ export const manageMachine = setup({
   },
   states: {
     routing: {
-      always: [{ guard: 'onFind', target: 'find' }, { target: 'booking' }],
+      always: [{ guard: 'onFind', target: 'find' }, { guard: 'onPay', target: 'pay' }, { target: 'booking' }],
+    },
+    // A card payment link (issue 43, ./payLink.ts): its own machine, under its own address.
+    pay: {
+      entry: assign({ location: ({ context }) => ({ path: context.location.path, search: '' }) }),
+      invoke: { id: 'payLink', src: 'payLink', input: ({ context }) => ({ location: context.location }) },
     },
     // Find my booking: the reference and the e-mail; the answer is the same whether or not they match.
     find: {
@@ -269,4 +198,4 @@ export const manageMachine = setup({
 export type ManageSnapshot = SnapshotFrom<typeof manageMachine>;
 
 /** The screen the machine shows. */
-export const manageScreen = (s: ManageSnapshot): ManageScreen => (s.matches('find') ? 'manageFind' : 'manageBooking');
+export const manageScreen = (s: ManageSnapshot): ManageScreen => (s.matches('find') ? 'manageFind' : s.matches('pay') ? 'payLink' : 'manageBooking');

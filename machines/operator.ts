@@ -117,6 +117,11 @@ export const operatorMachine = operatorSetup.createMachine({
             { guard: 'onData', target: 'data', actions: assign({ dataSection: ({ context }) => sectionOf(context.location.search, context.staff?.role) }) },
             // Issue 43's pages, each run as a child machine (./consolePage.ts).
             { guard: { type: 'onScreen', params: { screen: 'operatorRecords' } }, target: 'records' },
+            { guard: { type: 'onScreen', params: { screen: 'operatorComplaints' } }, target: 'complaints' },
+            { guard: { type: 'onScreen', params: { screen: 'operatorLostProperty' } }, target: 'lostProperty' },
+            { guard: { type: 'onScreen', params: { screen: 'operatorNewBooking' } }, target: 'newBooking' },
+            // Privacy requests: administrators alone (src/domain/retention.ts mayHandlePrivacyRequests); others see the board.
+            { guard: 'onPrivacy', target: 'privacy' },
             { target: 'board', actions: assign({ query: ({ context }) => queryOfSearch(context.location.search) }) },
           ],
         },
@@ -174,6 +179,10 @@ export const operatorMachine = operatorSetup.createMachine({
         export: exportPage,
         // Issue 43: the pages of the operator's books, each its own machine, started with the address and who is signed in.
         records: consolePage('operatorRecords', 'recordsPage'),
+        complaints: consolePage('operatorComplaints', 'caseworkPage'),
+        lostProperty: consolePage('operatorLostProperty', 'caseworkPage'),
+        newBooking: consolePage('operatorNewBooking', 'phoneBookingPage'),
+        privacy: consolePage('operatorPrivacy', 'privacyPage'),
       },
     },
   },

@@ -7,9 +7,13 @@ import type { BoardTab } from '../src/domain/operatorDesk';
 import { MESSAGES } from '../src/domain/operatorDesk';
 import { screenOfPath, type Location, type OperatorScreen } from '../src/domain/screens';
 import { isDataSection, sectionsFor, type DataChange, type DataSection } from '../src/domain/operatorData';
+import { mayHandlePrivacyRequests } from '../src/domain/retention';
 import { failure, provided } from './shared';
 import { asCallError, isSessionEnd } from './consolePage';
 import { recordsMachine } from './operatorRecords';
+import { caseworkMachine } from './operatorCasework';
+import { phoneBookingMachine } from './phoneBooking';
+import { privacyMachine } from './operatorPrivacy';
 import type {
   ActionResult, Board, BoardQuery, BookingPage, CallError, DataSaved, DeskAction, Filters, Latest, MailRow, MailStatus,
   OperatorContext, OperatorEvent, OperatorInput, Records, StaffMember,
@@ -78,6 +82,10 @@ export const operatorActors = {
   saveData: provided<DataSaved, { change: DataChange }>('saveData'),
   /** The console's pages run as child machines (./consolePage.ts), started with the address and the member of staff. */
   recordsPage: recordsMachine,
+  phoneBookingPage: phoneBookingMachine,
+  privacyPage: privacyMachine,
+  /** Issue 43 §3: Complaints and Lost property, one machine for both registers. */
+  caseworkPage: caseworkMachine,
   /** Polls the newest booking every few seconds and sends `latest` (provided by the app; tests send it themselves). */
   watchLatest: fromCallback(() => () => {}),
   /** Hears of every change of a booking this member of staff may see and sends `booking.changed` (provided by the app). */
@@ -110,6 +118,8 @@ export const operatorGuards = {
   onBooking: ({ context }: Args) => screenOfPath(context.location.path) === 'operatorBooking',
   onMail: ({ context }: Args) => screenOfPath(context.location.path) === 'operatorMail',
   onExport: ({ context }: Args) => screenOfPath(context.location.path) === 'operatorExport',
+  /** The privacy requests page, for an administrator (the server refuses anyone else too). */
+  onPrivacy: ({ context }: Args) => screenOfPath(context.location.path) === 'operatorPrivacy' && mayHandlePrivacyRequests(context.staff?.role),
   /** A page run as a child machine: its screen is the address's. */
   onScreen: ({ context }: Args, { screen }: { screen: OperatorScreen }) => screenOfPath(context.location.path) === screen,
   /** Operator data: every part for administrators, the drivers and cars for other staff (sectionsFor). */
@@ -133,7 +143,7 @@ export const operatorSetup = setup({
  * A page run as a child machine (./consolePage.ts), invoked as `page` with the address and the member of staff while
  * its screen is open. What it tells the console is heard here alone: the address it shows, and a session that ended.
  */
-export const consolePage = (screen: OperatorScreen, src: 'recordsPage') => operatorSetup.createStateConfig({
+export const consolePage = (screen: OperatorScreen, src: 'recordsPage' | 'privacyPage' | 'phoneBookingPage' | 'caseworkPage') => operatorSetup.createStateConfig({
   meta: { screen },
   invoke: { id: 'page', src, input: ({ context }) => ({ location: context.location, staff: context.staff! }) },
   on: {

@@ -8,7 +8,6 @@ import type { AssignInput, CarRecord, DispatchNeeds, DriverRecord } from '../src
 import type { Location } from '../src/domain/screens';
 import type { BookingResult } from '../src/domain/schemas';
 import type { DataChange, DataSection } from '../src/domain/operatorData';
-import type { ToConsole } from './consolePage';
 
 export interface StaffMember { id: number; email: string; name: string; role: 'admin' | 'dispatcher' | 'company'; company_name: string | null }
 
@@ -92,6 +91,9 @@ export type OperatorEvent =
   | { type: 'retry' }
   /** From a page run as a child machine (./consolePage.ts): its address, or a 401. */
   | ToConsole;
+
+/** What a page run as the console's child machine (./consolePage.ts) tells the console: its address, or a 401. */
+export type ToConsole = { type: 'page.location'; location: Location } | { type: 'page.sessionEnded' };
 
 /** The drivers and cars on record the viewer may dispatch (a company's staff: their own), for the assign dialog. */
 export interface Records {

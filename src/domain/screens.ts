@@ -65,9 +65,18 @@ export const SCREENS = {
   operatorExport: { path: '/operator/export', title: 'Export for the accounts', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorData: { path: '/operator/data', title: 'Operator data', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorRecords: { path: '/operator/records', title: 'Booking records', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  // A booking taken on the telephone (issue 43 §1).
+  operatorNewBooking: { path: '/operator/new-booking', title: 'New booking', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  // Issue 43 §3: the registers of complaints and of lost property (an entry: ?id=12; a new one: ?new=1).
+  operatorComplaints: { path: '/operator/complaints', title: 'Complaints', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  operatorLostProperty: { path: '/operator/lost-property', title: 'Lost property', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  // A passenger's requests about their personal data (issue 43 §4): administrators; the address is never in the URL.
+  operatorPrivacy: { path: '/operator/privacy', title: 'Privacy requests', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   // A passenger's booking through its link (issue 27), and the page that e-mails a lost link.
   manageFind: { path: '/manage', title: 'Find your booking', area: 'manage', view: 'ManageArea' },
   manageBooking: { path: '/manage/:reference', title: 'Your booking', area: 'manage', view: 'ManageArea' },
+  // A card payment link for a booking taken by phone (issue 43): the passenger's page, in the manage area's bundle.
+  payLink: { path: '/pay/:reference', title: 'Pay for your booking', area: 'manage', view: 'ManageArea' },
   // A driver's page (issue 41 §2): the sign-in and the jobs, and one job.
   driverJobs: { path: '/driver', title: 'Driver jobs', aliases: ['/driver/jobs'], hideNavbar: true, area: 'driver', view: 'DriverArea' },
   driverJob: { path: '/driver/jobs/:reference', title: 'Job', hideNavbar: true, area: 'driver', view: 'DriverArea' },

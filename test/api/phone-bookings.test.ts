@@ -254,7 +254,7 @@ describe('a card payment link', () => {
       pay(booking.booking_number, key, '/complete', 'POST', { stripe_session_id: intent.body.paymentIntentId }),
     ]);
     expect([done.status, again.status]).toEqual([200, 200]);
-    expect(done.body).toMatchObject({ state: 'paid', manage_key: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(done.body).toMatchObject({ success: true, data: { booking: { booking_number: booking.booking_number }, manage_key: expect.stringMatching(/^[\w-]{43}$/) } });
     const [row] = await t.db.query<any>('SELECT status, payment_status, paid_at IS NOT NULL AS paid, payment_id FROM bookings WHERE id = $1', [booking.id]);
     expect(row).toMatchObject({ status: 'confirmed', paid: true, payment_id: expect.stringMatching(/^ch_/) });
     const after = await t.db.query<any>("SELECT kind, status FROM outbound_emails WHERE booking_id = $1 AND kind IN ('booking_confirmation', 'new_booking_notice') ORDER BY id", [booking.id]);

@@ -546,9 +546,14 @@ function outputText(out: unknown): string {
   if (page) {
     return ` (${page.status}${page.may.change ? '' : ', closed to changes'}${page.waiting_change ? ', a change waiting' : ''}${page.job?.flight ? ', its flight followed' : ''})`;
   }
+  // Issue 43's payment link: its page by where the link stands.
+  if (typeof (o as { state?: unknown }).state === 'string') return ` (${String((o as { state: string }).state)})`;
   // Issue 43's console pages: an answer for a range of days reads as its range.
   const range = (o as { range?: { from?: unknown; to?: unknown } }).range;
   if (range && typeof range.from === 'string') return ` (${range.from} to ${String(range.to)})`;
+  // The privacy page's export: where the address is held, and whether it may be erased.
+  const held = o as { sections?: unknown[]; erase?: { allowed?: unknown } };
+  if (Array.isArray(held.sections)) return ` (held in ${held.sections.length} places${held.erase?.allowed ? '' : ', erase refused'})`;
   return 'success' in o ? ` (success: ${String(o.success)})` : '';
 }
 
@@ -572,6 +577,8 @@ export function describeEvent(e: ModelEvent): string {
     if (k === 'path' && typeof v === 'string') words.push(v + (typeof fields.search === 'string' ? fields.search : ''));
     else if ((typeof v === 'string' && v !== '') || typeof v === 'number') words.push(String(v));
     else if (v === null) words.push(`no ${k}`);
+    // A journey (issue 43's New booking) reads as its kind.
+    else if (v && typeof v === 'object' && typeof (v as { bookingType?: unknown }).bookingType === 'string') words.push((v as { bookingType: string }).bookingType);
     // A range of days (issue 43's records) reads as its days.
     else if (v && typeof v === 'object' && typeof (v as { from?: unknown }).from === 'string' && typeof (v as { to?: unknown }).to === 'string') {
       words.push(`${(v as { from: string }).from} to ${(v as { to: string }).to}`);

@@ -251,14 +251,15 @@ browserPaths({
   width: 1280,
   // What a person can do: nothing while a call decides the screen; a button only where it is shown.
   // What the live streams and the phone's position tell the page (issue 41): driven in Chromium by e2e/live-tracking.
-  outsideThePage: ['job.live'],
+  // A payment link's page (issue 43) is its own machine's, with its own browser paths (payLink.paths.test.ts): the way in.
+  outsideThePage: ['job.live', 'manage.routing (always) #1'],
   allows: (s, e) => {
     const answer = /^xstate\.(done|error)\./.test(e.type);
     if (s.hasTag('busy') || s.matches({ booking: 'downloading' }) || s.matches({ booking: 'keying' })) return answer;
     const ev = e as AnyEventObject;
     const m = s.context.page?.manage;
     switch (ev.type) {
-      case 'url.changed': return ev.path.toUpperCase() !== s.context.location.path.toUpperCase();
+      case 'url.changed': return ev.path.toUpperCase() !== s.context.location.path.toUpperCase() && !ev.path.startsWith('/pay/');
       case 'edit.open': return s.matches({ booking: 'viewing' }) && m?.may.change === true;
       case 'cancel.open': return s.matches({ booking: 'viewing' }) && m?.may.cancel === true;
       case 'payment.start': return s.matches({ booking: 'viewing' }) && Boolean(m?.waiting_change) && m?.may.change === true;

@@ -376,6 +376,9 @@ browserPaths({
     'page.location', 'page.sessionEnded', 'operator.signedIn.routing (always) #4',
     // The privacy requests page (issue 43 §4): driven in Chromium by e2e/privacy-requests.
     'operator.signedIn.routing (always) #8',
+    // The Complaints and Lost property pages (issue 43 §3): their machine's own model test (casework.model.test.ts),
+    // driven in Chromium by e2e/casework.
+    'operator.signedIn.routing (always) #5', 'operator.signedIn.routing (always) #6',
   ],
   allows: (s, e) => {
     // The server answers the action the person confirmed: a driver and car saved to the assign dialog, a
@@ -385,7 +388,8 @@ browserPaths({
     const ev = e as AnyEventObject;
     const here = `${s.context.location.path}${s.context.location.search}`;
     switch (ev.type) {
-      case 'url.changed': return `${ev.path}${ev.search}` !== here && ev.path !== '/operator/records' && ev.path !== '/operator/privacy';
+      case 'url.changed': return `${ev.path}${ev.search}` !== here && ev.path !== '/operator/records' && ev.path !== '/operator/privacy'
+        && ev.path !== '/operator/complaints' && ev.path !== '/operator/lost-property';
       case 'open': return s.matches({ signedIn: { board: 'ready' } }) && (s.context.board?.rows.length ?? 0) > 0;
       case 'board.query': return s.matches({ signedIn: 'board' }) && s.context.query.tab !== ev.query.tab;
       case 'board.showNew': return s.matches({ signedIn: { board: 'ready' } }) && unseenCount(s) > 0;

@@ -11,6 +11,8 @@ import { bookingOfLink, payPage, refuseUnpayable } from './paymentLinks';
 import { finishLinkPayment, startLinkPayment } from './cardBookings';
 import { bookingDeps } from './request';
 import { mintKey } from './manageKeys';
+import { loadBooking } from './queries';
+import { DomainError } from '../errors';
 
 export const PAY_KEY_HEADER = 'X-Pay-Key';
 
@@ -39,6 +41,9 @@ export const payLinkRoutes = new Hono<AppEnv>()
     if (!linked.paid) await finishLinkPayment({ ...(await bookingDeps(deps, c)), cards: deps.cards }, linked, intentId);
     deps.mail.kick();
     const page = await payPage(deps.db, await linkOf(c), deps.now(), await loadSettings(deps.db));
-    // The success page's "Manage your booking": a key of its own, shown to whoever paid (as after a card booking).
-    return c.json({ ...page, manage_key: page.state === 'paid' ? await mintKey(deps.db, linked.id) : null });
+    if (page.state !== 'paid') throw new DomainError('conflict', 'This payment has not been completed. Please pay again.', 'stripe_session_id');
+    // The booking as the card page's completion answers it (SPEC 7's shape), with the success page's "Manage your
+    // booking" key: a key of its own, shown to whoever paid (as after a card booking).
+    const booking = (await loadBooking(deps.db, linked.id))!;
+    return c.json({ success: true, message: `Your booking ${linked.reference} is confirmed.`, data: { ...booking, manage_key: await mintKey(deps.db, linked.id) } });
   });

@@ -24,7 +24,9 @@ export const SERVICES = ['readKey', 'loadBooking', 'saveChange', 'cancelBooking'
 
 /** The card sub-machine stands aside (its own model walks it): its answer is the model's `card` event. */
 export const cardStandIn = fromPromise<CardPaymentOutput, CardPaymentInput>(() => new Promise(() => {}));
-export const machine = manageMachine.provide({ actors: { cardPayment: cardStandIn as never } });
+/** A payment link's page (issue 43) stands aside too: its own model (./payLink.ts) walks it. */
+export const payStandIn = fromPromise<void, { location: { path: string; search: string } }>(() => new Promise(() => {}));
+export const machine = manageMachine.provide({ actors: { cardPayment: cardStandIn as never, payLink: payStandIn as never } });
 
 export const REF = 'BK-ABCDEFGH';
 export const KEY = 'kQ3v_8s2Lw0pXr5tYb7nM1cZ4dF6gH9jK2lN5pR8sT0';
@@ -84,6 +86,8 @@ const badReference = refusal('Enter the reference as it is on your confirmation,
 export const EVENTS: ModelEvent<ManageEvent>[] = [
   url('/manage/bk-abcdefgh'),
   url('/manage'),
+  // Issue 43: a card payment link, a page of the manage area run by its own machine.
+  url(`/pay/${REF}`),
   readKey.done(KEY),
   readKey.done(null),
   readKey.fails(refusal('The browser refused to read its storage.')),
@@ -153,6 +157,7 @@ export function asksWhatWasGiven(s: ManageSnapshot, trail: Trail<ManageSnapshot>
     cancelBooking: booking,
     downloadReceipt: booking,
     findBooking: { reference: find?.reference, email: find?.email },
+    payLink: { location: { path: `/pay/${REF}`, search: '' } },
     cardPayment: expect.objectContaining({
       booking: expect.objectContaining({ change: { ...booking, id: c.payment?.changeId } }), amountPence: c.payment?.amountPence, intentId: null,
     }),
@@ -197,8 +202,11 @@ export function spec(s: ManageSnapshot, trail: Trail<ManageSnapshot>, input: Man
   // Issue 27: the address is the page's own, never the key: /manage, or /manage/ and the reference in capitals.
   const asked = (trail.findLast((x) => x.event.type === 'url.changed')?.event as { path: string } | undefined)?.path ?? input.location.path;
   // The screen the page draws is the address's: Find my booking, or the booking.
-  expect(manageScreen(s)).toBe(asked === '/manage' ? 'manageFind' : 'manageBooking');
-  if (asked === '/manage') {
+  expect(manageScreen(s)).toBe(asked === '/manage' ? 'manageFind' : asked.startsWith('/pay/') ? 'payLink' : 'manageBooking');
+  if (asked.startsWith('/pay/')) {
+    // Issue 43: a payment link's page, run by its own machine with the address (its key is the page's, never here).
+    expect([s.matches('pay'), c.location]).toEqual([true, { path: asked, search: '' }]);
+  } else if (asked === '/manage') {
     expect(s.matches('find')).toBe(true);
     expect(c.location).toEqual({ path: '/manage', search: '' });
   } else {

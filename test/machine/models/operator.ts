@@ -72,7 +72,17 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   url('/operator/login'),
   // Issue 43: a page run as a child machine, and what it tells the console.
   url('/operator/records?from=2030-09-12&to=2030-09-12'),
+  url('/operator/privacy'),
+  url('/operator/complaints'),
+  url('/operator/lost-property?id=7'),
+  url('/operator/new-booking'),
+  { type: 'page.location', location: { path: '/operator/new-booking', search: '' }, path: '/operator/new-booking' } as ModelEvent<OperatorEvent>,
   { type: 'page.location', location: { path: '/operator/records', search: '?from=2030-09-09&to=2030-09-15' } },
+  // The privacy page's own address (it never shows another: no e-mail address reaches the URL); `path` names the event.
+  { type: 'page.location', location: { path: '/operator/privacy', search: '' }, path: '/operator/privacy' } as ModelEvent<OperatorEvent>,
+  // Issue 43 §3: the registers tell the address of what they show (an entry, the list's filters).
+  { type: 'page.location', location: { path: '/operator/complaints', search: '?status=closed' }, path: '/operator/complaints' } as ModelEvent<OperatorEvent>,
+  { type: 'page.location', location: { path: '/operator/lost-property', search: '?id=7' }, path: '/operator/lost-property' } as ModelEvent<OperatorEvent>,
   { type: 'page.sessionEnded' },
   getSession.done(staff),
   getSession.done(companyDesk),
@@ -154,12 +164,16 @@ const is = (e: ModelEvent | undefined, answer: { type: string }) => e?.type === 
 const failed = (e: ModelEvent | undefined, service: { fails: (x: unknown) => { type: string } }) => e?.type === service.fails(null).type;
 const statusOf = (e: ModelEvent | undefined) => (e as Answer | undefined)?.error?.status;
 
+/** Open on a page run as a child machine (issue 43): the records, the privacy requests. */
+const onChildPage = (st: OperatorSnapshot | undefined) => Boolean(st && (st.matches({ signedIn: 'records' }) || st.matches({ signedIn: 'privacy' })
+  || st.matches({ signedIn: 'newBooking' }) || st.matches({ signedIn: 'complaints' }) || st.matches({ signedIn: 'lostProperty' })));
+
 /** Signed in by the path's events: a session found or a sign-in accepted, not ended since by a 401 or sign-out. */
 export function signedIn(trail: Trail<OperatorSnapshot>): boolean {
   let on = false;
   for (const [i, { event: e }] of trail.entries()) {
     // A page run as a child machine found the session ended (heard while that page is open).
-    if (e.type === 'page.sessionEnded' && trail[i - 1]?.state.matches({ signedIn: 'records' })) on = false;
+    if (e.type === 'page.sessionEnded' && onChildPage(trail[i - 1]?.state)) on = false;
     if ((is(e, getSession.done()) && (e as Answer).output !== null) || is(e, signIn.done())) on = true;
     if (statusOf(e) === 401 && !failed(e, signIn)) on = false;
     if (is(e, signOut.done()) || failed(e, signOut)) on = false;
@@ -221,7 +235,7 @@ const DONE: Record<string, string> = {
 };
 
 /** The screen each signed-in page shows, by the state the console is in. */
-const PAGES = { board: 'operatorBoard', booking: 'operatorBooking', mail: 'operatorMail', export: 'operatorExport', data: 'operatorData', records: 'operatorRecords' } as const;
+const PAGES = { board: 'operatorBoard', booking: 'operatorBooking', mail: 'operatorMail', export: 'operatorExport', data: 'operatorData', records: 'operatorRecords', privacy: 'operatorPrivacy', newBooking: 'operatorNewBooking', complaints: 'operatorComplaints', lostProperty: 'operatorLostProperty' } as const;
 
 /** The screens the state says it shows (its `meta`). */
 const screensOf = (s: OperatorSnapshot) => Object.values(s.getMeta() as Record<string, { screen?: string }>).map((m) => m.screen).filter(Boolean);
@@ -308,13 +322,13 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
   if (failed(last, signIn)) expect([s.value, s.context.error?.message]).toEqual([{ signedOut: 'idle' }, MESSAGES.signInFailed]);
   // Issue 43: a page run as a child machine shows its address, and its 401 signs the console out, keeping that page.
   const before = trail.at(-2)?.state;
-  if (last?.type === 'page.sessionEnded' && before?.matches({ signedIn: 'records' })) {
-    expect([s.matches('signedOut'), s.context.error?.message, s.context.wanted]).toEqual([true, MESSAGES.sessionEnded, before.context.location]);
+  if (last?.type === 'page.sessionEnded' && onChildPage(before)) {
+    expect([s.matches('signedOut'), s.context.error?.message, s.context.wanted]).toEqual([true, MESSAGES.sessionEnded, before!.context.location]);
   }
-  if (last?.type === 'page.location' && before?.matches({ signedIn: 'records' })) {
+  if (last?.type === 'page.location' && onChildPage(before)) {
     expect(s.context.location).toEqual((last as Extract<OperatorEvent, { type: 'page.location' }>).location);
   }
-  if (last?.type === 'page.location' && !before?.matches({ signedIn: 'records' })) expect(s.context.location).toEqual(before?.context.location);
+  if (last?.type === 'page.location' && !onChildPage(before)) expect(s.context.location).toEqual(before?.context.location);
 
   // The sign-in page is shown whenever nobody is signed in; each signed-in page is the screen of its address.
   if (s.matches('signedOut')) expect(screensOf(s)).toEqual(['operatorLogin']);
@@ -357,6 +371,14 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     if (s.matches({ signedIn: 'mail' })) expect(s.context.location.path).toBe('/operator/mail');
     if (s.matches({ signedIn: 'export' })) expect(where).toBe('/operator/export');
     if (s.matches({ signedIn: 'records' })) expect(s.context.location.path).toBe('/operator/records');
+    // Issue 43 §3: the registers, each under its own address (an entry's ?id= kept).
+    if (s.matches({ signedIn: 'complaints' })) expect(s.context.location.path).toBe('/operator/complaints');
+    if (s.matches({ signedIn: 'lostProperty' })) expect(s.context.location.path).toBe('/operator/lost-property');
+    // Privacy requests: an administrator's page; anyone else asking for it is shown the board.
+    if (s.matches({ signedIn: 'privacy' })) expect([s.context.location.path, s.context.staff?.role]).toEqual(['/operator/privacy', 'admin']);
+    if (last?.type === 'url.changed' && (last as unknown as { path: string }).path === '/operator/privacy' && s.context.staff?.role !== 'admin') {
+      expect(s.matches({ signedIn: 'privacy' })).toBe(false);
+    }
     // Signing in (or finding the session) opens the page asked for; the sign-in page itself leads to the board.
     const opened = trail.findLastIndex((x) => is(x.event, signIn.done()) || is(x.event, getSession.done()));
     const since = trail.slice(opened + 1);
@@ -492,4 +514,7 @@ export const model: Model<typeof operatorMachine> = {
   deciding: ['getSession', 'signIn', 'signOut', 'loadRecords', 'runAction', 'retryMail', 'saveData'],
   services: SERVICES,
   depth: () => 5,
+  // A page tells the console an address of its own page: the Records page a range of days, the privacy page only its
+  // own path.
+  allows: (s, e) => e.type !== 'page.location' || (e as Extract<OperatorEvent, { type: 'page.location' }>).location.path === s.context.location.path,
 };

@@ -1,27 +1,20 @@
 // The 'GET A QUOTE' form (SPEC 3 'Booking form', SPEC 5 'Home form').
-import { useEffect, useRef, useState, type RefObject } from 'react';
-import { Field, Form, FormSpy, useForm } from 'react-final-form';
+import { useRef, useState } from 'react';
+import { Field, Form, FormSpy } from 'react-final-form';
 import type { FormApi } from 'final-form';
 import { create } from 'superstruct';
 import { BookingForm } from '../../../domain/schemas';
-import {
-  HOUR_OPTIONS, MINUTE_OPTIONS, needsTravelReference, restoreBookingForm, returnDateFollowingPickup, returnLegFromOutbound,
-  validateBookingForm,
-  type BookingFormDraft,
-} from '../../../domain/forms';
+import { needsTravelReference, restoreBookingForm, validateBookingForm, type BookingFormDraft } from '../../../domain/forms';
 import { graceMinutes } from '../../../domain/settings';
-import { EXTRAS, extraOffered, type Extra, type ExtraKey } from '../../../domain/extras';
 import { ukToday } from '../../../domain/ukTime';
 import { BookingActor, useSettings } from '../../bookingActor';
 import { refusalFor } from '../../../../machines/booking';
 import { AddressInput } from '../../components/AddressInput';
-import { ChoiceSelect, CountSelect, DateField, YesNoCheckbox } from '../../components/fields';
+import { DateField } from '../../components/fields';
+import { LegOptions, ReturnFollowsPickup, StartAsOutbound, TimeFields } from './journeyFields';
 import { TextField } from '../../components/TextField';
 import { StopsField } from './StopsField';
 import { useBrowserLocation } from '../../hooks';
-
-const hours = HOUR_OPTIONS.map((h) => ({ value: h.value, label: h.label }));
-const minutes = MINUTE_OPTIONS.map((m) => ({ value: m, label: m }));
 
 /** An address of the trip: the form's own check, else the server's refusal of the text it still holds (decision 23). */
 function AddressField({ name, label, placeholder }: { name: 'pickup' | 'dropoff'; label: string; placeholder: string }) {
@@ -36,79 +29,10 @@ function AddressField({ name, label, placeholder }: { name: 'pickup' | 'dropoff'
   );
 }
 
-function TimeFields({ prefix, legend }: { prefix: 'pickup' | 'return'; legend: string }) {
-  return (
-    <fieldset className="field time-field">
-      <legend>{legend}</legend>
-      <div className="time-selects">
-        <ChoiceSelect name={`${prefix}_hour`} ariaLabel={`${legend} hour`} options={hours} />
-        <span aria-hidden="true">:</span>
-        <ChoiceSelect name={`${prefix}_min`} ariaLabel={`${legend} minute`} options={minutes} />
-      </div>
-    </fieldset>
-  );
-}
-
-/** What an extra asked yes or no means, beside its box. */
-const YES_NO_HINTS: Partial<Record<ExtraKey, string>> = { meet_and_greet: '(driver waits in arrivals with a name board)' };
-
-/** Counts and extras of one leg; `p` is '' for the outbound leg and 'return_' for the return. */
-function LegOptions({ p, settings }: { p: '' | 'return_'; settings: Record<string, string> }) {
-  const who = p ? 'Return ' : '';
-  const lc = (s: string) => (p ? s.toLowerCase() : s);
-  const offered = EXTRAS.filter((e) => extraOffered(settings, e.key));
-  const counted = offered.filter((e): e is Extract<Extra, { max: number }> => e.kind !== 'yesno');
-  return (
-    <>
-      <div className="row row-3">
-        <CountSelect name={`${p}passengers`} label={`${who}${lc('Passengers')}`} max={50} />
-        <CountSelect name={`${p}luggages`} label={`${who}${lc('Luggage')}`} max={20} />
-        <CountSelect name={`${p}hand_luggages`} label={`${who}${lc('Hand luggage')}`} max={20} />
-      </div>
-      {counted.length > 0 && (
-        <div className="row row-3">
-          {counted.map((e) => (
-            <CountSelect key={e.key} name={`${p}${e.key}`} label={`${who}${lc(e.label)}`} max={e.max} step={e.kind === 'minutes' ? e.step : undefined} />
-          ))}
-        </div>
-      )}
-      {offered.filter((e) => e.kind === 'yesno').map((e) => (
-        <YesNoCheckbox key={e.key} name={`${p}${e.key}`} label={`${who}${lc(e.label)}`} hint={YES_NO_HINTS[e.key]} />
-      ))}
-    </>
-  );
-}
-
-/**
- * Mounted with the return leg: when the visitor has just chosen return, the leg's counts and extras start as the
- * outbound ones (decision 20). It runs once the leg's fields are mounted, because react-final-form gives a field that
- * mounts its initial value; it runs again on StrictMode's second mount, to the same effect.
- */
-function StartAsOutbound({ chosen }: { chosen: RefObject<boolean> }) {
-  const form = useForm<BookingFormDraft>();
-  useEffect(() => {
-    if (!chosen.current) return;
-    form.batch(() => {
-      for (const [k, v] of Object.entries(returnLegFromOutbound(form.getState().values))) form.change(k as keyof BookingFormDraft, v);
-    });
-  }, [chosen, form]);
-  return null;
-}
-
-/** Moves the return date along with the pickup date (and fills it when return is chosen), so it is never left before it. */
-function ReturnFollowsPickup({ pickupDate, isReturn }: { pickupDate: string | undefined; isReturn: boolean }) {
-  const form = useForm<BookingFormDraft>();
-  useEffect(() => {
-    const values = form.getState().values;
-    const next = returnDateFollowingPickup(values);
-    if (next !== values.return_date) form.change('return_date', next);
-  }, [pickupDate, isReturn, form]);
-  return null;
-}
-
 export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?: (form: FormApi<BookingFormDraft>) => void }) {
   const actor = BookingActor.useActorRef();
   const saved = BookingActor.useSelector((s) => s.context.bookingForm);
+  const addressRefusal = BookingActor.useSelector((s) => s.context.addressError);
   const settings = useSettings();
   // SPEC 7: the browser location biases maps suggestions; asked for on the first gesture in the form (decision 30).
   const [, askLocation] = useBrowserLocation();
@@ -146,7 +70,7 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
             {needsTravelReference(values.pickup) && (
               <TextField name="pickup_fight_number" label="Flight, train or ferry number" placeholder="e.g. BA 117" />
             )}
-            <StopsField form={form} stops={values.stops ?? []} />
+            <StopsField form={form} stops={values.stops ?? []} refusal={addressRefusal} />
             <AddressField name="dropoff" label="Drop-off address" placeholder="Where are you going?" />
             <div className="row">
               <DateField name="pickup_date" label="Pickup date" required min={ukToday()} />

@@ -4,16 +4,17 @@ import type { FormApi } from 'final-form';
 import type { BookingFormDraft } from '../../../domain/forms';
 import { AddressInput } from '../../components/AddressInput';
 import { TextField } from '../../components/TextField';
-import { BookingActor } from '../../bookingActor';
-import { refusalFor } from '../../../../machines/booking';
+import { refusalFor, type AddressProblem } from '../../../../machines/bookingContext';
 import { stopText } from '../../../domain/places';
 
 export const MAX_STOPS = 5;
 
-export function StopsField({ form, stops }: { form: FormApi<BookingFormDraft>; stops: BookingFormDraft['stops'] }) {
+/**
+ * The stops of a journey (the wizard's home form, the console's New booking). Decision 23: a stop the server could not
+ * place shows its refusal (`refusal`, the address the server refused) under the stop's street or place.
+ */
+export function StopsField({ form, stops, refusal }: { form: FormApi<BookingFormDraft>; stops: BookingFormDraft['stops']; refusal: AddressProblem | null }) {
   const set = (next: BookingFormDraft['stops']) => form.change('stops', next);
-  // Decision 23: a stop the server could not place shows its refusal under the stop's street or place.
-  const refusal = BookingActor.useSelector((s) => s.context.addressError);
   return (
     <div className="stops">
       {stops.map((stop, i) => (

@@ -8,6 +8,7 @@ import { liveManage } from './liveManage';
 import { ManageContext, useManage } from './manageActor';
 import { FindBookingView } from './FindBookingView';
 import { ManageBookingView } from './ManageBookingView';
+import { PayView } from './PayView';
 import './manage.css';
 import '../../screens.css';
 
@@ -25,5 +26,5 @@ export function ManageArea() {
 
 function Screen() {
   const screen = useManage(manageScreen);
-  return screen === 'manageFind' ? <FindBookingView /> : <ManageBookingView />;
+  return screen === 'manageFind' ? <FindBookingView /> : screen === 'payLink' ? <PayView /> : <ManageBookingView />;
 }

@@ -3,9 +3,10 @@
 // (../../cardActors.ts), its intent and completion the change's; the driver's job followed live (../../liveEvents.ts).
 import { fromCallback, fromPromise } from 'xstate';
 import { manageMachine } from '../../../../machines/manage';
-import { cardPaymentMachine, type CardCompletion, type CardOrder, type ChangeOrder } from '../../../../machines/cardPayment';
+import { cardPaymentMachine, type CardCompletion, type CardOrder, type ChangeOrder, type LinkOrder } from '../../../../machines/cardPayment';
+import { payLinkMachine } from '../../../../machines/payLink';
 import { cardProviderActors } from '../../cardActors';
-import { manageKeyFor, rememberManageKey } from '../../manageKeys';
+import { manageKeyFor, payKeyFor, rememberManageKey } from '../../manageKeys';
 import { readSession } from '../../storage';
 import * as calls from './manageApi';
 import { openLive } from '../../liveEvents';
@@ -23,6 +24,29 @@ const changePayment = cardPaymentMachine.provide({
     createIntent: fromPromise(async ({ input }: { input: { booking: CardOrder; paymentMethodId: string; amountPence: number } }) =>
       ({ paymentIntentId: (await calls.createChangeIntent(changeOf(input.booking), input.paymentMethodId)).paymentIntentId })),
     completeBooking: fromPromise(({ input }: { input: CardCompletion }) => calls.completeChange(changeOf(input), input.stripeSessionId ?? '')),
+  },
+});
+
+/** A payment link's page pays its booking only (issue 43). */
+function linkOf(order: CardOrder): LinkOrder['link'] {
+  if (!('link' in order)) throw new Error('A payment link pays its own booking only.');
+  return order.link;
+}
+
+const linkPayment = cardPaymentMachine.provide({
+  actors: {
+    ...cardProviderActors,
+    createIntent: fromPromise(async ({ input }: { input: { booking: CardOrder; paymentMethodId: string; amountPence: number } }) =>
+      ({ paymentIntentId: (await calls.createLinkIntent(linkOf(input.booking), input.paymentMethodId)).paymentIntentId })),
+    completeBooking: fromPromise(({ input }: { input: CardCompletion }) => calls.completeLink(linkOf(input), input.stripeSessionId ?? '')),
+  },
+});
+
+const payLink = payLinkMachine.provide({
+  actors: {
+    readPayKey: fromPromise(async ({ input }: { input: { reference: string } }) => payKeyFor(input.reference)),
+    loadPayPage: fromPromise(({ input }: { input: { reference: string; key: string } }) => calls.loadPayPage(input)),
+    cardPayment: linkPayment,
   },
 });
 
@@ -45,6 +69,7 @@ export const liveManage = manageMachine.provide({
     downloadReceipt: fromPromise(({ input }: { input: { reference: string; key: string } }) => calls.downloadReceipt(input)),
     findBooking: fromPromise(({ input }: { input: { reference: string; email: string } }) => calls.findBooking(input)),
     cardPayment: changePayment,
+    payLink,
     // The driver's job as it moves (GET .../live), from the page's first load until the booking is left.
     followJob: fromCallback<{ type: 'follow.start'; key: string }, { reference: string }>(({ sendBack, receive, input }) => {
       let close: (() => void) | null = null;

@@ -6,6 +6,7 @@ import { CreatePaymentIntentResponse } from '../../../domain/cardSchemas';
 import type { BookingResponse } from '../../../domain/schemas';
 import type { ChangeValues } from '../../../domain/manageChanges';
 import type { ChangeAnswer, ManagePage } from '../../../../machines/manage';
+import type { PayPage } from '../../../../machines/payLink';
 
 async function call<T>(path: string, key: string | null, options: { method?: string; body?: object; responseType?: 'blob' } = {}): Promise<T> {
   try {
@@ -75,3 +76,20 @@ export async function keyOfAccount(reference: string, token: string): Promise<st
     throw refusalOf(err);
   }
 }
+
+/** Issue 43: a card payment link's calls, with its key in the X-Pay-Key header. */
+async function payCall<T>(path: string, key: string, options: { method?: string; body?: object } = {}): Promise<T> {
+  try {
+    return await api<T>(`/pay/${path}`, { ...options, headers: { 'X-Pay-Key': key } } as never) as T;
+  } catch (err) {
+    throw refusalOf(err);
+  }
+}
+export const loadPayPage = ({ reference, key }: { reference: string; key: string }) => payCall<PayPage>(at(reference), key);
+export async function createLinkIntent(link: { reference: string; key: string }, paymentMethodId: string) {
+  const answer = await payCall<unknown>(`${at(link.reference)}/intent`, link.key, { method: 'POST', body: { paymentMethodId } });
+  assert(answer, CreatePaymentIntentResponse);
+  return answer;
+}
+export const completeLink = (link: { reference: string; key: string }, intentId: string) =>
+  payCall<BookingResponse>(`${at(link.reference)}/complete`, link.key, { method: 'POST', body: { stripe_session_id: intentId } });

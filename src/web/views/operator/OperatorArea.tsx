@@ -7,7 +7,7 @@ import { useSettings } from '../../appActor';
 import { useLazyArea } from '../../areaActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { ROLE_LABELS } from '../../../domain/operatorDesk';
-import { pathOfScreen } from '../../../domain/screens';
+import { pathOfScreen, type OperatorScreen } from '../../../domain/screens';
 import { unseenCount } from '../../../../machines/operator';
 import { liveOperator } from './liveOperator';
 import { OperatorContext, operatorScreen, useOperator, useOperatorRef, useSignedOutWhileSaving } from './operatorActor';
@@ -18,6 +18,10 @@ import { MailView } from './MailView';
 import { ExportView } from './ExportView';
 import { DataView } from './DataView';
 import { RecordsView } from './RecordsView';
+import { CaseworkView } from './CaseworkView';
+import { NewBookingView } from './NewBookingView';
+import { PrivacyView } from './PrivacyView';
+import { mayHandlePrivacyRequests } from '../../../domain/retention';
 import './operator.css';
 
 export function OperatorArea() {
@@ -46,6 +50,9 @@ function Console() {
         {screen === 'operatorExport' && <ExportView />}
         {screen === 'operatorData' && <DataView />}
         {screen === 'operatorRecords' && <RecordsView />}
+        {screen === 'operatorNewBooking' && <NewBookingView />}
+        {screen === 'operatorPrivacy' && <PrivacyView />}
+        {(screen === 'operatorComplaints' || screen === 'operatorLostProperty') && <CaseworkView key={screen} />}
       </main>
     </div>
   );
@@ -59,7 +66,7 @@ function ConsoleBar() {
   const unseen = useOperator(unseenCount);
   const signingOut = useOperator((s) => s.matches('signingOut'));
   const [, navigate] = useLocation();
-  const link = (to: 'operatorBoard' | 'operatorMail' | 'operatorExport' | 'operatorData' | 'operatorRecords', label: string, extra?: ReactNode) => { const href = pathOfScreen(to); return (
+  const link = (to: OperatorScreen, label: string, extra?: ReactNode) => { const href = pathOfScreen(to); return (
     <li>
       <a
         href={href}
@@ -84,10 +91,14 @@ function ConsoleBar() {
             {link('operatorBoard', 'Bookings', unseen > 0 && (
               <><span className="op-badge" aria-hidden="true">{unseen}</span><span className="sr-only"> ({unseen} new)</span></>
             ))}
-            {link('operatorMail', 'Mail')}
+            {link('operatorNewBooking', 'New booking')}
             {link('operatorRecords', 'Records')}
+            {link('operatorComplaints', 'Complaints')}
+            {link('operatorLostProperty', 'Lost property')}
+            {link('operatorMail', 'Mail')}
             {link('operatorExport', 'Export')}
             {staff && link('operatorData', staff.role === 'admin' ? 'Operator data' : 'Drivers and vehicles')}
+            {mayHandlePrivacyRequests(staff?.role) && link('operatorPrivacy', 'Privacy')}
           </ul>
         </nav>
         <div className="op-who">

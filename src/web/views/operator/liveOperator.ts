@@ -8,6 +8,11 @@ import { openLive } from '../../liveEvents';
 import type { DataChange, DataSection } from '../../../domain/operatorData';
 import type { RecordsRange } from '../../../domain/bookingRecords';
 import { recordsMachine } from '../../../../machines/operatorRecords';
+import { phoneBookingMachine, type Journey } from '../../../../machines/phoneBooking';
+import { privacyMachine } from '../../../../machines/operatorPrivacy';
+import { caseworkMachine, type CaseForm } from '../../../../machines/operatorCasework';
+import type { ListStatus, Register } from '../../../domain/casework';
+import type { PrivacyExport } from '../../../domain/retention';
 
 export const POLL_MS = 5_000;
 /** Changes heard within this long are told together: a burst of steps loads the board once. */
@@ -28,10 +33,34 @@ export const liveOperator = operatorMachine.provide({
     exportCsv: fromPromise(({ input }: { input: { from: string; to: string } }) => calls.exportCsv(input.from, input.to)),
     loadData: fromPromise(({ input }: { input: { section: DataSection } }) => calls.loadData(input.section)),
     saveData: fromPromise(({ input }: { input: { change: DataChange } }) => calls.saveData(input.change)),
+    phoneBookingPage: phoneBookingMachine.provide({
+      actors: {
+        priceJourney: fromPromise(({ input }: { input: Journey }) => calls.priceJourney(input)),
+        findPassengers: fromPromise(({ input }: { input: { q: string } }) => calls.findPassengers(input.q)),
+        takeBooking: fromPromise(({ input }: { input: Parameters<typeof calls.takePhoneBooking>[0] }) => calls.takePhoneBooking(input)),
+      },
+    }),
     recordsPage: recordsMachine.provide({
       actors: {
         loadBookingRecords: fromPromise(({ input }: { input: RecordsRange }) => calls.loadBookingRecords(input)),
         downloadRecordsCsv: fromPromise(({ input }: { input: RecordsRange }) => calls.downloadRecordsCsv(input)),
+      },
+    }),
+    caseworkPage: caseworkMachine.provide({
+      actors: {
+        loadCasework: fromPromise(({ input }: { input: { register: Register; status: ListStatus; q: string } }) => calls.loadCasework(input)),
+        loadCaseworkEntry: fromPromise(({ input }: { input: { register: Register; id: number } }) => calls.loadCaseworkEntry(input)),
+        createCaseworkEntry: fromPromise(({ input }: { input: { register: Register; form: CaseForm } }) => calls.saveCaseworkEntry({ ...input, id: null })),
+        saveCaseworkEntry: fromPromise(({ input }: { input: { register: Register; id: number; form: CaseForm } }) => calls.saveCaseworkEntry(input)),
+        closeCaseworkEntry: fromPromise(({ input }: { input: { register: Register; id: number; outcome: string } }) => calls.closeCaseworkEntry(input)),
+        downloadCaseworkCsv: fromPromise(({ input }: { input: { register: Register; from: string; to: string } }) => calls.downloadCaseworkCsv(input)),
+      },
+    }),
+    privacyPage: privacyMachine.provide({
+      actors: {
+        exportPersonalData: fromPromise(({ input }: { input: { email: string } }) => calls.exportPersonalData(input.email)),
+        saveExportFile: fromPromise(async ({ input }: { input: { found: PrivacyExport } }) => calls.saveExportFile(input.found)),
+        erasePersonalData: fromPromise(({ input }: { input: { email: string } }) => calls.erasePersonalData(input.email)),
       },
     }),
     // One call at a time: the next is asked for 5 seconds after the last answered (or failed).

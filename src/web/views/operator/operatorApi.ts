@@ -8,6 +8,10 @@ import type {
 } from '../../../../machines/operator';
 import type { DataChange, DataSection } from '../../../domain/operatorData';
 import type { RecordsAnswer, RecordsRange } from '../../../domain/bookingRecords';
+import type { CaseEntry, CaseList, ListStatus, Register } from '../../../domain/casework';
+import type { PriceDetail } from '../../../domain/schemas';
+import type { FoundPassenger, Journey, PhoneBookingResult, PhoneDetails } from '../../../../machines/phoneBooking';
+import type { EraseAnswer, PrivacyExport } from '../../../domain/retention';
 
 type CallOptions = { method?: string; body?: object; query?: Record<string, string>; headers?: Record<string, string>; responseType?: 'blob' };
 
@@ -78,3 +82,44 @@ export const loadBookingRecords = (range: RecordsRange) =>
   call<RecordsAnswer>('records', { query: Object.fromEntries(Object.entries(range).filter(([, v]) => v !== '')) });
 export const downloadRecordsCsv = (range: RecordsRange) =>
   downloadCsv('records.csv', { ...range }, `booking-records-${range.from}-to-${range.to}.csv`);
+
+/** Issue 43 §4: everything held about an address (audited by the server), and its erasure. */
+export const exportPersonalData = (email: string) => call<PrivacyExport>('privacy/export', { method: 'POST', body: { email } });
+export const erasePersonalData = (email: string) => call<EraseAnswer>('privacy/erase', { method: 'POST', body: { email } });
+/** The export as the JSON file the passenger is sent, from what the page shows (nothing is asked of the server again). */
+export function saveExportFile(found: PrivacyExport): void {
+  saveFile(new Blob([JSON.stringify(found, null, 2)], { type: 'application/json' }), `personal-data-${found.exported_at.slice(0, 10)}.json`);
+}
+
+/** Issue 43 §1: the website's prices for a journey, as the office asks them (any time still to come; hourly hire). */
+export async function priceJourney(journey: Journey): Promise<PriceDetail[]> {
+  const path = journey.bookingType === 'hourly' ? 'quote/hourly' : 'quote/distance';
+  return (await call<{ price_details: PriceDetail[] }>(path, { method: 'POST', body: journey.form })).price_details;
+}
+export const findPassengers = async (q: string) => (await call<{ passengers: FoundPassenger[] }>('passengers', { query: { q } })).passengers;
+/** POST /operator/phone-bookings: the website's booking request with the office's choices; the key makes a retry take it once. */
+export function takePhoneBooking(input: { key: string; journey: Journey; vehicle: PriceDetail; details: PhoneDetails }): Promise<PhoneBookingResult> {
+  const { journey, vehicle, details } = input;
+  return call<PhoneBookingResult>('phone-bookings', {
+    method: 'POST', headers: { 'Idempotency-Key': input.key },
+    body: {
+      booking: {
+        selectedVehicleData: { vehicle_id: vehicle.vehicle_id, company_id: vehicle.company_id }, selectedVehicle: 1,
+        bookingType: journey.bookingType, ...(journey.bookingType === 'hourly' ? { hourlyRateForm: journey.form } : { bookingForm: journey.form }),
+        registrationData: details.registrationData, payment_method: 'car',
+      },
+      passenger_id: details.passenger_id, payment: details.payment, price: details.price,
+    },
+  });
+}
+
+/** Issue 43 §3: the registers of complaints and lost property: a list, an entry, the office's form, closing, the CSV. */
+export const loadCasework = ({ register, status, q }: { register: Register; status: ListStatus; q: string }) =>
+  call<CaseList>(`casework/${register}`, { query: { status, ...(q ? { q } : {}) } });
+export const loadCaseworkEntry = ({ register, id }: { register: Register; id: number }) => call<CaseEntry>(`casework/${register}/${id}`);
+export const saveCaseworkEntry = ({ register, id, form }: { register: Register; id: number | null; form: Record<string, string> }) =>
+  call<{ id: number; number: string }>(id === null ? `casework/${register}` : `casework/${register}/${id}`, { method: id === null ? 'POST' : 'PUT', body: form });
+export const closeCaseworkEntry = ({ register, id, outcome }: { register: Register; id: number; outcome: string }) =>
+  call<{ number: string; emailed: string | null }>(`casework/${register}/${id}/close`, { method: 'POST', body: { outcome } });
+export const downloadCaseworkCsv = ({ register, from, to }: { register: Register; from: string; to: string }) =>
+  downloadCsv(`casework/${register}/export`, { from, to }, `${register}-${from}-to-${to}.csv`);
