@@ -2,7 +2,8 @@
 // machine for both registers, run as the console's child (./consolePage.ts) on /operator/complaints or
 // /operator/lost-property. The address says what it shows: the list (?status=closed&q=..., open entries by default),
 // one entry (?id=12: its form, its history, Close with the outcome) or a new entry (?new=1). The forms' rules are asked
-// before anything is sent; the server's refusal of a field shows on that field. The list downloads as a CSV.
+// before anything is sent; the server's refusal of a field shows on that field. The list downloads as a CSV. The page
+// tells the console each address it moves to (opened at one, the console has it already).
 import { and, assign, sendParent, setup } from 'xstate';
 import {
   closeErrors, entryErrors, type CaseEntry, type CaseList, type ListStatus, type Register,
@@ -119,12 +120,12 @@ export const caseworkMachine = setup({
   states: {
     routing: { always: [{ guard: 'onEntry', target: 'entry' }, { guard: 'onNew', target: 'creating' }, { target: 'list' }] },
     list: {
-      entry: [assign({ id: null, entry: null, form: null }), 'tellList'],
+      entry: assign({ id: null, entry: null, form: null }),
       initial: 'loading',
       on: {
-        'list.show': { target: 'list', reenter: true, actions: [assign({ status: ({ event }) => event.status, q: ({ event }) => event.q.slice(0, 100) }), 'clearMessages'] },
-        'entry.open': { target: 'entry', actions: [assign({ id: ({ event }) => event.id }), 'clearMessages'] },
-        'entry.new': { target: 'creating', actions: 'clearMessages' },
+        'list.show': { target: 'list', reenter: true, actions: [assign({ status: ({ event }) => event.status, q: ({ event }) => event.q.slice(0, 100) }), 'clearMessages', 'tellList'] },
+        'entry.open': { target: 'entry', actions: [assign({ id: ({ event }) => event.id }), 'clearMessages', 'tellEntry'] },
+        'entry.new': { target: 'creating', actions: ['clearMessages', 'tellNew'] },
       },
       states: {
         loading: {
@@ -149,9 +150,8 @@ export const caseworkMachine = setup({
       },
     },
     entry: {
-      entry: 'tellEntry',
       initial: 'loading',
-      on: { 'entry.back': { target: 'list', actions: 'clearMessages' } },
+      on: { 'entry.back': { target: 'list', actions: ['clearMessages', 'tellList'] } },
       states: {
         loading: {
           invoke: {
@@ -198,9 +198,9 @@ export const caseworkMachine = setup({
       },
     },
     creating: {
-      entry: [assign({ id: null, entry: null, form: ({ context }) => context.form ?? {} }), 'tellNew'],
+      entry: assign({ id: null, entry: null, form: ({ context }) => context.form ?? {} }),
       initial: 'editing',
-      on: { 'entry.back': { target: 'list', actions: 'clearMessages' } },
+      on: { 'entry.back': { target: 'list', actions: ['clearMessages', 'tellList'] } },
       states: {
         editing: {
           on: {
@@ -215,7 +215,7 @@ export const caseworkMachine = setup({
           invoke: {
             src: 'createCaseworkEntry',
             input: ({ context }) => ({ register: context.register, form: context.form! }),
-            onDone: { target: '#casework.entry', actions: assign({ id: ({ event }) => event.output.id, notice: ({ event }) => CASEWORK_NOTICES.opened(event.output.number) }) },
+            onDone: { target: '#casework.entry', actions: [assign({ id: ({ event }) => event.output.id, notice: ({ event }) => CASEWORK_NOTICES.opened(event.output.number) }), 'tellEntry'] },
             onError: [SESSION_ENDED_HERE, { target: 'editing', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
           },
         },

@@ -22,7 +22,7 @@ describe('what the registers page does on its way', () => {
       { service: 'closeCaseworkEntry', input: { register: 'complaints', id: ID, outcome: 'We apologised.' } },
       { service: 'loadCaseworkEntry', input: { register: 'complaints', id: ID } },
     ]);
-    expect(sut.received.filter((r) => r.type === 'page.location').map((r) => r.location.search)).toEqual(['?new=1', `?id=${ID}`]);
+    expect(sut.received.filter((r) => r.type === 'page.location').map((r) => r.location.search)).toEqual([`?id=${ID}`]);
     sut.stop();
   });
 
