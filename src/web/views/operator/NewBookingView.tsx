@@ -69,7 +69,9 @@ function BookingSteps({ page }: { page: Page }) {
         {kind === 'milleage' ? <TransferForm page={page} /> : <HourlyJourneyForm page={page} />}
         {journeyError && <p className="banner-error" role="alert">{journeyError.message}</p>}
       </Step>
-      {offers && <Vehicles page={page} offers={offers} />}
+      {offers ? <Vehicles page={page} offers={offers} /> : (
+        <Step n={2} title="Vehicle"><p className="muted">{pricing ? 'Getting the prices...' : 'Get prices to see the vehicles and their prices for this journey.'}</p></Step>
+      )}
       <Details page={page} />
     </>
   );

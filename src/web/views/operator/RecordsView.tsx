@@ -92,7 +92,7 @@ function RecordSheet({ answer, printedBy }: { answer: RecordsAnswer; printedBy: 
       {records.length === 0
         ? <p className="op-count">No bookings were picked up on these days.</p>
         : (
-          <table className="op-table rec-table">
+          <div className="rec-scroll"><table className="op-table rec-table">
             <caption className="sr-only">Booking records, {days}</caption>
             <thead>
               <tr>
@@ -102,7 +102,7 @@ function RecordSheet({ answer, printedBy }: { answer: RecordsAnswer; printedBy: 
               </tr>
             </thead>
             <tbody>{records.map((r) => <RecordRow key={r.reference} r={r} />)}</tbody>
-          </table>
+          </table></div>
         )}
     </div>
   );
@@ -120,7 +120,7 @@ function RecordRow({ r }: { r: BookingRecord }) {
           actor.send({ type: 'open', reference: r.reference });
         }}>{r.reference}</a><br /><span className="muted">{r.status}</span>
       </div></td>
-      <td data-label="Booked"><div>{r.booked_at}<br /><span className="muted">{BOOKED_VIA_LABELS[r.booked_via]}: {r.booked_by}</span></div></td>
+      <td data-label="Booked"><div>{r.booked_at}<br /><span className="muted">{BOOKED_VIA_LABELS[r.booked_via]}{r.booked_via === 'phone' && <>, taken by {r.booked_by}</>}</span></div></td>
       <td data-label="Passenger"><div>{r.passenger || <span className="muted">(removed)</span>}<br /><span className="muted">{r.passengers} passenger{r.passengers === 1 ? '' : 's'}</span></div></td>
       <td data-label="Pickup"><div>{r.pickup_date} {r.pickup_time}<br />{r.pickup_place}{r.return_journey && <><br /><span className="muted">Return {r.return_journey}</span></>}</div></td>
       <td data-label="Destination"><div>{r.destination}</div></td>
