@@ -50,6 +50,17 @@ beforeAll(async () => {
     firstName: ROSA.first, lastName: ROSA.last, email: ROSA.email, telephone: ROSA.phone, queryReason: 'Booking', bookingNumber: card.booking_number,
     comments: 'Please send me the invoice again.',
   })).status).toBe(200);
+  // Issue 43 §3: a complaint about her card booking and a lost item about no booking, both opened by her Contact Us
+  // messages; the lost item closed by the office with its outcome.
+  expect((await t.call('POST', '/contact-us', {
+    firstName: ROSA.first, lastName: ROSA.last, email: ROSA.email, telephone: ROSA.phone, queryReason: 'Complaint', bookingNumber: card.booking_number,
+    comments: 'Rosamund here: the driver was late and rude.',
+  })).status).toBe(200);
+  expect((await t.call('POST', '/contact-us', {
+    firstName: ROSA.first, lastName: ROSA.last, email: ROSA.email, telephone: ROSA.phone, queryReason: 'Lost Item', bookingNumber: '',
+    comments: "Rosamund's black cello bow, left in a taxi from Paddington.",
+  })).status).toBe(200);
+  await t.db.query("UPDATE lost_property SET status = 'closed', closed_at = now(), closed_by = 'Priya Shah', outcome = 'Returned to Rosamund by courier' WHERE lower(contact_email) = lower($1)", [ROSA.email]);
   expect((await t.call('POST', '/send-instant-email', {
     pickup_address: 'Bath City Centre, Abbey Churchyard, Bath BA1 1LT', dropoff_address: 'Bristol Airport, Lulsgate Bottom, Bristol BS48 3DY',
     pickup_date: '2030-05-02', pickup_time: '07:45', passenger_email: ROSA.email, passenger_phone: ROSA.phone,
@@ -115,6 +126,7 @@ describe('the export', () => {
       'booking_passengers.additional_info', 'booking_passengers.passenger_email', 'booking_passengers.passenger_name', 'contact_messages.email',
       'invoices.buyer', 'outbound_emails.template_data', 'outbound_emails.to_address', 'passengers.email', 'quote_requests.passenger_email',
       'payment_links.sent_to', 'rate_limits.key', 'sms_opt_outs.phone', 'test_gateway_objects.data',
+      'complaints.contact_email', 'complaints.contact_name', 'complaints.nature', 'lost_property.contact_email', 'lost_property.description', 'lost_property.outcome',
     ]));
     const res = await exportOf(ROSA.email.toUpperCase());
     expect(res.status, JSON.stringify(res.body)).toBe(200);

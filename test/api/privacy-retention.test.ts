@@ -151,6 +151,45 @@ describe('the retention job', () => {
   });
 
   it('does nothing the second time', async () => {
-    expect(await run(addMonths(NOW, 3))).toEqual({ bookings: 0, passengers: 0, invoices: 0 });
+    expect(await run(addMonths(NOW, 3))).toEqual({ bookings: 0, passengers: 0, invoices: 0, entries: 0 });
+  });
+});
+
+describe('complaints and lost property (issue 43 §3), kept with the records', () => {
+  /** A lost property entry about no booking, closed `monthsAgo` before the clock (or open). */
+  async function lostItem(words: string, closedMonthsAgo: number | null): Promise<number> {
+    const [row] = await t.db.query<{ id: number }>(
+      `INSERT INTO lost_property (kind, status, source, contact_name, contact_email, contact_phone, description, reported_on, lost_place, notes, outcome,
+                                  opened_by, opened_at, closed_by, closed_at)
+       VALUES ('reported', $2, 'phone', 'Annabel Threlkeld', $3, '+447700900614', $1, '2030-01-02', 'Paddington rank', 'Called twice', $4, 'Priya Shah',
+               $5::timestamptz, $6, $7::timestamptz) RETURNING id`,
+      [words, closedMonthsAgo === null ? 'open' : 'closed', ANN.email, closedMonthsAgo === null ? '' : 'Returned by courier',
+        addMonths(NOW, -14).toISOString(), closedMonthsAgo === null ? null : 'Priya Shah', closedMonthsAgo === null ? null : addMonths(NOW, -closedMonthsAgo).toISOString()]);
+    return row.id;
+  }
+  const entry = async (table: string, id: number) => (await t.db.query<any>(`SELECT * FROM ${table} WHERE id = $1`, [id]))[0];
+
+  it("a complaint about a booking goes with its booking's personal data; an entry about none once closed for the records time", async () => {
+    const booking = await book(t, ANN, { date: '2030-09-20' });
+    await journeyAt(t.db, booking.id, addMonths(NOW, -13), 'completed');
+    const [complaint] = await t.db.query<{ id: number }>(
+      `INSERT INTO complaints (source, booking_id, booking_reference, contact_name, contact_email, contact_phone, nature, investigation, action_taken, opened_by)
+       VALUES ('phone', $1, $2, 'Annabel Threlkeld', $3, '+447700900614', 'Annabel says the driver was late', 'Tracked the job', 'Apologised', 'Priya Shah') RETURNING id`,
+      [booking.id, booking.booking_number, ANN.email]);
+    const gone = await lostItem('Annabel\'s blue scarf', 13);
+    const recent = await lostItem('A grey umbrella', 11);
+    const open = await lostItem('A phone charger', null);
+    const done = await run(NOW);
+    expect(done.entries).toBe(1);
+    expect(await entry('complaints', complaint.id)).toMatchObject({
+      contact_name: '', contact_email: '', contact_phone: '', nature: '(removed)', investigation: '', action_taken: '', outcome: '',
+      booking_id: booking.id, booking_reference: booking.booking_number, personal_data_removed_at: expect.any(Date),
+    });
+    expect(await entry('lost_property', gone)).toMatchObject({
+      contact_name: '', contact_email: '', description: '(removed)', lost_place: '', notes: '', outcome: '(removed)', status: 'closed',
+      reported_on: expect.anything(), personal_data_removed_at: expect.any(Date),
+    });
+    for (const kept of [recent, open]) expect(await entry('lost_property', kept)).toMatchObject({ contact_email: ANN.email, personal_data_removed_at: null });
+    expect((await run(NOW)).entries).toBe(0);
   });
 });

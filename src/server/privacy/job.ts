@@ -2,6 +2,8 @@
 //  - bookings whose journey ended more than RECORDS_RETENTION_MONTHS ago (a return: its later leg's day) lose their
 //    personal data; a guest's contact record goes with its last kept booking, or once it is that old with none;
 //  - VAT invoices older than INVOICE_RETENTION_YEARS, of bookings already anonymous, lose their buyer and journey;
+//  - complaints and lost property about no booking lose theirs once closed for the records time (those about a booking
+//    go with it);
 //  - card bookings that expired unpaid lose theirs PENDING_RETENTION_DAYS after they were made (issue 24).
 // Each batch is one transaction that takes its rows FOR UPDATE SKIP LOCKED among those not yet done, so two processes
 // running it at once each take other rows, and a row done is never taken again; a big database is worked through in
@@ -10,6 +12,7 @@ import type { Db } from '../db/index';
 import { invoicesCutoff, recordsCutoff, retentionTimes } from '../../domain/retention';
 import type { Settings } from '../../domain/settings';
 import { anonymiseBookings, anonymiseInvoices, anonymisePassengers } from './anonymise';
+import { anonymiseEntries } from './tables';
 
 export const BATCH_SIZE = 200;
 
@@ -17,7 +20,7 @@ export const BATCH_SIZE = 200;
 export const JOURNEY_END_SQL = `greatest(coalesce(b.pickup_at, b.pick_up_date::timestamp AT TIME ZONE 'Europe/London'),
   (b.return_date + time '23:59') AT TIME ZONE 'Europe/London')`;
 
-export interface RetentionRun { bookings: number; passengers: number; invoices: number }
+export interface RetentionRun { bookings: number; passengers: number; invoices: number; entries: number }
 
 /** Runs `batch` until it finds fewer rows than a batch; answers how many it did. */
 async function inBatches(size: number, batch: () => Promise<number>): Promise<number> {
@@ -62,7 +65,18 @@ export async function removeExpiredPersonalData(db: Db, settings: Settings, now:
     await anonymiseInvoices(tx, due.map((i) => i.number));
     return due.length;
   }));
-  return { bookings, passengers, invoices };
+  // Complaints and lost property about no booking (those about one go with it): once closed for the records time.
+  let entries = 0;
+  for (const table of ['complaints', 'lost_property'] as const) {
+    entries += await inBatches(size, () => db.transaction(async (tx) => {
+      const due = await tx.query<{ id: number }>(
+        `SELECT id FROM ${table} WHERE personal_data_removed_at IS NULL AND booking_id IS NULL AND closed_at < $1::timestamptz
+          ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, [records, size]);
+      await anonymiseEntries(tx, table, 'id IN (SELECT value::int FROM json_array_elements_text($1::json))', [JSON.stringify(due.map((r) => r.id))]);
+      return due.length;
+    }));
+  }
+  return { bookings, passengers, invoices, entries };
 }
 
 /**

@@ -265,13 +265,36 @@ export const PERSONAL_TABLES: readonly PersonalTable[] = [
     bookings: (tx, ids) => tx.query(`DELETE FROM payment_links WHERE booking_id ${inIds('$1')}`, [json(ids)]),
     address: (tx, s) => tx.query(`DELETE FROM payment_links WHERE lower(sent_to) = $1 OR sent_to ${inTexts('$2')}`, [email(s), json(s.phones)]),
   },
+  // Complaints and lost property (issue 43 §3, migrations 030 and 031): the complainant's or owner's contact details and
+  // every free text (which may name or describe people) go; the entry stays as the operator's record: its dates, kind,
+  // status, booking, driver and vehicle. A closed entry keeps an outcome, as its table requires.
+  ...(['complaints', 'lost_property'] as const).map((table): PersonalTable => ({
+    table, title: table === 'complaints' ? 'Complaints' : 'Lost property',
+    holds: table === 'complaints'
+      ? "the complainant's name, e-mail and phone, and what the complaint, its investigation and its outcome say"
+      : "the owner's name, e-mail and phone, the item's description, and where it was lost or found",
+    find: (q, s) => rows(q, `SELECT * FROM ${table} WHERE booking_id ${inIds('$1')} OR lower(contact_email) = $2 OR contact_phone ${inTexts('$3')} ORDER BY id`,
+      [json(s.bookingIds), email(s), json(s.phones)]),
+    bookings: (tx, ids) => anonymiseEntries(tx, table, `booking_id ${inIds('$1')}`, [json(ids)]),
+    address: (tx, s) => anonymiseEntries(tx, table, `lower(contact_email) = $1 OR contact_phone ${inTexts('$2')}`, [email(s), json(s.phones)]),
+  })),
   // ---------------------------------------------------------------------------------------------------------------
-  // MORE TABLES GO HERE, one step each, as the features that made them add them (issue 43):
-  //   complaints, lost_property (migration 030, helper B): contact_name, contact_email, contact_phone and the free
-  //     texts -> find by booking_id and by lower(contact_email); bookings and address: blank the contact fields (the
-  //     entry itself is a record the operator keeps), as casework decides.
+  // MORE TABLES GO HERE, one step each, as the features that made them add them.
   // ---------------------------------------------------------------------------------------------------------------
 ];
+
+/** What of a complaint or lost property entry is personal, made anonymous where `where` holds (its booking, its address). */
+const ENTRY_TEXTS = {
+  complaints: "nature = '(removed)', investigation = '', action_taken = ''",
+  lost_property: "description = '(removed)', found_place = '', return_attempts = '', disposal = '', lost_place = '', searches = ''",
+} as const;
+export function anonymiseEntries(tx: Queryable, table: keyof typeof ENTRY_TEXTS, where: string, params: unknown[]): Promise<unknown> {
+  return tx.query(
+    `UPDATE ${table} SET contact_name = '', contact_email = '', contact_phone = '', notes = '', ${ENTRY_TEXTS[table]},
+            outcome = CASE WHEN status = 'closed' THEN '(removed)' ELSE '' END,
+            personal_data_removed_at = coalesce(personal_data_removed_at, now())
+      WHERE ${where}`, params);
+}
 
 /** The step of a table (tests). */
 export const personalTable = (table: string) => PERSONAL_TABLES.find((t) => t.table === table) ?? null;
