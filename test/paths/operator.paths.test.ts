@@ -371,9 +371,12 @@ browserPaths({
   // What the live streams and the phone's position tell the page (issue 41): driven in Chromium by e2e/live-tracking.
   outsideThePage: [
     'booking.changed', 'operator.signedIn.board.loading xstate.error.actor.0.operator.signedIn.board.loading #1',
-    // Issue 43's pages run as the console's child machines, each with its own generated paths in Chromium
-    // (records.paths.test.ts): what they tell the console, and the way in to one.
+    // Issue 43's pages run as the console's child machines, each walked by its own model test and driven in Chromium
+    // by its e2e test (records and New booking: e2e/phone-bookings): what they tell the console, and the way in to each.
     'page.location', 'page.sessionEnded', 'operator.signedIn.routing (always) #4',
+    // New booking (issue 43 §1): its machine's own model test (phoneBooking.model.test.ts), driven in Chromium by
+    // e2e/phone-bookings.
+    'operator.signedIn.routing (always) #7',
     // The privacy requests page (issue 43 §4): driven in Chromium by e2e/privacy-requests.
     'operator.signedIn.routing (always) #8',
     // The Complaints and Lost property pages (issue 43 §3): their machine's own model test (casework.model.test.ts),
@@ -389,7 +392,7 @@ browserPaths({
     const here = `${s.context.location.path}${s.context.location.search}`;
     switch (ev.type) {
       case 'url.changed': return `${ev.path}${ev.search}` !== here && ev.path !== '/operator/records' && ev.path !== '/operator/privacy'
-        && ev.path !== '/operator/complaints' && ev.path !== '/operator/lost-property';
+        && ev.path !== '/operator/complaints' && ev.path !== '/operator/lost-property' && ev.path !== '/operator/new-booking';
       case 'open': return s.matches({ signedIn: { board: 'ready' } }) && (s.context.board?.rows.length ?? 0) > 0;
       case 'board.query': return s.matches({ signedIn: 'board' }) && s.context.query.tab !== ev.query.tab;
       case 'board.showNew': return s.matches({ signedIn: { board: 'ready' } }) && unseenCount(s) > 0;
