@@ -7,6 +7,7 @@ import type { BoardTab, BookingAction, CancelInput, DriverInput } from '../src/d
 import type { AssignInput, CarRecord, DispatchNeeds, DriverRecord } from '../src/domain/fleetRecords';
 import type { Location } from '../src/domain/screens';
 import type { BookingResult } from '../src/domain/schemas';
+import type { BookingRecord } from '../src/domain/bookingRecords';
 import type { DataChange, DataSection } from '../src/domain/operatorData';
 
 export interface StaffMember { id: number; email: string; name: string; role: 'admin' | 'dispatcher' | 'company'; company_name: string | null }
@@ -47,6 +48,8 @@ export interface BookingPage {
     refund: { amount: string; status: string; id: string | null; error: string | null } | null;
   };
   timeline: TimelineEntry[];
+  /** What the licensing record keeps of it (issue 43 §2); absent before. */
+  record?: BookingRecord | null;
 }
 export interface MailRow {
   id: number; kind: string; to_address: string; cc_address: string | null; subject: string; status: string; attempts: number;

@@ -14,7 +14,8 @@ import { errorText, output, provided } from './shared';
 /** GET /api/v1/pay/{reference}: the booking as booked, the amount, and where the link stands. */
 export interface PayPage {
   reference: string; state: LinkState; amount: string; expires_at: string; phone: string;
-  trip: { pickup: string; dropoff: string | null; date: string; time: string; vehicle: string; company: string; passenger: string };
+  /** The booking as booked, while it waits for its payment; null once paid, expired or cancelled. */
+  trip: { pickup: string; dropoff: string | null; date: string; time: string; vehicle: string; company: string; passenger: string } | null;
 }
 
 export interface PayLinkInput { location: Location }
@@ -89,7 +90,7 @@ export const payLinkMachine = setup({
         id: 'cardPayment',
         src: 'cardPayment',
         input: ({ context }) => ({
-          booking: { link: { reference: context.reference, key: context.key! }, payer: { name: context.page!.trip.passenger, email: '' } },
+          booking: { link: { reference: context.reference, key: context.key! }, payer: { name: context.page!.trip?.passenger ?? '', email: '' } },
           amountPence: poundsToPence(context.page!.amount), intentId: null,
         }),
         onDone: { target: 'paid', actions: assign({ paid: ({ event }) => event.output.booking }) },

@@ -104,4 +104,6 @@ export interface RecordsAnswer {
   /** A company's staff: the company whose records these are (theirs alone); null for the office. */
   company: string | null;
   records: BookingRecord[];
+  /** More bookings than one answer carries were picked up in the range: the first are shown, and fewer days asked for. */
+  more?: boolean;
 }

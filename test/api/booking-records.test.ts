@@ -110,6 +110,13 @@ describe('the booking records', () => {
     expect(records[0]).toMatchObject({ passenger: 'Grace Adeyemi', driver: null, driver_licence: null, registration: null, dispatched_by: null, dispatched_at: null, variations: [] });
   });
 
+  it("shows the same record on the booking's page in the console, for any status", async () => {
+    const res = await t.call('GET', `/operator/records?from=${DAY}&to=${DAY}`, undefined, admin);
+    const page = await t.call('GET', `/operator/bookings/${metroBooking.booking_number}`, undefined, admin);
+    expect(page.body.record).toEqual((res.body.records as BookingRecord[]).find((r) => r.reference === metroBooking.booking_number));
+    expect((await t.call('GET', `/operator/bookings/${albionBooking.booking_number}`, undefined, metro)).status).toBe(404);
+  });
+
   it("gives a company's staff their own company's records only", async () => {
     const res = await t.call('GET', `/operator/records?from=${DAY}&to=${DAY}`, undefined, metro);
     expect(res.status).toBe(200);

@@ -208,6 +208,15 @@ describe('a booking taken by phone', () => {
     expect((await take({ ...own, booking: { ...own.booking, registrationData: piotr } }, metro)).status).toBe(200);
     const found = await t.call('GET', '/operator/passengers?q=kowalski', undefined, metro);
     expect(found.body.passengers.map((p: { email: string }) => p.email)).toEqual([piotr.email]);
+    // An account that never booked Metro is not theirs to book into (its name and phone would come back): refused.
+    const [stranger] = await t.db.query<{ id: number }>(
+      "INSERT INTO passengers (name, email, phone, password_hash) VALUES ('Other Person', $1, '+447700900999', 'x') RETURNING id", [`other.${Date.now()}@example.com`]);
+    const before = await bookingCount();
+    const intoStranger = await phoneBody({ passenger_id: stranger.id }, form(), 'Metro Cars London');
+    const refused = await take({ ...intoStranger, booking: { ...intoStranger.booking, registrationData: { ...piotr, firstName: '', surname: '', number: '' } } }, metro);
+    expect([refused.status, refused.body.field]).toEqual([422, 'passenger_id']);
+    expect(JSON.stringify(refused.body)).not.toContain('Other Person');
+    expect(await bookingCount()).toBe(before);
   });
 });
 
@@ -254,7 +263,14 @@ describe('a card payment link', () => {
       pay(booking.booking_number, key, '/complete', 'POST', { stripe_session_id: intent.body.paymentIntentId }),
     ]);
     expect([done.status, again.status]).toEqual([200, 200]);
-    expect(done.body).toMatchObject({ success: true, data: { booking: { booking_number: booking.booking_number }, manage_key: expect.stringMatching(/^[\w-]{43}$/) } });
+    expect(done.body).toMatchObject({ success: true, data: { booking: { booking_number: booking.booking_number } } });
+    // A manage key goes to the first call that proves the payment, once: the link never keeps giving out keys.
+    const keys = [done.body.data.manage_key, again.body.data.manage_key].filter(Boolean);
+    expect(keys.length).toBe(1);
+    for (const k of keys) expect(k).toMatch(/^[\w-]{43}$/);
+    const later = await pay(booking.booking_number, key, '/complete', 'POST', { stripe_session_id: intent.body.paymentIntentId });
+    expect([later.status, later.body.data.manage_key]).toEqual([200, null]);
+    expect((await pay(booking.booking_number, key)).body.trip).toBeNull();
     const [row] = await t.db.query<any>('SELECT status, payment_status, paid_at IS NOT NULL AS paid, payment_id FROM bookings WHERE id = $1', [booking.id]);
     expect(row).toMatchObject({ status: 'confirmed', paid: true, payment_id: expect.stringMatching(/^ch_/) });
     const after = await t.db.query<any>("SELECT kind, status FROM outbound_emails WHERE booking_id = $1 AND kind IN ('booking_confirmation', 'new_booking_notice') ORDER BY id", [booking.id]);
@@ -267,16 +283,22 @@ describe('a card payment link', () => {
     expect(charges.length).toBeLessThanOrEqual(1);
   });
 
-  it('says so once expired, and takes no card', async () => {
+  it('says so once expired, and takes no card, not even one put on it before', async () => {
     const res = await take(await phoneBody({ payment: 'link' }), admin);
     const { booking } = res.body.booking;
     const key = keyOf(res.body.link.url);
+    const early = await pay(booking.booking_number, key, '/intent', 'POST', { paymentMethodId: (await paymentMethod('4242424242424242')).id });
+    expect(early.status, JSON.stringify(early.body)).toBe(200);
     const saved = t.clock.now;
     t.clock.now = new Date(new Date(res.body.link.expires_at).getTime() + 1000);
     try {
       expect((await pay(booking.booking_number, key)).body.state).toBe('expired');
       const refused = await pay(booking.booking_number, key, '/intent', 'POST', { paymentMethodId: (await paymentMethod('4242424242424242')).id });
       expect([refused.status, refused.body.message]).toEqual([409, 'This payment link has expired. Please call us to book again.']);
+      const late = await t.call('POST', '/confirm-payment-intent', { paymentIntentId: early.body.paymentIntentId });
+      expect([late.status, late.body.message]).toEqual([409, 'This payment link has expired. Please call us to book again.']);
+      const [row] = await t.db.query<any>('SELECT status, paid_at FROM bookings WHERE id = $1', [booking.id]);
+      expect(row).toEqual({ status: 'pending', paid_at: null });
     } finally {
       t.clock.now = saved;
     }

@@ -100,6 +100,8 @@ describe('a booking taken by phone, paid through a card payment link', () => {
     // The office sees it confirmed and paid, taken by telephone.
     await page.getByRole('link', { name: `Open booking ${reference}` }).click();
     await page.getByText('Booked by telephone').first().waitFor();
+    const record = page.getByRole('region', { name: 'Booking record' });
+    await expect.poll(async () => (await record.textContent()) ?? '').toContain(`telephone, taken by ${ADMIN.name} (office)`);
     await expect.poll(async () => (await page.locator('main').textContent()) ?? '').toContain('Confirmed');
   });
 

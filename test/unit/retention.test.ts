@@ -7,7 +7,7 @@ import {
   personalDataGoesAt, privacyEmailProblem, recordsCutoff, retentionTimes,
 } from '../../src/domain/retention';
 import { settingInfo, settingProblem, SETTING_GROUPS } from '../../src/domain/settingsCatalogue';
-import { anonymousJourney, containing, postcodeDistrict } from '../../src/server/privacy/redact';
+import { anonymousJourney, mentioning, postcodeDistrict } from '../../src/server/privacy/redact';
 
 const at = (iso: string) => new Date(iso);
 
@@ -155,7 +155,16 @@ describe('what the values of an anonymous record keep', () => {
     ]);
   });
 
-  it('a search for an address takes its % and _ literally', () => {
-    expect(containing('a_b%c@example.com')).toBe('%a\\_b\\%c@example.com%');
+  it('a search for an address finds it whole, never inside another address, its dots and pluses literal', () => {
+    const finds = (email: string, text: string) => new RegExp(mentioning(email), 'i').test(text);
+    expect(finds('o@gmail.com', 'Called o@gmail.com.')).toBe(true);
+    expect(finds('o@gmail.com', '{"email":"O@Gmail.com"}')).toBe(true);
+    expect(finds('o@gmail.com', 'messagesToAddress:o@gmail.com')).toBe(true);
+    expect(finds('o@gmail.com', 'Called bruno@gmail.com today')).toBe(false);
+    expect(finds('o@gmail.com', 'o@gmail.com.evil.example')).toBe(false);
+    expect(finds('o@gmail.com', 'o@gmail.community')).toBe(false);
+    expect(finds('a.b@x.io', 'axb@x.io')).toBe(false);
+    expect(finds('a+b@x.io', 'a+b@x.io')).toBe(true);
+    expect(finds('a+b@x.io', 'aab@x.io')).toBe(false);
   });
 });

@@ -150,13 +150,16 @@ export async function startLinkPayment(deps: CardDeps, booking: Pick<KeyedBookin
  * Issue 43: a payment link's booking, once its intent succeeded (the page says so after the bank's check): completed if
  * no one did yet (the webhook, the start-up check), as a card booking is.
  */
-export async function finishLinkPayment(deps: CardDeps, booking: Pick<KeyedBooking, 'id' | 'intent'>, intentId: string): Promise<void> {
+export async function finishLinkPayment(deps: CardDeps, booking: Pick<KeyedBooking, 'id' | 'intent'>, intentId: string): Promise<Completion> {
   if (booking.intent !== intentId) throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'stripe_session_id');
   const pi = await provider(async () => (await deps.cards.stripe()).paymentIntents.retrieve(intentId), 'stripe_session_id');
   if (pi.status !== 'succeeded') throw new DomainError('invalid', 'This payment has not been completed. Please pay again.', 'paymentId');
   const outcome = await deps.db.transaction((tx) => completeCardBooking(tx, pi));
   if (outcome === 'mismatch') throw new DomainError('invalid', PAYMENT_OF_ANOTHER_BOOKING, 'paymentId');
+  return outcome;
 }
+
+export const LINK_EXPIRED = 'This payment link has expired. Please call us to book again.';
 
 /** The booking's one intent: made once (Stripe's idempotency key comes from the booking), its id kept on the booking. */
 async function intentOf(deps: CardDeps, booking: Pick<KeyedBooking, 'id' | 'number' | 'total' | 'intent'>): Promise<Stripe.PaymentIntent> {
@@ -187,6 +190,8 @@ export async function confirmCardPayment(deps: CardDeps, intentId: string): Prom
   const stripe = await deps.cards.stripe();
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
   let error: string | null = null;
+  // Issue 43: a payment link's card is not taken once the link has expired (its booking expires with it).
+  if (pi.status === 'requires_confirmation' && await linkExpired(deps.db, booking.id, deps.ctx.now)) throw new DomainError('conflict', LINK_EXPIRED);
   if (pi.status === 'requires_confirmation') {
     // Counted before the card is tried, so concurrent tries cannot pass the limit; given back unless this call's
     // try was declined.
@@ -218,6 +223,12 @@ export async function confirmCardPayment(deps: CardDeps, intentId: string): Prom
     case 'processing': return { status: 'processing', ...ids, error: 'Your bank is still processing this payment. We will e-mail your confirmation as soon as it completes.' };
     default: return { status: 'failed', ...ids, error: error ?? pi.last_payment_error?.message ?? 'The payment was not completed.' };
   }
+}
+
+/** Whether the booking was taken by phone with a payment link that has expired. */
+async function linkExpired(db: Queryable, bookingId: number, now: Date): Promise<boolean> {
+  const [row] = await db.query<{ expired: boolean }>('SELECT expires_at <= $2::timestamptz AS expired FROM payment_links WHERE booking_id = $1', [bookingId, now.toISOString()]);
+  return row?.expired === true;
 }
 
 /** POST /booking with payment_method card: the booking of a succeeded intent, completed if no one did yet. */

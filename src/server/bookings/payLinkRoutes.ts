@@ -43,7 +43,12 @@ export const payLinkRoutes = new Hono<AppEnv>()
     const page = await payPage(deps.db, await linkOf(c), deps.now(), await loadSettings(deps.db));
     if (page.state !== 'paid') throw new DomainError('conflict', 'This payment has not been completed. Please pay again.', 'stripe_session_id');
     // The booking as the card page's completion answers it (SPEC 7's shape), with the success page's "Manage your
-    // booking" key: a key of its own, shown to whoever paid (as after a card booking).
+    // booking" key (as after a card booking) for the first call that proves the payment (its intent), whoever
+    // completed it (this call, or the provider's webhook first): once per link, so a link sent by text never keeps
+    // giving out keys. Later calls are answered without one; the confirmation e-mail has the booking's link.
     const booking = (await loadBooking(deps.db, linked.id))!;
-    return c.json({ success: true, message: `Your booking ${linked.reference} is confirmed.`, data: { ...booking, manage_key: await mintKey(deps.db, linked.id) } });
+    const first = intentId === linked.intent && (await deps.db.query(
+      'UPDATE payment_links SET manage_key_given_at = now() WHERE booking_id = $1 AND manage_key_given_at IS NULL RETURNING 1', [linked.id])).length === 1;
+    const manageKey = first ? await mintKey(deps.db, linked.id) : null;
+    return c.json({ success: true, message: `Your booking ${linked.reference} is confirmed.`, data: { ...booking, manage_key: manageKey } });
   });

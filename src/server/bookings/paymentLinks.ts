@@ -62,21 +62,22 @@ export async function bookingOfLink(db: Queryable, reference: string, key: strin
 
 export interface PayPage {
   reference: string; state: LinkState; amount: string; expires_at: string;
-  trip: { pickup: string; dropoff: string | null; date: string; time: string; vehicle: string; company: string; passenger: string };
+  /** The booking as booked, while it waits for its payment (a link paid, expired or cancelled shows no one's details). */
+  trip: { pickup: string; dropoff: string | null; date: string; time: string; vehicle: string; company: string; passenger: string } | null;
   /** The office's phone, to call when the link has expired. */
   phone: string;
 }
 
 /** What the payment page shows: the booking as the passenger booked it, the amount, and where the link stands. */
 export async function payPage(db: Queryable, linked: LinkedBooking, now: Date, settings: Settings): Promise<PayPage> {
-  const r = (await loadBooking(db, linked.id))!;
-  const b = r.booking;
+  const state = linkState(linked, linked.expires_at, now);
+  const r = state === 'awaiting' ? (await loadBooking(db, linked.id))! : null;
   return {
-    reference: linked.reference, state: linkState(linked, linked.expires_at, now), amount: penceToPounds(linked.total_pence),
-    expires_at: linked.expires_at.toISOString(),
-    trip: {
-      pickup: b.pick_up_address, dropoff: b.drop_off_address, date: formatDateUK(b.pick_up_date), time: formatTime12(b.pick_up_time),
-      vehicle: b.fleet_category.category_name, company: b.company_name, passenger: r.passengerDetails.passenger_name,
+    reference: linked.reference, state, amount: penceToPounds(linked.total_pence), expires_at: linked.expires_at.toISOString(),
+    trip: r && {
+      pickup: r.booking.pick_up_address, dropoff: r.booking.drop_off_address, date: formatDateUK(r.booking.pick_up_date),
+      time: formatTime12(r.booking.pick_up_time), vehicle: r.booking.fleet_category.category_name, company: r.booking.company_name,
+      passenger: r.passengerDetails.passenger_name,
     },
     phone: settings.Company_Contact_Info ?? '',
   };

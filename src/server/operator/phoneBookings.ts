@@ -32,10 +32,16 @@ export interface PhoneBookingResult {
   replayed: boolean;
 }
 
-/** The passenger the office chose from the record: an account, whose booking it becomes (404 when it is not one). */
-async function accountOf(deps: AppDeps, id: number | null | undefined): Promise<number | null> {
+/**
+ * The passenger the office chose from the record: an account, whose booking it becomes (a 422 when it is none). A
+ * company's staff may choose only an account that has booked their company (the search shows them no other): the
+ * booking would show them the account's name and phone.
+ */
+async function accountOf(deps: AppDeps, staff: Staff, id: number | null | undefined): Promise<number | null> {
   if (id === null || id === undefined) return null;
-  const [row] = await deps.db.query<{ id: number }>('SELECT id FROM passengers WHERE id = $1 AND password_hash IS NOT NULL', [id]);
+  const [row] = await deps.db.query<{ id: number }>(
+    `SELECT p.id FROM passengers p WHERE p.id = $1 AND p.password_hash IS NOT NULL
+        AND ($2::int IS NULL OR EXISTS (SELECT 1 FROM bookings b WHERE b.passenger_id = p.id AND b.company_id = $2))`, [id, staff.company_id]);
   if (!row) throw new DomainError('invalid', 'This passenger has no account on record any more. Enter their details instead.', 'passenger_id');
   return row.id;
 }
@@ -84,7 +90,7 @@ export async function takePhoneBooking(deps: AppDeps, staff: Staff, body: PhoneB
     const [field, message] = Object.entries(errors)[0] ?? [];
     if (field) throw new DomainError('invalid', message, `price.${field}`);
   }
-  const account = await accountOf(deps, body.passenger_id);
+  const account = await accountOf(deps, staff, body.passenger_id);
   const req: BookingRequest = {
     ...body.booking, payment_method: body.payment === 'car' ? 'car' : 'card', selected_passenger: account === null ? 'guest_login' : 'existing_client',
     stripe_session_id: null, paymentId: null,
@@ -124,7 +130,7 @@ export async function takePhoneBooking(deps: AppDeps, staff: Staff, body: PhoneB
         { payment: body.payment, passenger_id: account });
       if (price) {
         await audit(tx, staff, 'Price set by hand', id, `${total} in place of £${penceToPounds(sitePence)}: ${price.reason.trim()}`,
-          { total_pence: sitePence }, { total_pence: booking.booking.total_booking_amount, reason: price.reason.trim() });
+          { total_pence: sitePence }, { total_pence: Math.round(Number(booking.booking.total_booking_amount) * 100), reason: price.reason.trim() });
       }
       if (!expiresAt) return { booking, link: null, replayed: false };
       const link = await sendPaymentLink(tx, { booking, staffId: staff.id, expiresAt, settings: ctx.settings, siteUrl: deps.siteUrl });

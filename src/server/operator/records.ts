@@ -16,6 +16,9 @@ interface RecordRow {
   variations: string[];
 }
 
+/** The most bookings one answer carries: a range with more says so, and asks for fewer days. */
+export const RECORDS_LIMIT = 5000;
+
 const pounds = (pence: number) => `£${penceToPounds(pence)}`;
 /** An hourly hire's destination: wherever the passenger directs, for its hours ('4hour'). */
 function asDirected(duration: string | null): string {
@@ -25,6 +28,16 @@ function asDirected(duration: string | null): string {
 
 /** The records of the bookings picked up in the range (inclusive), by pickup time. */
 export async function bookingRecords(db: Queryable, scope: number | null, range: RecordsRange): Promise<BookingRecord[]> {
+  return recordsWhere(db, 'b.pick_up_date BETWEEN $2::date AND $3::date', [scope, range.from, range.to]);
+}
+
+/** One booking's record, for its page in the console (any status). */
+export async function bookingRecordOf(db: Queryable, scope: number | null, bookingId: number): Promise<BookingRecord | null> {
+  const [record] = await recordsWhere(db, 'b.id = $2', [scope, bookingId], true);
+  return record ?? null;
+}
+
+async function recordsWhere(db: Queryable, where: string, params: unknown[], anyStatus = false): Promise<BookingRecord[]> {
   const rows = await db.query<RecordRow>(
     `SELECT b.booking_number AS reference, b.status, to_char(b.created_at AT TIME ZONE 'Europe/London', 'DD/MM/YYYY HH24:MI') AS booked_at,
             b.booked_via, b.booked_by_name, p.passenger_name AS passenger, p.total_passengers AS passengers,
@@ -47,10 +60,9 @@ export async function bookingRecords(db: Queryable, scope: number | null, range:
                         FROM audit_log a WHERE a.booking_id = b.id), '[]') AS variations
        FROM bookings b JOIN companies c ON c.id = b.company_id JOIN vehicle_types v ON v.id = b.vehicle_type_id
        LEFT JOIN booking_passengers p ON p.booking_id = b.id
-      WHERE b.pick_up_date BETWEEN $2::date AND $3::date AND ($1::int IS NULL OR b.company_id = $1)
-        AND b.status NOT IN ('pending', 'expired')
+      WHERE ${where} AND ($1::int IS NULL OR b.company_id = $1) ${anyStatus ? '' : "AND b.status NOT IN ('pending', 'expired')"}
       ORDER BY b.pick_up_date, b.pickup_at, b.id
-      LIMIT 5000`, [scope, range.from, range.to]);
+      LIMIT ${RECORDS_LIMIT + 1}`, params);
   return rows.map(recordOf);
 }
 

@@ -9,7 +9,7 @@ import { recordColumns, recordsRangeProblem, type RecordsRange } from '../../dom
 import { requireStaff } from './session';
 import { ukToday } from '../../domain/ukTime';
 import { scopeOf } from './deskQueries';
-import { bookingRecords } from './records';
+import { bookingRecords, RECORDS_LIMIT } from './records';
 import { toCsv } from './csv';
 
 /** The range asked for; none at all is today (UK). */
@@ -34,13 +34,16 @@ export const recordsRoutes = new Hono<AppEnv>()
         name: settings.Company_Name ?? '', licence_number: settings.OPERATOR_LICENCE_NUMBER ?? '',
         licensing_authority: settings.OPERATOR_LICENSING_AUTHORITY ?? '', address: settings.Company_Address ?? '',
       },
-      range, company: staff.company_name ?? null, records,
+      range, company: staff.company_name ?? null, records: records.slice(0, RECORDS_LIMIT), more: records.length > RECORDS_LIMIT,
     });
   })
   .get('/operator/records.csv', async (c) => {
     const staff = await requireStaff(c);
     const range = rangeOf(c);
     const records = await bookingRecords(c.var.deps.db, scopeOf(staff), range);
+    if (records.length > RECORDS_LIMIT) {
+      throw new DomainError('invalid', `More than ${RECORDS_LIMIT.toLocaleString('en-GB')} bookings were picked up in these days: choose fewer days.`, 'to');
+    }
     const columns = recordColumns();
     const rows = records.map((r) => Object.fromEntries(columns.map(([name, read]) => [name, read(r)])));
     c.header('Content-Type', 'text/csv; charset=utf-8');

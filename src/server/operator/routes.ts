@@ -26,6 +26,7 @@ import { assignDriver, audit, cancelBooking, dispatchNeeds, finishBooking, refun
 import { makeRefunds } from '../payments/refunds';
 import { paymentsLeft, refundableLeft, refundSummary } from '../payments/ledger';
 import { toCsv } from './csv';
+import { bookingRecordOf } from './records';
 import { renewConfirmation } from '../bookings/renewConfirmation';
 import { changeData, dataSection, isDataSection } from './operatorData';
 import { mayChange, sectionsFor } from '../../domain/operatorData';
@@ -113,8 +114,9 @@ export const operatorRoutes = new Hono<AppEnv>()
     const { db, now } = c.var.deps;
     const b = await deskBooking(db, scopeOf(staff), c.req.param('reference'));
     if (!b) throw new DomainError('notFound', MESSAGES.notFound);
-    const [booking, timeline, refund, payments, needs, flight] = await Promise.all([
+    const [booking, timeline, refund, payments, needs, flight, record] = await Promise.all([
       loadBooking(db, b.id), timelineOf(db, b.id), refundSummary(db, b.id), paymentsLeft(db, b.id), dispatchNeeds(db, b), bookingFlight(db, b.id),
+      bookingRecordOf(db, scopeOf(staff), b.id),
     ]);
     const refundable = refundableLeft(payments);
     return c.json({
@@ -132,6 +134,8 @@ export const operatorRoutes = new Hono<AppEnv>()
         refund: refund && { amount: penceToPounds(refund.pence), status: refund.status, id: refund.providerIds.join(', ') || null, error: refund.error },
       },
       timeline,
+      // Issue 43 §2: what the licensing record keeps of it.
+      record,
     });
   })
   .post('/operator/bookings/:reference/driver', async (c) => {

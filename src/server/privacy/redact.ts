@@ -40,4 +40,10 @@ export const nonPersonalJson = (column: string) => `CASE WHEN jsonb_typeof(${col
     WHERE k IN (${NON_PERSONAL_KEYS.map((k) => `'${k}'`).join(', ')})) END`;
 
 /** A LIKE pattern that finds the text anywhere, its own % and _ taken literally. */
-export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * A regular expression (PostgreSQL's `~*`, case aside) for text that mentions this e-mail address as a whole address:
+ * "o@gmail.com" is found in "Called o@gmail.com." and in '{"email":"o@gmail.com"}', never inside "bruno@gmail.com" or
+ * "o@gmail.com.evil" (an export or erase must reach this person's data alone).
+ */
+export const mentioning = (email: string) =>
+  `(^|[^a-z0-9._%+-])${email.replace(/[\\.^$|?*+()[\]{}-]/g, (c) => `\\${c}`)}($|[^a-z0-9.-]|\\.($|[^a-z0-9]))`;

@@ -16,7 +16,7 @@
 // and jsonb column of the database for a person's e-mail, names and phones, and fails on a row no step exports
 // (test/api/privacy-requests.test.ts).
 import type { Queryable } from '../db/index';
-import { containing, districtOrNull, nonPersonalJson, postcodeDistrict } from './redact';
+import { mentioning, districtOrNull, nonPersonalJson, postcodeDistrict } from './redact';
 
 /** The person a request is about: the address as typed, and what the database links to it. */
 export interface Subject {
@@ -76,12 +76,13 @@ const email = (s: Subject) => s.email.trim().toLowerCase();
 export const PERSONAL_TABLES: readonly PersonalTable[] = [
   {
     table: 'bookings', title: 'Bookings',
-    holds: 'pickup and drop-off addresses, flight numbers, the reason a booking was cancelled',
+    holds: 'pickup and drop-off addresses, flight numbers, the reason a booking was cancelled, the reason its price was set by hand',
     find: (q, s) => rows(q, `SELECT * FROM bookings WHERE id ${inIds('$1')} ORDER BY id`, [json(s.bookingIds)]),
     bookings: (tx, ids) => rewrite<{ id: number; pick: string; drop: string | null }>(tx,
       `SELECT id, pick_up_address AS pick, drop_off_address AS drop FROM bookings WHERE id ${inIds('$1')}`, [json(ids)],
       `UPDATE bookings b SET pick_up_address = v.pick, drop_off_address = v.drop, flight_no = NULL, return_flight_no = NULL,
-              cancel_reason = CASE WHEN b.cancel_reason IS NULL THEN NULL ELSE '' END, passenger_id = NULL
+              cancel_reason = CASE WHEN b.cancel_reason IS NULL THEN NULL ELSE '' END, passenger_id = NULL,
+              price_override = CASE WHEN b.price_override IS NULL THEN NULL ELSE b.price_override || '{"reason":"(removed)"}'::jsonb END
          FROM json_to_recordset($1::json) AS v(id int, pick text, drop text) WHERE b.id = v.id`,
       (r) => ({ pick: postcodeDistrict(r.pick), drop: districtOrNull(r.drop) })),
   },
@@ -113,28 +114,28 @@ export const PERSONAL_TABLES: readonly PersonalTable[] = [
   {
     table: 'booking_changes', title: 'Changes the passenger made',
     holds: 'the values before and after each change (name, phone, e-mail, flight, sign, notes)',
-    find: (q, s) => rows(q, `SELECT * FROM booking_changes WHERE booking_id ${inIds('$1')} OR before::text ILIKE $2 OR after::text ILIKE $2 ORDER BY id`,
-      [json(s.bookingIds), containing(email(s))]),
+    find: (q, s) => rows(q, `SELECT * FROM booking_changes WHERE booking_id ${inIds('$1')} OR before::text ~* $2 OR after::text ~* $2 ORDER BY id`,
+      [json(s.bookingIds), mentioning(email(s))]),
     bookings: (tx, ids) => tx.query(
       `UPDATE booking_changes SET before = ${nonPersonalJson('before')}, after = ${nonPersonalJson('after')} WHERE booking_id ${inIds('$1')}`, [json(ids)]),
     address: (tx, s) => tx.query(
       `UPDATE booking_changes SET before = ${nonPersonalJson('before')}, after = ${nonPersonalJson('after')}
-        WHERE before::text ILIKE $1 OR after::text ILIKE $1`, [containing(email(s))]),
+        WHERE before::text ~* $1 OR after::text ~* $1`, [mentioning(email(s))]),
   },
   {
     table: 'audit_log', title: 'Timeline entries',
     holds: 'what each entry said of the booking (the values before and after, a passenger\'s own changes by e-mail)',
     find: (q, s) => rows(q,
-      `SELECT * FROM audit_log WHERE booking_id ${inIds('$1')} OR staff_name ILIKE $2 OR subject ILIKE $2 OR before::text ILIKE $2 OR after::text ILIKE $2
-        ORDER BY id`, [json(s.bookingIds), containing(email(s))]),
+      `SELECT * FROM audit_log WHERE booking_id ${inIds('$1')} OR staff_name ~* $2 OR subject ~* $2 OR before::text ~* $2 OR after::text ~* $2
+        ORDER BY id`, [json(s.bookingIds), mentioning(email(s))]),
     bookings: (tx, ids) => tx.query(
       `UPDATE audit_log SET subject = '', before = ${nonPersonalJson('before')}, after = ${nonPersonalJson('after')},
               staff_name = CASE WHEN staff_id IS NULL AND staff_name LIKE 'Passenger (%' THEN 'Passenger' ELSE staff_name END
         WHERE booking_id ${inIds('$1')}`, [json(ids)]),
     address: (tx, s) => tx.query(
       `UPDATE audit_log SET subject = '', before = ${nonPersonalJson('before')}, after = ${nonPersonalJson('after')},
-              staff_name = CASE WHEN staff_name ILIKE $1 THEN 'Passenger' ELSE staff_name END
-        WHERE staff_name ILIKE $1 OR subject ILIKE $1 OR before::text ILIKE $1 OR after::text ILIKE $1`, [containing(email(s))]),
+              staff_name = CASE WHEN staff_name ~* $1 THEN 'Passenger' ELSE staff_name END
+        WHERE staff_name ~* $1 OR subject ~* $1 OR before::text ~* $1 OR after::text ~* $1`, [mentioning(email(s))]),
   },
   {
     table: 'outbound_emails', title: 'Messages sent',
@@ -143,14 +144,14 @@ export const PERSONAL_TABLES: readonly PersonalTable[] = [
     find: async (q, s) => (await rows(q,
       `SELECT * FROM outbound_emails
         WHERE booking_id ${inIds('$1')} OR lower(to_address) = $2 OR lower(cc_address) = $2 OR lower(reply_to) = $2 OR to_address ${inTexts('$3')}
-           OR body_text ILIKE $4 OR template_data ILIKE $4 OR subject ILIKE $4
-        ORDER BY id`, [json(s.bookingIds), email(s), json(s.phones), containing(email(s))])).map((r) => (r.erase_after_send && r.template_data
+           OR body_text ~* $4 OR template_data ~* $4 OR subject ~* $4
+        ORDER BY id`, [json(s.bookingIds), email(s), json(s.phones), mentioning(email(s))])).map((r) => (r.erase_after_send && r.template_data
       ? { ...r, template_data: '(holds a link to the booking: not shown)', withheld: ['template_data'] } : r)),
     bookings: (tx, ids) => tx.query(`DELETE FROM outbound_emails WHERE booking_id ${inIds('$1')}`, [json(ids)]),
     address: (tx, s) => tx.query(
       `DELETE FROM outbound_emails
         WHERE lower(to_address) = $1 OR lower(cc_address) = $1 OR lower(reply_to) = $1 OR to_address ${inTexts('$2')}
-           OR body_text ILIKE $3 OR template_data ILIKE $3 OR subject ILIKE $3`, [email(s), json(s.phones), containing(email(s))]),
+           OR body_text ~* $3 OR template_data ~* $3 OR subject ~* $3`, [email(s), json(s.phones), mentioning(email(s))]),
   },
   {
     table: 'booking_keys', title: 'Links to manage a booking',
@@ -228,8 +229,8 @@ export const PERSONAL_TABLES: readonly PersonalTable[] = [
   {
     table: 'rate_limits', title: 'Message allowances',
     holds: 'how many messages went to the address in the last day (kept 2 days)',
-    find: (q, s) => rows(q, `SELECT * FROM rate_limits WHERE key ${inTexts('$1')} OR key ILIKE $2`, [json(s.allowanceKeys), containing(email(s))]),
-    address: (tx, s) => tx.query(`DELETE FROM rate_limits WHERE key ${inTexts('$1')} OR key ILIKE $2`, [json(s.allowanceKeys), containing(email(s))]),
+    find: (q, s) => rows(q, `SELECT * FROM rate_limits WHERE key ${inTexts('$1')} OR key ~* $2`, [json(s.allowanceKeys), mentioning(email(s))]),
+    address: (tx, s) => tx.query(`DELETE FROM rate_limits WHERE key ${inTexts('$1')} OR key ~* $2`, [json(s.allowanceKeys), mentioning(email(s))]),
   },
   {
     // Kept on erase: a number that answered STOP is never texted again.

@@ -20,7 +20,8 @@ export const REF = 'BK-PH0NE123';
 export const KEY = 'kQ3v_8s2Lw0pXr5tYb7nM1cZ4dF6gH9jK2lN5pR8sT0';
 const page = (state: PayPage['state']): PayPage => ({
   reference: REF, state, amount: '62.00', expires_at: '2030-09-11T08:00:00.000Z', phone: '+44 20 7946 0321',
-  trip: { pickup: 'Paddington Station', dropoff: 'Heathrow T5', date: '12-09-2030', time: '8:30 AM', vehicle: 'Saloon', company: 'Albion Executive Cars', passenger: 'Margaret Ellis' },
+  trip: state !== 'awaiting' ? null
+    : { pickup: 'Paddington Station', dropoff: 'Heathrow T5', date: '12-09-2030', time: '8:30 AM', vehicle: 'Saloon', company: 'Albion Executive Cars', passenger: 'Margaret Ellis' },
 });
 export const AWAITING = page('awaiting');
 const refusal = (message: string, extra: { status?: number } = {}) => Object.assign(new Error(message), extra);

@@ -62,7 +62,9 @@ function Pay({ pay }: { pay: PayRef }) {
     return (
       <Narrow title={`Thank you: booking ${paid.booking.booking_number} is confirmed`}>
         <p className="lead" role="status">Your payment of {formatExactPrice(paid.booking.total_booking_amount, currency)} is complete. We have e-mailed your confirmation to {paid.passengerDetails.passenger_email}.</p>
-        <p><Link href={pathWith('manageBooking', { reference: paid.booking.booking_number })} className="btn btn-primary">See your booking</Link></p>
+        {paid.manage_key
+          ? <p><Link href={pathWith('manageBooking', { reference: paid.booking.booking_number })} className="btn btn-primary">See your booking</Link></p>
+          : <p>The e-mail has the link to see, change or cancel your booking.</p>}
       </Narrow>
     );
   }
@@ -91,6 +93,7 @@ function Pay({ pay }: { pay: PayRef }) {
 
 function Trip({ page, currency }: { page: PayPage; currency: string }) {
   const t = page.trip;
+  if (!t) return null;
   return (
     <Section id="pay-trip-title" title="Your booking">
       <Rows rows={[

@@ -8,6 +8,7 @@ import { formatExactPrice, poundsToPence } from '../../../domain/money';
 import { formatPhone } from '../../../domain/phone';
 import { useSettings } from '../../appActor';
 import { useLocation } from 'wouter';
+import { BOOKED_VIA_LABELS, type BookingRecord } from '../../../domain/bookingRecords';
 import { useOperator, useOperatorRef } from './operatorActor';
 import { ActionDialog } from './ActionDialogs';
 import { PAYMENT_STATUS, pounds } from './format';
@@ -136,6 +137,7 @@ export function BookingView() {
             : <p className="muted">No driver assigned yet.</p>}
         </section>
       </div>
+      {page.record && <RecordCard record={page.record} />}
       <section className="op-card op-timeline" aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
         <ol>
@@ -148,6 +150,26 @@ export function BookingView() {
         </ol>
       </section>
       {acting && <ActionDialog action={acting} page={page} />}
+    </section>
+  );
+}
+
+/** What the licensing record keeps of the booking (issue 43 §2): as the Records page and its CSV give it. */
+function RecordCard({ record: r }: { record: BookingRecord }) {
+  return (
+    <section className="op-card" aria-labelledby="record-title">
+      <h2 id="record-title">Booking record</h2>
+      <dl className="op-dl op-record">
+        <dt>Booked</dt><dd>{r.booked_at}, {BOOKED_VIA_LABELS[r.booked_via].toLowerCase()}{r.booked_via === 'phone' && <>, taken by {r.booked_by}</>}</dd>
+        <dt>Passenger</dt><dd>{r.passenger || '(removed)'}, {r.passengers} passenger{r.passengers === 1 ? '' : 's'}</dd>
+        <dt>Pickup</dt><dd>{r.pickup_date} {r.pickup_time}, {r.pickup_place}</dd>
+        <dt>Main destination</dt><dd>{r.destination}</dd>
+        <dt>Fare quoted</dt><dd>{r.fare_quoted}{r.fare_charged !== r.fare_quoted && <> (now {r.fare_charged})</>}{r.fare_changes.map((c) => <span key={c} className="rec-note">{c}</span>)}</dd>
+        <dt>Driver</dt><dd>{r.driver ? `${r.driver}${r.driver_licence ? `, licence ${r.driver_licence}` : ''}` : 'Not dispatched'}</dd>
+        <dt>Vehicle</dt><dd>{r.registration ? `${r.registration}${r.vehicle ? `, ${r.vehicle}` : ''}` : r.vehicle_type}</dd>
+        <dt>Dispatched</dt><dd>{r.dispatched_at ? `${r.dispatched_at}${r.dispatched_by ? ` by ${r.dispatched_by}` : ''}` : '-'}</dd>
+        <dt>Carried out by</dt><dd>{r.company}</dd>
+      </dl>
     </section>
   );
 }

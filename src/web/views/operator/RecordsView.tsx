@@ -30,8 +30,12 @@ function Records({ page }: { page: NonNullable<ReturnType<typeof usePage<typeof 
   const staffName = useOperator((s) => s.context.staff?.name ?? '');
   const [from, setFrom] = useState(range.from);
   const [to, setTo] = useState(range.to);
-  // The range the server answered (today, when the address named none) fills the form once known.
-  useEffect(() => { setFrom(range.from); setTo(range.to); }, [range.from, range.to]);
+  // The range the server answered (today, when the address named none) fills the form's empty days once known; a
+  // day typed meanwhile stays as typed.
+  useEffect(() => {
+    setFrom((typed) => typed || range.from);
+    setTo((typed) => typed || range.to);
+  }, [range.from, range.to]);
   const fieldError = error?.field === 'from' || error?.field === 'to' ? error : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -89,6 +93,7 @@ function RecordSheet({ answer, printedBy }: { answer: RecordsAnswer; printedBy: 
         <p>Booking records: journeys of {days}{answer.company ? ` carried out by ${answer.company}` : ''}. {records.length} booking{records.length === 1 ? '' : 's'}.
           <span className="rec-print-only"> Printed {new Date().toLocaleString('en-GB', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'short' })}{printedBy && ` by ${printedBy}`}.</span></p>
       </header>
+      {answer.more && <p className="banner-error rec-screen-only" role="alert">These days have more bookings than one page shows: only the first {records.length.toLocaleString('en-GB')} are here. Choose fewer days.</p>}
       {records.length === 0
         ? <p className="op-count">No bookings were picked up on these days.</p>
         : (
