@@ -56,6 +56,9 @@ export function recordsRangeOf(search: string, today: string): RecordsRange {
   return { from, to: p.get('to') || from };
 }
 
+/** A UK date as the record writes it: 2026-11-24 is 24/11/2026. */
+export const recordDate = (iso: string): string => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
 /** The address of a range, as the page keeps it in the address bar. */
 export const searchOfRecordsRange = (r: RecordsRange): string => `?from=${r.from}&to=${r.to}`;
 

@@ -64,7 +64,7 @@ describe("the console's bodies", () => {
   });
 
   it('check a change of the operator data by its kind, numbers as text or numbers, naming the field as the form does', () => {
-    expect(DATA_CHANGE_KINDS).toEqual(['setting', 'company', 'companyActive', 'vehicle', 'rate', 'address', 'ban', 'unban', 'addStaff', 'removeStaff', 'driver', 'car']);
+    expect(DATA_CHANGE_KINDS).toEqual(['setting', 'company', 'companyActive', 'vehicle', 'rate', 'address', 'ban', 'unban', 'addStaff', 'staffDbs', 'removeStaff', 'driver', 'car']);
     expect(refused(DataChangeBody, { kind: 'driver', id: 3, name: 'Dan', active: true })).toBeNull();
     expect(refused(DataChangeBody, { kind: 'driver', licence_expiry: 20270101 })).toBe('licence_expiry');
     expect(refused(DataChangeBody, { kind: 'car', passengers: 4, wheelchair: 'yes' })).toBeNull();

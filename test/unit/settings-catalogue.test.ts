@@ -53,6 +53,9 @@ const ADDED_SETTINGS: Record<string, string> = {
   FLIGHT_ARRIVALS_INTERNATIONAL_MINUTES: 'minutes', FLIGHT_PICKUP_EARLIER: 'yesNo', FLIGHT_TELL_MINUTES: 'minutes',
   FLIGHT_CALLS_PER_MINUTE: 'count', FLIGHT_CALLS_PER_DAY: 'count',
   TERMS_AND_CONDITIONS: 'longText', PRIVACY_POLICY: 'longText', ACCESSIBILITY_STATEMENT: 'longText',
+  // Issue 43: the operator's licence on its records, card payment links, how long personal data is kept.
+  OPERATOR_LICENCE_NUMBER: 'text', OPERATOR_LICENSING_AUTHORITY: 'text', PAYMENT_LINK_HOURS: 'hours',
+  RECORDS_RETENTION_MONTHS: 'months', INVOICE_RETENTION_YEARS: 'years',
 };
 
 describe('the settings the console changes', () => {
@@ -128,6 +131,10 @@ describe('the settings the console changes', () => {
       // README: empty uses the built-in text.
       TERMS_AND_CONDITIONS: /empty: the built-in text/i, PRIVACY_POLICY: /empty: the built-in text/i,
       ACCESSIBILITY_STATEMENT: /empty: the built-in text/i,
+      // Issue 43: where the licence shows; a link's default and its limit before the pickup; personal data's times.
+      OPERATOR_LICENCE_NUMBER: /^Printed at the top of the booking records/, OPERATOR_LICENSING_AUTHORITY: /council or Transport for London/,
+      PAYMENT_LINK_HOURS: /never later than 30 minutes before the pickup \(empty: 24\)/,
+      RECORDS_RETENTION_MONTHS: /Months after the journey .*\(empty: 12\)/, INVOICE_RETENTION_YEARS: /Years after the invoice date.*\(empty: 6\)/,
       // SPEC 5: an extra appears only when its setting is greater than 0.
       MEET_AND_GREET: /^0 takes it off the booking form/, BABY_PRICE_PER_SEAT: /^0 takes it off the booking form/,
       BOOSTER_PRICE_PER_SEAT: /^0 takes it off the booking form/, WHEEL_CHAIR: /^0 takes it off the booking form/,

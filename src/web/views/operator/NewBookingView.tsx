@@ -18,6 +18,7 @@ import { PHONE_PAYMENT_LABELS, manualPriceErrors, type ManualPrice, type PhonePa
 import { pathWith } from '../../../domain/screens';
 import { ukToday } from '../../../domain/ukTime';
 import { stopText } from '../../../domain/places';
+import { recordDate } from '../../../domain/bookingRecords';
 import { useSettings } from '../../appActor';
 import { AddressInput } from '../../components/AddressInput';
 import { ChoiceSelect, DateField } from '../../components/fields';
@@ -394,7 +395,7 @@ function Taken({ page }: { page: Page }) {
     <section className="op-card nb-done" aria-labelledby="nb-done-title">
       <h2 id="nb-done-title" ref={heading} tabIndex={-1}>{result.link ? `Booking ${booking.booking_number} is waiting for payment` : `Booking ${booking.booking_number} is confirmed`}</h2>
       {result.replayed && <p className="muted">This booking had already been taken: here it is.</p>}
-      <p>{booking.pick_up_address}{booking.drop_off_address ? ` to ${booking.drop_off_address}` : ''}, {booking.pick_up_date.split('-').reverse().join('/')} {booking.pick_up_time}. £{booking.total_booking_amount}, {booking.fleet_category.category_name} ({booking.company_name}).</p>
+      <p>{booking.pick_up_address}{booking.drop_off_address ? ` to ${booking.drop_off_address}` : ''}, {recordDate(booking.pick_up_date)} {booking.pick_up_time}. £{booking.total_booking_amount}, {booking.fleet_category.category_name} ({booking.company_name}).</p>
       {result.link
         ? (
           <>

@@ -4,13 +4,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import type { recordsMachine } from '../../../../machines/operatorRecords';
-import { BOOKED_VIA_LABELS, type BookingRecord, type RecordsAnswer } from '../../../domain/bookingRecords';
+import { BOOKED_VIA_LABELS, recordDate, type BookingRecord, type RecordsAnswer } from '../../../domain/bookingRecords';
 import { pathWith } from '../../../domain/screens';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { useOperator, useOperatorRef, usePage } from './operatorActor';
 import './records.css';
 
-const dayWords = (iso: string) => iso.split('-').reverse().join('/');
 
 export function RecordsView() {
   const page = usePage<typeof recordsMachine>();
@@ -81,7 +80,7 @@ function Records({ page }: { page: NonNullable<ReturnType<typeof usePage<typeof 
 
 function RecordSheet({ answer, printedBy }: { answer: RecordsAnswer; printedBy: string }) {
   const { operator, range, records } = answer;
-  const days = range.from === range.to ? dayWords(range.from) : `${dayWords(range.from)} to ${dayWords(range.to)}`;
+  const days = range.from === range.to ? recordDate(range.from) : `${recordDate(range.from)} to ${recordDate(range.to)}`;
   return (
     <div className="rec-sheet">
       <header className="rec-head">
