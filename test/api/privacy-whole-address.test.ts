@@ -22,8 +22,8 @@ beforeAll(async () => {
 afterAll(async () => { await t.db.close(); });
 
 const held = async (email: string) => (await t.db.query<{ n: number }>(
-  `SELECT (SELECT count(*) FROM contact_messages WHERE email = $1) + (SELECT count(*) FROM outbound_emails WHERE reply_to = $1 OR body_text LIKE '%' || $1 || '%')
-          + (SELECT count(*) FROM rate_limits WHERE key LIKE '%' || $1) AS n`, [email]))[0].n;
+  `SELECT ((SELECT count(*) FROM contact_messages WHERE email = $1) + (SELECT count(*) FROM outbound_emails WHERE reply_to = $1 OR body_text LIKE '%' || $1 || '%')
+          + (SELECT count(*) FROM rate_limits WHERE key LIKE '%' || $1))::int AS n`, [email]))[0].n;
 
 it("exports and erases the address's own data, never another's that contains it", async () => {
   const before = await held(BRUNO);
