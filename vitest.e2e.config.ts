@@ -13,5 +13,8 @@ export default defineConfig({
     isolate: false,
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // `expect.poll` waits as long as Playwright's own waits (30 s), not vitest's default second: a page that a busy
+    // machine draws slowly is still waited for (no test may depend on speed).
+    expect: { poll: { timeout: 30_000, interval: 100 } },
   },
 });

@@ -108,8 +108,11 @@ describe('a booking taken by phone, paid through a card payment link', () => {
   it("refuses a price set by hand without its reason, then books into a passenger's account found on record, paid in the car, at 375 px", async () => {
     const page = await signedIn(375);
     await journeyPriced(page, 13);
-    await page.getByRole('searchbox', { name: 'Find a passenger on record' }).fill('northbridge');
+    const find = page.getByRole('searchbox', { name: 'Find a passenger on record' });
+    await find.fill('northbridge');
+    await expect.poll(() => find.inputValue()).toBe('northbridge');
     await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.getByRole('list', { name: 'Passengers found' }).waitFor();
     await page.getByRole('button', { name: /^Use Charlotte Davies/ }).click();
     await page.getByText("Booking into Charlotte Davies's account").waitFor();
     expect(await page.getByRole('textbox', { name: 'E-mail', exact: true }).inputValue()).toBe('charlotte.davies@northbridge-consulting.co.uk');

@@ -544,7 +544,7 @@ function outputText(out: unknown): string {
   if (typeof (o as { status?: unknown }).status === 'string') return ` (${String((o as { status: string }).status)})`;
   const page = (o as { manage?: { status: string; may: { change: boolean }; waiting_change: unknown; job?: { flight?: unknown } | null } }).manage;
   if (page) {
-    return ` (${page.status}${page.may.change ? '' : ', closed to changes'}${page.waiting_change ? ', a change waiting' : ''}${page.job?.flight ? ', its flight followed' : ''})`;
+    return ` (${page.status}${page.may.change ? '' : ', closed to changes'}${page.waiting_change ? ', a change waiting' : ''}${page.job?.flight ? ', its flight followed' : ''}${page.job === null ? ', no job yet' : ''})`;
   }
   // Issue 43's payment link: its page by where the link stands.
   if (typeof (o as { state?: unknown }).state === 'string') return ` (${String((o as { state: string }).state)})`;

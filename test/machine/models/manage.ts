@@ -50,6 +50,10 @@ export const flightMoved: LiveJob = { ...accepted, flight: { pickup_at: '2030-09
 export const flightNews: LiveJob = { ...flightMoved, flight: { ...flightMoved.flight!, said: 'delayed|2030-09-12T06:50:00Z||' } };
 /** The pickup moved with the same news (the office allowed earlier pickups): loaded again. */
 export const flightPickup: LiveJob = { ...flightMoved, flight: { ...flightMoved.flight!, pickup_at: '2030-09-12T06:45:00.000Z' } };
+/** One thing at a time moved on (issue 43's mutation run): the booking alone, the driver's name alone, the car alone. */
+export const finishedOnly: LiveJob = { ...accepted, booking_status: 'completed', status: 'completed' };
+export const otherDriver: LiveJob = { ...accepted, status: 'on_board', driver: { ...driver, name: 'Sana Iqbal' } };
+export const otherCar: LiveJob = { ...accepted, status: 'arrived', driver: { ...driver, registration: 'LB19 XKE' } };
 /** The office cancelled the booking meanwhile: the page loads it again. */
 export const officeCancelled: LiveJob = { ...accepted, booking_status: 'cancelled', status: null, words: null, driver: null };
 const manage = (over: Partial<ManagePage['manage']> = {}): ManagePage['manage'] => ({
@@ -130,6 +134,12 @@ export const EVENTS: ModelEvent<ManageEvent>[] = [
   { type: 'job.live', job: flightMoved },
   { type: 'job.live', job: flightNews },
   { type: 'job.live', job: flightPickup },
+  { type: 'job.live', job: finishedOnly },
+  { type: 'job.live', job: otherDriver },
+  { type: 'job.live', job: otherCar },
+  // The stream says there is no job (yet), and a page loaded before there was one hears of one.
+  { type: 'job.live', job: null },
+  loadBooking.done({ ...open, manage: { ...open.manage, job: null } }),
 ];
 
 export const INPUTS: Record<string, ManageInput> = {
@@ -179,11 +189,13 @@ function followFacts(s: ManageSnapshot, trail: Trail<ManageSnapshot>) {
   const last = trail.at(-1)?.event;
   const prev = trail.at(-2)?.state;
   if (last?.type !== 'job.live' || !prev?.context.page) return;
-  const { job } = last as unknown as { job: LiveJob };
+  const { job } = last as unknown as { job: LiveJob | null };
   expect(s.context.page?.manage.job).toEqual(job);
   const was = prev.context.page.manage.job;
-  const moved = job.booking_status !== was?.booking_status || job.driver?.name !== was?.driver?.name
-    || job.flight?.pickup_at !== was?.flight?.pickup_at || job.flight?.said !== was?.flight?.said;
+  // Moved on: the booking's status, its driver or car, or its flight's news, against what the page showed (a job
+  // heard of for the first time, or none, is shown as it is).
+  const moved = Boolean(job && was) && (job!.booking_status !== was!.booking_status || job!.driver?.name !== was!.driver?.name
+    || job!.driver?.registration !== was!.driver?.registration || job!.flight?.pickup_at !== was!.flight?.pickup_at || job!.flight?.said !== was!.flight?.said);
   if (prev.matches({ booking: 'viewing' })) expect(s.value).toEqual({ booking: moved ? 'loading' : 'viewing' });
   else expect(s.value).toEqual(prev.value);
 }
