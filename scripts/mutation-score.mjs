@@ -65,16 +65,17 @@ export const MUTATION_RUNS = [
     },
     {
       name: 'server-payments',
-      mutate: ['src/server/payments/ledger.ts', 'src/server/bookings/cardBookings.ts', 'src/server/bookings/unpaidBookings.ts', 'src/server/cardEvents/cardEvents.ts'],
+      mutate: ['src/server/payments/ledger.ts', 'src/server/bookings/cardBookings.ts', 'src/server/bookings/unpaidBookings.ts', 'src/server/cardEvents/cardEvents.ts',
+        'src/server/bookings/paymentLinks.ts'],
       tests: ['test/api/card-payments.test.ts', 'test/api/card-abuse.test.ts', 'test/api/manage-changes.test.ts', 'test/api/operator-desk.test.ts',
-        'test/api/card-rules.test.ts', 'test/api/who-moves-money.test.ts', 'test/api/refund-tries.test.ts'],
+        'test/api/card-rules.test.ts', 'test/api/who-moves-money.test.ts', 'test/api/refund-tries.test.ts', 'test/api/phone-bookings.test.ts'],
     },
     {
       name: 'server-bookings',
       mutate: ['src/server/bookings/bookings.ts', 'src/server/bookings/bookingNumber.ts'],
       tests: ['test/api/booking.test.ts', 'test/api/booking-statements.test.ts', 'test/api/office-notices.test.ts', 'test/api/registration-modes.test.ts',
         'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/booking-rules.test.ts',
-        'test/api/spent-allowances.test.ts'],
+        'test/api/spent-allowances.test.ts', 'test/api/phone-bookings.test.ts'],
     },
   ].map((run) => ({ config: 'stryker.server.config.json', ignoreStatic: false, ...run })),
 ].map((run) => ({
