@@ -51,14 +51,19 @@ export const EVENTS: ModelEvent<PhoneBookingEvent>[] = [
   // Offered without a price (booked through a quote), and not offered at all: not chosen.
   { type: 'vehicle.choose', vehicle_id: 6, company_id: 2 },
   { type: 'vehicle.choose', vehicle_id: 9, company_id: 9 },
+  // A vehicle priced, but of another company; and a company that priced, but not that vehicle: neither is on the list.
+  { type: 'vehicle.choose', vehicle_id: 1, company_id: 2 },
+  { type: 'vehicle.choose', vehicle_id: 9, company_id: 1 },
   { type: 'book', details },
   take.done(result),
   take.fails(emailRefused),
   take.fails(down),
   take.fails(sessionEnded),
   { type: 'again' },
-  { type: 'passenger.find', q: 'ellis' },
-  { type: 'passenger.find', q: 'e' },
+  // Searched for as typed, less the spaces around it; two letters are enough, one (with spaces around it) is not.
+  { type: 'passenger.find', q: ' ellis ' },
+  { type: 'passenger.find', q: 'el' },
+  { type: 'passenger.find', q: ' e ' },
   find.done([{ account_id: null, name: 'Margaret Ellis', email: 'margaret.ellis@example.com', phone: '+447700900341', last_booked: '12/09/2030' }]),
   find.fails(down),
   find.fails(sessionEnded),
@@ -70,6 +75,10 @@ export const INPUTS: Record<string, ConsolePageInput> = {
 
 type Answer = { type: string; output?: unknown; error?: { message: string; status?: number; field?: string } };
 const is = (e: ModelEvent | undefined, a: { type: string }) => e?.type === a.type;
+/** Each call's answers, for the check that the state hears every answer of every call it waits for. */
+const ANSWERS: Record<string, { answer: ReturnType<typeof answers>; output: unknown }> = {
+  priceJourney: { answer: price, output: OFFERS }, findPassengers: { answer: find, output: [] }, takeBooking: { answer: take, output: result },
+};
 const ended = (e: ModelEvent | undefined) => (is(e, price.fails(null)) || is(e, take.fails(null)) || is(e, find.fails(null))) && (e as Answer).error?.status === 401;
 
 /** The journey last sent for pricing, and whether prices for it are on screen now (none since a change or another journey). */
@@ -99,6 +108,17 @@ export function facts(s: Snapshot, trail: Trail<Snapshot>) {
   const e = last?.event;
   const { journey, priced, chosen } = pricedJourney(trail);
   const open = callsOpen(s);
+  // Every answer of a call it waits for is heard: done, refused, or the session ended.
+  if (!ended(e)) {
+    for (const src of Object.keys(open)) {
+      const { answer, output } = ANSWERS[src];
+      for (const a of [answer.done(output), answer.fails(down), answer.fails(sessionEnded)]) expect(s.can(a as never), `${src}: ${a.type} is heard`).toBe(true);
+    }
+  }
+  // The booking's Idempotency-Key is always one (32 hex digits).
+  expect(s.context.key).toMatch(/^[0-9a-f]{32}$/);
+  // What the dispatcher does on the trip starts afresh: the message of a refusal goes.
+  if (['journey.price', 'journey.changed', 'vehicle.choose', 'book'].includes(e?.type ?? '')) expect(s.context.error).toBeNull();
   // Prices on screen are the journey's last priced; a vehicle chosen is one of them with a price; a change clears them.
   if (!ended(e)) {
     if (s.matches({ trip: 'priced' }) || s.matches({ trip: 'booking' })) expect([s.context.journey, s.context.offers !== null]).toEqual([journey, true]);
@@ -126,13 +146,13 @@ export function facts(s: Snapshot, trail: Trail<Snapshot>) {
   if (ended(e)) expect(last!.effects.toParent).toEqual([{ type: 'page.sessionEnded' }]);
   else if (last) expect(last.effects.toParent).toEqual([]);
   // The search: at least 2 characters asked for, its answer kept; refused short, with its message.
-  if (e?.type === 'passenger.find' && prev?.matches({ search: 'idle' })) {
-    const q = (e as Extract<PhoneBookingEvent, { type: 'passenger.find' }>).q;
-    if (q.length < 2) expect([s.matches({ search: 'idle' }), s.context.searchError?.message]).toEqual([true, PHONE_NOTICES.searchShort]);
-    else expect([open.findPassengers, s.context.searchError]).toEqual([{ q }, null]);
+  if (e?.type === 'passenger.find' && (prev?.matches({ search: 'idle' }) ?? true)) {
+    const q = (e as Extract<PhoneBookingEvent, { type: 'passenger.find' }>).q.trim();
+    if (q.length < 2) expect([s.matches({ search: 'idle' }), s.context.searchError]).toEqual([true, { message: PHONE_NOTICES.searchShort, field: 'q' }]);
+    else expect([open, s.context.searchError]).toEqual([{ ...open, findPassengers: { q } }, null]);
   }
-  if (is(e, find.done())) expect(s.context.found).toEqual((e as Answer).output);
-  if (is(e, find.fails(null)) && !ended(e)) expect([s.context.found, s.context.searchError?.message]).toEqual([null, down.message]);
+  if (is(e, find.done())) expect([s.matches({ search: 'idle' }), s.context.found]).toEqual([true, (e as Answer).output]);
+  if (is(e, find.fails(null)) && !ended(e)) expect([s.matches({ search: 'idle' }), s.context.found, s.context.searchError]).toEqual([true, null, { message: down.message }]);
 }
 
 /** What the page offers: Get prices, a vehicle's radio, Take booking once one is chosen, Find, Take another booking. */
@@ -141,7 +161,7 @@ export const offers = (s: Snapshot): ModelEvent<PhoneBookingEvent>[] => [
   ...(s.matches({ trip: 'priced' }) ? [{ type: 'vehicle.choose', vehicle_id: 1, company_id: 1 } as const, { type: 'journey.changed' } as const] : []),
   ...(s.matches({ trip: 'priced' }) && s.context.chosen ? [{ type: 'book', details } as const] : []),
   ...(s.matches({ trip: 'done' }) ? [{ type: 'again' } as const] : []),
-  ...(s.matches({ search: 'idle' }) ? [{ type: 'passenger.find', q: 'ellis' } as const] : []),
+  ...(s.matches({ search: 'idle' }) ? [{ type: 'passenger.find', q: ' ellis ' } as const] : []),
 ];
 
 export const model: Model<typeof phoneBookingMachine> = {
@@ -149,12 +169,14 @@ export const model: Model<typeof phoneBookingMachine> = {
   machine: phoneBookingMachine,
   events: EVENTS,
   inputs: INPUTS,
-  serialize: (s) => JSON.stringify([s.value, s.context.journey?.bookingType ?? null, s.context.chosen?.vehicle_id ?? null, s.context.error?.field ?? null,
+  serialize: (s) => JSON.stringify([s.value, s.context.journey?.bookingType ?? null, s.context.chosen?.vehicle_id ?? null, s.context.error?.field ?? null, s.context.error !== null,
     s.context.found !== null, s.context.searchError !== null, s.context.result !== null]),
   facts,
   offers,
   factsTitle: "issue 43's phone bookings",
   services: ['priceJourney', 'findPassengers', 'takeBooking'],
+  // Pricing and taking the booking decide the next screen; a passenger search runs beside them.
+  deciding: ['priceJourney', 'takeBooking'],
   describeState: (s) => JSON.stringify(s.value).replace(/[{}"]/g, ''),
   depth: () => 6,
 };

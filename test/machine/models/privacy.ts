@@ -64,6 +64,11 @@ const is = (e: ModelEvent | undefined, a: { type: string }) => e?.type === a.typ
 const failed = (e: ModelEvent | undefined) => is(e, lookup.fails(null)) || is(e, file.fails(null)) || is(e, erase.fails(null));
 const ended = (e: ModelEvent | undefined) => failed(e) && (e as Answer).error?.status === 401;
 
+/** Each call's answers, for the check that the state hears every answer of every call it waits for. */
+const ANSWERS: Record<string, { answer: ReturnType<typeof answers>; output: unknown }> = {
+  exportPersonalData: { answer: lookup, output: HELD }, saveExportFile: { answer: file, output: undefined }, erasePersonalData: { answer: erase, output: ERASED },
+};
+
 /** The address looked up last: each lookup of an address the page takes (the domain's rule, unit-tested). */
 function addressAskedFor(trail: Trail<Snapshot>): string {
   let email = '';
@@ -79,8 +84,18 @@ export function facts(s: Snapshot, trail: Trail<Snapshot>) {
   if (s.matches('looking') && !ended(e)) expect(open).toEqual({ exportPersonalData: { email: addressAskedFor(trail) } });
   if (s.matches('erasing') && !ended(e)) expect(open).toEqual({ erasePersonalData: { email: addressAskedFor(trail) } });
   if (s.matches('downloading')) expect(open).toEqual({ saveExportFile: { found: s.context.found } });
+  // Every answer of a call it waits for is heard: done, refused, or the session ended.
+  if (!ended(e)) {
+    for (const src of Object.keys(open)) {
+      const { answer, output } = ANSWERS[src];
+      for (const a of [answer.done(output), answer.fails(down), answer.fails(sessionEnded)]) expect(s.can(a as never), `${src}: ${a.type} is heard`).toBe(true);
+    }
+  }
+  // The page opens empty: no address, nothing found or erased, nothing said.
+  if (!last) expect([s.value, s.context]).toEqual(['idle', { email: '', found: null, erased: null, error: null, notice: null }]);
+  // Download and Erase start afresh: what the page said before goes.
+  if (e?.type === 'privacy.download' || e?.type === 'privacy.erase') expect([s.context.error, s.context.notice]).toEqual([null, null]);
   // The page never tells the console another address (an e-mail address must not reach the URL); a 401 signs it out.
-  if (!last) expect(s.value).toBe('idle');
   if (ended(e)) expect(last!.effects.toParent).toEqual([{ type: 'page.sessionEnded' }]);
   else if (last) expect(last.effects.toParent).toEqual([]);
   if (e?.type === 'privacy.lookup' && (trail.at(-2)?.state.matches('idle') || trail.at(-2)?.state.matches('found') || trail.at(-2)?.state.matches('erased') || trail.length === 1)) {
@@ -119,11 +134,14 @@ export const model: Model<typeof privacyMachine> = {
   machine: privacyMachine,
   events: EVENTS,
   inputs: INPUTS,
-  serialize: (s) => JSON.stringify([s.value, s.context.found?.erase.allowed ?? null, s.context.found?.sections.length ?? null, s.context.error?.field ?? null, s.context.notice !== null]),
+  serialize: (s) => JSON.stringify([s.value, s.context.found?.erase.allowed ?? null, s.context.found?.sections.length ?? null, s.context.error?.field ?? null,
+    s.context.error !== null, s.context.notice !== null]),
   facts,
   offers,
   factsTitle: "issue 43's privacy requests page",
   services: ['exportPersonalData', 'saveExportFile', 'erasePersonalData'],
+  // Looking up, saving the file and erasing: the page waits for each answer.
+  deciding: ['exportPersonalData', 'saveExportFile', 'erasePersonalData'],
   describeState: (s) => String(s.value),
   depth: () => 6,
 };

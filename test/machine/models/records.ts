@@ -47,6 +47,8 @@ export const EVENTS: ModelEvent<RecordsEvent>[] = [
 export const INPUTS: Record<string, ConsolePageInput> = {
   'the Records link (no range: today)': { location: { path: '/operator/records', search: '' }, staff },
   'an address with a week': { location: { path: '/operator/records', search: `?from=${WEEK.from}&to=${WEEK.to}` }, staff },
+  // One day named by its first only: the range is that day.
+  'an address with a first day only': { location: { path: '/operator/records', search: `?from=${TODAY.from}` }, staff },
 };
 
 type Answer = { type: string; output?: RecordsAnswer; error?: { message: string; status?: number; field?: string } };
@@ -54,6 +56,11 @@ const is = (e: ModelEvent | undefined, a: { type: string }) => e?.type === a.typ
 const failedCall = (e: ModelEvent | undefined) => is(e, load.fails(null)) || is(e, csv.fails(null));
 /** A call answered 401: the console leaves the page (it stops this machine where it is). */
 const ended = (e: ModelEvent | undefined) => failedCall(e) && (e as Answer).error?.status === 401;
+
+/** Each call's answers, for the check that the state hears every answer of every call it waits for. */
+const ANSWERS: Record<string, { answer: ReturnType<typeof answers>; output: unknown }> = {
+  loadBookingRecords: { answer: load, output: answerFor(TODAY) }, downloadRecordsCsv: { answer: csv, output: undefined },
+};
 
 /** The range asked for last: the address's, then each range the page sent that it can show, then the server's answer. */
 function rangeAskedFor(trail: Trail<Snapshot>, input: ConsolePageInput): RecordsRange {
@@ -77,6 +84,18 @@ export function facts(s: Snapshot, trail: Trail<Snapshot>, input: ConsolePageInp
   const open = callsOpen(s);
   if (s.matches('loading') && !ended(e)) expect(open).toEqual({ loadBookingRecords: rangeAskedFor(trail, input) });
   if (s.matches('downloading') && !ended(e)) expect(open).toEqual({ downloadRecordsCsv: rangeAskedFor(trail, input) });
+  // Every answer of a call it waits for is heard: done, refused, or the session ended.
+  if (!ended(e)) {
+    for (const src of Object.keys(open)) {
+      const { answer, output } = ANSWERS[src];
+      for (const a of [answer.done(output), answer.fails(down), answer.fails(sessionEnded)]) expect(s.can(a as never), `${src}: ${a.type} is heard`).toBe(true);
+    }
+  }
+  // Try again, another range, Download CSV: the page asks again, and what it said before goes.
+  const before = trail.at(-2)?.state;
+  if (e?.type === 'retry') expect([s.value, s.context.error, s.context.notice]).toEqual(['loading', null, null]);
+  if (e?.type === 'records.csv') expect([s.value, s.context.error, s.context.notice]).toEqual(['downloading', null, null]);
+  if (e?.type === 'records.show' && before?.matches('failed')) expect([s.value, s.context.error, s.context.notice]).toEqual(['loading', null, null]);
   // Loaded: the records and the range the server answered, and the console shows that range in the address bar.
   if (is(e, load.done())) {
     const { range } = (e as Answer).output!;
@@ -116,11 +135,13 @@ export const model: Model<typeof recordsMachine> = {
   machine: recordsMachine,
   events: EVENTS,
   inputs: INPUTS,
-  serialize: (s) => JSON.stringify([s.value, s.context.range, s.context.error?.field ?? null, s.context.notice !== null]),
+  serialize: (s) => JSON.stringify([s.value, s.context.range, s.context.error?.field ?? null, s.context.error !== null, s.context.notice !== null]),
   facts,
   offers,
   factsTitle: "issue 43's records page",
   services: ['loadBookingRecords', 'downloadRecordsCsv'],
+  // The CSV's download: the page waits for it (loading shows the page's own message, with the range form).
+  deciding: ['downloadRecordsCsv'],
   describeState: (s) => String(s.value),
   depth: (_, i) => (i === 0 ? 5 : 3),
 };
