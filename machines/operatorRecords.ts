@@ -44,6 +44,11 @@ export const recordsMachine = setup({
   actions: {
     tellSessionEnded: sendParent(SESSION_ENDED_EVENT),
     setError: assign((_, { error }: { error: unknown }) => ({ error: asCallError(error), notice: null })),
+    /** A range the page cannot show: its message on the field to correct, and nothing asked for. */
+    refuseRange: assign(({ event }) => {
+      const problem = event.type === 'records.show' ? recordsRangeProblem(event.range) : null;
+      return problem ? { error: { message: problem.message, field: problem.field, status: 422 }, notice: null } : {};
+    }),
     /** The console shows the range on screen in the address bar. */
     tellRange: sendParent(({ context }: { context: RecordsContext }) => pageAt(locationOfScreen('operatorRecords', searchOfRecordsRange(context.range)))),
   },
@@ -79,12 +84,7 @@ export const recordsMachine = setup({
             target: 'loading',
             actions: assign({ range: ({ event }) => event.range, error: null, notice: null }),
           },
-          {
-            actions: assign(({ event }) => {
-              const problem = recordsRangeProblem(event.range)!;
-              return { error: { message: problem.message, field: problem.field, status: 422 }, notice: null };
-            }),
-          },
+          { actions: 'refuseRange' },
         ],
         'records.csv': { target: 'downloading', actions: assign({ error: null, notice: null }) },
       },
@@ -102,11 +102,14 @@ export const recordsMachine = setup({
     failed: {
       on: {
         retry: { target: 'loading', actions: assign({ error: null }) },
-        'records.show': {
-          guard: { type: 'rangeShown', params: ({ event }) => event.range },
-          target: 'loading',
-          actions: assign({ range: ({ event }) => event.range, error: null }),
-        },
+        'records.show': [
+          {
+            guard: { type: 'rangeShown', params: ({ event }) => event.range },
+            target: 'loading',
+            actions: assign({ range: ({ event }) => event.range, error: null }),
+          },
+          { actions: 'refuseRange' },
+        ],
       },
     },
   },

@@ -95,7 +95,8 @@ export function facts(s: Snapshot, trail: Trail<Snapshot>, input: ConsolePageInp
   const before = trail.at(-2)?.state;
   if (e?.type === 'retry') expect([s.value, s.context.error, s.context.notice]).toEqual(['loading', null, null]);
   if (e?.type === 'records.csv') expect([s.value, s.context.error, s.context.notice]).toEqual(['downloading', null, null]);
-  if (e?.type === 'records.show' && before?.matches('failed')) expect([s.value, s.context.error, s.context.notice]).toEqual(['loading', null, null]);
+  const shown = e?.type === 'records.show' && recordsRangeProblem((e as Extract<RecordsEvent, { type: 'records.show' }>).range) === null;
+  if (shown && before?.matches('failed')) expect([s.value, s.context.error, s.context.notice]).toEqual(['loading', null, null]);
   // Loaded: the records and the range the server answered, and the console shows that range in the address bar.
   if (is(e, load.done())) {
     const { range } = (e as Answer).output!;
@@ -111,10 +112,12 @@ export function facts(s: Snapshot, trail: Trail<Snapshot>, input: ConsolePageInp
   // The records could not be loaded: the message, and Try again.
   if (is(e, load.fails(null)) && (e as Answer).error?.status !== 401) expect([s.value, s.context.error?.message]).toEqual(['failed', (e as Answer).error!.message]);
   // A range the page cannot show is refused on its field, and nothing is asked for.
-  if (e?.type === 'records.show' && (trail.at(-2)?.state.matches('ready') ?? false)) {
+  // (In `failed` too: the message shows on the field, and the page stays where it was.)
+  if (e?.type === 'records.show' && (before?.matches('ready') || before?.matches('failed'))) {
     const r = (e as Extract<RecordsEvent, { type: 'records.show' }>).range;
-    if (r.to < r.from) expect([s.value, s.context.error]).toEqual(['ready', { message: 'The last day is before the first.', field: 'to', status: 422 }]);
-    else if (r.from === '2030-01-01') expect([s.value, s.context.error?.message]).toEqual(['ready', 'Choose at most 92 days at a time.']);
+    const where = before.matches('ready') ? 'ready' : 'failed';
+    if (r.to < r.from) expect([s.value, s.context.error]).toEqual([where, { message: 'The last day is before the first.', field: 'to', status: 422 }]);
+    else if (r.from === '2030-01-01') expect([s.value, s.context.error?.message, s.context.error?.field]).toEqual([where, 'Choose at most 92 days at a time.', 'to']);
     else expect(s.value).toBe('loading');
   }
   if (is(e, csv.done())) expect([s.value, s.context.notice]).toEqual(['ready', RECORDS_NOTICES.downloaded]);
