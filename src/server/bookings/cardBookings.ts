@@ -191,7 +191,7 @@ export async function confirmCardPayment(deps: CardDeps, intentId: string): Prom
   let pi: Stripe.PaymentIntent = await provider(() => stripe.paymentIntents.retrieve(intentId), 'paymentIntentId');
   let error: string | null = null;
   // Issue 43: a payment link's card is not taken once the link has expired (its booking expires with it).
-  if (pi.status === 'requires_confirmation' && await linkExpired(deps.db, booking.id, deps.ctx.now)) throw new DomainError('conflict', LINK_EXPIRED);
+  if (pi.status === 'requires_confirmation' && await linkExpired(deps.db, intentId, deps.ctx.now)) throw new DomainError('conflict', LINK_EXPIRED);
   if (pi.status === 'requires_confirmation') {
     // Counted before the card is tried, so concurrent tries cannot pass the limit; given back unless this call's
     // try was declined.
@@ -225,9 +225,14 @@ export async function confirmCardPayment(deps: CardDeps, intentId: string): Prom
   }
 }
 
-/** Whether the booking was taken by phone with a payment link that has expired. */
-async function linkExpired(db: Queryable, bookingId: number, now: Date): Promise<boolean> {
-  const [row] = await db.query<{ expired: boolean }>('SELECT expires_at <= $2::timestamptz AS expired FROM payment_links WHERE booking_id = $1', [bookingId, now.toISOString()]);
+/**
+ * Whether the intent is the first payment of a booking taken by phone, still waiting, whose payment link has expired
+ * (a later change's difference, paid on the manage page, is not the link's).
+ */
+async function linkExpired(db: Queryable, intentId: string, now: Date): Promise<boolean> {
+  const [row] = await db.query<{ expired: boolean }>(
+    `SELECT l.expires_at <= $2::timestamptz AS expired FROM bookings b JOIN payment_links l ON l.booking_id = b.id
+      WHERE b.payment_intent_id = $1 AND b.status = 'pending'`, [intentId, now.toISOString()]);
   return row?.expired === true;
 }
 
