@@ -11,7 +11,7 @@ import { BookingActor, useSettings } from '../../bookingActor';
 import { refusalFor } from '../../../../machines/booking';
 import { AddressInput } from '../../components/AddressInput';
 import { DateField } from '../../components/fields';
-import { LegOptions, ReturnFollowsPickup, StartAsOutbound, TimeFields } from './journeyFields';
+import { LegOptions, ReturnFollowsPickup, ReturnLeg, TimeFields } from './journeyFields';
 import { TextField } from '../../components/TextField';
 import { StopsField } from './StopsField';
 import { useBrowserLocation } from '../../hooks';
@@ -77,20 +77,7 @@ export function DistanceForm({ pricing, formRef }: { pricing: boolean; formRef?:
               <TimeFields prefix="pickup" legend="Pickup time" />
             </div>
             <LegOptions p="" settings={settings} />
-            {isReturn && (
-              <section className="return-leg" aria-label="Return journey">
-                <h3>Return journey</h3>
-                <div className="row">
-                  <DateField name="return_date" label="Return date" required min={values.pickup_date || ukToday()} />
-                  <TimeFields prefix="return" legend="Return time" />
-                </div>
-                {needsTravelReference(values.dropoff) && (
-                  <TextField name="return_fight_number" label="Return flight, train or ferry number" placeholder="e.g. EZY 8012" />
-                )}
-                <LegOptions p="return_" settings={settings} />
-                <StartAsOutbound chosen={returnChosen} />
-              </section>
-            )}
+            {isReturn && <ReturnLeg values={values} settings={settings} chosen={returnChosen} />}
             <FormSpy subscription={{ submitFailed: true, valid: true }}>
               {({ submitFailed, valid }) => submitFailed && !valid ? <p className="field-error" role="alert">Please check the fields marked above.</p> : null}
             </FormSpy>

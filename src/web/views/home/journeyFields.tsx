@@ -2,8 +2,11 @@
 // (views/operator/NewBookingView.tsx, issue 43) share: a leg's time, its counts and extras, and the return leg that
 // starts as the outbound one and follows its date.
 import { useEffect, type RefObject } from 'react';
+import { DateField } from '../../components/fields';
+import { TextField } from '../../components/TextField';
+import { ukToday } from '../../../domain/ukTime';
 import { useForm } from 'react-final-form';
-import { HOUR_OPTIONS, MINUTE_OPTIONS, returnDateFollowingPickup, returnLegFromOutbound, type BookingFormDraft } from '../../../domain/forms';
+import { HOUR_OPTIONS, MINUTE_OPTIONS, needsTravelReference, returnDateFollowingPickup, returnLegFromOutbound, type BookingFormDraft } from '../../../domain/forms';
 import { EXTRAS, extraOffered, type Extra, type ExtraKey } from '../../../domain/extras';
 import { ChoiceSelect, CountSelect, YesNoCheckbox } from '../../components/fields';
 
@@ -78,4 +81,22 @@ export function ReturnFollowsPickup({ pickupDate, isReturn }: { pickupDate: stri
     if (next !== values.return_date) form.change('return_date', next);
   }, [pickupDate, isReturn, form]);
   return null;
+}
+
+/** The return leg's fields: its date and time, its travel reference where the drop-off needs one, its counts and extras. */
+export function ReturnLeg({ values, settings, chosen }: { values: BookingFormDraft; settings: Record<string, string>; chosen: RefObject<boolean> }) {
+  return (
+    <section className="return-leg" aria-label="Return journey">
+      <h3>Return journey</h3>
+      <div className="row">
+        <DateField name="return_date" label="Return date" required min={values.pickup_date || ukToday()} />
+        <TimeFields prefix="return" legend="Return time" />
+      </div>
+      {needsTravelReference(values.dropoff) && (
+        <TextField name="return_fight_number" label="Return flight, train or ferry number" placeholder="e.g. EZY 8012" />
+      )}
+      <LegOptions p="return_" settings={settings} />
+      <StartAsOutbound chosen={chosen} />
+    </section>
+  );
 }

@@ -25,7 +25,7 @@ import { ChoiceSelect, DateField } from '../../components/fields';
 import { TextField } from '../../components/TextField';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { StopsField } from '../home/StopsField';
-import { LegOptions, ReturnFollowsPickup, StartAsOutbound, TimeFields } from '../home/journeyFields';
+import { LegOptions, ReturnFollowsPickup, ReturnLeg, TimeFields } from '../home/journeyFields';
 import { Input } from './dataForm';
 import { useOperatorRef, usePage } from './operatorActor';
 import './newBooking.css';
@@ -158,18 +158,7 @@ function TransferForm({ page }: { page: Page }) {
             </div>
             <ServerFieldError page={page} fields={['pickup_date', 'pickup_hour']} />
             <LegOptions p="" settings={settings} />
-            {isReturn && (
-              <section className="return-leg" aria-label="Return journey">
-                <h3>Return journey</h3>
-                <div className="row">
-                  <DateField name="return_date" label="Return date" required min={values.pickup_date || ukToday()} />
-                  <TimeFields prefix="return" legend="Return time" />
-                </div>
-                {needsTravelReference(values.dropoff) && <TextField name="return_fight_number" label="Return flight, train or ferry number" />}
-                <LegOptions p="return_" settings={settings} />
-                <StartAsOutbound chosen={returnChosen} />
-              </section>
-            )}
+            {isReturn && <ReturnLeg values={values} settings={settings} chosen={returnChosen} />}
             <ReturnFollowsPickup pickupDate={values.pickup_date} isReturn={isReturn} />
             <ClearsPricesOnChange page={page} />
             <PriceButton page={page} />
