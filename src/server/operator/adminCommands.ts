@@ -8,7 +8,7 @@ import {
   addAddress, banAddress, recentBookings, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType,
 } from './operator';
 import { addStaff, listStaff, removeStaff, setStaffDbs } from './staff';
-import { toCsv } from './csv';
+import { toCsv } from '../http/csv';
 import { REGISTER_COLUMNS, formatDbs, registerRows } from '../../domain/staffRegister';
 import { ROLE_LABELS, type StaffRole } from '../../domain/operatorDesk';
 import { removeDemoSignIns } from './demoAccounts';

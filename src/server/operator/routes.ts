@@ -25,7 +25,7 @@ import {
 import { assignDriver, audit, cancelBooking, dispatchNeeds, finishBooking, refundRest, type DeskDeps } from './desk';
 import { makeRefunds } from '../payments/refunds';
 import { paymentsLeft, refundableLeft, refundSummary } from '../payments/ledger';
-import { toCsv } from './csv';
+import { toCsv } from '../http/csv';
 import { bookingRecordOf } from './records';
 import { renewConfirmation } from '../bookings/renewConfirmation';
 import { changeData, dataSection, isDataSection } from './operatorData';
