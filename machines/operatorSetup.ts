@@ -57,6 +57,7 @@ export const ACTION_DONE: Record<DeskAction['kind'], string> = {
   cancel: 'Booking cancelled. The passenger, the office and the company have been told.',
   retryRefund: 'Refund asked for again.',
   refund: 'Refund made. The passenger has been e-mailed.',
+  adjustCharge: 'Charge changed.',
 };
 
 
@@ -221,10 +222,11 @@ export const bookingPage = operatorSetup.createStateConfig({
         onDone: {
           target: 'loading',
           actions: assign(({ event }) => {
-            const { kind, refund } = event.output;
+            const { kind, refund, done } = event.output;
             return {
               action: null, records: null,
-              notice: refund?.status === 'failed' ? null : ACTION_DONE[kind],
+              // The server's own words where it has them (a change of charge: the note it issued).
+              notice: refund?.status === 'failed' ? null : done ?? ACTION_DONE[kind],
               error: refund?.status === 'failed' ? { message: `The booking is cancelled, but the refund failed: ${refund.error}. Use Retry refund.` } : null,
             };
           }),

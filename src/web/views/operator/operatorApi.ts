@@ -39,10 +39,11 @@ export const loadBooking = (reference: string) => call<BookingPage>(`bookings/${
 
 const ACTION_PATHS: Record<DeskAction['kind'], string> = {
   assignDriver: 'driver', complete: 'complete', noShow: 'no-show', cancel: 'cancel', retryRefund: 'refund', refund: 'refund-rest',
+  adjustCharge: 'charge',
 };
 
 export async function runAction(reference: string, action: DeskAction): Promise<ActionResult> {
-  const body = action.kind === 'assignDriver' ? action.assign : action.kind === 'cancel' ? action.cancel : undefined;
+  const body = action.kind === 'assignDriver' ? action.assign : action.kind === 'cancel' ? action.cancel : action.kind === 'adjustCharge' ? action.charge : undefined;
   const answer = await call<Omit<ActionResult, 'kind'>>(`bookings/${encodeURIComponent(reference)}/${ACTION_PATHS[action.kind]}`, { method: 'POST', body });
   return { ...answer, kind: action.kind };
 }
