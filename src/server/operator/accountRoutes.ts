@@ -9,9 +9,10 @@ import { loadSettings } from '../deps';
 import { DomainError } from '../errors';
 import { readBody } from '../http/body';
 import { AccountBody, AccountFieldBody, BookerBody, ChargeBody, InvoicePaidBody, InvoiceRunBody } from '../../domain/consoleSchemas';
-import { chargeErrors, mayAdjustCharge, monthStart, previousMonth } from '../../domain/accounts';
+import { chargeErrors, mayAdjustCharge, previousMonth } from '../../domain/accounts';
+import { issueMonth, paidOnProblem } from '../../domain/invoiceDesk';
 import { mayRefund } from '../../domain/operatorDesk';
-import { isCalendarDate, ukToday } from '../../domain/ukTime';
+import { ukToday } from '../../domain/ukTime';
 import { penceToPounds, poundsToPence } from '../../domain/money';
 import { accountById, listAccounts, saveAccount, saveField, setBooker } from '../accounts/store';
 import { accountInvoices, issueAccountInvoices, markInvoicePaid } from '../accounts/invoiceRun';
@@ -106,9 +107,9 @@ export const accountConsoleRoutes = new Hono<AppEnv>()
     const { db, now, siteUrl } = c.var.deps;
     const today = ukToday(now());
     const typed = typeof body.month === 'string' ? body.month.trim() : '';
-    const periodStart = typed ? monthStart(typed) : previousMonth(today).start;
-    if (!periodStart) throw new DomainError('invalid', 'Choose a month, like 2026-10.', 'month');
-    if (periodStart >= `${today.slice(0, 7)}-01`) throw new DomainError('invalid', 'A month is invoiced once it is over: choose an earlier month.', 'month');
+    const month = issueMonth(typed || previousMonth(today).start, today);
+    if ('problem' in month) throw new DomainError('invalid', month.problem, 'month');
+    const periodStart = month.start;
     const accountId = idOf(body.account_id, 'account_id');
     if (accountId !== null && !(await accountById(db, scopeOf(staff), accountId))) throw new DomainError('notFound', 'No such account on your record.');
     const issued = await issueAccountInvoices(db, { periodStart, now: now(), settings: await loadSettings(db), siteUrl, accountId: accountId ?? undefined });
@@ -124,8 +125,8 @@ export const accountConsoleRoutes = new Hono<AppEnv>()
     const body = await readBody(c, InvoicePaidBody);
     const number = idOf(c.req.param('number'), 'number');
     const paidOn = body.paid_on === null ? null : (body.paid_on ?? '').trim();
-    if (paidOn !== null && !isCalendarDate(paidOn)) throw new DomainError('invalid', 'Enter the day it was paid, as a date.', 'paid_on');
-    if (paidOn !== null && paidOn > ukToday(c.var.deps.now())) throw new DomainError('invalid', 'The day it was paid cannot be in the future.', 'paid_on');
+    const problem = paidOn === null ? null : paidOnProblem(paidOn, ukToday(c.var.deps.now()));
+    if (problem) throw new DomainError('invalid', problem, 'paid_on');
     const before = await c.var.deps.db.transaction(async (tx) => {
       const b = number === null ? null : await markInvoicePaid(tx, number, paidOn, staff.name, scopeOf(staff));
       if (!b) throw new DomainError('notFound', 'No such invoice on your record.');
