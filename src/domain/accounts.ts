@@ -5,16 +5,16 @@ import { emailProblem } from './fields';
 import { formatExactPrice, penceToPounds, poundsToPence } from './money';
 import { isCalendarDate } from './ukTime';
 import type { FormErrors } from './operatorDesk';
+import { FIELD_VALUE_MAX, type AccountStatus } from './accountPayment';
 
-export const ACCOUNT_STATUSES = ['active', 'suspended', 'closed'] as const;
-export type AccountStatus = typeof ACCOUNT_STATUSES[number];
+export * from './accountPayment';
+
+export const ACCOUNT_STATUSES = ['active', 'suspended', 'closed'] as const satisfies readonly AccountStatus[];
 export const ACCOUNT_STATUS_LABELS: Record<AccountStatus, string> = { active: 'Active', suspended: 'Suspended', closed: 'Closed' };
 
 /** The most booking fields an account has, and the most values a list offers. */
 export const MAX_FIELDS = 6;
 export const MAX_OPTIONS = 50;
-/** A field's value is at most this long. */
-export const FIELD_VALUE_MAX = 60;
 
 /** The account form as the console sends it (text inputs; the limit in pounds). */
 export interface AccountInput {
@@ -103,56 +103,8 @@ export function fieldErrors(f: Loose<FieldInput>): FormErrors<FieldInput> {
   return errors;
 }
 
-export interface AccountField { id: number; label: string; required: boolean; options: string[] }
-
 export function fieldRecord(f: Loose<FieldInput>): { label: string; required: boolean; options: string[]; active: boolean } {
   return { label: textOf(f.label), required: isYes(f.required), options: optionsOf(textOf(f.options)), active: f.active === undefined || textOf(f.active) === '' || isYes(f.active) };
-}
-
-/**
- * The booking's values of the account's fields (field id -> value): a message per field that is wrong. A required
- * field must be filled; a list field takes one of its values (as listed, whatever the case typed); free text is at
- * most FIELD_VALUE_MAX characters. A value for no field of the account is refused too.
- */
-export function bookingFieldErrors(fields: AccountField[], values: Record<string, unknown>): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const f of fields) {
-    const value = textOf(values[String(f.id)]);
-    if (!value) {
-      if (f.required) errors[f.id] = `Enter the ${f.label}: your company asks for it on every booking.`;
-      continue;
-    }
-    if (f.options.length && !f.options.some((o) => o.toLowerCase() === value.toLowerCase())) {
-      errors[f.id] = `Choose the ${f.label} from the list.`;
-    } else if (value.length > FIELD_VALUE_MAX) errors[f.id] = `The ${f.label} is at most ${FIELD_VALUE_MAX} characters.`;
-  }
-  for (const key of Object.keys(values)) {
-    if (!fields.some((f) => String(f.id) === key) && textOf(values[key])) errors[key] = 'This field is no longer asked: reload the page.';
-  }
-  return errors;
-}
-
-/** The values as the booking keeps them: each field filled, by its label, as listed (a list's value in its own case). */
-export function bookingFieldValues(fields: AccountField[], values: Record<string, unknown>): { label: string; value: string }[] {
-  return fields.flatMap((f) => {
-    const typed = textOf(values[String(f.id)]);
-    if (!typed) return [];
-    const value = f.options.find((o) => o.toLowerCase() === typed.toLowerCase()) ?? typed;
-    return [{ label: f.label, value }];
-  });
-}
-
-/** What a booker's payment step is told of the account (GET /account/billing). */
-export interface AccountBilling {
-  name: string; status: AccountStatus; reason: string; fields: AccountField[];
-}
-
-/** Why a booker cannot pay on account, in words they are shown with the office's phone; null when they can. */
-export function accountRefusal(a: Pick<AccountBilling, 'name' | 'status' | 'reason'>, officePhone: string): string | null {
-  const call = officePhone ? ` Please call us on ${officePhone}.` : ' Please contact us.';
-  if (a.status === 'closed') return `${a.name}'s account is closed: bookings can no longer be paid on account.${call}`;
-  if (a.status === 'suspended') return `${a.name}'s account is on hold${a.reason ? `: ${a.reason}` : ''}. Bookings cannot be paid on account for now.${call}`;
-  return null;
 }
 
 /**

@@ -583,6 +583,10 @@ export function describeEvent(e: ModelEvent): string {
     else if (v && typeof v === 'object' && typeof (v as { from?: unknown }).from === 'string' && typeof (v as { to?: unknown }).to === 'string') {
       words.push(`${(v as { from: string }).from} to ${(v as { to: string }).to}`);
     }
+    // The values of an account's booking fields (issue 44's Pay on account) read as they were given.
+    else if (k === 'fields' && v && typeof v === 'object' && !Array.isArray(v)) {
+      words.push(Object.values(v).map((x) => (x === '' ? '(empty)' : String(x))).join(' '));
+    }
     // A field of numbers only (the newest booking's id and count) reads as them: two such events differ by them.
     else if (v && typeof v === 'object' && Object.values(v).length && Object.values(v).every((x) => typeof x === 'number')) {
       words.push(Object.entries(v).map(([name, n]) => `${name} ${n}`).join(' '));
