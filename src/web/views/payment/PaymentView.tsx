@@ -19,9 +19,11 @@ import { PayOnAccount } from './PayOnAccount';
 export function PersonalDetails() {
   const reg = BookingActor.useSelector((s) => s.context.registration);
   const mode = BookingActor.useSelector((s) => s.context.registrationMode);
+  // A signed-in passenger books for their corporate account, not as a guest (decision 18).
+  const signedIn = BookingActor.useSelector((s) => s.context.session !== null);
   if (!reg) return null;
   const rows: [string, string][] = [
-    ['Booking as', mode === 'guest_login' ? 'Guest' : mode === 'new_client' ? 'New client' : 'Existing client'],
+    ['Booking as', signedIn ? 'Your corporate account' : mode === 'guest_login' ? 'Guest' : mode === 'new_client' ? 'New client' : 'Existing client'],
     ...(reg.firstName || reg.surname ? [['Name', `${reg.firstName} ${reg.surname}`.trim()] as [string, string]] : []),
     ['Email', reg.email],
     ...(reg.number ? [['Phone', formatPhone(reg.number)] as [string, string]] : []),
