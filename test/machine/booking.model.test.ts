@@ -238,14 +238,14 @@ describe('what the machine does on its way', () => {
     const sut = run(model, { path: '/paymentview', settings: { ...settings, SHOWPAYINCAR: 'no' }, stored: everyStep, session });
     expect(sut.calls.map((c) => [c.service, c.input])).toEqual([['loadBilling', { token: 'token-stored' }]]);
     expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: PO_GIVEN })).toBe(false);
-    sut.send(billing.done(ON_HOLD));
+    await sut.exec(billing.done(ON_HOLD));
     expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: PO_GIVEN })).toBe(false);
-    sut.send(billing.done(ACTIVE_ACCOUNT));
+    await sut.exec(billing.done(ACTIVE_ACCOUNT));
     expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: PO_MISSING })).toBe(false);
     expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: { ...PO_GIVEN, 8: 'Marketing' } })).toBe(false);
     await sut.exec({ type: 'payment.payOnAccount', fields: PO_GIVEN });
-    expect(sut.calls.at(-1)).toMatchObject({ service: 'createBooking', input: { paymentMethod: 'account', accountFields: PO_GIVEN, token: 'token-stored' } });
-    sut.send(create.fails(PO_REFUSED));
+    expect(booked(sut)).toMatchObject([{ service: 'createBooking', input: { paymentMethod: 'account', accountFields: PO_GIVEN, token: 'token-stored' } }]);
+    await sut.exec(create.fails(PO_REFUSED));
     expect([sut.snapshot.value, sut.snapshot.context.accountFieldError, sut.snapshot.context.error])
       .toEqual([{ payment: 'choosing' }, { fieldId: '7', message: PO_REFUSED.message }, null]);
     sut.stop();
