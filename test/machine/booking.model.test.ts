@@ -238,8 +238,10 @@ describe('what the machine does on its way', () => {
     const sut = run(model, { path: '/paymentview', settings: { ...settings, SHOWPAYINCAR: 'no' }, stored: everyStep, session });
     expect(sut.calls.map((c) => [c.service, c.input])).toEqual([['loadBilling', { token: 'token-stored' }]]);
     expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: PO_GIVEN })).toBe(false);
-    await sut.exec(billing.done(ON_HOLD));
-    expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: PO_GIVEN })).toBe(false);
+    const held = run(model, { path: '/paymentview', settings, stored: everyStep, session });
+    await held.exec(billing.done(ON_HOLD));
+    expect([held.snapshot.context.billing, held.snapshot.can({ type: 'payment.payOnAccount', fields: PO_GIVEN })]).toEqual([ON_HOLD, false]);
+    held.stop();
     await sut.exec(billing.done(ACTIVE_ACCOUNT));
     expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: PO_MISSING })).toBe(false);
     expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: { ...PO_GIVEN, 8: 'Marketing' } })).toBe(false);
