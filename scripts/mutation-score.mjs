@@ -75,7 +75,14 @@ export const MUTATION_RUNS = [
       mutate: ['src/server/bookings/bookings.ts', 'src/server/bookings/bookingNumber.ts'],
       tests: ['test/api/booking.test.ts', 'test/api/booking-statements.test.ts', 'test/api/office-notices.test.ts', 'test/api/registration-modes.test.ts',
         'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/booking-rules.test.ts',
-        'test/api/spent-allowances.test.ts', 'test/api/phone-bookings.test.ts'],
+        'test/api/spent-allowances.test.ts', 'test/api/phone-bookings.test.ts', 'test/api/accounts.test.ts'],
+    },
+    // Corporate accounts on a monthly invoice (issue 44): paying on account within the limit, the invoice run, the
+    // booker's journeys.
+    {
+      name: 'server-accounts',
+      mutate: ['src/server/accounts/billing.ts', 'src/server/accounts/invoiceRun.ts', 'src/server/accounts/store.ts', 'src/server/accounts/journeys.ts'],
+      tests: ['test/api/accounts.test.ts'],
     },
   ].map((run) => ({ config: 'stryker.server.config.json', ignoreStatic: false, ...run })),
 ].map((run) => ({

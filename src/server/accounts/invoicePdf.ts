@@ -6,7 +6,7 @@ import { formatExactPrice, penceToPounds } from '../../domain/money';
 import { formatDateUK, ukToday } from '../../domain/ukTime';
 import { monthLabel } from '../../domain/accounts';
 import { invoiceLabel, noteLabel } from '../payments/invoices';
-import { pdfLayout } from '../manage/receipt';
+import { pdfLayout } from '../http/pdf';
 import type { AccountInvoice, CarriedNote } from './invoiceRun';
 
 const money = (pence: number) => formatExactPrice(penceToPounds(pence));
