@@ -159,7 +159,7 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>, input: CardPaymentInpu
     // The card form's payment method, or (issue 44) the wallet's, whichever came last.
     const wallet = [...trail].reverse().find((t) => t.event.type === 'card.walletPaid' || answered(t.event as Answer, paymentMethod));
     const pm = wallet?.event.type === 'card.walletPaid'
-      ? { paymentMethodId: (wallet.event as { paymentMethodId: string }).paymentMethodId }
+      ? { paymentMethodId: (wallet.event as unknown as { paymentMethodId: string }).paymentMethodId }
       : lastOutput<{ paymentMethodId?: string }>(trail, paymentMethod);
     expect(pm?.paymentMethodId).toBeDefined();
     expect(inputOf(s, 'createIntent')).toEqual({ booking: input.booking, paymentMethodId: pm!.paymentMethodId, amountPence: input.amountPence });
