@@ -554,6 +554,8 @@ function outputText(out: unknown): string {
   // The privacy page's export: where the address is held, and whether it may be erased.
   const held = o as { sections?: unknown[]; erase?: { allowed?: unknown } };
   if (Array.isArray(held.sections)) return ` (held in ${held.sections.length} places${held.erase?.allowed ? '' : ', erase refused'})`;
+  // Issue 44's console pages: an answer says whether the office may bill (mark invoices paid, issue them).
+  if (typeof (o as { may_bill?: unknown }).may_bill === 'boolean') return (o as { may_bill: boolean }).may_bill ? ' (may bill)' : ' (may not bill)';
   return 'success' in o ? ` (success: ${String(o.success)})` : '';
 }
 
