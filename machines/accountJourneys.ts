@@ -4,7 +4,7 @@
 // started with the session, it ends only when a call is answered 401.
 //
 // A filter the rule refuses is refused on its field and nothing is asked; one the server refuses (422) is shown on
-// the field it names, and the list on screen stays. The CSV is always of the list on screen.
+// the field it names, and the list on screen stays. The CSV is always of the list on screen, when it lists journeys.
 import { assign, setup } from 'xstate';
 import { journeyFilterProblem, NO_FILTER, type JourneyFilter, type JourneysAnswer } from '../src/domain/expenses';
 import { failure, provided } from './shared';
@@ -59,6 +59,8 @@ export const journeysMachine = setup({
   guards: {
     sessionEnded: (_, { error }: { error: unknown }) => isSessionEnd(error),
     filterAsked: (_, filter: JourneyFilter) => journeyFilterProblem(filter) === null,
+    /** A list with journeys is on screen: there is something to download. */
+    listShown: ({ context }) => (context.answer?.journeys.length ?? 0) > 0,
     /** The server refused the filter on one of the form's fields, and a list is on screen to keep. */
     refusedOnField: ({ context }, { error }: { error: unknown }) =>
       context.answer !== null && FILTER_FIELDS.includes(pageError(error).field ?? ''),
@@ -86,7 +88,7 @@ export const journeysMachine = setup({
           { guard: { type: 'filterAsked', params: ({ event }) => filterOf(event) }, target: 'loading', actions: { type: 'ask', params: ({ event }) => filterOf(event) } },
           { actions: { type: 'refuseFilter', params: ({ event }) => filterOf(event) } },
         ],
-        'journeys.csv': { target: 'downloading', actions: 'clearMessages' },
+        'journeys.csv': { guard: 'listShown', target: 'downloading', actions: 'clearMessages' },
       },
     },
     downloading: {

@@ -10,7 +10,7 @@ import { NO_FILTER } from '../../src/domain/expenses';
 testModel(model);
 
 describe('what the journeys page does on its way', () => {
-  it('asks for everything first, then the filter given; the CSV is of the list on screen, not of a filter refused', async () => {
+  it('asks for everything first, then the filter given; the CSV is of the list on screen, not of a filter refused, nor of an empty list', async () => {
     const sut = run(model, { session });
     await sut.exec(fetchJourneys.done(listed));
     await sut.exec(reversed);
@@ -22,6 +22,11 @@ describe('what the journeys page does on its way', () => {
     await sut.exec({ type: 'journeys.csv' });
     await sut.exec(downloadJourneysCsv.done());
     await sut.exec(byPo);
+    await sut.exec(fetchJourneys.done(listed));
+    await sut.exec({ type: 'journeys.csv' });
+    await sut.exec(downloadJourneysCsv.done());
+    // An empty list has nothing to download.
+    await sut.exec(byMonth);
     await sut.exec(fetchJourneys.done(none));
     await sut.exec({ type: 'journeys.csv' });
     const { from, to, field, value } = byPo as typeof byPo & typeof NO_FILTER;
@@ -31,7 +36,9 @@ describe('what the journeys page does on its way', () => {
       { service: 'downloadJourneysCsv', input: { session, filter: NO_FILTER } },
       { service: 'fetchJourneys', input: { session, filter: { from, to, field, value } } },
       { service: 'downloadJourneysCsv', input: { session, filter: { from, to, field, value } } },
+      { service: 'fetchJourneys', input: { session, filter: { ...NO_FILTER, from: '2030-05-01', to: '2030-05-31' } } },
     ]);
+    expect(sut.snapshot.value).toBe('ready');
     sut.stop();
   });
 });

@@ -94,6 +94,8 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>) {
     if (field && lists.length) expect([s.value, c.error]).toEqual(['ready', { message, field, status }]);
     else expect([s.value, c.error?.message]).toEqual(['failed', message]);
   }
+  // The CSV is of a list with journeys on screen: nothing is downloaded of an empty list.
+  if (last?.type === 'journeys.csv') expect(s.matches('downloading')).toBe(lists.length > 0 && (lists.at(-1)!.event as Answer).output!.journeys.length > 0);
   if (isCsv(last, 'done')) expect([s.value, c.notice, c.error]).toEqual(['ready', JOURNEYS_NOTICES.downloaded, null]);
   if (isCsv(last, 'fails') && last!.error!.status !== 401) expect([s.value, c.error?.message, c.notice]).toEqual(['ready', last!.error!.message, null]);
   // One call at a time: nothing else is asked while the list loads or the file is prepared.
@@ -102,7 +104,7 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>) {
 
 /** The filter form's Show journeys and Clear, Download CSV under a list, Try again after a failure. */
 export function offers(s: Snapshot): ModelEvent<JourneysEvent>[] {
-  if (s.matches('ready')) return [byPo, cleared, { type: 'journeys.csv' }];
+  if (s.matches('ready')) return [byPo, cleared, ...(s.context.answer?.journeys.length ? [{ type: 'journeys.csv' } as const] : [])];
   if (s.matches('failed')) return [byPo, cleared, { type: 'journeys.retry' }];
   return [];
 }

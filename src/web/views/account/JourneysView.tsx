@@ -60,9 +60,10 @@ function Journeys({ page }: { page: JourneysRef }) {
     e.preventDefault();
     page.send({ type: 'journeys.filter', ...typed });
   };
+  // Clear shows every journey again (and asks for them afresh).
   const clear = () => {
     setTyped(NO_FILTER);
-    if (!isNoFilter(shown) || fieldError) page.send({ type: 'journeys.filter', ...NO_FILTER });
+    page.send({ type: 'journeys.filter', ...NO_FILTER });
   };
   const set = (name: keyof JourneyFilter) => (e: { target: { value: string } }) => setTyped((t) => ({ ...t, [name]: e.target.value }));
   const a11y = (name: keyof JourneyFilter) => (fieldError?.field === name
@@ -120,7 +121,7 @@ function Journeys({ page }: { page: JourneysRef }) {
       {loading && <Loading />}
       {!loading && !failed && answer && (
         <JourneyList answer={answer} filtered={!isNoFilter(shown)}
-          csv={answer.journeys.length > 0 && (
+          csv={(canDownload || downloading) && (
             <button type="button" className="btn btn-secondary" disabled={!canDownload} aria-busy={downloading || undefined}
               onClick={() => page.send({ type: 'journeys.csv' })}>
               {downloading ? 'Preparing CSV...' : 'Download CSV'}
