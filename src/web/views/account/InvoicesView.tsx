@@ -136,11 +136,11 @@ function InvoiceCard({ invoice: i, page }: { invoice: InvoiceSummary; page: Invo
 
 function NoteLine({ note: n, page }: { note: InvoiceNote; page: InvoicesRef }) {
   const amount = `${n.kind === 'credit' ? '-' : ''}${formatExactPrice(n.amount)}`;
-  const where = n.carried ? `on invoice ${n.invoice}, carried onto this one` : `on this invoice, carried onto the next`;
+  const where = n.carried ? `against invoice ${n.invoice}, carried onto this one` : 'against this invoice, carried onto the next';
   return (
     <li className="invoice-note">
       <span>
-        <strong>{noteTitle(n)} {n.label}</strong>{n.booking_number && <> for {n.booking_number}</>}, {where}: <strong className="nowrap">{amount}</strong>
+        <strong>{noteTitle(n)} {n.label}</strong>{n.booking_number && <> for <span className="nowrap">{n.booking_number}</span></>}, {where}: <strong className="nowrap">{amount}</strong>
       </span>
       <DownloadButton page={page} document={n.label} label={`Download ${n.label} (PDF)`} />
     </li>
