@@ -165,9 +165,11 @@ function JourneyList({ answer, filtered, csv }: { answer: JourneysAnswer; filter
                 <td role="cell" data-label="Date and time" className="nowrap">
                   {formatDateUK(j.pick_up_date)}<span className="journey-second">{formatTime12(j.pick_up_time)}</span>
                 </td>
-                <td role="cell" data-label="Journey" className="journey-route">
+                <td role="cell" data-label="Journey" className="bookings-address journey-route">
                   {j.pickup}
-                  <span className="journey-second"><span className="muted">to </span>{journeyDestination(j) || 'as directed'}</span>
+                  <span className="journey-second">
+                    {j.dropoff ? <><span className="muted">to </span>{j.dropoff}</> : <span className="muted">{journeyDestination(j) || 'As directed'}</span>}
+                  </span>
                 </td>
                 <td role="cell" data-label="Passenger and vehicle">{j.passenger}<span className="journey-second muted">{j.vehicle}</span></td>
                 <td role="cell" data-label="Payment and status">
