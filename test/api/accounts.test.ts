@@ -329,3 +329,24 @@ describe("the month's invoice", () => {
     expect([bad.status, bad.body.field]).toEqual([422, 'from']);
   });
 });
+
+describe('npm run admin', () => {
+  it('adds an account with a field and a booker, lists it, issues and marks paid its invoice', async () => {
+    const { runAdmin } = await import('../../src/server/operator/adminCommands');
+    const name = `Admin Analytics ${RUN}`;
+    expect(await runAdmin(t.db, ['add-account', '--name', name, '--email', `ap.${RUN}@analytics.example`, '--limit', '2500', '--terms', '14']))
+      .toMatch(new RegExp(`^Account \\d+: ${name}, limit £2500.00$`));
+    await expect(runAdmin(t.db, ['add-account', '--name', `Bad ${RUN}`, '--email', 'x@y.example', '--limit', '12.345'])).rejects.toThrow('--limit: Credit limit: an amount in pounds');
+    expect(await runAdmin(t.db, ['account-field', '--account', name, '--label', 'Project', '--required', '--options', 'Alpha,Beta']))
+      .toBe(`${name}: Project (required)`);
+    const p = await newPassenger('Ada Admin');
+    expect(await runAdmin(t.db, ['add-booker', '--account', name, '--email', p.email])).toBe(`Ada Admin now books for ${name}`);
+    const listed = await runAdmin(t.db, ['accounts']);
+    const line = listed.split('\n').find((l) => l.includes(name))!;
+    expect(line).toContain('Project* [Alpha|Beta]');
+    expect(line).toContain(p.email);
+    await expect(runAdmin(t.db, ['issue-invoices', '--month', 'May'])).rejects.toThrow('--month must be a month, like 2026-10');
+    await expect(runAdmin(t.db, ['invoice-paid', 'INV-999999', '--on', '2026-01-01'])).rejects.toThrow('No account invoice INV-999999');
+    await expect(runAdmin(t.db, ['invoice-paid', 'CN-1'])).rejects.toThrow('Name the invoice');
+  });
+});
