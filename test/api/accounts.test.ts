@@ -268,6 +268,13 @@ describe("the month's invoice", () => {
     expect((await download(`/operator/invoices/${inv.label}`, metro)).status).toBe(404);
     const theirs = await t.call('GET', '/operator/accounts', undefined, metro);
     expect(theirs.body.accounts.map((a: any) => a.name)).not.toContain(`Monthly Metrics ${RUN}`);
+    // Nor take a booker from another company's account, nor open one.
+    const own = await t.call('POST', '/operator/accounts', { name: `Metro Client ${RUN}`, billing_email: 'ap@metro-client.example', terms_days: '30', credit_limit: '100' }, metro);
+    expect(own.status).toBe(200);
+    const taken = await t.call('POST', `/operator/accounts/${own.body.id}/bookers`, { email: p.email }, metro);
+    expect([taken.status, taken.body.field, taken.body.message]).toEqual([422, 'email', "Mia Monthly books for another company's account: ask the office to move them."]);
+    expect((await t.call('POST', `/operator/accounts/${account.id}/fields`, { label: 'Sneaky' }, metro)).status).toBe(404);
+    expect((await t.call('GET', `/operator/invoices?account=${account.id}`, undefined, metro)).status).toBe(404);
   });
 
   it('is never changed by a later change of a charge: a credit note refers to it and is carried onto the next invoice', async () => {

@@ -140,6 +140,10 @@ export async function setBooker(db: Queryable, scope: Scope, accountId: number, 
     throw new DomainError('invalid', 'Nobody has a sign-in with this e-mail. Ask them to create one (Sign In > Create an account) first.', 'email');
   }
   if (!join && p.account_id !== accountId) throw new DomainError('invalid', `${p.name} is not a booker of ${account.name}.`, 'email');
+  // A company's staff never take a booker from an account that is not theirs (the office may move one).
+  if (join && scope !== null && p.account_id !== null && p.account_id !== accountId && !(await accountById(db, scope, p.account_id))) {
+    throw new DomainError('invalid', `${p.name} books for another company's account: ask the office to move them.`, 'email');
+  }
   await db.query('UPDATE passengers SET account_id = $1 WHERE id = $2', [join ? accountId : null, p.id]);
   return { account, passenger: p };
 }
