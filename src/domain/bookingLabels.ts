@@ -13,4 +13,6 @@ export const confirmationPaymentLabel = (method: string) => (method === 'car' ? 
 export const PAYMENT_STATUS_LABELS: Record<string, string> = {
   due_in_car: 'To be paid in the car', paid: 'Paid', awaiting_payment: 'Not paid yet', pending: 'Not paid yet', refunded: 'Refunded',
   partially_refunded: 'Partly refunded',
+  // Issue 44: paid on a company's account, on its monthly invoice.
+  on_account: 'On the monthly invoice',
 };

@@ -36,9 +36,12 @@ function Accounts({ page }: { page: AccountsPage }) {
   const id = useSelector(page, (s) => s.context.id);
   const creating = useSelector(page, (s) => s.context.creating);
   const failed = useSelector(page, (s) => s.matches('failed'));
+  const loading = useSelector(page, (s) => s.matches('loading'));
   const error = useSelector(page, (s) => s.context.error);
   const notice = useSelector(page, (s) => s.context.notice);
   const account = id === null ? undefined : answer?.accounts.find((a) => a.id === id);
+  // The accounts on their way (a new account's among them): nothing shown yet, rather than the list for a moment.
+  const waiting = !failed && (!answer || (loading && id !== null && !account));
   return (
     <section className="op-page ac-page" aria-labelledby="ac-title">
       <div aria-live="polite">{notice && <p className="banner-ok">{notice}</p>}</div>
@@ -49,10 +52,10 @@ function Accounts({ page }: { page: AccountsPage }) {
           <p><button type="button" className="btn btn-secondary" onClick={() => page.send({ type: 'retry' })}>Try again</button></p>
         </>
       )}
-      {!failed && !answer && <><h1 id="ac-title" tabIndex={-1}>Accounts</h1><p className="op-count" role="status">Loading the accounts...</p></>}
-      {answer && account && <Account page={page} account={account} />}
-      {answer && !account && creating && <NewAccount page={page} />}
-      {answer && !account && !creating && <List page={page} accounts={answer.accounts} />}
+      {waiting && <><h1 id="ac-title" tabIndex={-1}>Accounts</h1><p className="op-count" role="status">Loading the accounts...</p></>}
+      {!waiting && answer && account && <Account page={page} account={account} />}
+      {!waiting && answer && !account && creating && <NewAccount page={page} />}
+      {!waiting && answer && !account && !creating && <List page={page} accounts={answer.accounts} />}
     </section>
   );
 }

@@ -32,6 +32,7 @@ function Invoices({ page }: { page: Page }) {
   const notice = useSelector(page, (s) => s.context.notice);
   const loading = useSelector(page, (s) => s.matches('loading'));
   const failed = useSelector(page, (s) => s.matches('failed'));
+  const busy = useSelector(page, (s) => s.hasTag('busy'));
   const paying = useSelector(page, (s) => (s.matches('paying') || s.matches('marking') ? s.context.paying : null));
   const [shown, setShown] = useState(account === null ? '' : String(account));
   useEffect(() => setShown(account === null ? '' : String(account)), [account]);
@@ -44,6 +45,7 @@ function Invoices({ page }: { page: Page }) {
     navigate(pathname + search);
   };
   const invoice = paying === null ? undefined : answer?.invoices.find((i) => i.number === paying);
+  const fieldErrors = useSelector(page, (s) => s.context.fieldErrors);
   return (
     <section className="op-page ac-page" aria-labelledby="iv-title">
       <p className="op-back">
@@ -56,16 +58,18 @@ function Invoices({ page }: { page: Page }) {
       </p>
       <div aria-live="polite">{notice && <p className="banner-ok">{notice}</p>}</div>
       {error && paying === null && <p className="banner-error" role="alert">{error.message}</p>}
-      {answer && (
+      {/* A day paid refused when no window is open (marked unpaid): said above the list. */}
+      {fieldErrors.paid_on && paying === null && <p className="banner-error" role="alert">{fieldErrors.paid_on}</p>}
+      {(answer || failed) && (
         <form className="op-filters iv-filters" onSubmit={show} aria-label="Invoices to show">
           <div className="field">
             <label htmlFor="iv-account">Account</label>
             <select id="iv-account" value={shown} onChange={(e) => setShown(e.target.value)}>
               <option value="">All accounts</option>
-              {answer.accounts.map((a) => <option key={a.id} value={String(a.id)}>{a.name}</option>)}
+              {(answer?.accounts ?? []).map((a) => <option key={a.id} value={String(a.id)}>{a.name}</option>)}
             </select>
           </div>
-          <button type="submit" className="btn op-search-button" disabled={loading}>Show</button>
+          <button type="submit" className="btn op-search-button" disabled={loading || busy}>Show</button>
         </form>
       )}
       {failed && <p><button type="button" className="btn btn-secondary" onClick={() => page.send({ type: 'retry' })}>Try again</button></p>}
