@@ -357,3 +357,35 @@ describe('npm run admin', () => {
     await expect(runAdmin(t.db, ['invoice-paid', 'CN-1'])).rejects.toThrow('Name the invoice');
   });
 });
+
+describe('a change of a journey on account', () => {
+  it('that raises its price past the credit limit is refused on the price, the booking unchanged', async () => {
+    const { id, po } = await newAccount('Change Partners');
+    const p = await newPassenger('Cy Change');
+    await t.call('POST', `/operator/accounts/${id}/bookers`, { email: p.email }, admin);
+    const before = await setSetting(t.db, 'MEET_AND_GREET', '10').then(() => '10');
+    try {
+      const req = await request('2031-03-04', { [po]: 'PO-CH' }, p.email);
+      req.bookingForm = { ...req.bookingForm, meet_and_greet: 'yes' } as typeof req.bookingForm;
+      const res = await t.call('POST', '/booking', req, { ...p.auth, 'Idempotency-Key': `acct-${RUN}-change` });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const b = res.body.data.booking;
+      const key = { 'X-Manage-Key': res.body.data.manage_key };
+      // The account's limit is now exactly what it has booked.
+      await t.call('POST', '/operator/accounts', {
+        id, name: `Change Partners ${RUN}`, billing_email: `billing.${RUN}@changepartners.example`, terms_days: '30', credit_limit: b.total_booking_amount,
+      }, admin);
+      await setSetting(t.db, 'MEET_AND_GREET', '30');
+      const form = (await t.call('GET', `/manage/${b.booking_number}`, undefined, key)).body.manage.form;
+      const asked = await t.call('POST', `/manage/${b.booking_number}/changes`, { ...form, pickup_hour: '8am' }, key);
+      expect(asked.body).toMatchObject({ status: 'confirm_price', outcome: 'confirm', difference: '20.00' });
+      const refused = await t.call('POST', `/manage/${b.booking_number}/changes`, { ...form, pickup_hour: '8am', accept_total: asked.body.new_total }, key);
+      expect([refused.status, refused.body.field]).toEqual([422, 'accept_total']);
+      expect(refused.body.message).toMatch(/^This change \(£\d+\.\d\d\) would take your company's account past its credit limit: £(\d+\.\d\d) of £\1 is left\./);
+      const [row] = await t.db.query<{ total: number; time: string }>('SELECT total_booking_amount_pence AS total, pick_up_time AS time FROM bookings WHERE id = $1', [b.id]);
+      expect([row.total / 100, row.time]).toEqual([Number(b.total_booking_amount), '06:30']);
+    } finally {
+      await setSetting(t.db, 'MEET_AND_GREET', before);
+    }
+  });
+});

@@ -8,7 +8,7 @@ import {
   accountRefusal, bookingFieldErrors, bookingFieldValues, creditRefusal, type AccountBilling,
 } from '../../domain/accounts';
 import type { Settings } from '../../domain/settings';
-import { accountOfBooker } from './store';
+import { EXPOSURE_SQL, accountOfBooker } from './store';
 
 const officePhone = (settings: Settings) => settings.Company_Contact_Info?.trim() ?? '';
 
@@ -46,4 +46,20 @@ export async function holdCredit(tx: Queryable, passengerId: number, accountId: 
   const refusal = accountRefusal({ name: a.name, status: a.status, reason: a.status_reason }, officePhone(settings))
     ?? creditRefusal(a.credit_limit_pence, a.exposure_pence, bookingPence, officePhone(settings));
   if (refusal) throw new DomainError('invalid', refusal, 'payment_method');
+}
+
+/**
+ * Inside a change's transaction (the booking's row locked): a journey on account whose price goes up must still fit
+ * under its account's credit limit (what the account owes and has booked, this journey at its new price). Nothing
+ * for a booking not on account, or a price that does not go up.
+ */
+export async function holdCreditForChange(tx: Queryable, bookingId: number, oldPence: number, newPence: number, settings: Settings): Promise<void> {
+  if (newPence <= oldPence) return;
+  const [b] = await tx.query<{ account_id: number | null }>('SELECT account_id FROM bookings WHERE id = $1', [bookingId]);
+  if (!b?.account_id) return;
+  await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [b.account_id]);
+  const [a] = await tx.query<{ credit_limit_pence: number; exposure_pence: number }>(
+    `SELECT a.credit_limit_pence, ${EXPOSURE_SQL} AS exposure_pence FROM accounts a WHERE a.id = $1`, [b.account_id]);
+  const refusal = creditRefusal(a.credit_limit_pence, a.exposure_pence - oldPence, newPence, officePhone(settings));
+  if (refusal) throw new DomainError('invalid', refusal.replace('This booking', 'This change'), 'accept_total');
 }
