@@ -389,3 +389,22 @@ describe('a change of a journey on account', () => {
     }
   });
 });
+
+describe('keeping personal data only as long as needed', () => {
+  it("anonymises an account's invoice once the invoices' time is up: no passenger, the route as postcode districts", async () => {
+    const { removeExpiredPersonalData } = await import('../../src/server/privacy/job');
+    const { loadSettings } = await import('../../src/server/deps');
+    const [inv] = await t.db.query<{ number: number }>(`SELECT i.number FROM invoices i JOIN accounts a ON a.id = i.account_id WHERE a.name = $1 ORDER BY i.number LIMIT 1`, [`Monthly Metrics ${RUN}`]);
+    const settings = await loadSettings(t.db);
+    // Within its time (six years from 2030): kept whole.
+    await removeExpiredPersonalData(t.db, settings, new Date('2034-01-01T00:00:00Z'));
+    const [kept] = await t.db.query<{ lines: any[] }>('SELECT lines FROM invoices WHERE number = $1', [inv.number]);
+    expect(kept.lines[0]).toMatchObject({ passenger: 'Mia Monthly', route: expect.stringContaining('Paddington Station') });
+    await removeExpiredPersonalData(t.db, settings, new Date('2037-01-01T00:00:00Z'));
+    const [row] = await t.db.query<{ lines: any[]; personal_data_removed_at: Date | null; gross_pence: number }>(
+      'SELECT lines, personal_data_removed_at, gross_pence FROM invoices WHERE number = $1', [inv.number]);
+    expect(row.personal_data_removed_at).not.toBeNull();
+    expect(row.lines.map((l) => [l.passenger, l.route])).toEqual(row.lines.map(() => ['', expect.stringMatching(/^W2 to TW6( \(passenger did not show\))?$/)]));
+    expect(row.lines[0].fields).toEqual([{ label: 'PO number', value: 'PO-501' }, { label: 'Cost centre', value: 'Operations' }]);
+  });
+});
