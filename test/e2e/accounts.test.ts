@@ -1,7 +1,8 @@
 // Issue 44's console pages in Chromium against the real server: the office adds a corporate account with a required
 // PO number field and a booker (each form's rules said on its field before anything is sent, the server's refusal on
 // its field), suspends it with the reason its bookers are shown; issues last month's invoices, downloads one and marks
-// it paid (then unpaid again, as it was); and opens "Change charge" on the demo's journey on account. A company's
+// it paid (then unpaid again, as it was); and changes the charge of the demo's invoiced journey on account (less: a
+// credit note; then back as it was: a debit note, so what the account owes is as it was). A company's
 // staff see their own accounts only and are not offered the money. At 1280 and 375 px, with axe on every new screen.
 // The booker is a passenger with a sign-in made as the website makes one (a booking as a new client).
 import { describe, expect, it } from 'vitest';
@@ -213,12 +214,14 @@ describe('corporate accounts in the console', () => {
     await page.context().close();
   });
 
-  it("opens Change charge on the demo's journey on account: the form's rules, then the server's refusal on its field", async () => {
+  it("changes the charge of the demo's invoiced journey on account: a credit note, then a debit note putting it back, each on the invoice's page", async () => {
     const session = await api('/operator/session', ADMIN);
     const cookie = { Cookie: session.headers.get('set-cookie')!.split(';')[0] };
     const past = await api('/operator/bookings?tab=past', undefined, cookie);
     const journey = past.body.rows.find((r: any) => r.payment_method === 'account' && r.status === 'completed');
     expect(journey, 'the demo has a completed journey on account').toBeTruthy();
+    // Its month is invoiced (by the server's timer a few seconds after it starts, or by the test before).
+    await expect.poll(async () => (await api('/operator/invoices', undefined, cookie)).body.invoices.some((i: any) => i.period_start === LAST_MONTH)).toBe(true);
     const page = await signedIn(ADMIN, 1280, `/operator/bookings/${journey.booking_number}`);
     await page.getByRole('heading', { name: `Booking ${journey.booking_number}` }).waitFor();
     const payment = page.getByRole('region', { name: 'Payment', exact: true });
@@ -237,6 +240,32 @@ describe('corporate accounts in the console', () => {
     await expect.poll(() => describedBy(page, 'New charge (£) *')).toContain('This is what the journey is charged already.');
     await dialog.getByRole('button', { name: 'Go back' }).click();
     await dialog.waitFor({ state: 'hidden' });
+
+    // Less: a credit note, its number said; then back as it was: a debit note. The issued invoice never changes.
+    const change = async (amount: string, reason: string) => {
+      await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Change charge' }).click();
+      await dialog.getByLabel('New charge (£)').fill(amount);
+      await dialog.getByLabel('Reason').fill(reason);
+      await dialog.getByRole('button', { name: 'Change charge' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      const said = page.getByText(/^Charge changed: (credit|debit) note (CN|DN)-\d{6} issued on the account's invoice\.$/);
+      await said.waitFor();
+      return /(CN|DN)-\d{6}/.exec((await said.textContent())!)![0];
+    };
+    const lower = (Number(journey.total) - 5).toFixed(2);
+    const credit = await change(lower, 'Waiting time taken off, as agreed with the client');
+    expect(credit).toMatch(/^CN-/);
+    await expect.poll(() => page.getByRole('region', { name: 'Price' }).innerText()).toContain(`£${lower}`);
+    const debit = await change(journey.total, 'Charged as quoted after all');
+    expect(debit).toMatch(/^DN-/);
+    // The invoice's page lists both notes against it, each downloadable.
+    await page.goto(`${shared.url}/operator/invoices`);
+    const row = page.getByRole('table', { name: 'Invoices' }).getByRole('row').filter({ hasText: DEMO_ACCOUNT.name }).filter({ hasText: monthLabel(LAST_MONTH) });
+    await expect.poll(() => row.innerText()).toMatch(new RegExp(`${credit} credit £5\\.00, ${journey.booking_number}, carried onto the next invoice[\\s\\S]*${debit} debit £5\\.00`));
+    const [note] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: `Download ${credit} (PDF)` }).click()]);
+    expect(note.suggestedFilename()).toBe(`credit-note-${credit}.pdf`);
+    await page.goto(`${shared.url}/operator/bookings/${journey.booking_number}`);
+    await page.getByRole('heading', { name: `Booking ${journey.booking_number}` }).waitFor();
     // The account is a link away.
     await payment.getByRole('link', { name: DEMO_ACCOUNT.name }).click();
     await page.getByRole('heading', { name: DEMO_ACCOUNT.name, exact: true }).waitFor();
