@@ -84,6 +84,7 @@ describe('corporate accounts in the console', () => {
     expect(await describedBy(page, 'VAT number')).toContain('Enter a UK VAT number, e.g. GB 123 4567 89, or leave it empty.');
     expect(await describedBy(page, 'Credit limit (£) *')).toContain('Credit limit: an amount in pounds, like 5000 or 2500.50.');
     expect(new URL(page.url()).search).toBe('?new=1');
+    expect(await violations(page)).toEqual([]);
     const name = `Harbour Analytics ${RUN}`;
     await form.getByLabel('Company name').fill(name);
     await form.getByLabel('Billing e-mail').fill(`accounts.${RUN}@harbour-analytics.example`);
