@@ -333,7 +333,7 @@ describe("the month's invoice", () => {
     expect(text).toContain(`${refs[2]},03-06-2030`);
     expect(text).toContain('PO-601,Operations');
     const bad = await t.call('GET', '/account/journeys?from=2030-13-01', undefined, p.auth);
-    expect([bad.status, bad.body.field]).toEqual([422, 'from']);
+    expect([bad.status, bad.body.field, bad.body.message]).toEqual([422, 'from', 'Enter the first day as a date, like 01/10/2026.']);
   });
 });
 

@@ -4,6 +4,7 @@ import type { Queryable } from '../db/index';
 import { formatDateUK } from '../../domain/ukTime';
 import { penceToPounds } from '../../domain/money';
 import { invoiceLabel } from '../payments/invoices';
+import { journeyDestination, journeyInvoice, journeyPayment, journeyStatus } from '../../domain/expenses';
 
 export interface JourneyFilter { from: string | null; to: string | null; field: string | null; value: string | null }
 
@@ -13,17 +14,13 @@ export interface Journey {
   invoice: string | null;
 }
 
-const PAYMENT_WORDS: Record<string, string> = { car: 'Pay to driver', card: 'Pay by Card', account: 'On account' };
-const STATUS_WORDS: Record<string, string> = {
-  confirmed: 'Booked', completed: 'Completed', no_show: 'No-show', cancelled: 'Cancelled', expired: 'Expired', pending: 'Awaiting payment',
-};
 
 /** The CSV's columns, each with how a journey gives its value; the account's fields follow as columns of their own. */
 export const JOURNEY_COLUMNS: [string, (j: Journey) => string][] = [
   ['Booking number', (j) => j.booking_number], ['Pickup date', (j) => formatDateUK(j.pick_up_date)], ['Pickup time', (j) => j.pick_up_time],
-  ['Pickup', (j) => j.pickup], ['Destination', (j) => j.dropoff ?? (j.hourly_duration ? `Hourly, ${j.hourly_duration.replace(/hour$/, ' hours')}` : '')],
-  ['Passenger', (j) => j.passenger], ['Vehicle', (j) => j.vehicle], ['Payment', (j) => PAYMENT_WORDS[j.payment_method] ?? j.payment_method],
-  ['Status', (j) => STATUS_WORDS[j.status] ?? j.status], ['Amount (GBP)', (j) => j.amount], ['Invoice', (j) => j.invoice ?? ''],
+  ['Pickup', (j) => j.pickup], ['Destination', (j) => journeyDestination(j)],
+  ['Passenger', (j) => j.passenger], ['Vehicle', (j) => j.vehicle], ['Payment', (j) => journeyPayment(j)],
+  ['Status', (j) => journeyStatus(j)], ['Amount (GBP)', (j) => j.amount], ['Invoice', (j) => journeyInvoice(j)],
 ];
 
 export async function journeysOf(db: Queryable, passengerId: number, f: JourneyFilter): Promise<Journey[]> {

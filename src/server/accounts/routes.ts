@@ -7,7 +7,8 @@ import { requirePassenger } from '../auth/tokens';
 import { toCsv } from '../http/csv';
 import { INVOICE_STATUS_LABELS, invoiceStatus, monthLabel } from '../../domain/accounts';
 import { penceToPounds } from '../../domain/money';
-import { isCalendarDate, ukToday } from '../../domain/ukTime';
+import { ukToday } from '../../domain/ukTime';
+import { journeyFilterProblem } from '../../domain/expenses';
 import { invoiceLabel, noteLabel } from '../payments/invoices';
 import type { AppEnv } from '../deps';
 import type { Queryable } from '../db/index';
@@ -55,15 +56,12 @@ export async function documentPdf(q: Queryable, label: string, where: { accountI
 
 /** The journeys filter of a request: from and to (UK dates, both optional), a field's label and a value in it. */
 function filterOf(c: Context): JourneyFilter {
-  const date = (name: 'from' | 'to') => {
-    const v = c.req.query(name)?.trim() || null;
-    if (v && !isCalendarDate(v)) throw new DomainError('invalid', `${name}: a date, like 2026-10-01.`, name);
-    return v;
-  };
-  const from = date('from');
-  const to = date('to');
-  if (from && to && from > to) throw new DomainError('invalid', 'The first day comes after the last.', 'to');
-  return { from, to, field: c.req.query('field')?.trim().slice(0, 40) || null, value: c.req.query('value')?.trim().slice(0, 60) || null };
+  const asked = { from: c.req.query('from') ?? '', to: c.req.query('to') ?? '', field: c.req.query('field') ?? '', value: c.req.query('value') ?? '' };
+  // The page's own rule (src/domain/expenses.ts), in its words, on its field.
+  const problem = journeyFilterProblem(asked);
+  if (problem) throw new DomainError('invalid', problem.message, problem.field);
+  const given = (v: string, max: number) => v.trim().slice(0, max) || null;
+  return { from: given(asked.from, 10), to: given(asked.to, 10), field: given(asked.field, 40), value: given(asked.value, 60) };
 }
 
 async function bookerAccount(c: Context<AppEnv>) {
