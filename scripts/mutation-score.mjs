@@ -20,16 +20,22 @@ export const MUTATION_RUNS = [
       tests: ['test/machine/booking.model.test.ts', 'test/machine/app.model.test.ts', 'test/unit/booking-context.test.ts', 'test/unit/landing-step.test.ts', 'test/unit/screens.test.ts'] },
     // The services the wizard calls, as placeholders the app replaces: what they say when it does not.
     { name: 'machines-actors', machines: ['bookingActors'], tests: ['test/machine/booking.model.test.ts'] },
-    { name: 'machines-card', machines: ['cardPayment'],
+    { name: 'machines-card', machines: ['cardPayment', 'cardTypes'],
       tests: ['test/machine/cardPayment.model.test.ts', 'test/machine/booking.model.test.ts', 'test/machine/manage.model.test.ts'] },
-    { name: 'machines-account', machines: ['account', 'accountLocation'],
+    { name: 'machines-account', machines: ['account', 'accountLocation', 'accountSetup', 'accountPage'],
       tests: ['test/machine/account.model.test.ts', 'test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
+    // The corporate area's Journeys and Invoices pages (issue 44), the account's children.
+    { name: 'machines-corporate', machines: ['accountJourneys', 'accountInvoices'],
+      tests: ['test/machine/accountJourneys.model.test.ts', 'test/machine/accountInvoices.model.test.ts'] },
     { name: 'machines-operator', machines: ['operator', 'operatorSetup', 'operatorPages'], tests: ['test/machine/operator.model.test.ts'] },
     // The console's pages run as its child machines (issue 43: records, New booking, privacy, complaints and lost
     // property), a group of their own: their model tests take a second, the console's half a minute.
     { name: 'machines-pages', machines: ['consolePage', 'operatorRecords', 'phoneBooking', 'operatorPrivacy', 'operatorCasework'],
       tests: ['test/machine/records.model.test.ts', 'test/machine/phoneBooking.model.test.ts', 'test/machine/privacy.model.test.ts',
         'test/machine/casework.model.test.ts'] },
+    // The console's Accounts and Invoices pages (issue 44).
+    { name: 'machines-accounts', machines: ['operatorAccounts', 'operatorInvoices'],
+      tests: ['test/machine/accounts.model.test.ts', 'test/machine/invoices.model.test.ts'] },
     // A passenger's booking and a card payment link's page (issue 43).
     { name: 'machines-manage', machines: ['manage', 'manageSetup', 'payLink'], tests: ['test/machine/manage.model.test.ts', 'test/machine/payLink.model.test.ts'] },
     { name: 'machines-app', machines: ['app', 'shared'], tests: ['test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
