@@ -1,106 +1,28 @@
 // The corporate account (SPEC 2 'Login', 'Bookings (corporate)', 'Profile',
 // 'Route guard'; SPEC 4 'Sign-in'): sign in, the bookings list, the profile,
-// logout. The app machine hands it every location on an account route as
-// `url.changed`; a protected screen is shown only after the stored token was
-// validated for this navigation. Where the visitor goes outside the account
-// area (after logout, or a redirect to a wizard page), and every change of the
-// session, it tells the app with `sendParent`; the app stores the session and
-// shares it with the wizard.
-import { assertEvent, assign, enqueueActions, sendParent, setup, type SnapshotFrom } from 'xstate';
-import type { CorporateBooking, PassengerLoginResponse, PassengerProfile } from '../src/domain/schemas';
-import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED } from '../src/domain/messages';
-import { errorText, failure, output, provided } from './shared';
-import { locationOfScreen, redirectTarget, screenOfPath, type AccountScreen, type Location } from '../src/domain/screens';
+// logout; and issue 44's Journeys and Invoices, each a page run as a child
+// machine of its own (./accountJourneys.ts, ./accountInvoices.ts) whose code
+// comes with the area's views (`page.loaded`), never with the first page. Its
+// types, services, actions and guards are ./accountSetup.ts's. The app machine
+// hands it every location on an account route as `url.changed`; a protected
+// screen is shown only after the stored token was validated for this
+// navigation. Where the visitor goes outside the account area (after logout,
+// or a redirect to a wizard page), and every change of the session, it tells
+// the app with `sendParent`; the app stores the session and shares it with the
+// wizard.
+import { assertEvent, assign, type SnapshotFrom } from 'xstate';
+import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED } from '../src/domain/messages';
+import { failure, output } from './shared';
+import { locationOfScreen } from '../src/domain/screens';
+import { accountSetup, pageState, sessionFrom } from './accountSetup';
 
-/** What a signed-in passenger keeps in browser storage (SPEC 3: passenger_token, passenger_corporate_details). */
-export interface Session { token: string; passenger: PassengerProfile }
+export type {
+  AccountContext, AccountEvent, AccountInput, AccountPage, AccountPageInput, AccountPageOutput, AccountToApp, ProfileChange, Session,
+} from './accountSetup';
 
-export interface AccountInput { session: Session | null }
-
-/** The password goes only with a new e-mail (issue 24), and only to the call: it is never kept in the context. */
-export interface ProfileChange { name: string; email: string; phone: string; currentPassword?: string }
-
-export type AccountEvent =
-  | { type: 'url.changed'; path: string; search: string }
-  | { type: 'login.submit'; email: string; password: string }
-  | { type: 'profile.save'; profile: ProfileChange }
-  | { type: 'bookings.retry' }
-  | { type: 'logout' }
-  | { type: 'message.dismissed' };
-
-/** What the account tells the app. */
-export type AccountToApp =
-  | { type: 'navigate'; path: string; search: string }
-  | { type: 'session.changed'; session: Session | null };
-
-export interface AccountContext {
-  session: Session | null;
-  /** The protected screen asked for, kept while the token is checked and across the sign-in. */
-  wanted: Location | null;
-  bookings: CorporateBooking[] | null;
-  error: string | null;
-  notice: string | null;
-}
-
-const isProtected = (l: Location | null): l is Location =>
-  l !== null && (screenOfPath(l.path) === 'bookings' || screenOfPath(l.path) === 'myAccount');
-const locationOf = (e: AccountEvent): Location => (e.type === 'url.changed' ? { path: e.path, search: e.search } : locationOfScreen('home'));
-
-export const accountMachine = setup({
-  types: {
-    context: {} as AccountContext,
-    events: {} as AccountEvent,
-    input: {} as AccountInput,
-    /** The screen a state shows (src/domain/screens.ts); 'wanted': the protected screen asked for, while it is checked. */
-    meta: {} as { screen?: AccountScreen | 'wanted' },
-  },
-  actors: {
-    login: provided<PassengerLoginResponse, { email: string; password: string }>('login'),
-    validateToken: provided<boolean, { token: string }>('validateToken'),
-    fetchBookings: provided<CorporateBooking[], Session>('fetchBookings'),
-    updateProfile: provided<PassengerProfile, { session: Session; profile: ProfileChange }>('updateProfile'),
-    logout: provided<void, { token: string }>('logout'),
-  },
-  actions: {
-    clearMessages: assign({ error: null, notice: null }),
-    assignWanted: assign({ wanted: ({ event }) => locationOf(event) }),
-    /** The redirect target of /login: a protected screen is kept here; any other page is left to the app. */
-    assignWantedFromRedirect: assign({
-      wanted: ({ event }) => {
-        const target = redirectTarget(locationOf(event).search);
-        // Back to the sign-in form would ask again: that target means the default, the bookings.
-        return target && screenOfPath(target.path) !== 'login' ? target : null;
-      },
-    }),
-    endSession: enqueueActions(({ enqueue }) => {
-      enqueue.assign({ session: null, bookings: null });
-      enqueue.sendParent({ type: 'session.changed', session: null } satisfies AccountToApp);
-    }),
-    /** A session started (sign-in) or changed (profile saved): kept, and told to the app, which stores it. */
-    keepSession: enqueueActions(({ enqueue }, params: { session: Session; notice: string }) => {
-      enqueue.assign({ session: params.session, notice: params.notice, error: null });
-      enqueue.sendParent({ type: 'session.changed', session: params.session } satisfies AccountToApp);
-    }),
-    assignError: assign((_, { error }: { error: unknown }) => ({ error: errorText(error), notice: null })),
-    /** Leaves the account area for the login's redirect target, or for / after logout. */
-    leaveFor: sendParent((_, params: Location) => ({ type: 'navigate', ...params }) satisfies AccountToApp),
-  },
-  guards: {
-    wants: ({ event }, params: { route: AccountScreen }) => screenOfPath(locationOf(event).path) === params.route,
-    wantedIs: ({ context }, params: { route: AccountScreen }) => screenOfPath(context.wanted?.path ?? '') === params.route,
-    signedIn: ({ context }) => context.session !== null,
-    accepted: (_, answer: PassengerLoginResponse) => answer.success === true && sessionFrom(answer) !== null,
-    tokenValid: (_, { valid }: { valid: boolean }) => valid === true,
-    sessionEnded: (_, { error }: { error: unknown }) => errorText(error) === SESSION_ENDED,
-    redirectsInside: ({ context }) => context.wanted === null || isProtected(context.wanted),
-  },
-  delays: {
-    /** How long 'Login Successfully' and 'Passenger Details Updated' stay on screen. */
-    noticeShown: 4000,
-  },
-}).createMachine({
+export const accountMachine = accountSetup.createMachine({
   id: 'account',
-  context: ({ input }) => ({ session: input.session, wanted: null, bookings: null, error: null, notice: null }),
+  context: ({ input }) => ({ session: input.session, wanted: null, bookings: null, error: null, notice: null, page: null }),
   initial: 'away',
   on: {
     'url.changed': [
@@ -170,6 +92,8 @@ export const accountMachine = setup({
     shown: {
       always: [
         { guard: { type: 'wantedIs', params: { route: 'myAccount' } }, target: 'myAccount' },
+        { guard: { type: 'wantedIs', params: { route: 'journeys' } }, target: 'journeys' },
+        { guard: { type: 'wantedIs', params: { route: 'invoices' } }, target: 'invoices' },
         { target: 'bookings' },
       ],
     },
@@ -195,6 +119,8 @@ export const accountMachine = setup({
         failed: { on: { 'bookings.retry': { target: 'loading', actions: 'clearMessages' } } },
       },
     },
+    journeys: pageState('journeys'),
+    invoices: pageState('invoices'),
     myAccount: {
       meta: { screen: 'myAccount' },
       initial: 'editing',
@@ -244,9 +170,5 @@ export const accountMachine = setup({
     },
   },
 });
-
-function sessionFrom(answer: PassengerLoginResponse): Session | null {
-  return answer.access_token && answer.passenger ? { token: answer.access_token, passenger: answer.passenger } : null;
-}
 
 export type AccountSnapshot = SnapshotFrom<typeof accountMachine>;

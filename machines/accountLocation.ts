@@ -1,12 +1,15 @@
 // Where the corporate account is, as the address bar shows it: the screen its state names in `meta` (the wanted
 // protected screen while its token is checked, so the address bar does not jump), and that screen's path.
-import { locationOfScreen, pathOfScreen, redirectSearch, screenOfPath, type AccountScreen, type Location } from '../src/domain/screens';
+import { locationOfScreen, needsSignIn, pathOfScreen, redirectSearch, screenOfPath, type AccountScreen, type Location } from '../src/domain/screens';
 import type { AccountSnapshot } from './account';
 
 /** The screen on show, as the state's meta says. */
 export function accountScreen(s: AccountSnapshot): AccountScreen | null {
   for (const meta of Object.values(s.getMeta())) {
-    if (meta?.screen === 'wanted') return screenOfPath(s.context.wanted?.path ?? '') === 'myAccount' ? 'myAccount' : 'bookings';
+    if (meta?.screen === 'wanted') {
+      const wanted = screenOfPath(s.context.wanted?.path ?? '');
+      return wanted !== null && needsSignIn(wanted) ? wanted as AccountScreen : 'bookings';
+    }
     if (meta?.screen) return meta.screen;
   }
   return null;

@@ -134,9 +134,20 @@ export const bookingMachine = setup({
     payment: {
       meta: { screen: 'payment' },
       initial: 'choosing',
+      // Issue 44: a signed-in booker's company account, for "Pay on account" beside the SPEC's ways to pay.
+      invoke: {
+        id: 'loadBilling', src: 'loadBilling', input: ({ context }) => ({ token: context.session?.token ?? null }),
+        onDone: { actions: { type: 'assignBilling', params: ({ event }) => ({ billing: event.output }) } },
+        // Not reached: the SPEC's ways to pay stay.
+        onError: {},
+      },
       states: {
         choosing: {
           on: {
+            'payment.payOnAccount': {
+              guard: 'accountPayable', target: 'booking',
+              actions: ['clearMessages', { type: 'choosePayment', params: { method: 'account' } }, 'assignAccountFields', { type: 'startAttempt', params: { paymentMethod: 'account' } }, 'persist'],
+            },
             'payment.payInCar': {
               guard: 'payInCarAllowed', target: 'booking',
               actions: ['clearMessages', { type: 'choosePayment', params: { method: 'car' } }, { type: 'startAttempt', params: { paymentMethod: 'car' } }, 'persist'],
@@ -152,7 +163,7 @@ export const bookingMachine = setup({
           invoke: {
             id: 'createBooking',
             src: 'createBooking',
-            input: ({ context }) => bookingInput(context, 'car'),
+            input: ({ context }) => bookingInput(context, context.paymentMethod === 'account' ? 'account' : 'car'),
             onDone: [
               {
                 guard: { type: 'bookingSucceeded', params: output },
@@ -168,6 +179,7 @@ export const bookingMachine = setup({
                 target: '#booking.home',
                 actions: [{ type: 'assignAddressError', params: failure }, 'voidPrices', 'persist'],
               },
+              { guard: { type: 'isAccountFieldError', params: failure }, target: 'choosing', actions: { type: 'assignAccountFieldError', params: failure } },
               { target: 'failed', actions: { type: 'assignError', params: failure } },
             ],
           },

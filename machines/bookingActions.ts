@@ -13,8 +13,10 @@ import type { ForgotPasswordOutput } from './forgotPassword';
 import type { CardPaymentOutput } from './cardPayment';
 import { errorText } from './shared';
 import {
-  attemptFingerprint, emptyRegistration, newIdempotencyKey, registrationFor, type BookingContext, type BookingEvent, type PriceOutput,
+  attemptFingerprint, emptyRegistration, newIdempotencyKey, registrationFor, type BookingContext, type BookingEvent, type PaymentMethod,
+  type PriceOutput,
 } from './bookingContext';
+import type { AccountBilling, AccountFieldError } from '../src/domain/accountPayment';
 
 type Args = { context: BookingContext; event: BookingEvent };
 /** An assign on the wizard's context, with the params its transitions give it. */
@@ -32,7 +34,7 @@ export const bookingActions = {
     homePath: homePathFor(event.type === 'url.changed' ? event.path : context.requestedPath),
   })),
   assignError: change<{ error: unknown }>((_, { error }) => ({ error: errorText(error) })),
-  clearMessages: change(() => ({ error: null, notice: null, addressError: null })),
+  clearMessages: change(() => ({ error: null, notice: null, addressError: null, accountFieldError: null })),
 
   // Home: the trip form.
   chooseBookingType: change(({ event }) => {
@@ -108,9 +110,20 @@ export const bookingActions = {
   }),
 
   // Payment.
-  choosePayment: change<{ method: 'car' | 'card' }>((_, { method }) => ({ paymentMethod: method })),
+  choosePayment: change<{ method: PaymentMethod }>((_, { method }) => ({ paymentMethod: method })),
+  /** Issue 44: the booker's company account as the payment step loaded it. */
+  assignBilling: change<{ billing: AccountBilling | null }>((_, { billing }) => ({ billing })),
+  /** Issue 44: paying on account, with these values of its fields (a new attempt when they change). */
+  assignAccountFields: change(({ event }) => {
+    assertEvent(event, 'payment.payOnAccount');
+    return { accountFields: event.fields };
+  }),
+  assignAccountFieldError: change<{ error: unknown }>((_, { error }) => {
+    const e = error as AccountFieldError;
+    return { accountFieldError: { fieldId: e.fieldId, message: e.message } };
+  }),
   /** The attempt for this request and way of paying: the current one if the request is the same, else a new key. */
-  startAttempt: change<{ paymentMethod: 'car' | 'card' }>(({ context }, params) => {
+  startAttempt: change<{ paymentMethod: PaymentMethod }>(({ context }, params) => {
     const fingerprint = attemptFingerprint(context, params.paymentMethod);
     if (context.attempt?.fingerprint === fingerprint) return {};
     return { attempt: { key: newIdempotencyKey(), fingerprint, intentId: null } };

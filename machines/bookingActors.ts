@@ -4,6 +4,7 @@ import type {
   BookingResponse, CheckEmailResponse, QuoteRequest,
 } from '../src/domain/schemas';
 import type { CreateBookingInput } from '../src/domain/bookingRequest';
+import type { AccountBilling } from '../src/domain/accountPayment';
 import { forgotPasswordMachine } from './forgotPassword';
 import { cardPaymentMachine } from './cardPayment';
 import { provided } from './shared';
@@ -17,6 +18,8 @@ export const bookingActors = {
   calculatePrice: provided<PriceOutput, PriceInput>('calculatePrice'),
   checkEmail: provided<CheckEmailResponse, CheckEmailInput>('checkEmail'),
   createBooking: provided<BookingResponse, CreateBookingInput>('createBooking'),
+  /** Issue 44: the signed-in booker's company account for "Pay on account" (null: none, or nobody signed in). */
+  loadBilling: provided<AccountBilling | null, { token: string | null }>('loadBilling'),
   sendQuote: provided<{ success: boolean; message?: string }, QuoteRequest>('sendQuote'),
   /**
    * The details step's flight look-up (issue 42): asks for the input's number at once and again for each number typed

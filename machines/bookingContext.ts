@@ -1,6 +1,7 @@
 // The booking wizard's context, input and events (./booking.ts), and the plain functions on them: the booking call
 // a context makes, its attempt's fingerprint, the amount a card is charged, the tabs the home page offers.
 import type { FlightCheck } from '../src/domain/flights';
+import type { AccountBilling } from '../src/domain/accountPayment';
 import type {
   BookingForm, BookingResult, BookingType, HourlyRateForm, PriceDetail, PassengerProfile, QuoteRequest, RegistrationData,
   RegistrationMode,
@@ -75,7 +76,14 @@ export interface BookingContext {
   attempt: Attempt | null;
   /** The card provider's publishable key, once the card page has it (SPEC 2: /stripecheckout?stripeKey=...). */
   cardKey: string | null;
-  paymentMethod: 'car' | 'card' | null;
+  paymentMethod: PaymentMethod | null;
+  /**
+   * Issue 44: the signed-in booker's company account, as the payment step loads it (null: none, or not signed in),
+   * the values of its booking fields given with "Pay on account", and a value the server refused (shown under it).
+   */
+  billing: AccountBilling | null;
+  accountFields: Record<string, string>;
+  accountFieldError: { fieldId: string; message: string } | null;
   booking: BookingResult | null;
   /** The message of the dialog or notice on screen, if any. */
   error: string | null;
@@ -95,6 +103,7 @@ export interface BookingContext {
 }
 
 export type UrgentReason = 'grace' | 'banned';
+export type PaymentMethod = 'car' | 'card' | 'account';
 
 export type BookingEvent =
   | { type: 'url.changed'; path: string; search: string }
@@ -108,6 +117,8 @@ export type BookingEvent =
   | { type: 'details.submit'; mode: RegistrationMode; registration: RegistrationData; flights?: Flights }
   | { type: 'payment.payInCar' }
   | { type: 'payment.payByCard' }
+  /** Issue 44: a booker pays on their company's account, with the values of its booking fields (by field id). */
+  | { type: 'payment.payOnAccount'; fields: Record<string, string> }
   | CardToBooking
   | { type: 'quote.submit'; request: QuoteRequest }
   /** The details step's flight look-up answered (issue 42; the checkFlight actor sends it). */
@@ -136,16 +147,17 @@ export const priceInput = (c: BookingContext): PriceInput => ({
 /** What the e-mail check (SPEC 4) is given. */
 export const checkEmailInput = (c: BookingContext): CheckEmailInput => ({ email: c.registration!.email, password: c.registration!.password ?? '' });
 /** The booking call for the context's trip, paid this way, under the current attempt's key. */
-export function bookingInput(c: BookingContext, paymentMethod: 'car' | 'card'): CreateBookingInput {
+export function bookingInput(c: BookingContext, paymentMethod: PaymentMethod): CreateBookingInput {
   return {
     idempotencyKey: c.attempt?.key ?? '',
     bookingType: c.bookingType, bookingForm: c.bookingForm, hourlyForm: c.hourlyForm, vehicle: c.selectedVehicle!,
     quantity: c.quantity, mode: c.registrationMode, registration: c.registration!, paymentMethod, token: c.session?.token ?? null,
+    ...(paymentMethod === 'account' ? { accountFields: c.accountFields } : {}),
   };
 }
 
 /** A short digest of what is booked and how it is paid (never the password): the same request keeps its key. */
-export function attemptFingerprint(c: BookingContext, paymentMethod: 'car' | 'card'): string {
+export function attemptFingerprint(c: BookingContext, paymentMethod: PaymentMethod): string {
   const { idempotencyKey: _key, registration, ...rest } = bookingInput(c, paymentMethod);
   const { password: _password, ...reg } = registration ?? ({} as RegistrationData);
   const text = JSON.stringify({ ...rest, registration: reg });
@@ -221,6 +233,9 @@ export function initialContext(input: BookingInput): BookingContext {
     attempt: stored?.attempt ?? null,
     cardKey: null,
     paymentMethod: null,
+    billing: null,
+    accountFields: {},
+    accountFieldError: null,
     booking: stored?.booking ?? null,
     error: null,
     addressError: null,

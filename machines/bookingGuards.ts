@@ -3,6 +3,7 @@ import type { BookingResponse, CheckEmailResponse } from '../src/domain/schemas'
 import { allowsGuests, showsCard, showsPayInCar } from '../src/domain/settings';
 import { isUrgentBookingError } from '../src/domain/messages';
 import { AddressError } from '../src/domain/places';
+import { AccountFieldError, bookingFieldErrors } from '../src/domain/accountPayment';
 import { landingStep, type Step } from './bookingSteps';
 import { errorText } from './shared';
 import type { BookingContext, BookingEvent } from './bookingContext';
@@ -37,5 +38,10 @@ export const bookingGuards = {
   emailAccepted: ({ context }: Args, r: CheckEmailResponse) =>
     (context.registrationMode === 'existing_client' ? r.success === true : r.found === false),
   bookingSucceeded: (_: Args, r: BookingResponse) => r.success === true,
+  /** Issue 44: an active account's booker, every required field filled and every value one the account takes. */
+  accountPayable: ({ context, event }: Args) => event.type === 'payment.payOnAccount' && context.billing?.status === 'active'
+    && Object.keys(bookingFieldErrors(context.billing.fields, event.fields)).length === 0,
+  /** The booking call refused a value of the account's fields: shown under it, not in a dialog. */
+  isAccountFieldError: (_: Args, { error }: { error: unknown }) => error instanceof AccountFieldError,
   quoteSent: (_: Args, r: { success: boolean }) => r.success === true,
 };

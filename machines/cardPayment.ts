@@ -15,65 +15,12 @@ import type { BookingResponse, BookingResult } from '../src/domain/schemas';
 import type { CardKeyResponse, ConfirmPaymentIntentResponse } from '../src/domain/cardSchemas';
 import { CARD_SERVICE_UNAVAILABLE, INTENT_FAILED, PAID_NOT_CONFIRMED, isCardTriesUsedUp } from '../src/domain/messages';
 import { errorText, failure, output, provided } from './shared';
-import type { CreateBookingInput } from '../src/domain/bookingRequest';
+import {
+  payerOf, type AuthenticationResult, type BillingDetails, type CardCompletion, type CardOrder, type CardPaymentContext, type CardPaymentEvent,
+  type CardPaymentInput, type CardPaymentOutput, type CardToBooking, type PaymentMethodResult,
+} from './cardTypes';
 
-/** A change to a booking whose higher price is paid by card (issue 27): the booking's link and the waiting change. */
-export interface ChangeOrder { change: { reference: string; key: string; id: number }; payer: BillingDetails }
-/** A booking the office took by phone, paid through its payment link (issue 43, ./payLink.ts): the link's reference and key. */
-export interface LinkOrder { link: { reference: string; key: string }; payer: BillingDetails }
-/** What is paid for: a new booking (as the final call sends it, with the wizard's Idempotency-Key), a change, or a link's booking. */
-export type CardOrder = CreateBookingInput | ChangeOrder | LinkOrder;
-
-/** Who pays, as the card provider keeps it with the card. */
-export const payerOf = (o: CardOrder): BillingDetails => ('change' in o || 'link' in o ? o.payer : {
-  name: `${o.registration.firstName} ${o.registration.surname}`.trim(), email: o.registration.email,
-});
-
-/** The completing call's input: the order with the payment that paid it. */
-export type CardCompletion = CardOrder & { paymentMethod: 'card'; stripeSessionId: string | null; paymentId: string | null };
-
-export interface CardPaymentInput {
-  booking: CardOrder;
-  /** What the server will charge, in pence (SPEC 9: the amount is sent x 100). */
-  amountPence: number;
-  /** The intent made for this booking on an earlier visit to the page (a reload). */
-  intentId: string | null;
-}
-export interface CardPaymentOutput { booking: BookingResult }
-
-export type CardField = 'number' | 'expiry' | 'cvc';
-/** What the provider's card form gives: a payment method, or the field it refused (shown under that input). */
-export type PaymentMethodResult =
-  | { paymentMethodId: string }
-  | { fieldError: { field: CardField; message: string } }
-  | { error: string };
-/** Who pays, as the card provider keeps it with the card. */
-export interface BillingDetails { name: string; email: string }
-export type AuthenticationResult = { ok: true } | { ok: false; error: string };
-
-export type CardPaymentEvent =
-  | { type: 'card.submitted' }
-  | { type: 'card.retry' }
-  | { type: 'error.dismissed' };
-
-/** What the card page tells the wizard (it keeps the key for the URL and the intent for a reload). */
-export type CardToBooking =
-  | { type: 'card.keyLoaded'; publishableKey: string }
-  | { type: 'card.intentCreated'; intentId: string };
-
-export interface CardPaymentContext extends CardPaymentInput {
-  key: CardKeyResponse | null;
-  clientSecret: string | null;
-  sessionId: string | null;
-  paymentId: string | null;
-  /** The card as the provider's form gave it, for the intent. */
-  paymentMethodId: string | null;
-  /** The 'Payment failed' dialog's message (or the page's, when the service is unavailable). */
-  error: string | null;
-  /** A card input the provider refused, with its message. */
-  fieldError: { field: CardField; message: string } | null;
-  confirmed: BookingResult | null;
-}
+export * from './cardTypes';
 
 export const cardPaymentMachine = setup({
   types: {
@@ -164,7 +111,12 @@ export const cardPaymentMachine = setup({
     },
     // 2. Card entry: the inputs and their inline errors.
     entering: {
-      on: { 'card.submitted': { target: 'creatingPaymentMethod', actions: 'clearMessages' } },
+      on: {
+        'card.submitted': { target: 'creatingPaymentMethod', actions: 'clearMessages' },
+        // Issue 44: a wallet's payment method takes the card's own steps from the intent on (one intent, one booking).
+        'card.walletPaid': { target: 'creatingIntent', actions: ['clearMessages', assign({ paymentMethodId: ({ event }) => event.paymentMethodId })] },
+        'card.walletFailed': { target: 'failed', actions: assign({ error: ({ event }) => event.error, fieldError: null }) },
+      },
     },
     creatingPaymentMethod: {
       tags: 'busy',

@@ -117,6 +117,9 @@ export const operatorMachine = operatorSetup.createMachine({
             { guard: 'onData', target: 'data', actions: assign({ dataSection: ({ context }) => sectionOf(context.location.search, context.staff?.role) }) },
             // Issue 43's pages, each run as a child machine (./consolePage.ts).
             { guard: { type: 'onScreen', params: { screen: 'operatorRecords' } }, target: 'records' },
+            // Issue 44: the corporate accounts and their invoices (every member of staff; a company's staff their own).
+            { guard: { type: 'onScreen', params: { screen: 'operatorAccounts' } }, target: 'accounts' },
+            { guard: { type: 'onScreen', params: { screen: 'operatorInvoices' } }, target: 'invoices' },
             { guard: { type: 'onScreen', params: { screen: 'operatorComplaints' } }, target: 'complaints' },
             { guard: { type: 'onScreen', params: { screen: 'operatorLostProperty' } }, target: 'lostProperty' },
             { guard: { type: 'onScreen', params: { screen: 'operatorNewBooking' } }, target: 'newBooking' },
@@ -179,6 +182,8 @@ export const operatorMachine = operatorSetup.createMachine({
         export: exportPage,
         // Issue 43: the pages of the operator's books, each its own machine, started with the address and who is signed in.
         records: consolePage('operatorRecords', 'recordsPage'),
+        accounts: consolePage('operatorAccounts', 'accountsPage'),
+        invoices: consolePage('operatorInvoices', 'invoicesPage'),
         complaints: consolePage('operatorComplaints', 'caseworkPage'),
         lostProperty: consolePage('operatorLostProperty', 'caseworkPage'),
         newBooking: consolePage('operatorNewBooking', 'phoneBookingPage'),

@@ -14,6 +14,8 @@ import { recordsMachine } from './operatorRecords';
 import { caseworkMachine } from './operatorCasework';
 import { phoneBookingMachine } from './phoneBooking';
 import { privacyMachine } from './operatorPrivacy';
+import { accountsMachine } from './operatorAccounts';
+import { invoicesMachine } from './operatorInvoices';
 import type {
   ActionResult, Board, BoardQuery, BookingPage, CallError, DataSaved, DeskAction, Filters, Latest, MailRow, MailStatus,
   OperatorContext, OperatorEvent, OperatorInput, Records, StaffMember,
@@ -57,6 +59,7 @@ export const ACTION_DONE: Record<DeskAction['kind'], string> = {
   cancel: 'Booking cancelled. The passenger, the office and the company have been told.',
   retryRefund: 'Refund asked for again.',
   refund: 'Refund made. The passenger has been e-mailed.',
+  adjustCharge: 'Charge changed.',
 };
 
 
@@ -86,6 +89,9 @@ export const operatorActors = {
   privacyPage: privacyMachine,
   /** Issue 43 §3: Complaints and Lost property, one machine for both registers. */
   caseworkPage: caseworkMachine,
+  /** Issue 44: the corporate accounts, and their invoices. */
+  accountsPage: accountsMachine,
+  invoicesPage: invoicesMachine,
   /** Polls the newest booking every few seconds and sends `latest` (provided by the app; tests send it themselves). */
   watchLatest: fromCallback(() => () => {}),
   /** Hears of every change of a booking this member of staff may see and sends `booking.changed` (provided by the app). */
@@ -143,7 +149,7 @@ export const operatorSetup = setup({
  * A page run as a child machine (./consolePage.ts), invoked as `page` with the address and the member of staff while
  * its screen is open. What it tells the console is heard here alone: the address it shows, and a session that ended.
  */
-export const consolePage = (screen: OperatorScreen, src: 'recordsPage' | 'privacyPage' | 'phoneBookingPage' | 'caseworkPage') => operatorSetup.createStateConfig({
+export const consolePage = (screen: OperatorScreen, src: 'recordsPage' | 'privacyPage' | 'phoneBookingPage' | 'caseworkPage' | 'accountsPage' | 'invoicesPage') => operatorSetup.createStateConfig({
   meta: { screen },
   invoke: { id: 'page', src, input: ({ context }) => ({ location: context.location, staff: context.staff! }) },
   on: {
@@ -221,10 +227,11 @@ export const bookingPage = operatorSetup.createStateConfig({
         onDone: {
           target: 'loading',
           actions: assign(({ event }) => {
-            const { kind, refund } = event.output;
+            const { kind, refund, done } = event.output;
             return {
               action: null, records: null,
-              notice: refund?.status === 'failed' ? null : ACTION_DONE[kind],
+              // The server's own words where it has them (a change of charge: the note it issued).
+              notice: refund?.status === 'failed' ? null : done ?? ACTION_DONE[kind],
               error: refund?.status === 'failed' ? { message: `The booking is cancelled, but the refund failed: ${refund.error}. Use Retry refund.` } : null,
             };
           }),

@@ -9,6 +9,7 @@ import type { Location } from '../src/domain/screens';
 import type { BookingResult } from '../src/domain/schemas';
 import type { BookingRecord } from '../src/domain/bookingRecords';
 import type { DataChange, DataSection } from '../src/domain/operatorData';
+import type { ChargeInput } from '../src/domain/accounts';
 
 export interface StaffMember { id: number; email: string; name: string; role: 'admin' | 'dispatcher' | 'company'; company_name: string | null }
 
@@ -46,6 +47,8 @@ export interface BookingPage {
     flight?: BookingFlight | null;
     cancel_reason: string | null;
     refund: { amount: string; status: string; id: string | null; error: string | null } | null;
+    /** Issue 44: the account a journey on account is billed to; null (or absent, before) for any other booking. */
+    account?: { id: number; name: string } | null;
   };
   timeline: TimelineEntry[];
   /** What the licensing record keeps of it (issue 43 §2); absent before. */
@@ -65,10 +68,15 @@ export type DeskAction =
   | { kind: 'complete' } | { kind: 'noShow' }
   | { kind: 'cancel'; cancel: CancelInput }
   | { kind: 'retryRefund' }
-  | { kind: 'refund' };
+  | { kind: 'refund' }
+  /** Issue 44: what a journey on account is charged, changed with the reason (the new amount in pounds). */
+  | { kind: 'adjustCharge'; charge: ChargeInput };
 
-/** What an action answers: which it was and, for a cancellation, how the refund went. */
-export interface ActionResult { kind: DeskAction['kind']; refund?: { status: string; error?: string } | null }
+/**
+ * What an action answers: which it was; for a cancellation, how the refund went; for a change of charge, the server's
+ * words (with the credit or debit note's number when the month was invoiced).
+ */
+export interface ActionResult { kind: DeskAction['kind']; refund?: { status: string; error?: string } | null; done?: string; note?: string | null }
 
 /** An API refusal as the machine keeps it: the message, the field it names, and whether the session ended. */
 export interface CallError { message: string; field?: string; status?: number }

@@ -20,16 +20,22 @@ export const MUTATION_RUNS = [
       tests: ['test/machine/booking.model.test.ts', 'test/machine/app.model.test.ts', 'test/unit/booking-context.test.ts', 'test/unit/landing-step.test.ts', 'test/unit/screens.test.ts'] },
     // The services the wizard calls, as placeholders the app replaces: what they say when it does not.
     { name: 'machines-actors', machines: ['bookingActors'], tests: ['test/machine/booking.model.test.ts'] },
-    { name: 'machines-card', machines: ['cardPayment'],
+    { name: 'machines-card', machines: ['cardPayment', 'cardTypes'],
       tests: ['test/machine/cardPayment.model.test.ts', 'test/machine/booking.model.test.ts', 'test/machine/manage.model.test.ts'] },
-    { name: 'machines-account', machines: ['account', 'accountLocation'],
+    { name: 'machines-account', machines: ['account', 'accountLocation', 'accountSetup', 'accountPage'],
       tests: ['test/machine/account.model.test.ts', 'test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
+    // The corporate area's Journeys and Invoices pages (issue 44), the account's children.
+    { name: 'machines-corporate', machines: ['accountJourneys', 'accountInvoices'],
+      tests: ['test/machine/accountJourneys.model.test.ts', 'test/machine/accountInvoices.model.test.ts'] },
     { name: 'machines-operator', machines: ['operator', 'operatorSetup', 'operatorPages'], tests: ['test/machine/operator.model.test.ts'] },
     // The console's pages run as its child machines (issue 43: records, New booking, privacy, complaints and lost
     // property), a group of their own: their model tests take a second, the console's half a minute.
     { name: 'machines-pages', machines: ['consolePage', 'operatorRecords', 'phoneBooking', 'operatorPrivacy', 'operatorCasework'],
       tests: ['test/machine/records.model.test.ts', 'test/machine/phoneBooking.model.test.ts', 'test/machine/privacy.model.test.ts',
         'test/machine/casework.model.test.ts'] },
+    // The console's Accounts and Invoices pages (issue 44).
+    { name: 'machines-accounts', machines: ['operatorAccounts', 'operatorInvoices'],
+      tests: ['test/machine/accounts.model.test.ts', 'test/machine/invoices.model.test.ts'] },
     // A passenger's booking and a card payment link's page (issue 43).
     { name: 'machines-manage', machines: ['manage', 'manageSetup', 'payLink'], tests: ['test/machine/manage.model.test.ts', 'test/machine/payLink.model.test.ts'] },
     { name: 'machines-app', machines: ['app', 'shared'], tests: ['test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
@@ -75,7 +81,14 @@ export const MUTATION_RUNS = [
       mutate: ['src/server/bookings/bookings.ts', 'src/server/bookings/bookingNumber.ts'],
       tests: ['test/api/booking.test.ts', 'test/api/booking-statements.test.ts', 'test/api/office-notices.test.ts', 'test/api/registration-modes.test.ts',
         'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/booking-rules.test.ts',
-        'test/api/spent-allowances.test.ts', 'test/api/phone-bookings.test.ts'],
+        'test/api/spent-allowances.test.ts', 'test/api/phone-bookings.test.ts', 'test/api/accounts.test.ts'],
+    },
+    // Corporate accounts on a monthly invoice (issue 44): paying on account within the limit, the invoice run, the
+    // booker's journeys.
+    {
+      name: 'server-accounts',
+      mutate: ['src/server/accounts/billing.ts', 'src/server/accounts/invoiceRun.ts', 'src/server/accounts/store.ts', 'src/server/accounts/journeys.ts'],
+      tests: ['test/api/accounts.test.ts'],
     },
   ].map((run) => ({ config: 'stryker.server.config.json', ignoreStatic: false, ...run })),
 ].map((run) => ({

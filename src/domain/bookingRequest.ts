@@ -12,7 +12,10 @@ export interface CreateBookingInput {
   quantity: number;
   mode: RegistrationMode;
   registration: RegistrationData;
-  paymentMethod: 'car' | 'card';
+  /** 'account': billed to the signed-in booker's company on its monthly invoice (issue 44). */
+  paymentMethod: 'car' | 'card' | 'account';
+  /** Paid on account: the values of the account's booking fields, by field id. */
+  accountFields?: Record<string, string>;
   /** The signed-in passenger's token: the booking is then theirs. */
   token: string | null;
   /** A card booking's payment (SPEC 7 booking: stripe_session_id and paymentId). */

@@ -10,6 +10,7 @@ import {
 import type { CancelInput } from './operatorDesk';
 import type { DataChange } from './operatorData';
 import type { AssignInput, CarRecordInput, DriverRecordInput } from './fleetRecords';
+import type { AccountInput, FieldInput } from './accounts';
 
 /** Text, or the field left out (the form's rules then ask for it in their own words). */
 const text = optional(string());
@@ -75,3 +76,19 @@ export const DataChangeBody = dynamic((v) => {
 
 /** The body of POST /operator/data: the change, checked apart so its fields are named as the forms name them. */
 export const DataRequest = type({ change: type({}) });
+
+/** POST /operator/accounts: a corporate account, new or (with `id`) changed (issue 44; its rules: ./accounts.ts). */
+export const AccountBody = type({
+  id: numeric, name: text, address: text, billing_email: text, vat_number: text, terms_days: numeric, credit_limit: numeric, status: text,
+  status_reason: text, company_id: numeric,
+} satisfies Record<keyof AccountInput | 'id', Struct<any, any>>);
+/** POST /operator/accounts/{id}/fields: a booking field of the account, new or (with `id`) changed. */
+export const AccountFieldBody = type({ id: numeric, label: text, required: yesNo, options: text, active: yesNo } satisfies Record<keyof FieldInput | 'id', Struct<any, any>>);
+/** POST /operator/accounts/{id}/bookers: a passenger with a sign-in joins the account, or (join false) leaves it. */
+export const BookerBody = type({ email: text, join: optional(boolean()) });
+/** POST /operator/invoices/run: the month (2026-10; the month before today's when left out), one account or all. */
+export const InvoiceRunBody = type({ month: text, account_id: numeric });
+/** POST /operator/invoices/{number}/paid: the day it was paid (a date), or null to mark it unpaid again. */
+export const InvoicePaidBody = type({ paid_on: optional(union([string(), literal(null)])) });
+/** POST /operator/bookings/{reference}/charge: what an account's finished journey is charged, and why (issue 44). */
+export const ChargeBody = type({ amount: numeric, reason: text });

@@ -19,7 +19,7 @@ export const STATUS_LABELS: Record<BookingStatus, string> = {
 };
 export const isBookingStatus = (s: string): s is BookingStatus => (BOOKING_STATUSES as readonly string[]).includes(s);
 
-export type BookingAction = 'assignDriver' | 'complete' | 'noShow' | 'cancel' | 'refund';
+export type BookingAction = 'assignDriver' | 'complete' | 'noShow' | 'cancel' | 'refund' | 'adjustCharge';
 
 /**
  * What the office may do with a booking: a confirmed one takes a driver (again, to change it) and can be cancelled
@@ -40,10 +40,15 @@ export const mayRefund = (role: string): boolean => role === 'admin' || role ===
 /** A cancelled booking with card money left to give back: the office may refund it, all that is left, once. */
 export const refundDue = (b: { status: string; leftPence: number }): boolean => b.status === 'cancelled' && b.leftPence > 0;
 
-/** The buttons a member of staff sees on a booking: what allowedActions allows, and Refund for the office when one is due. */
-export function deskActions(b: { status: string; pickupAt: Date; leftPence: number }, role: string, now: Date): BookingAction[] {
+/**
+ * The buttons a member of staff sees on a booking: what allowedActions allows, and for the office Refund when one is
+ * due and Change charge when the booking's charge may change (issue 44: `chargeAdjustable`, a journey on account once
+ * completed or a no-show, as ./accounts.ts mayAdjustCharge says).
+ */
+export function deskActions(b: { status: string; pickupAt: Date; leftPence: number; chargeAdjustable?: boolean }, role: string, now: Date): BookingAction[] {
   const actions = allowedActions(b, now);
-  return mayRefund(role) && refundDue(b) ? [...actions, 'refund'] : actions;
+  if (!mayRefund(role)) return actions;
+  return [...actions, ...(refundDue(b) ? ['refund' as const] : []), ...(b.chargeAdjustable ? ['adjustCharge' as const] : [])];
 }
 
 export const BOARD_TABS = ['today', 'upcoming', 'past', 'awaiting', 'cancelled'] as const;

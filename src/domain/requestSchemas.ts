@@ -7,7 +7,10 @@ import { BookingType, RegistrationData, RegistrationMode } from './schemas';
 
 export const DistanceRequest = object({ pickup: Text(1, 300), dropoff: Text(1, 300) });
 
-export const PaymentMethod = enums(['car', 'card']);
+export const PaymentMethod = enums(['car', 'card', 'account']);
+
+/** A booking paid on account (issue 44): the values of the account's booking fields, by field id. */
+export const AccountFieldValues = record(pattern(string(), /^\d{1,9}$/), size(string(), 0, 200));
 
 /** Body of POST /api/v1/booking (SPEC 7). */
 export const BookingRequest = type({
@@ -22,6 +25,7 @@ export const BookingRequest = type({
   selected_passenger: defaulted(RegistrationMode, 'guest_login'),
   stripe_session_id: optional(nullable(Text(0, 255))),
   paymentId: optional(nullable(Text(0, 255))),
+  account_fields: optional(AccountFieldValues),
 });
 export type BookingRequest = Infer<typeof BookingRequest>;
 

@@ -57,6 +57,9 @@ export const SCREENS = {
   login: { path: '/login', title: 'Sign in to your corporate account', hideNavbar: true, area: 'account', view: 'AccountArea' },
   bookings: { path: '/bookings', title: 'Your bookings', hideNavbar: true, area: 'account', signedIn: true, view: 'AccountArea' },
   myAccount: { path: '/my-account', title: 'My account', hideNavbar: true, area: 'account', signedIn: true, view: 'AccountArea' },
+  // Issue 44: a booker's journeys for expenses (filtered, CSV) and their company account's invoices.
+  journeys: { path: '/bookings/journeys', title: 'Journeys and expenses', hideNavbar: true, area: 'account', signedIn: true, view: 'AccountArea' },
+  invoices: { path: '/bookings/invoices', title: 'Invoices', hideNavbar: true, area: 'account', signedIn: true, view: 'AccountArea' },
   // The console (issue 26). A `:name` part of a path stands for any one part (a booking's reference).
   operatorLogin: { path: '/operator/login', title: 'Staff sign-in', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   operatorBoard: { path: '/operator', title: 'Bookings board', aliases: ['/operator/bookings'], hideNavbar: true, area: 'operator', view: 'OperatorArea' },
@@ -72,6 +75,9 @@ export const SCREENS = {
   operatorLostProperty: { path: '/operator/lost-property', title: 'Lost property', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   // A passenger's requests about their personal data (issue 43 §4): administrators; the address is never in the URL.
   operatorPrivacy: { path: '/operator/privacy', title: 'Privacy requests', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  // Issue 44: corporate accounts (an account's record, booking fields and bookers) and their monthly invoices.
+  operatorAccounts: { path: '/operator/accounts', title: 'Accounts', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
+  operatorInvoices: { path: '/operator/invoices', title: 'Account invoices', hideNavbar: true, area: 'operator', view: 'OperatorArea' },
   // A passenger's booking through its link (issue 27), and the page that e-mails a lost link.
   manageFind: { path: '/manage', title: 'Find your booking', area: 'manage', view: 'ManageArea' },
   manageBooking: { path: '/manage/:reference', title: 'Your booking', area: 'manage', view: 'ManageArea' },

@@ -21,6 +21,8 @@ import { payLinkRoutes } from './bookings/payLinkRoutes';
 import { recordsRoutes } from './operator/recordsRoutes';
 import { phoneRoutes } from './operator/phoneRoutes';
 import { caseworkRoutes } from './operator/caseworkRoutes';
+import { accountConsoleRoutes } from './operator/accountRoutes';
+import { bookerRoutes } from './accounts/routes';
 import { privacyRoutes } from './privacy/routes';
 import { manageRoutes } from './manage/routes';
 import { GATEWAY_PATH } from './payments/provider';
@@ -109,6 +111,8 @@ function createApiApp(deps: AppDeps) {
   api.route('/', recordsRoutes);
   api.route('/', phoneRoutes);
   api.route('/', caseworkRoutes);
+  api.route('/', accountConsoleRoutes);
+  api.route('/', bookerRoutes);
   api.route('/', privacyRoutes);
   api.route('/', manageRoutes);
   api.route('/', driverRoutes);

@@ -20,6 +20,9 @@ import { cardProviderFromConfig } from './payments/provider';
 import { reconcileCardBookings } from './cardEvents/cardEvents';
 import { loadSettings } from './deps';
 import { purgeExpiredRecords } from './operator/retention';
+import { issueAccountInvoices } from './accounts/invoiceRun';
+import { previousMonth } from '../domain/accounts';
+import { ukToday } from '../domain/ukTime';
 import { expireUnpaidCardBookings } from './bookings/unpaidBookings';
 import { removeExpiredPersonalData, removeUnpaidPersonalData } from './privacy/job';
 import { listening, listeningOn, refusalLine, siteUrl } from './startup';
@@ -176,7 +179,16 @@ async function start(options: ServeOptions) {
     .then(() => removeOldOutboxFiles(path.join(config.dataDir, 'sms'), config.outboxRetentionDays, Date.now(), '.txt'))
     .then(() => { if (!config.databaseUrl) makeTreePrivate(config.dataDir); })
     .catch((err) => console.error('Retention clean-up failed:', err));
-  const periodic = () => { void reconcile(); void purge(); };
+  // Issue 44: the accounts' invoices for the month before, issued on the first of the month (each try issues only what
+  // is missing, so a server that was stopped then catches up at its next start).
+  const invoiceRun = () => loadSettings(db)
+    .then((settings) => issueAccountInvoices(db, { periodStart: previousMonth(ukToday()).start, now: new Date(), settings, siteUrl: config.siteUrl }))
+    .then((issued) => {
+      if (!issued.length) return;
+      console.log(`Issued ${issued.length} account invoice(s) for last month.`);
+      mail.kick();
+    }, (err) => console.error('Account invoice run failed:', err));
+  const periodic = () => { void reconcile(); void purge(); void invoiceRun(); };
   // The first run waits a few seconds, so the first pages after a start never queue behind it for the database.
   const firstRun = setTimeout(periodic, 5_000);
   firstRun.unref();

@@ -4,7 +4,9 @@
 import { array, assert } from 'superstruct';
 import { BookingResponse, CheckEmailResponse, FleetVehicle, type QuoteRequest } from '../domain/schemas';
 import type { CheckEmailInput, CreateBookingInput } from '../../machines/booking';
+import { FetchError } from 'ofetch';
 import { api, bearer, callError, errorMessage } from './api';
+import { AccountFieldError, type AccountBilling } from '../domain/accountPayment';
 
 /** SPEC 7 booking's body; the card calls send the same booking, so the server knows it by the same key. */
 export function bookingBody(input: CreateBookingInput) {
@@ -19,6 +21,7 @@ export function bookingBody(input: CreateBookingInput) {
     selected_passenger: input.mode,
     stripe_session_id: input.stripeSessionId ?? null,
     paymentId: input.paymentId ?? null,
+    ...(input.paymentMethod === 'account' ? { account_fields: input.accountFields ?? {} } : {}),
   };
 }
 
@@ -31,8 +34,19 @@ export async function createBooking(input: CreateBookingInput): Promise<BookingR
     assert(res, BookingResponse);
     return res;
   } catch (err) {
+    // Issue 44: a value of the account's fields the server refused is shown under its field.
+    const field = err instanceof FetchError ? (err.data as { field?: string } | undefined)?.field ?? '' : '';
+    const id = /^account_fields\.(\d+)$/.exec(field)?.[1];
+    if (id) throw new AccountFieldError(errorMessage(err), id);
     throw callError(err);
   }
+}
+
+/** Issue 44: the signed-in booker's company account, for "Pay on account" (null: none, or nobody signed in). */
+export async function loadBilling(input: { token: string | null }): Promise<AccountBilling | null> {
+  if (!input.token) return null;
+  const res = await api('/account/billing', { headers: bearer(input.token) });
+  return (res as { account: AccountBilling | null }).account ?? null;
 }
 
 /** SPEC 4 'Email check'. */

@@ -47,6 +47,7 @@ const booking = bookingMachine.provide({
     calculatePrice: fromPromise(({ input }: { input: PriceInput }) => api.calculatePrice(input)),
     checkEmail: fromPromise(async ({ input }: { input: CheckEmailInput }) => (await bookingCalls()).checkEmail(input)),
     createBooking: fromPromise(async ({ input }: { input: CreateBookingInput }) => (await bookingCalls()).createBooking(input)),
+    loadBilling: fromPromise(async ({ input }: { input: { token: string | null } }) => (input.token ? (await bookingCalls()).loadBilling(input) : null)),
     sendQuote: fromPromise(async ({ input }: { input: QuoteRequest }) => (await bookingCalls()).sendQuote(input)),
     checkFlight,
     forgotPassword,

@@ -6,7 +6,7 @@ import { TEST_SECURITY, TEST_SITE_URL, recordDriverAndCar, testApp } from './set
 import { runAdmin } from '../../src/server/operator/adminCommands';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { localKeys, type CardProvider } from '../../src/server/payments/provider';
-import { csvField } from '../../src/server/operator/csv';
+import { csvField } from '../../src/server/http/csv';
 import { phoneDigits } from '../../src/server/operator/deskQueries';
 import { smsLength } from '../../src/domain/sms';
 import { formatDateLong } from '../../src/domain/ukTime';

@@ -420,6 +420,50 @@ describe.each([375, 1280])('accessibility of the card page at %i px', (width) =>
   });
 });
 
+// Issue 44 §4: a wallet on the card step (the test gateway's stand-in for Apple Pay and Google Pay).
+describe('paying with a wallet', () => {
+  const wallet = (page: Page) => page.getByRole('button', { name: 'Pay with Test wallet' });
+  const sheet = (page: Page) => page.getByRole('dialog', { name: 'Test wallet' });
+
+  it('books once with the wallet, even when its button is pressed again while paying, and says Pay by Card', async () => {
+    const email = uniqueEmail('wallet');
+    const page = await atCardPage({ email });
+    await wallet(page).waitFor();
+    expect(await page.getByText('or pay by card').isVisible()).toBe(true);
+    expect(await violations(page), 'card page with the wallet').toEqual([]);
+    const amount = await payAmount(page);
+    await wallet(page).click();
+    await sheet(page).waitFor();
+    expect(await sheet(page).textContent()).toContain(`£${amount}`);
+    await sheet(page).getByRole('button', { name: 'Pay' }).click();
+    // A second press while the first payment goes on: the machine takes one wallet payment.
+    await wallet(page).click({ timeout: 2000 }).catch(() => {});
+    if (await sheet(page).isVisible()) await sheet(page).getByRole('button', { name: 'Pay' }).click();
+    const reference = await confirmation(page);
+    await expectOnePaidBooking(email, reference);
+  });
+
+  it('keeps the card form after the wallet is cancelled, and the card still pays, at 375 px', async () => {
+    const email = uniqueEmail('wallet-cancel');
+    const page = await atCardPage({ email, width: 375 });
+    await wallet(page).click();
+    await sheet(page).getByRole('button', { name: 'Cancel' }).click();
+    await sheet(page).waitFor({ state: 'detached' });
+    await typeCard(page, CARD.paid);
+    await payButton(page).click();
+    const reference = await confirmation(page);
+    await expectOnePaidBooking(email, reference);
+  });
+
+  it('shows no wallet when the browser offers none', async () => {
+    const page = await atPayment({ email: uniqueEmail('no-wallet') });
+    await page.evaluate(() => { (window as unknown as { __TEST_GATEWAY_WALLET__: boolean }).__TEST_GATEWAY_WALLET__ = false; });
+    await toCardPage(page);
+    expect(await wallet(page).count()).toBe(0);
+    expect(await page.getByText('or pay by card').isVisible()).toBe(false);
+  });
+});
+
 describe('SHOWCARD', () => {
   it('off: no Pay By Card, and a typed /stripecheckout lands on /paymentview', async () => {
     await setting('SHOWCARD', 'no');

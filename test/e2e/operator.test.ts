@@ -457,7 +457,9 @@ describe('a journey that has taken place', () => {
       await page.getByLabel('E-mail').fill(ADMIN.email);
       await page.getByLabel('Password').fill(ADMIN.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      const links = board(page).getByRole('link');
+      // The demo's two past journeys still to be marked (its journey on account of last month, issue 44, is completed).
+      await expect.poll(() => board(page).getByRole('link').count()).toBe(3);
+      const links = board(page).getByRole('row').filter({ hasNotText: 'Completed' }).getByRole('link');
       await expect.poll(() => links.count()).toBe(2);
       const [first, second] = await links.allTextContents();
       for (const [reference, button, label] of [[first, 'Mark completed', 'Completed'], [second, 'Mark no-show', 'No-show']]) {

@@ -7,7 +7,9 @@ import { accountLocation } from '../../machines/accountLocation';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED } from '../../src/domain/messages';
 import { run, testModel } from './modelPaths';
 import { passenger, session } from './fixtures';
-import { login, validateToken, fetchBookings, updateProfile, logout, url, credentials, loginOk, updated, profile, INPUTS, is, model } from './models/account';
+import {
+  login, validateToken, fetchBookings, updateProfile, logout, url, credentials, loginOk, updated, profile, INPUTS, is, model, pageLoaded, pageEnded,
+} from './models/account';
 
 testModel(model);
 
@@ -127,6 +129,37 @@ describe('what the machine does on its way', () => {
     // Either the bookings, or a path of this site (the app routes it; an unknown one lands on /).
     expect(navigated.every((n) => n.path.startsWith('/') && !n.path.startsWith('//'))).toBe(true);
     if (!navigated.length) expect(accountLocation(sut.snapshot)).toEqual({ path: '/bookings', search: '' });
+    sut.stop();
+  });
+
+  it('starts the Journeys page once, with the session, and after the page ends signs in again back to it (issue 44)', async () => {
+    const sut = run(model, INPUTS['a passenger with a stored token']);
+    await sut.exec(url('/bookings/journeys'));
+    await sut.exec(validateToken.done(true));
+    expect([sut.snapshot.value, sut.snapshot.context.page]).toEqual(['journeys', null]);
+    await sut.exec(pageLoaded('journeys'));
+    await sut.exec(pageLoaded('journeys'));
+    expect(sut.calls.filter((c) => c.service === 'journeysPage')).toEqual([{ service: 'journeysPage', input: { session } }]);
+    await sut.exec(pageEnded);
+    expect(accountLocation(sut.snapshot)).toEqual({ path: '/login', search: '?redirect=%2Fbookings%2Fjourneys' });
+    expect(sut.received).toEqual([{ type: 'session.changed', session: null }]);
+    await sut.exec({ type: 'login.submit', ...credentials });
+    await sut.exec(login.done(loginOk));
+    expect([sut.snapshot.value, accountLocation(sut.snapshot)]).toEqual(['journeys', { path: '/bookings/journeys', search: '' }]);
+    sut.stop();
+  });
+
+  it("ignores the other page's code, and stops the page when its screen is left (issue 44)", async () => {
+    const sut = run(model, INPUTS['a passenger with a stored token']);
+    await sut.exec(url('/bookings/invoices'));
+    await sut.exec(validateToken.done(true));
+    await sut.exec(pageLoaded('journeys'));
+    expect(sut.snapshot.context.page).toBeNull();
+    await sut.exec(pageLoaded('invoices'));
+    const page = sut.snapshot.context.page!;
+    expect(page.getSnapshot().status).toBe('active');
+    await sut.exec(url('/bookings'));
+    expect([sut.snapshot.value, sut.snapshot.context.page, page.getSnapshot().status]).toEqual(['checking', null, 'stopped']);
     sut.stop();
   });
 });

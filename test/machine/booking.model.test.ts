@@ -18,9 +18,13 @@ import { PASSWORD_RESET_DONE, RESET_CODE_SENT, RESET_CODE_VERIFIED, SAME_PLACE, 
 import { AddressError } from '../../src/domain/places';
 import { answers, run, testModel, toChild } from './modelPaths';
 import { bookingForm, bookingOk, bookingRefused, cardBookingOk, cardKey, client, hourlyForm, prices, registration, session, settings } from './fixtures';
+import { ACTIVE_ACCOUNT, ON_HOLD, PO_GIVEN, PO_MISSING, PO_REFUSED, billing } from './models/booking';
 import { url, price, create, quote, forgot, card, SERVICES, INTENT_ID, EVENTS, guestsOff, cardOn, vehicleChosen, everyStep, machine, reload, INPUTS, FIRST, serialize, model } from './models/booking';
 
 testModel(model);
+
+/** The calls a test counts: the payment step's look-up of the booker's account (issue 44) aside. */
+const booked = (sut: { calls: { service: string; input: unknown }[] }) => sut.calls.filter((c) => c.service !== 'loadBilling');
 
 describe('what the machine does on its way', () => {
   it("names the service the app did not provide when a call fails for want of it", async () => {
@@ -230,13 +234,32 @@ describe('what the machine does on its way', () => {
     sut.stop();
   });
 
+  it('pays on account (issue 44) for an active account\'s booker with the required field, with the fields as given', async () => {
+    const sut = run(model, { path: '/paymentview', settings: { ...settings, SHOWPAYINCAR: 'no' }, stored: everyStep, session });
+    expect(sut.calls.map((c) => [c.service, c.input])).toEqual([['loadBilling', { token: 'token-stored' }]]);
+    expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: PO_GIVEN })).toBe(false);
+    const held = run(model, { path: '/paymentview', settings, stored: everyStep, session });
+    await held.exec(billing.done(ON_HOLD));
+    expect([held.snapshot.context.billing, held.snapshot.can({ type: 'payment.payOnAccount', fields: PO_GIVEN })]).toEqual([ON_HOLD, false]);
+    held.stop();
+    await sut.exec(billing.done(ACTIVE_ACCOUNT));
+    expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: PO_MISSING })).toBe(false);
+    expect(sut.snapshot.can({ type: 'payment.payOnAccount', fields: { ...PO_GIVEN, 8: 'Marketing' } })).toBe(false);
+    await sut.exec({ type: 'payment.payOnAccount', fields: PO_GIVEN });
+    expect(booked(sut)).toMatchObject([{ service: 'createBooking', input: { paymentMethod: 'account', accountFields: PO_GIVEN, token: 'token-stored' } }]);
+    await sut.exec(create.fails(PO_REFUSED));
+    expect([sut.snapshot.value, sut.snapshot.context.accountFieldError, sut.snapshot.context.error])
+      .toEqual([{ payment: 'choosing' }, { fieldId: '7', message: PO_REFUSED.message }, null]);
+    sut.stop();
+  });
+
   it('offers Pay In Car only when SHOWPAYINCAR allows it (SPEC 9)', () => {
     const can = (SHOWPAYINCAR?: string) => {
       const sut = run(model, { path: '/paymentview', settings: { ...settings, ...(SHOWPAYINCAR ? { SHOWPAYINCAR } : {}) }, stored: everyStep });
       expect(sut.snapshot.matches({ payment: 'choosing' })).toBe(true);
       const yes = sut.snapshot.can({ type: 'payment.payInCar' });
       sut.send({ type: 'payment.payInCar' });
-      const calls = sut.calls.length;
+      const calls = booked(sut).length;
       sut.stop();
       return [yes, calls];
     };
@@ -271,7 +294,7 @@ describe('what the machine does on its way', () => {
       const sut = run(model, { path: '/paymentview', settings: { ...settings, ...(SHOWCARD ? { SHOWCARD } : {}) }, stored: everyStep });
       const yes = sut.snapshot.can({ type: 'payment.payByCard' });
       sut.send({ type: 'payment.payByCard' });
-      const at = [yes, pathOf(sut.snapshot), sut.calls.length];
+      const at = [yes, pathOf(sut.snapshot), booked(sut).length];
       sut.stop();
       return at;
     };
@@ -285,7 +308,7 @@ describe('what the machine does on its way', () => {
   it('opens /stripecheckout as the card page only with complete details and SHOWCARD, else falls back (SPEC 2)', () => {
     const lands = (input: Omit<BookingInput, 'path'>) => {
       const sut = run(model, { path: '/stripecheckout', ...input });
-      const at = [pathOf(sut.snapshot), sut.calls.map((c) => c.service)];
+      const at = [pathOf(sut.snapshot), booked(sut).map((c) => c.service)];
       sut.stop();
       return at;
     };
@@ -350,7 +373,7 @@ describe('what the machine does on its way', () => {
     expect(attempt).toMatchObject({ key: expect.stringMatching(/^[0-9a-f]{32}$/), intentId: null });
     expect(sut.actionsCalled.map((a) => a.type)).toEqual(['persist', 'persist']);
     // SPEC 9: 46.76 x 2, in pence.
-    expect(sut.calls).toEqual([{
+    expect(booked(sut)).toEqual([{
       service: 'cardPayment',
       input: {
         booking: {

@@ -554,6 +554,8 @@ function outputText(out: unknown): string {
   // The privacy page's export: where the address is held, and whether it may be erased.
   const held = o as { sections?: unknown[]; erase?: { allowed?: unknown } };
   if (Array.isArray(held.sections)) return ` (held in ${held.sections.length} places${held.erase?.allowed ? '' : ', erase refused'})`;
+  // Issue 44's console pages: an answer says whether the office may bill (mark invoices paid, issue them).
+  if (typeof (o as { may_bill?: unknown }).may_bill === 'boolean') return (o as { may_bill: boolean }).may_bill ? ' (may bill)' : ' (may not bill)';
   return 'success' in o ? ` (success: ${String(o.success)})` : '';
 }
 
@@ -582,6 +584,10 @@ export function describeEvent(e: ModelEvent): string {
     // A range of days (issue 43's records) reads as its days.
     else if (v && typeof v === 'object' && typeof (v as { from?: unknown }).from === 'string' && typeof (v as { to?: unknown }).to === 'string') {
       words.push(`${(v as { from: string }).from} to ${(v as { to: string }).to}`);
+    }
+    // The values of an account's booking fields (issue 44's Pay on account) read as they were given.
+    else if (k === 'fields' && v && typeof v === 'object' && !Array.isArray(v)) {
+      words.push(Object.values(v).map((x) => (x === '' ? '(empty)' : String(x))).join(' '));
     }
     // A field of numbers only (the newest booking's id and count) reads as them: two such events differ by them.
     else if (v && typeof v === 'object' && Object.values(v).length && Object.values(v).every((x) => typeof x === 'number')) {

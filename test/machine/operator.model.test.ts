@@ -65,6 +65,34 @@ describe('what the console does on its way', () => {
     sut.stop();
   });
 
+  it("changes what a journey on account is charged once confirmed with the reason, and says what the server answered (issue 44)", async () => {
+    const sut = run(model, INPUTS["a link to a booking from the office's e-mail"]);
+    await sut.exec(getSession.done(staff));
+    const finished = { ...page, desk: { ...page.desk, status: 'completed', actions: ['adjustCharge' as const], account: { id: 12, name: 'Northbridge Consulting' } } };
+    await sut.exec(loadBooking.done(finished));
+    await sut.exec({ type: 'action.start', action: 'adjustCharge' });
+    expect(sut.snapshot.matches({ signedIn: { booking: 'confirming' } })).toBe(true);
+    const charge = { amount: '0', reason: 'Flight diverted: the charge is waived' };
+    await sut.exec({ type: 'action.confirm', action: { kind: 'adjustCharge', charge } });
+    expect(sut.calls.at(-1)).toEqual({ service: 'runAction', input: { reference: REF, action: { kind: 'adjustCharge', charge } } });
+    const done = "Charge changed: credit note CN-000004 issued on the account's invoice.";
+    await sut.exec(runAction.done({ kind: 'adjustCharge', done, note: 'CN-000004' }));
+    expect([sut.snapshot.value, sut.snapshot.context.notice, sut.snapshot.context.action]).toEqual([{ signedIn: { booking: 'loading' } }, done, null]);
+    sut.stop();
+  });
+
+  it('opens the Accounts and Invoices pages for every member of staff, each run as its own machine with the address', async () => {
+    const sut = run(model, { location: { path: '/operator/invoices', search: '?account=7' } });
+    await sut.exec(getSession.done(companyDesk));
+    expect(sut.snapshot.matches({ signedIn: 'invoices' })).toBe(true);
+    const pageContext = () => (sut.snapshot.children.page?.getSnapshot() as unknown as { context: Record<string, unknown> }).context;
+    expect(pageContext().account).toBe(7);
+    await sut.exec(url('/operator/accounts?id=12'));
+    expect(sut.snapshot.matches({ signedIn: 'accounts' })).toBe(true);
+    expect(pageContext()).toMatchObject({ id: 12, office: false });
+    sut.stop();
+  });
+
   it("opens a company's staff on their drivers when they ask for the operator data, never on an administrator's part", async () => {
     const sut = run(model, { location: { path: '/operator/data', search: '?section=settings' } });
     await sut.exec(getSession.done(companyDesk));

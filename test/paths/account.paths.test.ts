@@ -3,12 +3,15 @@
 // Each path has its own passenger (made as the site makes one: a booking as a new client), signed in through the
 // API for the stored-token visit. The server's answers are real where the demo can give them (a wrong password, an
 // e-mail another account uses, a token ended elsewhere); the rest are asked of it (a dropped call, a 401, a 429).
+// Issue 44's Journeys and Invoices are pages of their own machines (their own paths: ./accountJourneys.paths.test.ts,
+// ./accountInvoices.paths.test.ts): here their first call is held, and a page ends when the session, ended elsewhere,
+// answers that call 401.
 import { expect } from 'vitest';
 import type { AnyEventObject } from 'xstate';
 import { accountLocation } from '../../machines/accountLocation';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED } from '../../src/domain/messages';
 import { DEMO_CORPORATE } from '../../src/server/operator/seedCorporate';
-import { fetchBookings, login, logout, model, updateProfile, validateToken, type Answer } from '../machine/models/account';
+import { fetchBookings, isPageEnd, login, logout, model, updateProfile, validateToken, type Answer } from '../machine/models/account';
 import type { ModelEvent } from '../machine/modelPaths';
 import { browserPaths, type PathOracle, type PathPage } from './pathRunner';
 import { isWaiting, serviceOf, type Expected } from './screens';
@@ -97,7 +100,10 @@ type AccountExpected = Expected & {
   /** 'Signed in successfully.' shows on the page signed in to, for a while. */
   notice?: string;
 };
-const PROTECTED = ['/bookings', '/my-account'];
+const PAGES: Record<string, 'journeys' | 'invoices'> = { '/bookings/journeys': 'journeys', '/bookings/invoices': 'invoices' };
+const PROTECTED = ['/bookings', '/my-account', ...Object.keys(PAGES)];
+/** The first call of each page, held until the path ends (or a page ends): what the page shows meanwhile is its heading. */
+const PAGE_CALLS = [{ method: 'GET', path: `${API}/account/journeys` }, { method: 'GET', path: `${API}/account/invoices` }];
 const pathOf = (href: string) => href.split('?')[0];
 const onSite = (href: string | null) => !!href && href.startsWith('/') && !href.startsWith('//');
 
@@ -110,6 +116,8 @@ const accountOracle: PathOracle<{ session: unknown }, AccountExpected> = {
     validateToken: { method: 'POST', path: `${API}/passenger/validate-token` },
     login: { method: 'POST', path: `${API}/check-passenger-login` },
     fetchBookings: { method: 'GET', path: /^\/api\/v1\/get_booking\/\d+$/ },
+    // Issue 44: a page's first call (held), which a page that ends was answered 401.
+    page: { method: 'GET', path: /^\/api\/v1\/account\/(journeys|invoices)$/ },
     updateProfile: { method: 'PATCH', path: `${API}/update-passenger` },
     logout: { method: 'POST', path: `${API}/passenger/logout` },
   },
@@ -119,9 +127,23 @@ const accountOracle: PathOracle<{ session: unknown }, AccountExpected> = {
     const keep = { signedIn, target };
     const signIn = (to: string | null): AccountExpected => ({ screen: 'login', search: to ? `?redirect=${encodeURIComponent(to)}` : '', signedIn: false, target: to });
     // The account page asked for, once the session is known good: its list loads first.
-    const shown = (notice?: string): AccountExpected => (target && pathOf(target) === '/my-account'
-      ? { screen: 'myAccount', search: '', ...keep, signedIn: true, texts: notice ? [notice] : [], notice }
-      : { waiting: 'fetchBookings', ...keep, signedIn: true, notice });
+    const shown = (notice?: string): AccountExpected => {
+      if (target && pathOf(target) === '/my-account') return { screen: 'myAccount', search: '', ...keep, signedIn: true, texts: notice ? [notice] : [], notice };
+      // Issue 44: a page's heading at once; its own code is handed over next.
+      const page = target ? PAGES[pathOf(target)] : undefined;
+      if (page) return { screen: page, search: '', ...keep, signedIn: true, texts: notice ? [notice] : [], notice };
+      return { waiting: 'fetchBookings', ...keep, signedIn: true, notice };
+    };
+    // Issue 44: a page's code handed over (its first call held); a page that ends ends the session, to come back to it.
+    if (e.type === 'page.loaded') {
+      const page = (e as unknown as { screen: 'journeys' | 'invoices' }).screen;
+      if (isWaiting(before) || before.screen !== page) return undefined;
+      return { screen: page, search: '', ...keep, notice: before.notice, texts: before.notice ? [before.notice] : [], awaits: 'page' };
+    }
+    if (isPageEnd(e)) {
+      if (isWaiting(before) || (before.screen !== 'journeys' && before.screen !== 'invoices')) return undefined;
+      return signIn(Object.entries(PAGES).find(([, page]) => page === before.screen)![0]);
+    }
     const service = serviceOf(e, { validateToken, login, fetchBookings, updateProfile, logout });
     if (service) {
       if (!isWaiting(before) || before.waiting !== service) return undefined;
@@ -169,7 +191,7 @@ const accountOracle: PathOracle<{ session: unknown }, AccountExpected> = {
     if (e.type === 'login.submit' && on === 'login') return { waiting: 'login', ...keep };
     if (e.type === 'bookings.retry' && on === 'bookings' && before.alerts?.length) return { waiting: 'fetchBookings', ...keep };
     if (e.type === 'profile.save' && on === 'myAccount') return { waiting: 'updateProfile', ...keep };
-    if (e.type === 'logout' && (on === 'bookings' || on === 'myAccount')) return { waiting: 'logout', ...keep };
+    if (e.type === 'logout' && (on === 'bookings' || on === 'myAccount' || on === 'journeys' || on === 'invoices')) return { waiting: 'logout', ...keep };
     // The × of a message takes it away; the screen stays.
     if (e.type === 'message.dismissed') {
       const message = [...before.alerts ?? [], ...before.statuses ?? [], ...before.notice ? [before.notice] : []];
@@ -177,7 +199,7 @@ const accountOracle: PathOracle<{ session: unknown }, AccountExpected> = {
       return { screen: on, search: before.search, ...keep, gone: message };
     }
     // A notice shows for 4 s.
-    if (e.type.startsWith('xstate.after.') && (on === 'bookings' || on === 'myAccount')) {
+    if (e.type.startsWith('xstate.after.') && (on === 'bookings' || on === 'myAccount' || on === 'journeys' || on === 'invoices')) {
       const shownFor = [...before.statuses ?? [], ...before.notice ? [before.notice] : []];
       return { screen: on, search: before.search, ...keep, alerts: before.alerts, gone: shownFor };
     }
@@ -194,6 +216,9 @@ browserPaths({
   // page is already at.
   allows: (s, e) => {
     if (s.hasTag('busy') || s.matches({ bookings: 'loading' })) return /^xstate\.(done|error)\./.test(e.type);
+    // Issue 44: a page's view hands its code over as soon as the page shows; a page ends only while it runs.
+    if ((s.matches('journeys') || s.matches('invoices')) && !s.context.page) return e.type === 'page.loaded';
+    if (isPageEnd(e)) return s.context.page !== null;
     const ev = e as AnyEventObject;
     // The × of a message is there while a message is.
     if (ev.type === 'message.dismissed') return s.context.notice !== null || s.context.error !== null;
@@ -205,6 +230,7 @@ browserPaths({
     const account = await newAccount(p.server);
     const session = await signIn(p.server, account.email, account.password);
     Object.assign(p.data, { account, passengerId: session.passenger.passenger_id, newName: `${account.registration.firstName} R. Hart` });
+    for (const call of PAGE_CALLS) await p.server.fault({ ...call, kind: 'delay', ms: 300_000, times: 10 });
     if (inputName === 'a passenger with a stored token') await openAsReturningVisitor(p, '/', { session });
     else await p.typeUrl('/');
   },
@@ -212,6 +238,7 @@ browserPaths({
     ...Object.fromEntries([
       '/login', '/login?redirect=%2Fbookings', '/login?redirect=%2Fmy-account', '/login?redirect=%2Fquotationview',
       '/login?redirect=%2F%2Fevil.example', '/bookings', '/bookings?page=2', '/my-account',
+      '/bookings/journeys', '/bookings/invoices', '/login?redirect=%2Fbookings%2Finvoices',
     ].map((href) => [`url.changed ${href}`, async (p: PathPage, { then }: { then: ModelEvent[] }) => {
       await arrange(p, then);
       await p.back(href);
@@ -227,6 +254,17 @@ browserPaths({
       if (then[0]?.type === logout.fails(null).type) await p.server.fault({ method: 'POST', path: `${API}/passenger/logout`, kind: 'drop' });
       await p.page.getByRole('navigation', { name: 'Account' }).getByRole('button', { name: 'Logout' }).click();
     },
+    // Issue 44: the page's view hands its code over by itself; the path waits for the account to have taken it.
+    'page.loaded journeys': wait,
+    'page.loaded invoices': wait,
+    // The session ends elsewhere, and the page's held call goes on: answered 401, the page ends.
+    'page done': async (p, { trail }) => {
+      await endSessionElsewhere(p);
+      const screen = (trail.findLast((x) => x.event.type === 'page.loaded')!.event as unknown as { screen: string }).screen;
+      await p.server.release(PAGE_CALLS.find((c) => c.path.endsWith(screen))!);
+    },
+    '4000 ms later in journeys': wait,
+    '4000 ms later in invoices': wait,
     '4000 ms later in bookings': wait,
     '4000 ms later in myAccount.editing': wait,
   },

@@ -374,14 +374,17 @@ browserPaths({
     // Issue 43's pages run as the console's child machines, each walked by its own model test and driven in Chromium
     // by its e2e test (records and New booking: e2e/phone-bookings): what they tell the console, and the way in to each.
     'page.location', 'page.sessionEnded', 'operator.signedIn.routing (always) #4',
+    // Issue 44's Accounts and Invoices pages: their machines' own model tests (accounts.model.test.ts,
+    // invoices.model.test.ts) and browser paths (accounts.paths.test.ts, invoices.paths.test.ts), and e2e/accounts.
+    'operator.signedIn.routing (always) #5', 'operator.signedIn.routing (always) #6',
     // New booking (issue 43 §1): its machine's own model test (phoneBooking.model.test.ts), driven in Chromium by
     // e2e/phone-bookings.
-    'operator.signedIn.routing (always) #7',
+    'operator.signedIn.routing (always) #9',
     // The privacy requests page (issue 43 §4): driven in Chromium by e2e/privacy-requests.
-    'operator.signedIn.routing (always) #8',
+    'operator.signedIn.routing (always) #10',
     // The Complaints and Lost property pages (issue 43 §3): their machine's own model test (casework.model.test.ts),
     // driven in Chromium by e2e/casework.
-    'operator.signedIn.routing (always) #5', 'operator.signedIn.routing (always) #6',
+    'operator.signedIn.routing (always) #7', 'operator.signedIn.routing (always) #8',
   ],
   allows: (s, e) => {
     // The server answers the action the person confirmed: a driver and car saved to the assign dialog, a
@@ -392,7 +395,8 @@ browserPaths({
     const here = `${s.context.location.path}${s.context.location.search}`;
     switch (ev.type) {
       case 'url.changed': return `${ev.path}${ev.search}` !== here && ev.path !== '/operator/records' && ev.path !== '/operator/privacy'
-        && ev.path !== '/operator/complaints' && ev.path !== '/operator/lost-property' && ev.path !== '/operator/new-booking';
+        && ev.path !== '/operator/complaints' && ev.path !== '/operator/lost-property' && ev.path !== '/operator/new-booking'
+        && ev.path !== '/operator/accounts' && ev.path !== '/operator/invoices';
       case 'open': return s.matches({ signedIn: { board: 'ready' } }) && (s.context.board?.rows.length ?? 0) > 0;
       case 'board.query': return s.matches({ signedIn: 'board' }) && s.context.query.tab !== ev.query.tab;
       case 'board.showNew': return s.matches({ signedIn: { board: 'ready' } }) && unseenCount(s) > 0;

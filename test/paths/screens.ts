@@ -62,6 +62,9 @@ export const SCREENS = {
   login: { path: '/login', heading: 'Sign In to Corporate Account', fields: ['Email *', 'Password *'], buttons: ['Sign In'] },
   bookings: { path: '/bookings', heading: 'Bookings', buttons: ['Logout'] },
   myAccount: { path: '/my-account', heading: 'My Account', fields: ['Name *', 'Email *', 'Phone'], buttons: [/^Save/, 'Logout'] },
+  // Issue 44: the corporate area's Journeys and expenses, and Invoices, beside the bookings.
+  journeys: { path: '/bookings/journeys', heading: 'Journeys and expenses', fields: ['From', 'To'], buttons: ['Show journeys', 'Logout'] },
+  invoices: { path: '/bookings/invoices', heading: 'Invoices', buttons: ['Logout'] },
   // Issue 27: Find my booking, and a booking through its link (its own address, in capitals, never holding the key).
   manageFind: { path: '/manage', heading: 'Find your booking', fields: ['Booking reference *', 'E-mail address *'], buttons: ['Send me the link'] },
   manageFindSent: { path: '/manage', heading: 'Check your e-mail', buttons: ['Find another booking'] },
@@ -76,7 +79,7 @@ export const SCREENS = {
   // SPEC 4 'Settings' and the areas' code on its way: the loading overlay, at the address asked for.
   loading: { path: /^\//, texts: ['Please wait while loading content'] },
   // SPEC 2 'Route guard': a stored token is checked before an account page shows.
-  accountChecking: { path: /^\/(bookings|my-account)$/, texts: ['Please wait while loading content'] },
+  accountChecking: { path: /^\/(bookings|my-account|bookings\/journeys|bookings\/invoices)$/, texts: ['Please wait while loading content'] },
   // Issue 26: the console, its code on its way or its session being checked.
   consoleOpening: { path: /^\/operator(\/.*)?$/, texts: ['Opening the console'] },
   // Issue 41 §2: a driver's page, its code on its way or its session being checked.
@@ -100,6 +103,11 @@ export const SCREENS = {
   opExport: { path: '/operator/export', heading: 'Export for the accounts', fields: ['First day', 'Last day'], buttons: ['Sign out', 'Download CSV'] },
   // Issue 41: a company's staff reach only their drivers and vehicles, under that heading.
   opData: { path: '/operator/data', heading: /^(Operator data|Drivers and vehicles)$/, buttons: ['Sign out'] },
+  // Issue 44: the console's corporate accounts (the list, one account with its three forms, a new one) and invoices.
+  opAccounts: { path: '/operator/accounts', heading: 'Accounts', buttons: ['Sign out'] },
+  opAccount: { path: '/operator/accounts', buttons: ['Save changes', 'Add booker', 'Sign out'], links: ['Invoices of this account'] },
+  opNewAccount: { path: '/operator/accounts', heading: 'New account', fields: ['Company name *', 'Billing e-mail *'], buttons: ['Add account', 'Sign out'] },
+  opInvoices: { path: '/operator/invoices', heading: /^Invoices( of .+)?$/, buttons: ['Sign out'] },
   // SPEC 2 'Contact Us'.
   contact: {
     path: '/contactus', heading: 'Contact Us',

@@ -32,6 +32,15 @@ describe('who moves the money', () => {
     expect(deskActions({ status: 'confirmed', pickupAt, leftPence: 4700 }, 'company', pickupAt)).toEqual(['assignDriver', 'complete', 'noShow', 'cancel']);
   });
 
+  it("puts Change charge among the office's buttons alone, where the journey's charge may change (issue 44)", () => {
+    const finished = { status: 'completed', pickupAt, leftPence: 0, chargeAdjustable: true };
+    expect(deskActions(finished, 'admin', pickupAt)).toEqual(['adjustCharge']);
+    expect(deskActions(finished, 'dispatcher', pickupAt)).toEqual(['adjustCharge']);
+    expect(deskActions(finished, 'company', pickupAt)).toEqual([]);
+    expect(deskActions({ ...finished, chargeAdjustable: false }, 'admin', pickupAt)).toEqual([]);
+    expect(deskActions({ status: 'completed', pickupAt, leftPence: 0 }, 'admin', pickupAt)).toEqual([]);
+  });
+
   it('says why in words a person reads', () => {
     expect(MESSAGES.officeRefunds).toBe('Only the office refunds a card payment: cancel without a refund, and the office is told to refund it.');
     expect(MESSAGES.nothingToRefund).toBe('Nothing is left to refund on this booking. Reload it to see where it stands.');

@@ -32,9 +32,9 @@ describe('paths and routes (SPEC 2)', () => {
     expect(areaOfPath('/paymentview')).toBe('wizard');
   });
 
-  it('asks for sign-in on the bookings and profile pages only', () => {
+  it('asks for sign-in on the bookings, journeys, invoices and profile pages only', () => {
     const signedIn = (Object.keys(SCREENS) as (keyof typeof SCREENS)[]).filter(needsSignIn);
-    expect(signedIn.sort()).toEqual(['bookings', 'myAccount']);
+    expect(signedIn.sort()).toEqual(['bookings', 'invoices', 'journeys', 'myAccount']);
     expect(needsSignIn('login')).toBe(false);
   });
 

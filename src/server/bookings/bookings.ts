@@ -26,6 +26,7 @@ import { hashKey, manageLink, newKey } from './manageKeys';
 import { AllowanceUsedUp, BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
 import { timed, timedSync } from '../timing';
+import { accountForBooking, holdCredit, type OnAccount } from '../accounts/billing';
 
 export const BAD_CREDENTIALS = 'The email or password is not correct.';
 
@@ -261,14 +262,17 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     if (existing) return existing;
   }
   let prepared: PreparedBooking;
+  let account: OnAccount | null = null;
   try {
-    if (req.payment_method !== 'car') {
+    if (req.payment_method === 'card') {
       throw new DomainError('invalid', 'payment_method: a card booking is made by paying on the card page', 'payment_method');
     }
     // The settings the wizard shows by are rules here too: a hidden choice cannot be posted.
-    if (!showsPayInCar(deps.ctx.settings)) {
+    if (req.payment_method === 'car' && !showsPayInCar(deps.ctx.settings)) {
       throw new DomainError('invalid', 'Paying in the car is not offered at the moment. Please choose another way to pay.', 'payment_method');
     }
+    // Issue 44: a booker of an active account, its fields filled; the limit is checked again as it is written.
+    if (req.payment_method === 'account') account = await accountForBooking(deps.db, deps.signedIn, req.account_fields, deps.ctx.settings);
     prepared = await prepareBooking(deps, req, undefined, true);
   } catch (err) {
     // A replay of a booking made earlier answers that booking, even if it could not be made now (settings, time).
@@ -277,12 +281,22 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
     throw err;
   }
   const options: WriteOptions = {
-    idempotencyKey, hash, status: 'confirmed', paymentMethod: 'car', paymentStatus: 'due_in_car', bookedVia: deps.signedIn === null ? 'web' : 'account',
+    idempotencyKey, hash, status: 'confirmed', bookedVia: deps.signedIn === null ? 'web' : 'account',
+    ...(account ? { paymentMethod: 'account', paymentStatus: 'on_account', account } as const : { paymentMethod: 'car', paymentStatus: 'due_in_car' } as const),
   };
+  const onAccount = account;
   // One statement, on its own: it writes everything or nothing (writeAll). A booking number drawn twice (1 in 10^11)
-  // fails the statement, which is then sent again with another.
+  // fails the statement, which is then sent again with another. A booking on account is written in a transaction
+  // that holds the account's row while its credit limit is checked (accounts/billing.ts).
   for (let attempt = 1; ; attempt++) {
     try {
+      if (onAccount) {
+        const total = prepared.trip.chosen.unitPence * req.selectedVehicle;
+        return await deps.db.transaction(async (tx) => {
+          await holdCredit(tx, deps.signedIn!, onAccount.id, total, deps.ctx.settings);
+          return writeAll(tx, deps, prepared, options);
+        });
+      }
       return await writeAll(deps.db, deps, prepared, options);
     } catch (err) {
       if (err instanceof BookingNumberTaken && attempt < 5) continue;
@@ -371,7 +385,8 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
       notice: {
         booker: { name: contact.name, email: contact.email, phone: contact.phone },
         // A card booking's notice is held with its confirmation and sent only once the payment has succeeded.
-        paymentStatus: o.paymentMethod === 'card' ? 'Paid by card' : 'To be paid in the car',
+        paymentStatus: o.paymentMethod === 'card' ? 'Paid by card' : o.account
+          ? `On account: ${o.account.name}${o.account.fields.map((f) => `, ${f.label} ${f.value}`).join('')}` : 'To be paid in the car',
         consoleUrl: `${deps.siteUrl}/operator/bookings/${bookingNumber}`,
       },
     } satisfies StoredBookingMessage),

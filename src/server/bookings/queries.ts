@@ -85,7 +85,7 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
          passenger_id, registration_mode, pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date,
          return_time, hourly_duration, flight_no, return_flight_no, via_miles, return_via_miles, time_duration,
          vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at, status,
-         original_pickup_at, booked_via, booked_by_staff_id, booked_by_name, price_override)
+         original_pickup_at, booked_via, booked_by_staff_id, booked_by_name, price_override, account_id, account_fields)
        SELECT ${$(bookingNumber, 'text')}, ${$(o.idempotencyKey, 'text')}, ${$(trip.rideType, 'text')}, ${$(req.bookingType, 'text')},
          ${$(offer.company_id, 'int')}, ${$(offer.vehicle_id, 'int')}, passenger.id, ${$(req.selected_passenger, 'text')},
          ${$(trip.pickup, 'text')}, ${$(trip.dropoff, 'text')}, ${$(trip.date, 'date')}, ${$(trip.time, 'text')},
@@ -95,7 +95,8 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
          ${$(JSON.stringify(trip.chosen.detail.breakdown), 'jsonb')}, ${$(o.paymentMethod, 'text')}, ${$(o.paymentStatus, 'text')},
          ${$(trip.pickupAt.toISOString(), 'timestamptz')}, ${$(o.status, 'text')},
          ${$(trip.pickupAt.toISOString(), 'timestamptz')}, ${$(o.bookedVia ?? 'web', 'text')}, ${$(o.bookedBy?.id ?? null, 'int')},
-         ${$(o.bookedBy?.name ?? null, 'text')}, ${$(o.priceOverride ? JSON.stringify({ quoted_pence: o.priceOverride.quotedPence, reason: o.priceOverride.reason }) : null, 'jsonb')}
+         ${$(o.bookedBy?.name ?? null, 'text')}, ${$(o.priceOverride ? JSON.stringify({ quoted_pence: o.priceOverride.quotedPence, reason: o.priceOverride.reason }) : null, 'jsonb')},
+         ${$(o.account?.id ?? null, 'int')}, ${$(o.account ? JSON.stringify(o.account.fields) : null, 'jsonb')}
        FROM passenger RETURNING id, passenger_id`;
   const details = `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
          waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options, free_waiting_minutes, free_waiting_airport)

@@ -36,7 +36,9 @@ export interface WriteOptions {
   idempotencyKey: string | null; hash: string;
   /** 'pending': a card booking waiting for its payment; its confirmation e-mail is held until then. */
   status: 'confirmed' | 'pending';
-  paymentMethod: 'car' | 'card'; paymentStatus: 'due_in_car' | 'awaiting_payment';
+  paymentMethod: 'car' | 'card' | 'account'; paymentStatus: 'due_in_car' | 'awaiting_payment' | 'on_account';
+  /** Paid on account (issue 44): the account billed, and its fields' values as the booking keeps them. */
+  account?: { id: number; name: string; fields: { label: string; value: string }[] } | null;
   /** How it was taken (issue 43): online, by a signed-in corporate passenger, or by the office on the phone ('web' when absent). */
   bookedVia?: BookedVia;
   /** Who in the office took it by phone. */

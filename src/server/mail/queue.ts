@@ -16,7 +16,9 @@ export interface NewEmail {
     /** Issue 43 §3: a complaint or lost property entry closed, its outcome to the complainant or the owner. */
     | 'casework_closed'
     /** Issue 43 §1: a booking taken by phone, its card payment link to the passenger. */
-    | 'payment_link';
+    | 'payment_link'
+    /** Issue 44: an account's monthly invoice, to its billing address. */
+    | 'account_invoice';
   to: string; cc?: string; replyTo?: string; subject: string; text: string; html: string; bookingId?: number;
   /** The body holds a secret (a reset code): erase it once the message is sent or given up. */
   eraseAfterSend?: boolean;

@@ -354,6 +354,21 @@ export function caseClosedMail(c: ClosedCase, s: Settings): Message {
   return { subject: m.subject, text: m.text, html: m.html };
 }
 
+export interface AccountInvoiceMail {
+  number: string; account: string; month: string; journeys: number; gross: string; notes: string | null; due: string; dueOn: string;
+  link: string;
+}
+
+/** To an account's billing address, once, when its monthly invoice is issued (issue 44): what it is for and when due. */
+export function accountInvoiceMail(i: AccountInvoiceMail, s: Settings): Message {
+  const m = render(`Invoice ${i.number} for ${i.month}`, `Dear ${i.account}, this is your invoice for the journeys of ${i.month}.`, [
+    ['Invoice', i.number], ['Month', i.month], ['Journeys', String(i.journeys)], ['Invoice total', i.gross],
+    ...(i.notes ? [['Credit and debit notes', i.notes] as [string, Value]] : []),
+    ['Amount due', i.due], ['Due by', i.dueOn], ['Download (sign in, then Invoices)', { link: i.link }],
+  ], ['Each journey is listed with its reference, passenger and your booking fields. Reply to this e-mail with any question.', ...signature(s)]);
+  return { subject: m.subject, text: m.text, html: m.html };
+}
+
 export type StoredTemplate = 'booking_confirmation' | 'new_booking_notice';
 export interface StoredBookingMessage {
   booking: BookingResult; lines: { label: string; amount: string }[];

@@ -36,6 +36,7 @@ import { settleInvoice } from '../payments/invoices';
 import { addressKey, takeAllowance, type Limits } from '../limits';
 import { bookedAddress, isBookedAddress } from './recipients';
 import { KEY_DAYS_AFTER_PICKUP, bookingOfKey } from '../bookings/manageKeys';
+import { holdCreditForChange } from '../accounts/billing';
 
 interface StoredBooking {
   id: number; booking_number: string; status: string; pickup_at: Date; original_pickup_at: Date; booking_type: 'milleage' | 'hourly'; payment_method: string;
@@ -194,6 +195,8 @@ export async function askChange(deps: ChangeDeps, reference: string, key: string
       { limit: 'bookingChanges', key: String(bookingId) },
       ...changeRecipients(before, after).map((to) => ({ limit: 'messagesToAddress' as const, key: addressKey(to) })),
     ]);
+    // Issue 44: a journey on account stays within its account's credit limit.
+    await holdCreditForChange(tx, bookingId, b.total_pence, newTotal, deps.settings);
     const change = {
       bookingId, before, after, oldTotal: b.total_pence, newTotal,
       breakdown: priced?.offer.detail.breakdown ?? null, pickupAt: priced?.pickupAt ?? null, unitPence: priced?.offer.unitPence ?? null,

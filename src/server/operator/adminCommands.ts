@@ -8,16 +8,22 @@ import {
   addAddress, banAddress, recentBookings, setCompanyActive, setRate, setSetting, unbanAddress, upsertCompany, upsertVehicleType,
 } from './operator';
 import { addStaff, listStaff, removeStaff, setStaffDbs } from './staff';
-import { toCsv } from './csv';
+import { toCsv } from '../http/csv';
 import { REGISTER_COLUMNS, formatDbs, registerRows } from '../../domain/staffRegister';
 import { ROLE_LABELS, type StaffRole } from '../../domain/operatorDesk';
 import { removeDemoSignIns } from './demoAccounts';
 import { DomainError } from '../errors';
-import { DEFAULT_PASSWORD_HASH_COST } from '../config';
+import { DEFAULT_PASSWORD_HASH_COST, loadConfig } from '../config';
 import { listCars, listDrivers, saveCar, saveDriver } from './fleetRecords';
 import { carDocuments, driverDocuments, expiryNotes } from '../../domain/fleetRecords';
 import { normalisePhone } from '../../domain/phone';
-import { ukToday } from '../../domain/ukTime';
+import { isCalendarDate, ukToday } from '../../domain/ukTime';
+import { listAccounts, saveAccount, saveField, setBooker } from '../accounts/store';
+import { accountInvoices, issueAccountInvoices, markInvoicePaid } from '../accounts/invoiceRun';
+import { invoiceSummary } from '../accounts/routes';
+import { monthStart, previousMonth } from '../../domain/accounts';
+import { invoiceLabel } from '../payments/invoices';
+import { loadSettings } from '../deps';
 
 export const HELP = `Usage: npm run admin -- <command> [options]
 
@@ -57,6 +63,17 @@ export const HELP = `Usage: npm run admin -- <command> [options]
   add-car --registration R --make M --model M --colour C --vehicle TYPE --passengers P --suitcases S --licence L
           --licence-expiry D --mot D --insurance D --company NAME [--wheelchair] [--inactive]
                                             add a car, or change the one with that registration
+  accounts                                  the corporate accounts: terms, credit limit, what each owes and has booked,
+                                            its booking fields and bookers (issue 44)
+  add-account --name N --email BILLING --limit POUNDS [--terms DAYS] [--vat GB...] [--address A] [--company NAME]
+              [--status active|suspended|closed --reason R]
+                                            add an account, or change the one with that name
+  account-field --account N --label L [--required] [--options "A,B,C"] [--inactive]
+                                            a booking field the account asks for (free text without --options)
+  add-booker --account N --email E          a passenger with a sign-in books for the account (remove-booker: no longer)
+  invoices [--account N]                    the accounts' invoices: due, overdue or paid
+  issue-invoices [--month YYYY-MM]          issue what is missing of a month's invoices now (default: last month)
+  invoice-paid INV-000012 --on YYYY-MM-DD   mark an invoice paid (--on "" marks it unpaid)
   remove-demo-accounts                      stop every sign-in that a demo password from README opens (staff are
                                             removed, the demo passenger's account loses its password)
 `;
@@ -73,6 +90,7 @@ async function asUsage<T>(work: () => Promise<T>): Promise<T> {
       const option: Record<string, string> = {
         licence_number: 'licence', licensing_authority: 'authority', licence_expiry: 'expiry (or --licence-expiry)', company_id: 'company',
         vehicle_type_id: 'vehicle', mot_expiry: 'mot', insurance_expiry: 'insurance', dbs_number: 'dbs', dbs_seen_on: 'dbs-seen',
+        credit_limit: 'limit', billing_email: 'email', terms_days: 'terms', vat_number: 'vat', status_reason: 'reason',
       };
       throw new UsageError(err.field ? `--${option[err.field] ?? err.field}: ${err.message}` : err.message);
     }
@@ -132,6 +150,8 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
       model: { type: 'string' }, colour: { type: 'string' }, passengers: { type: 'string' }, suitcases: { type: 'string' },
       'licence-expiry': { type: 'string' }, mot: { type: 'string' }, insurance: { type: 'string' }, wheelchair: { type: 'boolean' },
       dbs: { type: 'string' }, 'dbs-seen': { type: 'string' }, csv: { type: 'boolean' },
+      account: { type: 'string' }, terms: { type: 'string' }, vat: { type: 'string' }, label: { type: 'string' }, required: { type: 'boolean' },
+      options: { type: 'string' }, month: { type: 'string' }, on: { type: 'string' },
     },
   });
   const [command, ...args] = positionals;
@@ -297,6 +317,67 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
         active: values.inactive ? 'no' : 'yes',
       }));
       return `Car ${saved.id}: ${saved.car.registration}, ${saved.car.colour} ${saved.car.make} ${saved.car.model}${existing ? ' (changed)' : ''}`;
+    }
+    case 'accounts':
+      return table((await listAccounts(db, null)).map((a) => ({
+        id: a.id, name: a.name, status: a.status + (a.status_reason ? ` (${a.status_reason})` : ''), billing: a.billing_email, terms: `${a.terms_days} days`,
+        limit: penceToPounds(a.credit_limit_pence), owed_and_booked: penceToPounds(a.exposure_pence),
+        fields: a.fields.filter((f) => f.active).map((f) => `${f.label}${f.required ? '*' : ''}${f.options.length ? ` [${f.options.join('|')}]` : ''}`).join(', '),
+        bookers: a.bookers.map((b) => b.email).join(', '),
+      })));
+    case 'add-account': {
+      const name = need(values.name, 'name');
+      const company = values.company ? await idOf(db, 'SELECT id FROM companies WHERE company_name = $1', values.company, 'company') : null;
+      const [existing] = await db.query<{ id: number; terms_days: number }>('SELECT id, terms_days FROM accounts WHERE lower(name) = lower($1)', [name]);
+      const saved = await asUsage(() => saveAccount(db, null, existing?.id ?? null, {
+        name, billing_email: values.email, credit_limit: values.limit, terms_days: values.terms ?? String(existing?.terms_days ?? 30),
+        vat_number: values.vat ?? '', address: values.address ?? '', company_id: company === null ? '' : String(company),
+        status: values.status ?? 'active', status_reason: values.reason ?? '',
+      }));
+      return `Account ${saved.id}: ${saved.account.name}, limit £${penceToPounds(saved.account.credit_limit_pence)}${existing ? ' (changed)' : ''}`;
+    }
+    case 'account-field': {
+      const account = await idOf(db, 'SELECT id FROM accounts WHERE lower(name) = lower($1)', need(values.account, 'account'), 'account');
+      const label = need(values.label, 'label');
+      const [existing] = await db.query<{ id: number }>('SELECT id FROM account_fields WHERE account_id = $1 AND lower(label) = lower($2)', [account, label]);
+      const saved = await asUsage(() => saveField(db, null, account, existing?.id ?? null, {
+        label, required: values.required ? 'yes' : 'no', options: values.options ?? '', active: values.inactive ? 'no' : 'yes',
+      }));
+      return `${saved.account.name}: ${saved.field.label}${saved.field.required ? ' (required)' : ''}${existing ? ' (changed)' : ''}`;
+    }
+    case 'add-booker':
+    case 'remove-booker': {
+      const account = await idOf(db, 'SELECT id FROM accounts WHERE lower(name) = lower($1)', need(values.account, 'account'), 'account');
+      const join = command === 'add-booker';
+      const done = await asUsage(() => setBooker(db, null, account, need(values.email, 'email'), join));
+      return `${done.passenger.name} ${join ? 'now books for' : 'no longer books for'} ${done.account.name}`;
+    }
+    case 'invoices': {
+      const account = values.account ? await idOf(db, 'SELECT id FROM accounts WHERE lower(name) = lower($1)', values.account, 'account') : undefined;
+      const today = ukToday();
+      return table((await accountInvoices(db, { accountId: account })).map((i) => {
+        const s = invoiceSummary(i, today);
+        return { invoice: s.label, account: s.account_name, month: s.month, issued: s.issued_on, due: s.due_on, status: s.status_label,
+          paid: s.paid_on ?? '', journeys: s.journeys, total: s.gross, amount_due: s.amount_due };
+      }));
+    }
+    case 'issue-invoices': {
+      const today = ukToday();
+      const periodStart = values.month ? monthStart(values.month) : previousMonth(today).start;
+      if (!periodStart) throw new UsageError('--month must be a month, like 2026-10');
+      if (periodStart >= `${today.slice(0, 7)}-01`) throw new UsageError('--month: a month is invoiced once it is over');
+      const settings = await loadSettings(db);
+      const issued = await issueAccountInvoices(db, { periodStart, now: new Date(), settings, siteUrl: loadConfig().siteUrl });
+      return issued.length ? `Issued ${issued.map((n) => invoiceLabel(n)).join(', ')}` : 'Nothing to invoice: every finished journey of that month is invoiced already.';
+    }
+    case 'invoice-paid': {
+      const doc = /^INV-(\d{1,9})$/i.exec(args[0] ?? '');
+      if (!doc) throw new UsageError('Name the invoice, like invoice-paid INV-000012 --on 2026-11-30');
+      const on = values.on?.trim() ?? '';
+      if (on && !isCalendarDate(on)) throw new UsageError('--on must be a date, like 2026-11-30');
+      const before = await db.transaction((tx) => markInvoicePaid(tx, Number(doc[1]), on || null, 'npm run admin', null));
+      if (!before) throw new UsageError(`No account invoice ${args[0]}`);
+      return `${invoiceLabel(before.number)} ${on ? `marked paid on ${on}` : 'marked unpaid'}`;
     }
     case 'remove-demo-accounts': {
       const removed = await removeDemoSignIns(db);

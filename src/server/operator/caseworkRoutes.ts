@@ -12,7 +12,7 @@ import { CloseBody, ComplaintBody, LostItemBody, isRegister, mayClose, REGISTER_
 import { closeEntry, openEntry, scopeOf, updateEntry, type CaseDeps } from '../casework/entries';
 import { entryHistory, entryOf, entryRows, exportEntries, EXPORT_COLUMNS } from '../casework/queries';
 import { requireStaff } from './session';
-import { toCsv } from './csv';
+import { toCsv } from '../http/csv';
 
 function registerOf(c: Context<AppEnv>): Register {
   const register = c.req.param('register') ?? '';

@@ -102,12 +102,15 @@ export async function deskBooking(db: Queryable, scope: number | null, reference
     cancelled_at: string | null; cancel_reason: string | null; completed_at: string | null; created_at: string; company_id: number;
     job_status: string | null; declined_by: string | null;
     company_email: string; booker_email: string | null;
+    /** Issue 44: the account a journey on account is billed to, and its name; null for any other booking. */
+    account_id: number | null; account_name: string | null;
   }>(
     `SELECT b.id, b.booking_number, b.status, b.pickup_at, b.payment_method, b.payment_status, b.payment_intent_id, b.payment_id,
             b.payment_livemode, b.paid_at, b.total_booking_amount_pence AS total_pence, b.price_breakdown, b.driver,
             b.cancelled_at, b.cancel_reason, b.completed_at, b.created_at, b.company_id, c.contact_email AS company_email, b.job_status, b.declined_by,
-            pa.email AS booker_email
+            pa.email AS booker_email, b.account_id, ac.name AS account_name
        FROM bookings b JOIN companies c ON c.id = b.company_id LEFT JOIN passengers pa ON pa.id = b.passenger_id
+            LEFT JOIN accounts ac ON ac.id = b.account_id
       WHERE b.booking_number = $1 AND ($2::int IS NULL OR b.company_id = $2)`, [reference.trim().toUpperCase(), scope]);
   return row ?? null;
 }

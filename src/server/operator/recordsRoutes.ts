@@ -10,7 +10,7 @@ import { requireStaff } from './session';
 import { ukToday } from '../../domain/ukTime';
 import { scopeOf } from './deskQueries';
 import { bookingRecords, RECORDS_LIMIT } from './records';
-import { toCsv } from './csv';
+import { toCsv } from '../http/csv';
 
 /** The range asked for; none at all is today (UK). */
 function rangeOf(c: Context<AppEnv>): RecordsRange {

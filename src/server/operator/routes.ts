@@ -25,13 +25,14 @@ import {
 import { assignDriver, audit, cancelBooking, dispatchNeeds, finishBooking, refundRest, type DeskDeps } from './desk';
 import { makeRefunds } from '../payments/refunds';
 import { paymentsLeft, refundableLeft, refundSummary } from '../payments/ledger';
-import { toCsv } from './csv';
+import { toCsv } from '../http/csv';
 import { bookingRecordOf } from './records';
 import { renewConfirmation } from '../bookings/renewConfirmation';
 import { changeData, dataSection, isDataSection } from './operatorData';
 import { mayChange, sectionsFor } from '../../domain/operatorData';
 import { JOB_STATUS_LABELS, type JobStatus } from '../../domain/driverJobs';
 import { REGISTER_COLUMNS, registerRows } from '../../domain/staffRegister';
+import { mayAdjustCharge } from '../../domain/accounts';
 
 async function deskDeps(c: Context<AppEnv>): Promise<DeskDeps> {
   const { db, now, siteUrl } = c.var.deps;
@@ -123,7 +124,10 @@ export const operatorRoutes = new Hono<AppEnv>()
       booking,
       desk: {
         status: b.status, status_label: STATUS_LABELS[b.status as keyof typeof STATUS_LABELS] ?? b.status,
-        pickup_at: b.pickup_at, actions: deskActions({ status: b.status, pickupAt: new Date(b.pickup_at), leftPence: refundable }, staff.role, now()),
+        pickup_at: b.pickup_at,
+        actions: deskActions({ status: b.status, pickupAt: new Date(b.pickup_at), leftPence: refundable, chargeAdjustable: mayAdjustCharge(b) }, staff.role, now()),
+        // Issue 44: the account a journey on account is billed to (its Change charge, its invoices).
+        account: b.account_id === null ? null : { id: b.account_id, name: b.account_name },
         breakdown: b.price_breakdown.lines,
         payment: {
           method: b.payment_method, status: b.payment_status, charge_id: b.payment_id, intent_id: b.payment_intent_id,

@@ -51,15 +51,15 @@ export const notesOf = (q: Queryable, invoiceNumber: number) =>
  * nothing once cancelled or not travelled. `due` says whether a VAT invoice may be issued for it: a card payment
  * succeeded, or the office marked a pay-in-car booking completed (and there is something to invoice).
  */
-export async function amountNow(q: Queryable, bookingId: number): Promise<{ pence: number; due: boolean; card: boolean }> {
-  const [b] = await q.query<{ card: boolean; status: string; paid: boolean; total: number; payments: number; refunded: number }>(
+export async function amountNow(q: Queryable, bookingId: number): Promise<{ pence: number; due: boolean; card: boolean; account?: boolean }> {
+  const [b] = await q.query<{ card: boolean; account: boolean; status: string; paid: boolean; total: number; payments: number; refunded: number }>(
     `WITH payments AS (
        SELECT payment_intent_id AS intent, paid_pence AS pence FROM bookings
         WHERE id = $1 AND payment_method = 'card' AND paid_pence IS NOT NULL AND payment_intent_id IS NOT NULL
        UNION ALL
        SELECT payment_intent_id, paid_pence FROM booking_changes
         WHERE booking_id = $1 AND status = 'applied' AND paid_pence IS NOT NULL AND payment_intent_id IS NOT NULL)
-     SELECT b.payment_method = 'card' AS card, b.status, b.paid_pence IS NOT NULL AS paid, b.total_booking_amount_pence AS total,
+     SELECT b.payment_method = 'card' AS card, b.account_id IS NOT NULL AS account, b.status, b.paid_pence IS NOT NULL AS paid, b.total_booking_amount_pence AS total,
             (SELECT coalesce(sum(pence), 0) FROM payments)::int AS payments,
             (SELECT coalesce(sum(r.amount_pence), 0) FROM refunds r
               WHERE r.booking_id = $1 AND r.status = 'succeeded' AND r.payment_intent_id IN (SELECT intent FROM payments))::int AS refunded
@@ -68,6 +68,9 @@ export async function amountNow(q: Queryable, bookingId: number): Promise<{ penc
     const pence = b.payments - b.refunded;
     return { pence, due: b.paid && pence > 0, card: true };
   }
+  // Issue 44: a journey on account is charged once finished (a no-show too, the car having gone) and invoiced with
+  // its account's month, never on its own.
+  if (b.account) return { pence: ['completed', 'no_show'].includes(b.status) ? b.total : 0, due: false, card: false, account: true };
   const pence = ['cancelled', 'no_show', 'expired', 'pending'].includes(b.status) ? 0 : b.total;
   return { pence, due: b.status === 'completed' && pence > 0, card: false };
 }
@@ -84,9 +87,10 @@ export async function recordInvoice(tx: Queryable, bookingId: number, vatNumber:
   return (await invoiceOf(tx, bookingId))!;
 }
 
-/** The line a note gives for the difference, in words. */
-const noteLine = (kind: NoteKind, card: boolean) =>
-  (kind === 'credit' ? (card ? 'Refunded to the card' : 'Price reduced') : (card ? 'Further payment by card for a change' : 'Price increased'));
+/** The line a note gives for the difference, in words; an account's names the journey (its invoice lists many). */
+const noteLine = (kind: NoteKind, card: boolean, account: string | null) => (account
+  ? `${kind === 'credit' ? 'Charge reduced' : 'Charge increased'} for journey ${account}`
+  : kind === 'credit' ? (card ? 'Refunded to the card' : 'Price reduced') : (card ? 'Further payment by card for a change' : 'Price increased'));
 
 /**
  * Brings the booking's invoice up to what the booking amounts to now: when the invoice and its notes add up to
@@ -97,11 +101,14 @@ const noteLine = (kind: NoteKind, card: boolean) =>
  */
 export async function settleInvoice(q: Queryable, bookingId: number): Promise<Note | null> {
   await q.query('SELECT 1 FROM bookings WHERE id = $1 FOR UPDATE', [bookingId]);
-  const [inv] = await q.query<{ number: number; vat_rate: number; invoiced: number }>(
+  // The booking's own invoice, or the account's invoice that lists it (issue 44) with what its line was invoiced at.
+  const [inv] = await q.query<{ number: number; vat_rate: number; invoiced: number; booking_number: string | null }>(
     `SELECT i.number, i.vat_rate::float AS vat_rate,
-            (i.gross_pence + coalesce((SELECT sum(CASE n.kind WHEN 'debit' THEN n.gross_pence ELSE -n.gross_pence END)
-                                         FROM invoice_notes n WHERE n.invoice_number = i.number), 0))::int AS invoiced
-       FROM invoices i WHERE i.booking_id = $1 FOR UPDATE`, [bookingId]);
+            (coalesce(ib.gross_pence, i.gross_pence) + coalesce((SELECT sum(CASE n.kind WHEN 'debit' THEN n.gross_pence ELSE -n.gross_pence END)
+                                         FROM invoice_notes n WHERE n.invoice_number = i.number AND n.booking_id = $1), 0))::int AS invoiced,
+            CASE WHEN ib.booking_id IS NOT NULL THEN (SELECT booking_number FROM bookings WHERE id = $1) END AS booking_number
+       FROM invoices i LEFT JOIN invoice_bookings ib ON ib.invoice_number = i.number AND ib.booking_id = $1
+      WHERE i.booking_id = $1 OR ib.booking_id = $1 FOR UPDATE OF i`, [bookingId]);
   if (!inv) return null;
   const now = await amountNow(q, bookingId);
   const difference = now.pence - inv.invoiced;
@@ -111,8 +118,9 @@ export async function settleInvoice(q: Queryable, bookingId: number): Promise<No
   const { net, vat } = vatOf(gross, inv.vat_rate);
   const [{ last }] = await q.query<{ last: number }>('UPDATE invoice_note_counters SET last = last + 1 WHERE kind = $1 RETURNING last', [kind]);
   const [note] = await q.query<Note>(
-    `INSERT INTO invoice_notes (kind, number, invoice_number, lines, net_pence, vat_pence, gross_pence, vat_rate)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${NOTE_COLUMNS}`,
-    [kind, last, inv.number, JSON.stringify([{ description: noteLine(kind, now.card), pence: gross }]), net, vat, gross, inv.vat_rate]);
+    `INSERT INTO invoice_notes (kind, number, invoice_number, lines, net_pence, vat_pence, gross_pence, vat_rate, booking_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${NOTE_COLUMNS}`,
+    [kind, last, inv.number, JSON.stringify([{ description: noteLine(kind, now.card, inv.booking_number), pence: gross }]), net, vat, gross,
+      inv.vat_rate, bookingId]);
   return note;
 }

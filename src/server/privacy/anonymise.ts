@@ -3,7 +3,7 @@
 // unpaid-booking clean-up (./job.ts) and the erase on request (./requests.ts) all come through here.
 import type { Queryable } from '../db/index';
 import { PERSONAL_TABLES } from './tables';
-import { anonymousJourney } from './redact';
+import { anonymousJourney, anonymousRoute } from './redact';
 
 /** Why a booking's personal data went, as its timeline says it. */
 export const REMOVED_BECAUSE = {
@@ -69,4 +69,21 @@ export async function anonymiseInvoices(tx: Queryable, numbers: number[]): Promi
   await tx.query(
     `UPDATE invoices i SET buyer = jsonb_build_object('name', ''), journey = v.journey, personal_data_removed_at = now()
        FROM json_to_recordset($1::json) AS v(number int, journey jsonb) WHERE i.number = v.number`, [JSON.stringify(journeys)]);
+}
+
+/**
+ * Makes these accounts' invoices anonymous once their time is up (issue 44): each journey's line loses its passenger,
+ * and its route keeps its postcode districts; the company, references, fields, amounts and dates stay in the accounts.
+ */
+export async function anonymiseAccountInvoices(tx: Queryable, numbers: number[]): Promise<void> {
+  if (!numbers.length) return;
+  const found = await tx.query<{ number: number; lines: { route?: string; passenger?: string }[] }>(
+    `SELECT number, lines FROM invoices WHERE number ${IN_IDS}`, [ids(numbers)]);
+  const anonymous = found.map((i) => ({
+    number: i.number,
+    lines: (Array.isArray(i.lines) ? i.lines : []).map((l) => ({ ...l, passenger: '', route: anonymousRoute(l.route ?? '') })),
+  }));
+  await tx.query(
+    `UPDATE invoices i SET lines = v.lines, personal_data_removed_at = now()
+       FROM json_to_recordset($1::json) AS v(number int, lines jsonb) WHERE i.number = v.number`, [JSON.stringify(anonymous)]);
 }

@@ -11,7 +11,7 @@
 import type { Db } from '../db/index';
 import { invoicesCutoff, recordsCutoff, retentionTimes } from '../../domain/retention';
 import type { Settings } from '../../domain/settings';
-import { anonymiseBookings, anonymiseInvoices, anonymisePassengers } from './anonymise';
+import { anonymiseBookings, anonymiseAccountInvoices, anonymiseInvoices, anonymisePassengers } from './anonymise';
 import { anonymiseEntries } from './tables';
 
 export const BATCH_SIZE = 200;
@@ -63,6 +63,14 @@ export async function removeExpiredPersonalData(db: Db, settings: Settings, now:
         WHERE i.personal_data_removed_at IS NULL AND i.issued_at < $1::timestamptz AND b.personal_data_removed_at IS NOT NULL
         ORDER BY i.number LIMIT $2 FOR UPDATE OF i SKIP LOCKED`, [invoicesCutoff(now, times).toISOString(), size]);
     await anonymiseInvoices(tx, due.map((i) => i.number));
+    return due.length;
+  })) + await inBatches(size, () => db.transaction(async (tx) => {
+    // An account's monthly invoice (issue 44): its lines name the passengers, kept as long as the invoice is.
+    const due = await tx.query<{ number: number }>(
+      `SELECT i.number FROM invoices i
+        WHERE i.account_id IS NOT NULL AND i.personal_data_removed_at IS NULL AND i.issued_at < $1::timestamptz
+        ORDER BY i.number LIMIT $2 FOR UPDATE OF i SKIP LOCKED`, [invoicesCutoff(now, times).toISOString(), size]);
+    await anonymiseAccountInvoices(tx, due.map((i) => i.number));
     return due.length;
   }));
   // Complaints and lost property about no booking (those about one go with it): once closed for the records time.

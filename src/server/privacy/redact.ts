@@ -47,3 +47,12 @@ export const nonPersonalJson = (column: string) => `CASE WHEN jsonb_typeof(${col
  */
 export const mentioning = (email: string) =>
   `(^|[^a-z0-9._%+-])${email.replace(/[\\.^$|?*+()[\]{}-]/g, (c) => `\\${c}`)}($|[^a-z0-9.-]|\\.($|[^a-z0-9]))`;
+
+/** An account invoice's route ('<pickup> to <drop-off>', or '<pickup>, hourly ...') as its postcode districts. */
+export function anonymousRoute(route: string): string {
+  const district = (text: string) => postcodeDistrict(text) || '-';
+  const at = route.indexOf(' to ');
+  if (at >= 0) return `${district(route.slice(0, at))} to ${district(route.slice(at + 4))}`;
+  const hourly = /, hourly\b.*$/.exec(route)?.[0] ?? '';
+  return `${district(route.slice(0, route.length - hourly.length))}${hourly}`;
+}

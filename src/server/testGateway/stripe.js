@@ -341,10 +341,128 @@
     return api;
   }
 
+  // ---- The Express Checkout Element's stand-in (issue 44): one test wallet button ----
+  // Offered unless a test sets window.__TEST_GATEWAY_WALLET__ = false (a browser with no wallet). Its click asks the
+  // page (the 'click' event, answered with resolve()), then a sheet stands in for Google Pay's; Pay gives the 'confirm'
+  // event, after which createPaymentMethod({ elements }) makes the wallet's card a payment method.
+  function createExpressCheckout(group, options) {
+    const rec = { handlers: {}, container: null, button: null, confirmed: null, destroyed: false, options: Object.assign({}, options) };
+    const emit = (name, payload) => {
+      for (const h of (rec.handlers[name] || []).slice()) {
+        if (h.once) api.off(name, h.fn);
+        try { h.fn(payload); } catch (err) { setTimeout(() => { throw err; }); }
+      }
+    };
+    const offered = () => window.__TEST_GATEWAY_WALLET__ !== false;
+    async function onClick() {
+      if (rec.busy) return;
+      rec.busy = true;
+      try {
+        // A page listening to 'click' must resolve it (Stripe waits for it); one that does not goes on at once.
+        if ((rec.handlers.click || []).length) {
+          const resolved = await new Promise((resolve) => {
+            emit('click', { elementType: 'expressCheckout', expressPaymentType: 'google_pay', resolve: () => resolve(true) });
+            setTimeout(() => resolve(false), 5000);
+          });
+          if (!resolved) return;
+        }
+        const choice = await walletSheet(group.options.amount, group.options.currency);
+        if (choice !== 'pay') { emit('cancel', { elementType: 'expressCheckout' }); return; }
+        rec.confirmed = { expressPaymentType: 'google_pay' };
+        emit('confirm', {
+          elementType: 'expressCheckout', expressPaymentType: 'google_pay', billingDetails: { name: 'Test Wallet', email: null, phone: null, address: null },
+          paymentFailed() {},
+        });
+      } finally {
+        rec.busy = false;
+      }
+    }
+    const api = {
+      mount(target) {
+        const node = typeof target === 'string' ? document.querySelector(target) : target;
+        if (!node || node.nodeType !== 1) throw new Error('Invalid DOM element. Make sure to call mount() with a valid DOM element or selector.');
+        rec.container = node;
+        if (offered()) {
+          const b = el('button', { type: 'button', class: 'tg-wallet', 'aria-label': 'Pay with Test wallet' }, {
+            display: 'block', width: '100%', minHeight: '48px', borderRadius: '8px', border: '0', background: '#000000', color: '#ffffff',
+            font: 'inherit', fontWeight: '600', fontSize: '16px', cursor: 'pointer',
+          }, 'Book with  Test wallet');
+          b.addEventListener('focus', () => { b.style.outline = '3px solid #1d4ed8'; b.style.outlineOffset = '3px'; });
+          b.addEventListener('blur', () => { b.style.outline = 'none'; });
+          b.addEventListener('click', onClick);
+          rec.button = b;
+          node.appendChild(b);
+        }
+        const available = offered() ? { applePay: false, googlePay: true, link: false, paypal: false, amazonPay: false } : undefined;
+        setTimeout(() => emit('ready', { elementType: 'expressCheckout', availablePaymentMethods: available }), 0);
+        return api;
+      },
+      unmount() { if (rec.button) rec.button.remove(); rec.button = rec.container = null; return api; },
+      destroy() { api.unmount(); rec.destroyed = true; rec.handlers = {}; group.wallet = null; },
+      on(name, fn) { (rec.handlers[name] = rec.handlers[name] || []).push({ fn, once: false }); return api; },
+      once(name, fn) { (rec.handlers[name] = rec.handlers[name] || []).push({ fn, once: true }); return api; },
+      off(name, fn) {
+        if (rec.handlers[name]) rec.handlers[name] = fn ? rec.handlers[name].filter((h) => h.fn !== fn) : [];
+        return api;
+      },
+      update(next) { Object.assign(rec.options, next); return api; },
+      focus() { if (rec.button) rec.button.focus(); },
+      blur() { if (rec.button) rec.button.blur(); },
+    };
+    group.wallet = rec;
+    return api;
+  }
+
+  /** The wallet's sheet: the amount, Pay or Cancel (Escape cancels); resolves 'pay' or 'cancel'. */
+  function walletSheet(amount, currency) {
+    return new Promise((resolve) => {
+      injectStyles();
+      const returnTo = document.activeElement;
+      const backdrop = el('div', { class: 'tg-backdrop' }, {
+        position: 'fixed', top: '0', right: '0', bottom: '0', left: '0', zIndex: '2147483647', display: 'flex', padding: '16px', boxSizing: 'border-box',
+        background: 'rgba(10, 15, 25, 0.78)',
+      });
+      const dialog = el('div', { class: 'tg-dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'tg-wallet-title', tabindex: '-1' }, {
+        margin: 'auto 0 0', width: '100%', boxSizing: 'border-box', padding: '24px', borderRadius: '12px 12px 0 0', background: '#ffffff',
+        color: '#111827', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif', fontSize: '16px', lineHeight: '1.5',
+      });
+      const title = el('h2', { id: 'tg-wallet-title' }, { margin: '0 0 8px', fontSize: '1.3rem' }, 'Test wallet');
+      const note = el('p', {}, { margin: '0 0 16px', fontSize: '0.875rem', color: '#374151' },
+        'Local test gateway: this stands in for Apple Pay or Google Pay. No real card is charged.');
+      const line = el('p', {}, { margin: '0 0 20px', fontSize: '1.1rem' }, 'Pay ');
+      line.appendChild(el('strong', {}, {}, formatAmount(amount || 0, currency || 'gbp')));
+      const button = (label, colours) => el('button', { type: 'button' }, Object.assign({
+        minHeight: '48px', width: '100%', padding: '10px 16px', borderRadius: '8px', font: 'inherit', fontWeight: '600', cursor: 'pointer', marginTop: '8px',
+      }, colours), label);
+      const pay = button('Pay', { background: '#000000', color: '#ffffff', border: '2px solid #000000' });
+      const cancel = button('Cancel', { background: '#ffffff', color: '#111827', border: '2px solid #6b7280' });
+      dialog.append(title, note, line, pay, cancel);
+      backdrop.appendChild(dialog);
+      const onKeydown = (e) => { if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); done('cancel'); } };
+      function done(choice) {
+        document.removeEventListener('keydown', onKeydown, true);
+        backdrop.remove();
+        if (returnTo && returnTo.isConnected && typeof returnTo.focus === 'function') returnTo.focus();
+        resolve(choice);
+      }
+      pay.addEventListener('click', () => done('pay'));
+      cancel.addEventListener('click', () => done('cancel'));
+      document.addEventListener('keydown', onKeydown, true);
+      document.body.appendChild(backdrop);
+      pay.focus();
+    });
+  }
+
+  const groups = new WeakMap(); // an Elements group's object -> its private state
+
   function createElementsGroup(options) {
-    const group = { options: Object.assign({}, options), byType: new Map() };
-    return {
+    const group = { options: Object.assign({}, options), byType: new Map(), wallet: null };
+    const elements = {
       create(type, elementOptions) {
+        if (type === 'expressCheckout') {
+          if (group.wallet) throw new Error('Can only create one Element of type expressCheckout.');
+          return createExpressCheckout(group, elementOptions);
+        }
         if (!FIELDS[type]) {
           throw new Error('The local test gateway\'s Stripe.js offers only the cardNumber, cardExpiry and cardCvc Elements, not "' + type + '".');
         }
@@ -359,7 +477,11 @@
       },
       update(next) { Object.assign(group.options, next); },
       fetchUpdates: () => Promise.resolve({}),
+      // Express Checkout: nothing to check here before createPaymentMethod (Stripe validates its own sheet).
+      submit: () => Promise.resolve({}),
     };
+    groups.set(elements, group);
+    return elements;
   }
 
   // ---- 3-D Secure test challenge ----
@@ -503,6 +625,20 @@
     // createPaymentMethod({ type: 'card', card, billing_details }) or the older ('card', card, data).
     async function createPaymentMethod(a, b, c) {
       const params = typeof a === 'string' ? Object.assign({}, c, { type: a, card: b }) : Object.assign({}, a);
+      // createPaymentMethod({ elements, params }) after the Express Checkout's confirm: the wallet's card (a test Visa).
+      if (params.elements) {
+        const group = groups.get(params.elements);
+        if (!group || !group.wallet || !group.wallet.confirmed) {
+          return integrationError('createPaymentMethod: elements must hold an Express Checkout Element whose payment was confirmed.');
+        }
+        group.wallet.confirmed = null;
+        const extra = params.params || {};
+        const r = await request(key, 'POST', 'payment_methods', {
+          type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: new Date().getFullYear() + 3, cvc: '123' },
+          billing_details: extra.billing_details, metadata: extra.metadata,
+        });
+        return r.error ? { error: r.error } : { paymentMethod: r.data };
+      }
       if (params.type !== 'card') return integrationError('Only card payment methods are offered by the local test gateway.');
       const rec = params.card && records.get(params.card);
       if (!rec) return integrationError('createPaymentMethod: card must be a cardNumber, cardExpiry or cardCvc Element made by this Stripe.js.');

@@ -3,11 +3,11 @@
 // ../account.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
 import { accountLocation, accountScreen } from '../../../machines/accountLocation';
-import { accountMachine, type AccountEvent, type AccountInput, type AccountSnapshot, type Session } from '../../../machines/account';
+import { accountMachine, type AccountEvent, type AccountInput, type AccountPage, type AccountSnapshot, type Session } from '../../../machines/account';
 import { screenOfPath } from '../../../src/domain/screens';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED, SESSION_ENDED, SIGN_IN_FAILED } from '../../../src/domain/messages';
 import type { PassengerLoginResponse, PassengerProfile } from '../../../src/domain/schemas';
-import { answers, timePasses, type Model, type ModelEvent, type Step, type Trail } from '../modelPaths';
+import { answered, answers, timePasses, type Model, type ModelEvent, type Step, type Trail } from '../modelPaths';
 import { passenger, session } from '../fixtures';
 
 export const login = answers(accountMachine, 'login');
@@ -16,6 +16,20 @@ export const fetchBookings = answers(accountMachine, 'fetchBookings');
 export const updateProfile = answers(accountMachine, 'updateProfile');
 export const logout = answers(accountMachine, 'logout');
 export const SERVICES = ['login', 'validateToken', 'fetchBookings', 'updateProfile', 'logout'];
+
+/**
+ * Issue 44: a page's machine (Journeys, Invoices) as its view hands it over: here a stand-in that runs until the test
+ * ends it (`pageEnded`, as a page whose call was answered 401 ends), recording the input it was started with.
+ */
+const { journeysPage, invoicesPage } = answered('journeysPage', 'invoicesPage');
+export const pageLoaded = (screen: AccountPage): AccountEvent => ({
+  type: 'page.loaded', screen,
+  logic: Object.assign(screen === 'journeys' ? journeysPage : invoicesPage, { toJSON: () => `the ${screen} page` }),
+});
+/** The page ends: one of its calls was answered 401 (its output says the session has ended). */
+export const pageEnded: ModelEvent<AccountEvent> = { type: 'xstate.done.actor.page', output: { sessionEnded: true } };
+export const isPageEnd = (e: ModelEvent | undefined) => e?.type === pageEnded.type;
+const PAGE_PATHS: Record<AccountPage, string> = { journeys: '/bookings/journeys', invoices: '/bookings/invoices' };
 
 export const url = (href: string): AccountEvent => {
   const at = href.indexOf('?');
@@ -37,6 +51,13 @@ export const EVENTS: ModelEvent<AccountEvent>[] = [
   url('/bookings'),
   url('/bookings?page=2'),
   url('/my-account'),
+  // Issue 44: Journeys and Invoices, pages run as child machines once their views hand them over.
+  url('/bookings/journeys'),
+  url('/bookings/invoices'),
+  url('/login?redirect=%2Fbookings%2Finvoices'),
+  pageLoaded('journeys'),
+  pageLoaded('invoices'),
+  pageEnded,
   { type: 'login.submit', ...credentials },
   login.done(loginOk),
   login.done(loginRefused),
@@ -60,6 +81,8 @@ export const EVENTS: ModelEvent<AccountEvent>[] = [
   logout.fails(new Error('Network down')),
   timePasses(accountMachine, 'bookings'),
   timePasses(accountMachine, 'myAccount.editing'),
+  timePasses(accountMachine, 'journeys'),
+  timePasses(accountMachine, 'invoices'),
 ];
 
 export const INPUTS: Record<string, AccountInput> = {
@@ -75,7 +98,7 @@ export const failedWith = (e: ModelEvent | undefined, service: { fails: (x: unkn
   e?.type === service.fails(null).type && (message === undefined || (e as Answer).error?.message === message);
 export const signedInBy = (e: ModelEvent) => (is(e, login.done()) && (e as Answer & { output: PassengerLoginResponse }).output.success)
   || (is(e, validateToken.done()) && (e as Answer).output === true);
-export const isProtected = (href: string) => ['bookings', 'myAccount'].includes(screenOfPath(href.split('?')[0]) ?? '');
+export const isProtected = (href: string) => ['bookings', 'myAccount', 'journeys', 'invoices'].includes(screenOfPath(href.split('?')[0]) ?? '');
 /** SPEC 2 'Route guard': a redirect target is a path on this site, never another host. */
 export const onSite = (raw: string | null): raw is string => !!raw && raw.startsWith('/') && !raw.startsWith('//') && !raw.includes('\\');
 export const location = (href: string) => {
@@ -86,7 +109,11 @@ export const location = (href: string) => {
 /** Where signing in should take the visitor (the `?redirect=` of /login), by the events so far. */
 export function returnTarget(trail: Trail<AccountSnapshot>): string | null {
   let target: string | null = null;
+  let page: AccountPage | null = null;
   for (const { event: e } of trail) {
+    if (e.type === 'page.loaded') page = (e as Extract<AccountEvent, { type: 'page.loaded' }>).screen;
+    // A page that ended (its call answered 401) is the one to come back to.
+    if (isPageEnd(e) && page) target = PAGE_PATHS[page];
     if (e.type === 'url.changed') {
       const { path, search } = e as Extract<AccountEvent, { type: 'url.changed' }>;
       if (screenOfPath(path) !== 'login') target = path + search;
@@ -118,7 +145,7 @@ export function expectedToParent(step: Step<AccountSnapshot>, before: Trail<Acco
     return isProtected(path + search) && sessionTold(before, input) === null ? [ended] : [];
   }
   if (is(e, validateToken.done()) || failedWith(e, validateToken)) return signedInBy(e) ? [] : [ended];
-  if (failedWith(e, fetchBookings, SESSION_ENDED) || failedWith(e, updateProfile, SESSION_ENDED)) return [ended];
+  if (failedWith(e, fetchBookings, SESSION_ENDED) || failedWith(e, updateProfile, SESSION_ENDED) || isPageEnd(e)) return [ended];
   if (is(e, login.done()) && signedInBy(e)) {
     const target = returnTarget(before);
     const started = { type: 'session.changed', session: { token: loginOk.access_token, passenger: loginOk.passenger } };
@@ -155,13 +182,21 @@ export function spec(s: AccountSnapshot, trail: Trail<AccountSnapshot>, input: A
   }
   // SPEC 2 'Route guard': a protected screen only after the token was accepted (or the passenger signed in) for
   // this navigation, and it is the screen asked for.
-  if (s.matches('bookings') || s.matches('myAccount')) {
+  const page = s.matches('journeys') ? 'journeys' : s.matches('invoices') ? 'invoices' : null;
+  if (s.matches('bookings') || s.matches('myAccount') || page) {
     expect(sessionTold(trail, input)).not.toBeNull();
     const since = trail.slice(trail.findLastIndex((x) => x.event.type === 'url.changed') + 1);
     expect(since.some((x) => signedInBy(x.event)), 'validated for this navigation').toBe(true);
     const target = returnTarget(trail);
-    expect(where).toEqual({ path: target && screenOfPath(location(target).path) === 'myAccount' ? '/my-account' : '/bookings', search: '' });
+    const asked = target ? screenOfPath(location(target).path) : null;
+    expect(where).toEqual({ path: asked === 'myAccount' ? '/my-account' : asked === 'journeys' || asked === 'invoices' ? PAGE_PATHS[asked] : '/bookings', search: '' });
   }
+  // Issue 44: a page's machine runs exactly while its screen is on show and its view has handed it over since the
+  // screen opened (a token accepted, or a sign-in); a page that ends (a call answered 401) ends the session.
+  const opened = trail.slice(trail.findLastIndex((x) => signedInBy(x.event)) + 1);
+  const handedOver = opened.some((x) => x.event.type === 'page.loaded' && (x.event as Extract<AccountEvent, { type: 'page.loaded' }>).screen === page);
+  expect(s.context.page !== null, 'a page runs while its screen shows, once handed over').toBe(page !== null && handedOver);
+  if (isPageEnd(e)) expect([s.value, s.context.session, s.context.page]).toEqual([{ login: 'editing' }, null, null]);
   // While the token is checked the address bar keeps the page asked for.
   if (s.matches('checking')) {
     const asked = trail.findLast((x) => x.event.type === 'url.changed')!.event as Extract<AccountEvent, { type: 'url.changed' }>;
@@ -197,7 +232,7 @@ export function spec(s: AccountSnapshot, trail: Trail<AccountSnapshot>, input: A
 export function offers(s: AccountSnapshot): ModelEvent<AccountEvent>[] {
   if (s.matches({ login: 'editing' })) return [{ type: 'login.submit', ...credentials }];
   const out: ModelEvent<AccountEvent>[] = [];
-  if (s.matches('bookings') || s.matches('myAccount')) out.push({ type: 'logout' });
+  if (s.matches('bookings') || s.matches('myAccount') || s.matches('journeys') || s.matches('invoices')) out.push({ type: 'logout' });
   if (s.matches({ bookings: 'failed' })) out.push({ type: 'bookings.retry' });
   if (s.matches({ myAccount: 'editing' })) {
     out.push({ type: 'profile.save', profile });
@@ -211,8 +246,10 @@ export const model: Model<typeof accountMachine> = {
   machine: accountMachine,
   events: EVENTS,
   inputs: INPUTS,
-  // What the guards read (the session, the page wanted) and the address bar.
-  serialize: (s) => JSON.stringify([s.value, accountLocation(s), s.context.session, s.context.wanted]),
+  // What the guards read (the session, the page wanted, whether a page runs) and the address bar.
+  serialize: (s) => JSON.stringify([s.value, accountLocation(s), s.context.session, s.context.wanted, s.context.page !== null]),
+  // A page can only end while it runs.
+  allows: (s, e) => !isPageEnd(e) || s.context.page !== null,
   facts: spec,
   factsTitle: "SPEC 2's route guard and SPEC 8's messages",
   offers,

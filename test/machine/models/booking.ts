@@ -3,7 +3,7 @@
 // ../booking.model.test.ts, and in Chromium against the real server by test/paths.
 import { expect } from 'vitest';
 import { createActor, fromPromise, type AnyEventObject } from 'xstate';
-import { amountPence, attemptFingerprint, availableBookingTypes, bookingInput, bookingMachine, type Attempt, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
+import { amountPence, attemptFingerprint, availableBookingTypes, bookingInput, bookingMachine, type Attempt, type PaymentMethod, type BookingContext, type BookingEvent, type BookingInput, type BookingSnapshot } from '../../../machines/booking';
 import { bookingLocation, pathOf } from '../../../machines/bookingLocation';
 import { hasRegistration } from '../../../machines/bookingSteps';
 import type { CardPaymentInput, CardPaymentOutput } from '../../../machines/cardPayment';
@@ -14,6 +14,7 @@ import {
   ACCOUNT_EXISTS, EMAIL_CHECK_FAILED_PREFIX, EMAIL_FOUND, EMAIL_NOT_FOUND, PASSWORD_RESET_DONE, QUOTE_FAILED, QUOTE_SENT, SAME_PLACE, unknownPlaceMessage,
 } from '../../../src/domain/messages';
 import { AddressError } from '../../../src/domain/places';
+import { AccountFieldError, type AccountBilling } from '../../../src/domain/accountPayment';
 import type { BookingResponse } from '../../../src/domain/schemas';
 import type { FlightCheck } from '../../../src/domain/flights';
 import { answers, timePasses, type Model, type ModelEvent, type Step, type Trail } from '../modelPaths';
@@ -28,7 +29,17 @@ export const create = answers(bookingMachine, 'createBooking');
 export const quote = answers(bookingMachine, 'sendQuote');
 export const forgot = answers(bookingMachine, 'forgotPassword');
 export const card = answers(bookingMachine, 'cardPayment');
-export const SERVICES = ['calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword', 'cardPayment'] as const;
+export const billing = answers(bookingMachine, 'loadBilling');
+export const SERVICES = ['calculatePrice', 'checkEmail', 'createBooking', 'sendQuote', 'forgotPassword', 'cardPayment', 'loadBilling'] as const;
+/** Issue 44: a signed-in booker's company account, as the payment step loads it: active with a required PO number. */
+export const ACTIVE_ACCOUNT: AccountBilling = {
+  name: 'Northbridge Consulting', status: 'active', reason: '',
+  fields: [{ id: 7, label: 'PO number', required: true, options: [] }, { id: 8, label: 'Cost centre', required: false, options: ['Sales', 'Finance'] }],
+};
+export const ON_HOLD: AccountBilling = { ...ACTIVE_ACCOUNT, status: 'suspended', reason: 'invoice INV-000012 is overdue' };
+export const PO_GIVEN = { 7: 'PO-4471', 8: 'Sales' };
+export const PO_MISSING = { 7: '', 8: 'Sales' };
+export const PO_REFUSED = new AccountFieldError('Enter the PO number: your company asks for it on every booking.', '7');
 export const INTENT_ID = 'pi_3TestIntent';
 /** The flight numbers typed on the details step (SPEC 2 'Personal details'). */
 export const FLIGHTS = { pickup_fight_number: 'BA 117', return_fight_number: '' };
@@ -58,6 +69,13 @@ export const EVENTS: ModelEvent<BookingEvent>[] = [
   { type: 'details.submit', mode: 'existing_client', registration: client },
   { type: 'payment.payInCar' },
   { type: 'payment.payByCard' },
+  // Issue 44: the booker's account loads (active, or on hold) and they pay on it, with or without the PO number.
+  billing.done(ACTIVE_ACCOUNT),
+  billing.done(ON_HOLD),
+  billing.fails(new Error('Network down')),
+  { type: 'payment.payOnAccount', fields: PO_GIVEN },
+  { type: 'payment.payOnAccount', fields: PO_MISSING },
+  create.fails(PO_REFUSED),
   // What the card page's child machine tells the wizard: the provider's key, the intent it made, the booking.
   { type: 'card.keyLoaded', publishableKey: cardKey.publishableKey },
   { type: 'card.intentCreated', intentId: INTENT_ID },
@@ -100,7 +118,7 @@ export const cardStandIn = fromPromise<CardPaymentOutput, CardPaymentInput>(() =
 export const machine = bookingMachine.provide({ actors: { cardPayment: cardStandIn as never } });
 
 /** What the server is asked to book and how it is paid, but the key (and never the password). */
-export function requestOf(c: BookingContext, paymentMethod: 'car' | 'card'): string {
+export function requestOf(c: BookingContext, paymentMethod: PaymentMethod): string {
   const { idempotencyKey: _key, registration: r, ...rest } = bookingInput(c, paymentMethod);
   const { password: _password, ...shown } = r ?? {};
   return JSON.stringify({ ...rest, registration: shown });
@@ -185,8 +203,12 @@ export function holdsSpecInvariants(s: BookingSnapshot, trail: Trail<BookingSnap
   if (arrives && (s.matches('payment') || s.matches('checkout') || s.matches('card')) && c.registrationMode === 'guest_login') {
     expect(allowsGuests(input.settings) || sessionNow(trail, input) !== null).toBe(true);
   }
-  // SPEC 9: Pay In Car books only where SHOWPAYINCAR offers it.
-  if (s.matches({ payment: 'booking' })) expect(showsPayInCar(input.settings)).toBe(true);
+  // SPEC 9: Pay In Car books only where SHOWPAYINCAR offers it; issue 44: on account only an active account's booker,
+  // every required field given.
+  if (s.matches({ payment: 'booking' }) && c.paymentMethod !== 'account') expect(showsPayInCar(input.settings)).toBe(true);
+  if (s.matches({ payment: 'booking' }) && trail.at(-1)?.event.type === 'payment.payOnAccount') {
+    expect([c.billing?.status, c.accountFields[7]]).toEqual(['active', expect.stringMatching(/./)]);
+  }
   // The booking is made for the passenger signed in now (with their token), or for nobody.
   expect(c.session).toBe(sessionNow(trail, input));
   // A signed-in passenger's own details fill what they have not typed.
@@ -289,6 +311,11 @@ export function keepsWhatWasGiven(s: BookingSnapshot, trail: Trail<BookingSnapsh
       break;
     case 'payment.payInCar': expect([c.paymentMethod, c.error]).toEqual(['car', null]); break;
     case 'payment.payByCard': expect([c.paymentMethod, c.error]).toEqual(['card', null]); break;
+    // Issue 44: paid on account with the fields given, or (a required one missing, no active account) not at all.
+    case 'payment.payOnAccount':
+      if (s.matches({ payment: 'booking' })) expect([c.paymentMethod, c.accountFields, c.accountFieldError]).toEqual(['account', e.fields, null]);
+      else expect(s.context).toBe(trail.at(-2)?.state.context ?? s.context);
+      break;
     case 'error.dismissed': expect([c.error, c.notice]).toEqual([null, null]); break;
     default:
   }
@@ -297,7 +324,14 @@ export function keepsWhatWasGiven(s: BookingSnapshot, trail: Trail<BookingSnapsh
     if (r.success) expect(c.booking).toEqual(r.data);
     else expect(c.error).toBe(r.message);
   }
-  if (e.type === create.fails(null).type && !(e.error instanceof AddressError)) expect(c.error).toBe((e.error as Error).message);
+  if (e.type === create.fails(null).type && !(e.error instanceof AddressError) && !(e.error instanceof AccountFieldError)) {
+    expect(c.error).toBe((e.error as Error).message);
+  }
+  // Issue 44: a value of the account's fields the server refused is shown under its field, back at the choice.
+  if (e.type === create.fails(null).type && e.error instanceof AccountFieldError) {
+    expect([s.value, c.error, c.accountFieldError]).toEqual([{ payment: 'choosing' }, null, { fieldId: e.error.fieldId, message: e.error.message }]);
+  }
+  if (e.type === billing.done().type) expect(c.billing).toEqual(e.output);
   if (e.type === quote.done().type && (e.output as { success: boolean }).success) expect([c.bookingForm, c.notice]).toEqual([null, QUOTE_SENT]);
   if ((e.type === quote.done().type && !(e.output as { success: boolean }).success) || e.type === quote.fails(null).type) expect(c.error).toBe(QUOTE_FAILED);
   // The quote form is sent as the person filled it.
@@ -380,7 +414,9 @@ export function asksTheServices(s: BookingSnapshot, trail: Trail<BookingSnapshot
   }
   const before = trail.length >= 2 ? trail.at(-2)!.state : trail.length === 1 ? openingOf(input) : null;
   const entered = (state: Parameters<BookingSnapshot['matches']>[0]) => s.matches(state) && !before?.matches(state);
-  if (entered({ payment: 'booking' })) expect(inputOf(s, 'createBooking')).toEqual(bookingInput(c, 'car'));
+  if (entered({ payment: 'booking' })) expect(inputOf(s, 'createBooking')).toEqual(bookingInput(c, c.paymentMethod === 'account' ? 'account' : 'car'));
+  // Issue 44: the payment step asks for the signed-in booker's account with their token (a guest's, with none).
+  if (entered('payment')) expect(inputOf(s, 'loadBilling')).toEqual({ token: c.session?.token ?? null });
   // The reset form starts with the e-mail of the details (as its input, or in its context for the real machine).
   if (entered('forgotPassword')) {
     const child = (s.children as Record<string, { getSnapshot(): { input?: { email: string }; context?: { email: string } } } | undefined>).forgotPassword;
@@ -420,8 +456,9 @@ export function showsRefusedAddressesInTheForm(s: BookingSnapshot, trail: Trail<
 export const pounds = (c: BookingContext) => ((Math.round(Number(c.selectedVehicle!.price) * 100) * c.quantity) / 100).toFixed(2);
 
 /** The way of paying of an attempt the step started: Pay In Car books, and the card page starts (again) on entry. */
-export function attemptStarted(event: ModelEvent | null, state: BookingSnapshot): 'car' | 'card' | null {
+export function attemptStarted(event: ModelEvent | null, state: BookingSnapshot): PaymentMethod | null {
   if (event?.type === 'payment.payInCar' && state.matches({ payment: 'booking' })) return 'car';
+  if (event?.type === 'payment.payOnAccount' && state.matches({ payment: 'booking' })) return 'account';
   if (state.matches('card') && (event === null || event.type === 'payment.payByCard' || event.type === 'url.changed')) return 'card';
   return null;
 }
@@ -496,6 +533,8 @@ export const serialize = (s: BookingSnapshot) => JSON.stringify([
   // On the card and payment pages: the card page's URL, and the intent a new card page resumes. (Elsewhere they
   // would only multiply the states the walk meets.)
   ...(s.matches('card') || s.matches('payment') ? [s.context.cardKey !== null, s.context.attempt?.intentId != null] : []),
+  // On the payment page: the booker's account as loaded (what Pay on account's guard reads), a field refused.
+  ...(s.matches('payment') ? [s.context.billing?.status ?? null, s.context.accountFieldError !== null] : []),
 ]);
 
 /** SPEC 2, 4 and 8: what a person can do on each screen of the wizard (its forms, buttons and dialogs). */

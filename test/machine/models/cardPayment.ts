@@ -62,11 +62,18 @@ export const authOk: AuthenticationResult = labelled('authenticated', { ok: true
 export const authRefused: AuthenticationResult = labelled(`not authenticated: ${NOT_AUTHENTICATED}`, { ok: false as const, error: NOT_AUTHENTICATED });
 export const bookedNot: BookingResponse = { ...bookingRefused, message: 'The booking service is restarting. Please try again.' };
 
+/** Issue 44: the payment method a wallet (the test gateway's stand-in, Apple Pay or Google Pay) gave, and its failure. */
+export const WALLET_PM = 'pm_wallet_1';
+export const WALLET_FAILED = 'Your wallet could not pay. Please try again, or pay by card.';
+
 export const EVENTS: ModelEvent<CardPaymentEvent>[] = [
   key.done(cardKey),
   key.fails(new Error('Network down')),
   { type: 'card.retry' },
   { type: 'card.submitted' },
+  // Issue 44: a wallet gives a payment method, or cannot.
+  { type: 'card.walletPaid', paymentMethodId: WALLET_PM },
+  { type: 'card.walletFailed', error: WALLET_FAILED },
   { type: 'error.dismissed' },
   paymentMethod.done(pmOk),
   paymentMethod.done(pmFieldError),
@@ -149,7 +156,11 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>, input: CardPaymentInpu
   // Step 3: only with a payment method; the booking with its Idempotency-Key (the server keeps one intent per
   // booking) and the amount in pence (SPEC 9: x 100).
   if (s.matches('creatingIntent')) {
-    const pm = lastOutput<{ paymentMethodId?: string }>(trail, paymentMethod);
+    // The card form's payment method, or (issue 44) the wallet's, whichever came last.
+    const wallet = [...trail].reverse().find((t) => t.event.type === 'card.walletPaid' || answered(t.event as Answer, paymentMethod));
+    const pm = wallet?.event.type === 'card.walletPaid'
+      ? { paymentMethodId: (wallet.event as unknown as { paymentMethodId: string }).paymentMethodId }
+      : lastOutput<{ paymentMethodId?: string }>(trail, paymentMethod);
     expect(pm?.paymentMethodId).toBeDefined();
     expect(inputOf(s, 'createIntent')).toEqual({ booking: input.booking, paymentMethodId: pm!.paymentMethodId, amountPence: input.amountPence });
     expect((inputOf(s, 'createIntent') as { booking: CreateBookingInput }).booking.idempotencyKey).toBe(cardBooking.idempotencyKey);
@@ -191,6 +202,9 @@ export function spec(s: Snapshot, trail: Trail<Snapshot>, input: CardPaymentInpu
   }
   if (e?.type === 'card.submitted' || e?.type === 'error.dismissed') expect([c.error, c.fieldError]).toEqual([null, null]);
   if (e?.type === 'error.dismissed') expect(value).toBe('entering');
+  // Issue 44: a wallet's payment method goes on as the card's does, to the intent; its failure shows the dialog.
+  if (e?.type === 'card.walletPaid') expect([value, c.paymentMethodId, c.error]).toEqual(['creatingIntent', WALLET_PM, null]);
+  if (e?.type === 'card.walletFailed') expect([value, c.error, c.fieldError]).toEqual(['failed', WALLET_FAILED, null]);
   if (answered(e, paymentMethod)) {
     const pm = outputOf<Record<string, unknown>>(e!);
     // An inline error under the field the provider refused; no dialog.

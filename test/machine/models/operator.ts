@@ -72,6 +72,9 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   url('/operator/login'),
   // Issue 43: a page run as a child machine, and what it tells the console.
   url('/operator/records?from=2030-09-12&to=2030-09-12'),
+  // Issue 44: the corporate accounts and their invoices, each a page run as a child machine.
+  url('/operator/accounts'),
+  url('/operator/invoices?account=7'),
   url('/operator/privacy'),
   url('/operator/complaints'),
   url('/operator/lost-property?id=7'),
@@ -83,6 +86,9 @@ export const EVENTS: ModelEvent<OperatorEvent>[] = [
   // Issue 43 §3: the registers tell the address of what they show (an entry, the list's filters).
   { type: 'page.location', location: { path: '/operator/complaints', search: '?status=closed' }, path: '/operator/complaints' } as ModelEvent<OperatorEvent>,
   { type: 'page.location', location: { path: '/operator/lost-property', search: '?id=7' }, path: '/operator/lost-property' } as ModelEvent<OperatorEvent>,
+  // Issue 44: the Accounts page tells the account it opened, the Invoices page the account whose invoices it shows.
+  { type: 'page.location', location: { path: '/operator/accounts', search: '?id=12' }, path: '/operator/accounts' } as ModelEvent<OperatorEvent>,
+  { type: 'page.location', location: { path: '/operator/invoices', search: '' }, path: '/operator/invoices' } as ModelEvent<OperatorEvent>,
   { type: 'page.sessionEnded' },
   getSession.done(staff),
   getSession.done(companyDesk),
@@ -166,7 +172,8 @@ const statusOf = (e: ModelEvent | undefined) => (e as Answer | undefined)?.error
 
 /** Open on a page run as a child machine (issue 43): the records, the privacy requests. */
 const onChildPage = (st: OperatorSnapshot | undefined) => Boolean(st && (st.matches({ signedIn: 'records' }) || st.matches({ signedIn: 'privacy' })
-  || st.matches({ signedIn: 'newBooking' }) || st.matches({ signedIn: 'complaints' }) || st.matches({ signedIn: 'lostProperty' })));
+  || st.matches({ signedIn: 'newBooking' }) || st.matches({ signedIn: 'complaints' }) || st.matches({ signedIn: 'lostProperty' })
+  || st.matches({ signedIn: 'accounts' }) || st.matches({ signedIn: 'invoices' })));
 
 /** Signed in by the path's events: a session found or a sign-in accepted, not ended since by a 401 or sign-out. */
 export function signedIn(trail: Trail<OperatorSnapshot>): boolean {
@@ -235,7 +242,11 @@ const DONE: Record<string, string> = {
 };
 
 /** The screen each signed-in page shows, by the state the console is in. */
-const PAGES = { board: 'operatorBoard', booking: 'operatorBooking', mail: 'operatorMail', export: 'operatorExport', data: 'operatorData', records: 'operatorRecords', privacy: 'operatorPrivacy', newBooking: 'operatorNewBooking', complaints: 'operatorComplaints', lostProperty: 'operatorLostProperty' } as const;
+const PAGES = {
+  board: 'operatorBoard', booking: 'operatorBooking', mail: 'operatorMail', export: 'operatorExport', data: 'operatorData', records: 'operatorRecords',
+  privacy: 'operatorPrivacy', newBooking: 'operatorNewBooking', complaints: 'operatorComplaints', lostProperty: 'operatorLostProperty',
+  accounts: 'operatorAccounts', invoices: 'operatorInvoices',
+} as const;
 
 /** The screens the state says it shows (its `meta`). */
 const screensOf = (s: OperatorSnapshot) => Object.values(s.getMeta() as Record<string, { screen?: string }>).map((m) => m.screen).filter(Boolean);
@@ -374,6 +385,12 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     // Issue 43 §3: the registers, each under its own address (an entry's ?id= kept).
     if (s.matches({ signedIn: 'complaints' })) expect(s.context.location.path).toBe('/operator/complaints');
     if (s.matches({ signedIn: 'lostProperty' })) expect(s.context.location.path).toBe('/operator/lost-property');
+    // Issue 44: the accounts and their invoices, for every member of staff (a company's staff see their own).
+    if (s.matches({ signedIn: 'accounts' })) expect(s.context.location.path).toBe('/operator/accounts');
+    if (s.matches({ signedIn: 'invoices' })) expect(s.context.location.path).toBe('/operator/invoices');
+    if (last?.type === 'url.changed' && ['/operator/accounts', '/operator/invoices'].includes((last as unknown as { path: string }).path)) {
+      expect(s.matches({ signedIn: (last as unknown as { path: string }).path === '/operator/accounts' ? 'accounts' : 'invoices' })).toBe(true);
+    }
     // Privacy requests: an administrator's page; anyone else asking for it is shown the board.
     if (s.matches({ signedIn: 'privacy' })) expect([s.context.location.path, s.context.staff?.role]).toEqual(['/operator/privacy', 'admin']);
     if (last?.type === 'url.changed' && (last as unknown as { path: string }).path === '/operator/privacy' && s.context.staff?.role !== 'admin') {
@@ -434,7 +451,8 @@ export function spec(s: OperatorSnapshot, trail: Trail<OperatorSnapshot>, input:
     const out = (last as Answer & { output: { refund?: { status: string } } }).output;
     expect(s.matches({ signedIn: { booking: 'loading' } })).toBe(true);
     if (out.refund?.status === 'failed') expect([s.context.error?.message, s.context.notice]).toEqual([expect.stringMatching(/refund failed/), null]);
-    else expect([s.context.notice, s.context.error]).toEqual([DONE[(out as { kind: string }).kind], null]);
+    // The server's own words where it gives them (issue 44's change of charge: the note it issued).
+    else expect([s.context.notice, s.context.error]).toEqual([(out as { done?: string }).done ?? DONE[(out as { kind: string }).kind], null]);
   }
   if (failed(last, runAction) && statusOf(last) === 422) expect([s.value, s.context.error?.field]).toEqual([{ signedIn: { booking: 'confirming' } }, 'driver_id']);
   if (failed(last, runAction) && statusOf(last) === 409) {

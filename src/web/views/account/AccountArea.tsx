@@ -1,11 +1,12 @@
 // The corporate account area (SPEC 1, 2 'Login', 'Bookings (corporate)',
 // 'Profile', 'Route guard'): /login alone, or the signed-in layout with its
-// sidebar (Book Now, Bookings, My Account, Logout) around /bookings and
+// sidebar (Book Now, Bookings, Journeys, Invoices, My Account, Logout) around
+// /bookings, issue 44's /bookings/journeys and /bookings/invoices, and
 // /my-account. Which screen is on show is the account machine's
 // (machines/accountLocation.ts, `accountScreen`); the views only send it events.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { accountScreen } from '../../../../machines/accountLocation';
-import type { ScreenName } from '../../../domain/screens';
+import type { AccountScreen } from '../../../domain/screens';
 import { AccountActor, useSettings } from '../../appActor';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { RouteLink } from '../../components/RouteLink';
@@ -13,6 +14,8 @@ import { BrandMark } from './BrandMark';
 import { LoginView } from './LoginView';
 import { BookingsView } from './BookingsView';
 import { MyAccountView } from './MyAccountView';
+import { JourneysView } from './JourneysView';
+import { InvoicesView } from './InvoicesView';
 import './account.css';
 
 export function AccountArea() {
@@ -28,10 +31,22 @@ export function AccountArea() {
   return <SignedInLayout screen={screen} />;
 }
 
-const LINKS: { to: Extract<ScreenName, 'bookings' | 'myAccount'>; label: string; icon: ReactNode }[] = [
+type SignedInScreen = Exclude<AccountScreen, 'login'>;
+
+// Issue 44: Journeys and Invoices are shown to every signed-in passenger; a passenger whose sign-in belongs to no
+// company account is told on the Invoices page that invoices are for company accounts.
+const LINKS: { to: SignedInScreen; label: string; icon: ReactNode }[] = [
   {
     to: 'bookings', label: 'Bookings',
     icon: <path d="M4 5h16v14H4zM4 9h16M8 3v4M16 3v4" />,
+  },
+  {
+    to: 'journeys', label: 'Journeys',
+    icon: <path d="M5 18a2 2 0 100-4 2 2 0 000 4zM19 10a2 2 0 100-4 2 2 0 000 4zM7 16h6a3 3 0 000-6h-2a3 3 0 010-6h6" />,
+  },
+  {
+    to: 'invoices', label: 'Invoices',
+    icon: <path d="M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h7" />,
   },
   {
     to: 'myAccount', label: 'My Account',
@@ -46,7 +61,7 @@ function Icon({ children }: { children: ReactNode }) {
   );
 }
 
-function SignedInLayout({ screen }: { screen: Extract<ScreenName, 'bookings' | 'myAccount'> }) {
+function SignedInLayout({ screen }: { screen: SignedInScreen }) {
   const actor = AccountActor.useActorRef();
   const settings = useSettings();
   const passenger = AccountActor.useSelector((s) => s.context.session?.passenger ?? null);
@@ -138,6 +153,8 @@ function SignedInLayout({ screen }: { screen: Extract<ScreenName, 'bookings' | '
       </aside>
       <main id="main" className="account-main">
         {!checking && screen === 'bookings' && <BookingsView />}
+        {!checking && screen === 'journeys' && <JourneysView />}
+        {!checking && screen === 'invoices' && <InvoicesView />}
         {!checking && screen === 'myAccount' && <MyAccountView />}
       </main>
       {checking && <LoadingOverlay text="Please wait while loading content" />}

@@ -10,6 +10,8 @@ import { formatExactPrice, penceToPounds } from '../../../domain/money';
 import { CardLogos } from '../../components/CardLogos';
 import { Dialog } from '../../components/Dialog';
 import { CardForm } from './CardForm';
+import { WalletButton } from './WalletButton';
+import { payerOf } from '../../../../machines/cardTypes';
 import './card.css';
 
 export type CardRef = ActorRefFrom<typeof cardPaymentMachine>;
@@ -38,6 +40,9 @@ export function CardPayment({ card, completing = 'Confirming your booking...', o
   const fieldError = useSelector(card, (s) => s.context.fieldError);
   const amount = useSelector(card, (s) => s.context.amountPence);
   const canPay = useSelector(card, (s) => s.can({ type: 'card.submitted' }));
+  const payer = useSelector(card, (s) => payerOf(s.context.booking));
+  // Issue 44: a wallet's payment is taken while the card entry is (the machine's rule).
+  const walletCanPay = useSelector(card, (s) => s.can({ type: 'card.walletPaid', paymentMethodId: 'pm' }));
   const busy = useSelector(card, (s) => s.hasTag('busy'));
   const price = formatExactPrice(penceToPounds(amount));
 
@@ -61,6 +66,11 @@ export function CardPayment({ card, completing = 'Confirming your booking...', o
       )}
       <p className="muted">Pay <strong>{price}</strong> now. Your card details go straight to our card processor, never to us.</p>
       <CardLogos />
+      {key && (
+        <WalletButton cardKey={key} amountPence={amount} payer={payer} canPay={walletCanPay}
+          onPaid={(paymentMethodId) => card.send({ type: 'card.walletPaid', paymentMethodId })}
+          onFailed={(message) => card.send({ type: 'card.walletFailed', error: message })} />
+      )}
       {key && (
         <CardForm cardKey={key} fieldError={fieldError} busy={busy} busyLabel={(state === 'completing' ? completing : BUSY_LABELS[state]) ?? 'Processing...'}
           payLabel={`Pay ${price}`} canPay={canPay} onPay={() => card.send({ type: 'card.submitted' })} />

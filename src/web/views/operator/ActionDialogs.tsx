@@ -12,6 +12,7 @@ import { formatDateLong } from '../../../domain/ukTime';
 import { formatPhone } from '../../../domain/phone';
 import type { BookingPage } from '../../../../machines/operator';
 import { poundsToPence } from '../../../domain/money';
+import { chargeErrors, type ChargeInput } from '../../../domain/accounts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useOperator, useOperatorRef } from './operatorActor';
 
@@ -21,6 +22,7 @@ export function ActionDialog({ action, page }: { action: BookingAction | 'retryR
   const reference = page.booking.booking.booking_number;
   if (action === 'assignDriver') return <DriverDialog page={page} onClose={close} />;
   if (action === 'cancel') return <CancelDialog page={page} onClose={close} />;
+  if (action === 'adjustCharge') return <ChargeDialog page={page} onClose={close} />;
   const question = {
     complete: { title: `Mark ${reference} as completed?`, text: 'The journey took place. This cannot be undone.', confirm: 'Mark completed' },
     noShow: { title: `Mark ${reference} as a no-show?`, text: 'The passenger did not come. This cannot be undone.', confirm: 'Mark no-show' },
@@ -213,6 +215,40 @@ function CancelDialog({ page, onClose }: { page: BookingPage; onClose: () => voi
             )}
             <ServerError fields={['reason', 'refund', 'refund_amount']} />
             <Buttons confirm="Cancel booking" onClose={onClose} submit danger />
+          </form>
+        )}
+      />
+    </ConfirmDialog>
+  );
+}
+
+/**
+ * A journey on account, completed or a no-show (issue 44): what it is charged, changed with the reason. When its month
+ * is invoiced already the server issues a credit or debit note (the issued invoice never changes), and says its number.
+ */
+function ChargeDialog({ page, onClose }: { page: BookingPage; onClose: () => void }) {
+  const actor = useOperatorRef();
+  const server = useServerFieldErrors();
+  const [sent, setSent] = useState<ChargeInput | null>(null);
+  const same = (v: ChargeInput) => sent !== null && v.amount === sent.amount && v.reason === sent.reason;
+  const reference = page.booking.booking.booking_number;
+  const account = page.desk.account?.name ?? 'the account';
+  return (
+    <ConfirmDialog title={`Change the charge of ${reference}`} onClose={onClose}>
+      <p>
+        {account} is charged <strong>£{page.booking.booking.total_booking_amount}</strong> for this journey. If its month is invoiced already, the invoice
+        stays as issued and a credit or debit note for the difference goes on the account&apos;s next invoice.
+      </p>
+      <Form<ChargeInput>
+        initialValues={{ amount: '', reason: '' }}
+        validate={(v) => ({ ...chargeErrors(v), ...(same(v) ? server : {}) })}
+        onSubmit={(v) => { setSent(v); actor.send({ type: 'action.confirm', action: { kind: 'adjustCharge', charge: v } }); }}
+        render={({ handleSubmit }) => (
+          <form onSubmit={handleSubmit} noValidate className="op-form" aria-label="New charge">
+            <TextField name="amount" label="New charge (£)" hint="0 waives the charge." autoComplete="off" required />
+            <TextField name="reason" label="Reason" type="textarea" hint="The account is sent it on the note." required />
+            <ServerError fields={['amount', 'reason']} />
+            <Buttons confirm="Change charge" onClose={onClose} submit />
           </form>
         )}
       />

@@ -1,7 +1,7 @@
 // A booking's page in the console (issue 26): every detail (the one summary, src/domain/bookingSummary.ts), the
 // price lines, the payment, the driver and a timeline; the actions the booking still allows, each confirmed in a
 // window first (./ActionDialogs.tsx).
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { FlightNote } from '../../components/FlightNote';
 import { bookingSummary, type SummaryRow } from '../../../domain/bookingSummary';
 import { formatExactPrice, poundsToPence } from '../../../domain/money';
@@ -17,7 +17,9 @@ import { pathOfScreen } from '../../../domain/screens';
 
 const ACTION_LABELS: Record<BookingAction, string> = {
   assignDriver: 'Assign driver', complete: 'Mark completed', noShow: 'Mark no-show', cancel: 'Cancel booking', refund: 'Refund',
+  adjustCharge: 'Change charge',
 };
+const PAYMENT_METHODS: Record<string, string> = { card: 'Card', car: 'In the car', account: 'On account' };
 
 export function BookingView() {
   const actor = useOperatorRef();
@@ -42,9 +44,16 @@ export function BookingView() {
   const error = useOperator((s) => (s.matches({ signedIn: { booking: 'confirming' } }) ? null : s.context.error?.message ?? null));
   const [, navigate] = useLocation();
 
+  /** A link within the console, followed by the console (a new tab or window where the person asks for one). */
+  const follow = (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+    e.preventDefault();
+    const { pathname, search } = new URL(e.currentTarget.href);
+    navigate(pathname + search);
+  };
   const back = (
     <p className="op-back">
-      <a href={pathOfScreen('operatorBoard')} onClick={(e) => { if (e.button !== 0 || e.metaKey || e.ctrlKey) return; e.preventDefault(); navigate(pathOfScreen('operatorBoard')); }}>← All bookings</a>
+      <a href={pathOfScreen('operatorBoard')} onClick={follow}>← All bookings</a>
     </p>
   );
   if (notFound) {
@@ -112,7 +121,10 @@ export function BookingView() {
         <section className="op-card" aria-labelledby="payment-title">
           <h2 id="payment-title">Payment</h2>
           <dl className="op-dl">
-            <dt>Method</dt><dd>{desk.payment.method === 'card' ? 'Card' : 'In the car'}</dd>
+            <dt>Method</dt><dd>{PAYMENT_METHODS[desk.payment.method] ?? desk.payment.method}</dd>
+            {desk.account && (
+              <><dt>Account</dt><dd><a href={`${pathOfScreen('operatorAccounts')}?id=${desk.account.id}`} onClick={follow}>{desk.account.name}</a></dd></>
+            )}
             <dt>Status</dt><dd>{PAYMENT_STATUS[desk.payment.status] ?? desk.payment.status}</dd>
             {desk.payment.charge_id && <><dt>Charge</dt><dd className="op-code">{desk.payment.charge_id}</dd></>}
             {desk.payment.test && <><dt>Test</dt><dd><span className="op-test">Test payment: no real money was taken</span></dd></>}

@@ -1,6 +1,8 @@
 // Operator data (issue 26): settings by kind, companies, the fleet and its rates, places and staff for administrators;
 // the drivers and cars on record for every member of staff (issue 41, ./FleetRecordsView.tsx). Each form checks what the server checks, sends one change, and the part is loaded again after it.
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type MouseEvent } from 'react';
+import { useLocation } from 'wouter';
+import { pathOfScreen } from '../../../domain/screens';
 import { SECTION_LABELS, sectionsFor } from '../../../domain/operatorData';
 import { SETTING_GROUPS, isOn, onOff, settingProblem, type SettingInfo } from '../../../domain/settingsCatalogue';
 import { ROLE_LABELS, STAFF_ROLES } from '../../../domain/operatorDesk';
@@ -21,9 +23,19 @@ export function DataView() {
   const password = useOperator((s) => s.context.password);
   const sections = useOperator((s) => sectionsFor(s.context.staff?.role));
   const admin = useOperator((s) => s.context.staff?.role === 'admin');
+  const [, navigate] = useLocation();
+  const follow = (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(pathOfScreen('operatorAccounts'));
+  };
   return (
     <section className="op-page" aria-labelledby="data-title">
       <h1 id="data-title" tabIndex={-1}>{admin ? 'Operator data' : 'Drivers and vehicles'}</h1>
+      {/* Issue 44: the corporate accounts have a page of their own. */}
+      <p className="op-muted">
+        Corporate accounts (their booking fields, bookers and invoices) are kept under <a href={pathOfScreen('operatorAccounts')} onClick={follow}>Accounts</a>.
+      </p>
       <div className="op-tabs" role="group" aria-label="Which data">
         {sections.map((s) => (
           <button key={s} type="button" className="op-tab" aria-pressed={section === s} onClick={() => actor.send({ type: 'data.show', section: s })}>{SECTION_LABELS[s]}</button>

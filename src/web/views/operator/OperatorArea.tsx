@@ -21,6 +21,8 @@ import { RecordsView } from './RecordsView';
 import { CaseworkView } from './CaseworkView';
 import { NewBookingView } from './NewBookingView';
 import { PrivacyView } from './PrivacyView';
+import { AccountsView } from './AccountsView';
+import { InvoicesView } from './InvoicesView';
 import { mayHandlePrivacyRequests } from '../../../domain/retention';
 import './operator.css';
 
@@ -52,6 +54,8 @@ function Console() {
         {screen === 'operatorRecords' && <RecordsView />}
         {screen === 'operatorNewBooking' && <NewBookingView />}
         {screen === 'operatorPrivacy' && <PrivacyView />}
+        {screen === 'operatorAccounts' && <AccountsView />}
+        {screen === 'operatorInvoices' && <InvoicesView />}
         {(screen === 'operatorComplaints' || screen === 'operatorLostProperty') && <CaseworkView key={screen} />}
       </main>
     </div>
@@ -71,7 +75,7 @@ function ConsoleBar() {
       <a
         href={href}
         className="op-nav-link"
-        aria-current={screen === to || (to === 'operatorBoard' && screen === 'operatorBooking') ? 'page' : undefined}
+        aria-current={screen === to || (to === 'operatorBoard' && screen === 'operatorBooking') || (to === 'operatorAccounts' && screen === 'operatorInvoices') ? 'page' : undefined}
         onClick={(e) => {
           if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
           e.preventDefault();
@@ -95,6 +99,7 @@ function ConsoleBar() {
             {link('operatorRecords', 'Records')}
             {link('operatorComplaints', 'Complaints')}
             {link('operatorLostProperty', 'Lost property')}
+            {link('operatorAccounts', 'Accounts')}
             {link('operatorMail', 'Mail')}
             {link('operatorExport', 'Export')}
             {staff && link('operatorData', staff.role === 'admin' ? 'Operator data' : 'Drivers and vehicles')}

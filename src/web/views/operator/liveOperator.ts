@@ -13,6 +13,9 @@ import { privacyMachine } from '../../../../machines/operatorPrivacy';
 import { caseworkMachine, type CaseForm } from '../../../../machines/operatorCasework';
 import type { ListStatus, Register } from '../../../domain/casework';
 import type { PrivacyExport } from '../../../domain/retention';
+import type { AccountInput, FieldInput } from '../../../domain/accounts';
+import { accountsMachine } from '../../../../machines/operatorAccounts';
+import { invoicesMachine } from '../../../../machines/operatorInvoices';
 
 export const POLL_MS = 5_000;
 /** Changes heard within this long are told together: a burst of steps loads the board once. */
@@ -54,6 +57,24 @@ export const liveOperator = operatorMachine.provide({
         saveCaseworkEntry: fromPromise(({ input }: { input: { register: Register; id: number; form: CaseForm } }) => calls.saveCaseworkEntry(input)),
         closeCaseworkEntry: fromPromise(({ input }: { input: { register: Register; id: number; outcome: string } }) => calls.closeCaseworkEntry(input)),
         downloadCaseworkCsv: fromPromise(({ input }: { input: { register: Register; from: string; to: string } }) => calls.downloadCaseworkCsv(input)),
+      },
+    }),
+    // Issue 44: the corporate accounts and their invoices.
+    accountsPage: accountsMachine.provide({
+      actors: {
+        loadAccounts: fromPromise(() => calls.loadAccounts()),
+        addAccount: fromPromise(({ input }: { input: { form: AccountInput } }) => calls.saveAccount({ id: null, form: input.form })),
+        saveAccount: fromPromise(({ input }: { input: { id: number; form: AccountInput } }) => calls.saveAccount(input)),
+        saveField: fromPromise(({ input }: { input: { accountId: number; id: number | null; form: FieldInput } }) => calls.saveAccountField(input)),
+        setBooker: fromPromise(({ input }: { input: { accountId: number; email: string; join: boolean } }) => calls.setAccountBooker(input)),
+      },
+    }),
+    invoicesPage: invoicesMachine.provide({
+      actors: {
+        loadInvoices: fromPromise(({ input }: { input: { account: number | null } }) => calls.loadInvoices(input)),
+        downloadInvoice: fromPromise(({ input }: { input: { document: string } }) => calls.downloadInvoice(input)),
+        markInvoicePaid: fromPromise(({ input }: { input: { number: number; paid_on: string | null } }) => calls.markInvoicePaid(input)),
+        issueInvoices: fromPromise(({ input }: { input: { month: string; account: number | null } }) => calls.issueInvoices(input)),
       },
     }),
     privacyPage: privacyMachine.provide({

@@ -12,6 +12,9 @@ import type { CaseEntry, CaseList, ListStatus, Register } from '../../../domain/
 import type { PriceDetail } from '../../../domain/schemas';
 import type { FoundPassenger, Journey, PhoneBookingResult, PhoneDetails } from '../../../../machines/phoneBooking';
 import type { EraseAnswer, PrivacyExport } from '../../../domain/retention';
+import type { AccountInput, FieldInput } from '../../../domain/accounts';
+import type { AccountsAnswer } from '../../../../machines/operatorAccounts';
+import type { InvoicesAnswer } from '../../../../machines/operatorInvoices';
 
 type CallOptions = { method?: string; body?: object; query?: Record<string, string>; headers?: Record<string, string>; responseType?: 'blob' };
 
@@ -39,10 +42,11 @@ export const loadBooking = (reference: string) => call<BookingPage>(`bookings/${
 
 const ACTION_PATHS: Record<DeskAction['kind'], string> = {
   assignDriver: 'driver', complete: 'complete', noShow: 'no-show', cancel: 'cancel', retryRefund: 'refund', refund: 'refund-rest',
+  adjustCharge: 'charge',
 };
 
 export async function runAction(reference: string, action: DeskAction): Promise<ActionResult> {
-  const body = action.kind === 'assignDriver' ? action.assign : action.kind === 'cancel' ? action.cancel : undefined;
+  const body = action.kind === 'assignDriver' ? action.assign : action.kind === 'cancel' ? action.cancel : action.kind === 'adjustCharge' ? action.charge : undefined;
   const answer = await call<Omit<ActionResult, 'kind'>>(`bookings/${encodeURIComponent(reference)}/${ACTION_PATHS[action.kind]}`, { method: 'POST', body });
   return { ...answer, kind: action.kind };
 }
@@ -123,3 +127,30 @@ export const closeCaseworkEntry = ({ register, id, outcome }: { register: Regist
   call<{ number: string; emailed: string | null }>(`casework/${register}/${id}/close`, { method: 'POST', body: { outcome } });
 export const downloadCaseworkCsv = ({ register, from, to }: { register: Register; from: string; to: string }) =>
   downloadCsv(`casework/${register}/export`, { from, to }, `${register}-${from}-to-${to}.csv`);
+
+/** Issue 44: the corporate accounts the member of staff may see, and the changes of an account, its fields and bookers. */
+export const loadAccounts = () => call<AccountsAnswer>('accounts');
+export const saveAccount = ({ id, form }: { id: number | null; form: AccountInput }) =>
+  call<{ done: string; id: number }>('accounts', { method: 'POST', body: { ...form, ...(id === null ? {} : { id }) } });
+export const saveAccountField = ({ accountId, id, form }: { accountId: number; id: number | null; form: FieldInput }) =>
+  call<{ done: string }>(`accounts/${accountId}/fields`, { method: 'POST', body: { ...form, ...(id === null ? {} : { id }) } });
+export const setAccountBooker = ({ accountId, email, join }: { accountId: number; email: string; join: boolean }) =>
+  call<{ done: string }>(`accounts/${accountId}/bookers`, { method: 'POST', body: { email, join } });
+
+/** Issue 44: the accounts' invoices (one account's, or all), with the accounts' names for the page's choices. */
+export async function loadInvoices({ account }: { account: number | null }): Promise<InvoicesAnswer> {
+  const [listed, { accounts }] = await Promise.all([
+    call<Omit<InvoicesAnswer, 'accounts'>>('invoices', { query: account === null ? {} : { account: String(account) } }),
+    loadAccounts(),
+  ]);
+  return { ...listed, accounts: accounts.map((a) => ({ id: a.id, name: a.name })) };
+}
+const DOCUMENT_FILES: Record<string, string> = { INV: 'invoice', CN: 'credit-note', DN: 'debit-note' };
+/** An invoice's or a note's PDF (INV-000012, CN-000003, DN-000001), saved as the server names it. */
+export async function downloadInvoice({ document }: { document: string }): Promise<void> {
+  saveFile(await call<Blob>(`invoices/${encodeURIComponent(document)}`, { responseType: 'blob' }), `${DOCUMENT_FILES[document.split('-')[0]] ?? 'document'}-${document}.pdf`);
+}
+export const markInvoicePaid = ({ number, paid_on }: { number: number; paid_on: string | null }) =>
+  call<{ done: string }>(`invoices/${number}/paid`, { method: 'POST', body: { paid_on } });
+export const issueInvoices = ({ month, account }: { month: string; account: number | null }) =>
+  call<{ done: string; issued: number[] }>('invoices/run', { method: 'POST', body: { month, ...(account === null ? {} : { account_id: account }) } });

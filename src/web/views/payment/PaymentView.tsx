@@ -14,13 +14,16 @@ import { formatExactPrice, penceToPounds } from '../../../domain/money';
 import { formatPhone } from '../../../domain/phone';
 import '../../screens.css';
 import { StepHead } from '../../components/StepHead';
+import { PayOnAccount } from './PayOnAccount';
 
 export function PersonalDetails() {
   const reg = BookingActor.useSelector((s) => s.context.registration);
   const mode = BookingActor.useSelector((s) => s.context.registrationMode);
+  // A signed-in passenger books for their corporate account, not as a guest (decision 18).
+  const signedIn = BookingActor.useSelector((s) => s.context.session !== null);
   if (!reg) return null;
   const rows: [string, string][] = [
-    ['Booking as', mode === 'guest_login' ? 'Guest' : mode === 'new_client' ? 'New client' : 'Existing client'],
+    ['Booking as', signedIn ? 'Your corporate account' : mode === 'guest_login' ? 'Guest' : mode === 'new_client' ? 'New client' : 'Existing client'],
     ...(reg.firstName || reg.surname ? [['Name', `${reg.firstName} ${reg.surname}`.trim()] as [string, string]] : []),
     ['Email', reg.email],
     ...(reg.number ? [['Phone', formatPhone(reg.number)] as [string, string]] : []),
@@ -52,6 +55,9 @@ export function PaymentView() {
   // SHOWCARD, likewise.
   const payByCard = BookingActor.useSelector((s) => s.matches({ payment: 'choosing' }) && s.can({ type: 'payment.payByCard' }));
   const total = BookingActor.useSelector((s) => formatExactPrice(penceToPounds(amountPence(s.context))));
+  // Issue 44: which way the booking on its way is paid (the car's button spins only for its own).
+  const method = BookingActor.useSelector((s) => s.context.paymentMethod);
+  const onAccount = BookingActor.useSelector((s) => s.context.billing?.status === 'active');
 
   return (
     <div className="page">
@@ -85,13 +91,14 @@ export function PaymentView() {
               <div className="pay-option">
                 <p className="muted">Pay the driver at the end of the journey, by cash or card. Your price is fixed now.</p>
                 {!payByCard && <CardLogos />}
-                <button type="button" className={`btn ${payByCard ? 'btn-secondary' : 'btn-primary'} btn-block`} disabled={booking} aria-busy={booking}
-                  onClick={() => actor.send({ type: 'payment.payInCar' })}>
-                  {booking ? <><span className="spinner spinner-small" aria-hidden="true" /> Booking...</> : 'Pay In Car'}
+                <button type="button" className={`btn ${payByCard ? 'btn-secondary' : 'btn-primary'} btn-block`} disabled={booking}
+                  aria-busy={booking && method !== 'account'} onClick={() => actor.send({ type: 'payment.payInCar' })}>
+                  {booking && method !== 'account' ? <><span className="spinner spinner-small" aria-hidden="true" /> Booking...</> : 'Pay In Car'}
                 </button>
               </div>
             )}
-            {!payInCar && !payByCard && (
+            <PayOnAccount total={total} busy={booking && method === 'account'} />
+            {!payInCar && !payByCard && !onAccount && (
               <p>Online payment is not available at the moment. Please call us on {settings.Company_Contact_Info} to book.</p>
             )}
           </section>
