@@ -408,3 +408,19 @@ describe('keeping personal data only as long as needed', () => {
     expect(row.lines[0].fields).toEqual([{ label: 'PO number', value: 'PO-501' }, { label: 'Cost centre', value: 'Operations' }]);
   });
 });
+
+describe("a journey on account's own download", () => {
+  it('says it is on account, is not a receipt of a payment, and takes no VAT invoice number of its own', async () => {
+    const { id, po } = await newAccount('Receipt Readers');
+    const p = await newPassenger('Rhea Receipt');
+    await t.call('POST', `/operator/accounts/${id}/bookers`, { email: p.email }, admin);
+    const res = await book(p, '2031-04-02', { [po]: 'PO-RR' });
+    expect(res.status).toBe(200);
+    const [{ last }] = await t.db.query<{ last: number }>('SELECT last FROM invoice_counter');
+    const pdf = await download(`/manage/${res.body.data.booking.booking_number}/receipt`, { 'X-Manage-Key': res.body.data.manage_key });
+    expect([pdf.status, pdf.disposition]).toEqual([200, `attachment; filename="receipt-${res.body.data.booking.booking_number}.pdf"`]);
+    expect(pdf.text).toContain('On account: invoiced with');
+    expect(pdf.text).toContain('Booking confirmation');
+    expect((await t.db.query<{ last: number }>('SELECT last FROM invoice_counter'))[0].last).toBe(last);
+  });
+});

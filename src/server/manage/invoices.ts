@@ -48,6 +48,8 @@ export function invoiceLines(breakdown: { label: string; amount: string }[], qty
 /** How the booking is paid and where that stands, in words. */
 export function paymentWords(b: { payment_method: string; status: string; paid_at: Date | null }): string {
   if (b.payment_method === 'card') return `Paid by card${b.paid_at ? ` on ${formatDateUK(ukToday(new Date(b.paid_at)))}` : ''}`;
+  // Issue 44: on the company's account, paid against its monthly invoice (the account's VAT invoice, not this).
+  if (b.payment_method === 'account') return "On account: invoiced with the month's journeys to the company";
   return b.status === 'completed' ? 'Paid in the car' : 'To be paid in the car';
 }
 

@@ -140,7 +140,8 @@ export async function manageReceipt(db: Db, reference: string, key: string, sett
   const refund = await refundSummary(db, bookingId);
   const input = {
     booking: (await loadBooking(db, bookingId))!, settings, breakdown: b.price_breakdown.lines, payment: paymentWords(b), now,
-    paid: b.payment_method === 'card' ? b.paid_at !== null : b.status === 'completed',
+    // A journey on account is paid against its month's invoice, never by this booking: its download is a confirmation.
+    paid: b.payment_method === 'card' ? b.paid_at !== null : b.payment_method !== 'account' && b.status === 'completed',
     refund: refund?.status === 'succeeded' ? `${formatExactPrice(penceToPounds(refund.pence))} refunded to the card` : null,
   };
   return { pdf: await receiptPdf(input), fileName: receiptFileName(input) };
