@@ -424,3 +424,28 @@ describe("a journey on account's own download", () => {
     expect((await t.db.query<{ last: number }>('SELECT last FROM invoice_counter'))[0].last).toBe(last);
   });
 });
+
+describe('booking on account for someone else', () => {
+  it('names the passenger beside the booker, tells the passenger and copies the booker, and the invoice line is the passenger\'s', async () => {
+    const { id, po } = await newAccount('Guest Hosts');
+    const p = await newPassenger('Hal Host');
+    await t.call('POST', `/operator/accounts/${id}/bookers`, { email: p.email }, admin);
+    const req = await request('2031-05-07', { [po]: 'PO-GUEST' }, p.email);
+    req.registrationData = {
+      ...req.registrationData, passengerDetails: 'yes', passengerName: 'Vera', passengerLastname: 'Visitor',
+      passengerEmail: `vera.${RUN}@example.com`, passengerPhone: '07700 900888',
+    } as typeof req.registrationData;
+    const res = await t.call('POST', '/booking', req, { ...p.auth, 'Idempotency-Key': `acct-${RUN}-guest` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.passengerDetails).toMatchObject({ passenger_name: 'Vera Visitor', passenger_email: `vera.${RUN}@example.com`, passenger_contact_no: '+447700900888' });
+    const to = await t.db.query<{ to_address: string }>(
+      "SELECT to_address FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_confirmation' ORDER BY to_address", [res.body.data.booking.id]);
+    expect(to.map((m) => m.to_address).sort()).toEqual([p.email, `vera.${RUN}@example.com`].sort());
+    await t.db.query("UPDATE bookings SET status = 'completed' WHERE id = $1", [res.body.data.booking.id]);
+    t.clock.now = new Date('2031-06-02T09:00:00Z');
+    const run = await t.call('POST', '/operator/invoices/run', { month: '2031-05', account_id: id }, admin);
+    expect(run.body.issued.length).toBe(1);
+    const [inv] = await t.db.query<{ lines: { passenger: string; booking_number: string }[] }>('SELECT lines FROM invoices WHERE number = $1', [run.body.issued[0]]);
+    expect(inv.lines).toEqual([expect.objectContaining({ booking_number: res.body.data.booking.booking_number, passenger: 'Vera Visitor' })]);
+  });
+});
