@@ -272,7 +272,17 @@ describe("the month's invoice", () => {
     const own = await t.call('POST', '/operator/accounts', { name: `Metro Client ${RUN}`, billing_email: 'ap@metro-client.example', terms_days: '30', credit_limit: '100' }, metro);
     expect(own.status).toBe(200);
     const taken = await t.call('POST', `/operator/accounts/${own.body.id}/bookers`, { email: p.email }, metro);
-    expect([taken.status, taken.body.field, taken.body.message]).toEqual([422, 'email', "Mia Monthly books for another company's account: ask the office to move them."]);
+    expect([taken.status, taken.body.field, taken.body.message]).toEqual([422, 'email',
+      'No booker can be added or removed with this e-mail. They need a sign-in (Sign In > Create an account); one who books for another account is moved by the office.']);
+    // Nor learn who has a sign-in: an unknown address reads the same.
+    const nobody = await t.call('POST', `/operator/accounts/${own.body.id}/bookers`, { email: `nobody.${RUN}@example.com` }, metro);
+    expect(nobody.body.message).toBe(taken.body.message);
+    // The limit, terms and status are the office's: a company's new account has no credit until the office gives it.
+    const ownRow = (await t.call('GET', '/operator/accounts', undefined, metro)).body.accounts.find((a: any) => a.id === own.body.id);
+    expect([ownRow.credit_limit_pence, ownRow.terms_days, ownRow.status]).toEqual([0, 30, 'active']);
+    await t.call('POST', '/operator/accounts', { id: own.body.id, name: `Metro Client ${RUN}`, billing_email: 'ap@metro-client.example', terms_days: '120', credit_limit: '9999', status: 'active' }, metro);
+    const after = (await t.call('GET', '/operator/accounts', undefined, metro)).body.accounts.find((a: any) => a.id === own.body.id);
+    expect([after.credit_limit_pence, after.terms_days]).toEqual([0, 30]);
     expect((await t.call('POST', `/operator/accounts/${account.id}/fields`, { label: 'Sneaky' }, metro)).status).toBe(404);
     expect((await t.call('GET', `/operator/invoices?account=${account.id}`, undefined, metro)).status).toBe(404);
   });
@@ -318,6 +328,9 @@ describe("the month's invoice", () => {
     expect(paid.status).toBe(200);
     const { body: after } = await t.call('GET', `/operator/invoices?account=${account.id}`, undefined, admin);
     expect(after.invoices[1]).toMatchObject({ status: 'paid', paid_on: '2030-06-20', paid_by: ADMIN.name });
+    // The booker sees it paid, and no name of the office's staff.
+    const mine = (await t.call('GET', '/account/invoices', undefined, p.auth)).body.invoices.find((i: any) => i.number === inv.number);
+    expect(mine).toMatchObject({ status: 'paid', paid_on: '2030-06-20', paid_by: null });
     t.clock.now = new Date('2030-08-15T09:00:00Z');
     const { body: late } = await t.call('GET', `/operator/invoices?account=${account.id}`, undefined, admin);
     expect(late.invoices[0].status).toBe('overdue');

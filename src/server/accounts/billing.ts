@@ -58,8 +58,11 @@ export async function holdCreditForChange(tx: Queryable, bookingId: number, oldP
   const [b] = await tx.query<{ account_id: number | null }>('SELECT account_id FROM bookings WHERE id = $1', [bookingId]);
   if (!b?.account_id) return;
   await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [b.account_id]);
-  const [a] = await tx.query<{ credit_limit_pence: number; exposure_pence: number }>(
-    `SELECT a.credit_limit_pence, ${EXPOSURE_SQL} AS exposure_pence FROM accounts a WHERE a.id = $1`, [b.account_id]);
+  const [a] = await tx.query<{ name: string; status: 'active' | 'suspended' | 'closed'; status_reason: string; credit_limit_pence: number; exposure_pence: number }>(
+    `SELECT a.name, a.status, a.status_reason, a.credit_limit_pence, ${EXPOSURE_SQL} AS exposure_pence FROM accounts a WHERE a.id = $1`, [b.account_id]);
+  // A suspended or closed account takes no more on it, a change's higher price included.
+  const held = accountRefusal({ name: a.name, status: a.status, reason: a.status_reason }, officePhone(settings));
+  if (held) throw new DomainError('invalid', held, 'accept_total');
   const refusal = creditRefusal(a.credit_limit_pence, a.exposure_pence - oldPence, newPence, officePhone(settings));
   if (refusal) throw new DomainError('invalid', refusal.replace('This booking', 'This change'), 'accept_total');
 }

@@ -18,7 +18,7 @@ export const accountInvoiceFileName = (inv: Pick<AccountInvoice, 'number'>) => `
 export async function accountInvoicePdf(inv: AccountInvoice): Promise<Buffer> {
   const vat = inv.vat_number !== '';
   const title = vat ? 'VAT invoice' : 'Invoice';
-  const pdf = await pdfLayout({ Title: `${title} ${invoiceLabel(inv.number)}`, Author: inv.seller.name, Subject: `${inv.account_name}, ${monthLabel(inv.period_start)}` },
+  const pdf = await pdfLayout({ Title: `${title} ${invoiceLabel(inv.number)}`, Author: inv.seller.name, Subject: `${inv.buyer.name}, ${monthLabel(inv.period_start)}` },
     new Date(inv.issued_at));
   pdf.header(inv.seller.name || title, inv.seller.lines, vat ? inv.vat_number : null, title);
   pdf.row('Invoice number', invoiceLabel(inv.number));
@@ -65,7 +65,7 @@ export async function accountInvoicePdf(inv: AccountInvoice): Promise<Buffer> {
 /** A credit or debit note on an account's invoice, naming the invoice and the journey it corrects. */
 export async function accountNotePdf(inv: AccountInvoice, n: CarriedNote): Promise<Buffer> {
   const title = noteTitle(n);
-  const pdf = await pdfLayout({ Title: `${title} ${noteLabel(n)}`, Author: inv.seller.name, Subject: `${inv.account_name}, ${n.booking_number}` },
+  const pdf = await pdfLayout({ Title: `${title} ${noteLabel(n)}`, Author: inv.seller.name, Subject: `${inv.buyer.name}, ${n.booking_number}` },
     new Date(n.issued_at));
   pdf.header(inv.seller.name || title, inv.seller.lines, inv.vat_number || null, title);
   pdf.row(`${title} number`, noteLabel(n));

@@ -89,10 +89,18 @@ export async function issueAccountInvoices(db: Db, o: RunOptions): Promise<numbe
         AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = b.account_id AND i.period_start = $3::date)
       ORDER BY 1`, [end, o.accountId ?? null, o.periodStart]);
   const issued: number[] = [];
+  let failed: unknown = null;
   for (const { id } of candidates) {
-    const number = await db.transaction((tx) => issueOne(tx, id, o, end));
-    if (number !== null) issued.push(number);
+    // One account that cannot be invoiced (its transaction rolled back whole) does not hold up the others.
+    try {
+      const number = await db.transaction((tx) => issueOne(tx, id, o, end));
+      if (number !== null) issued.push(number);
+    } catch (err) {
+      failed ??= err;
+    }
   }
+  if (failed && !issued.length) throw failed;
+  if (failed) console.error('An account could not be invoiced:', failed);
   return issued;
 }
 

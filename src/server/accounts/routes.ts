@@ -83,7 +83,8 @@ export const bookerRoutes = new Hono<AppEnv>()
     if (!account) return c.json({ account: null, invoices: [] });
     const today = ukToday(c.var.deps.now());
     const invoices = await accountInvoices(c.var.deps.db, { accountId: account.id });
-    return c.json({ account: { name: account.name }, invoices: invoices.map((i) => invoiceSummary(i, today)) });
+    // The office's staff are not named to the company's bookers.
+    return c.json({ account: { name: account.name }, invoices: invoices.map((i) => ({ ...invoiceSummary(i, today), paid_by: null })) });
   })
   .get('/account/invoices/:document', async (c) => {
     const { account } = await bookerAccount(c);

@@ -80,6 +80,15 @@ export async function saveAccount(db: Queryable, scope: Scope, id: number | null
   }
   const found = id === null ? null : await accountById(db, scope, id);
   if (id !== null && !found) throw new DomainError('notFound', 'No such account on your record.');
+  // The operator carries an account's debt: its credit limit, payment terms and whether it may book on account are the
+  // office's. A company's staff keep its details, fields and bookers; a new account of theirs may book on account once
+  // the office gives it a limit.
+  if (scope !== null) {
+    a.credit_limit_pence = found?.credit_limit_pence ?? 0;
+    a.terms_days = found?.terms_days ?? 30;
+    a.status = found?.status ?? 'active';
+    a.status_reason = found?.status_reason ?? '';
+  }
   const values = [a.name, a.address, a.billing_email, a.vat_number, a.terms_days, a.credit_limit_pence, a.status, a.status_reason, a.company_id];
   try {
     const [row] = id === null
@@ -105,7 +114,7 @@ export async function saveField(db: Queryable, scope: Scope, accountId: number, 
   if (!account) throw new DomainError('notFound', 'No such account on your record.');
   const before = fieldId === null ? null : account.fields.find((x) => x.id === fieldId) ?? null;
   if (fieldId !== null && !before) throw new DomainError('notFound', 'This field is not on the account: reload the page.');
-  if (fieldId === null && account.fields.filter((x) => x.active).length >= MAX_FIELDS && f.active) {
+  if (f.active && !before?.active && account.fields.filter((x) => x.active).length >= MAX_FIELDS) {
     throw new DomainError('invalid', `An account asks for at most ${MAX_FIELDS} fields.`, 'label');
   }
   try {
@@ -136,13 +145,16 @@ export async function setBooker(db: Queryable, scope: Scope, accountId: number, 
   if (!key) throw new DomainError('invalid', "Enter the booker's e-mail address.", 'email');
   const [p] = await db.query<{ id: number; name: string; account_id: number | null }>(
     'SELECT id, name, account_id FROM passengers WHERE lower(email) = $1 AND password_hash IS NOT NULL', [key]);
+  // A company's staff learn nothing of a passenger who is not their booker (whether the address has a sign-in, their
+  // name, another account): one answer for every such address.
+  const notOurs = 'No booker can be added or removed with this e-mail. They need a sign-in (Sign In > Create an account); one who books for another account is moved by the office.';
   if (!p) {
-    throw new DomainError('invalid', 'Nobody has a sign-in with this e-mail. Ask them to create one (Sign In > Create an account) first.', 'email');
+    throw new DomainError('invalid', scope !== null ? notOurs : 'Nobody has a sign-in with this e-mail. Ask them to create one (Sign In > Create an account) first.', 'email');
   }
-  if (!join && p.account_id !== accountId) throw new DomainError('invalid', `${p.name} is not a booker of ${account.name}.`, 'email');
+  if (!join && p.account_id !== accountId) throw new DomainError('invalid', scope !== null ? notOurs : `${p.name} is not a booker of ${account.name}.`, 'email');
   // A company's staff never take a booker from an account that is not theirs (the office may move one).
   if (join && scope !== null && p.account_id !== null && p.account_id !== accountId && !(await accountById(db, scope, p.account_id))) {
-    throw new DomainError('invalid', `${p.name} books for another company's account: ask the office to move them.`, 'email');
+    throw new DomainError('invalid', notOurs, 'email');
   }
   await db.query('UPDATE passengers SET account_id = $1 WHERE id = $2', [join ? accountId : null, p.id]);
   return { account, passenger: p };

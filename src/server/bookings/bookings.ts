@@ -300,6 +300,11 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
       return await writeAll(deps.db, deps, prepared, options);
     } catch (err) {
       if (err instanceof BookingNumberTaken && attempt < 5) continue;
+      // A replay that waited on the account's row behind its first request answers that booking (issue 44).
+      if (onAccount && idempotencyKey && err instanceof DomainError) {
+        const first = await findByIdempotencyKey(deps, req, idempotencyKey, hash);
+        if (first) return first;
+      }
       // Nothing was written: a replay of the key (answered with its booking), a request not finished, or a failure
       // spent no allowance (issue 39); nor did an allowance the statement found used up.
       await returnAllowance(deps.db, prepared.taken);

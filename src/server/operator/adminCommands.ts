@@ -328,11 +328,17 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
     case 'add-account': {
       const name = need(values.name, 'name');
       const company = values.company ? await idOf(db, 'SELECT id FROM companies WHERE company_name = $1', values.company, 'company') : null;
-      const [existing] = await db.query<{ id: number; terms_days: number }>('SELECT id, terms_days FROM accounts WHERE lower(name) = lower($1)', [name]);
+      const [existing] = await db.query<{
+        id: number; terms_days: number; billing_email: string; credit_limit_pence: number; vat_number: string; address: string;
+        company_id: number | null; status: string; status_reason: string;
+      }>('SELECT id, terms_days, billing_email, credit_limit_pence, vat_number, address, company_id, status, status_reason FROM accounts WHERE lower(name) = lower($1)', [name]);
+      // What is not given stays as it is (a changed limit leaves a suspended account suspended).
       const saved = await asUsage(() => saveAccount(db, null, existing?.id ?? null, {
-        name, billing_email: values.email, credit_limit: values.limit, terms_days: values.terms ?? String(existing?.terms_days ?? 30),
-        vat_number: values.vat ?? '', address: values.address ?? '', company_id: company === null ? '' : String(company),
-        status: values.status ?? 'active', status_reason: values.reason ?? '',
+        name, billing_email: values.email ?? existing?.billing_email, credit_limit: values.limit ?? (existing ? penceToPounds(existing.credit_limit_pence) : undefined),
+        terms_days: values.terms ?? String(existing?.terms_days ?? 30), vat_number: values.vat ?? existing?.vat_number ?? '',
+        address: values.address ?? existing?.address ?? '',
+        company_id: company !== null ? String(company) : existing?.company_id ? String(existing.company_id) : '',
+        status: values.status ?? existing?.status ?? 'active', status_reason: values.reason ?? existing?.status_reason ?? '',
       }));
       return `Account ${saved.id}: ${saved.account.name}, limit £${penceToPounds(saved.account.credit_limit_pence)}${existing ? ' (changed)' : ''}`;
     }
@@ -373,8 +379,10 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
     case 'invoice-paid': {
       const doc = /^INV-(\d{1,9})$/i.exec(args[0] ?? '');
       if (!doc) throw new UsageError('Name the invoice, like invoice-paid INV-000012 --on 2026-11-30');
-      const on = values.on?.trim() ?? '';
+      if (values.on === undefined) throw new UsageError('Say the day it was paid: --on 2026-11-30 (--on "" marks it unpaid)');
+      const on = values.on.trim();
       if (on && !isCalendarDate(on)) throw new UsageError('--on must be a date, like 2026-11-30');
+      if (on && on > ukToday()) throw new UsageError('--on: the day it was paid cannot be in the future');
       const before = await db.transaction((tx) => markInvoicePaid(tx, Number(doc[1]), on || null, 'npm run admin', null));
       if (!before) throw new UsageError(`No account invoice ${args[0]}`);
       return `${invoiceLabel(before.number)} ${on ? `marked paid on ${on}` : 'marked unpaid'}`;

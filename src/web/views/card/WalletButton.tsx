@@ -28,7 +28,11 @@ function Wallets({ payer, canPay, onPaid, onFailed, onShown }: Omit<Props, 'card
       onReady={({ availablePaymentMethods }) => onShown(Boolean(availablePaymentMethods && Object.values(availablePaymentMethods).some(Boolean)))}
       onClick={(event) => { if (canPay) event.resolve(); }}
       onConfirm={async (event) => {
-        if (!stripe || !elements) return;
+        // Nothing is taken unless the card page takes it now: the wallet's sheet is told so.
+        if (!stripe || !elements || !canPay) {
+          event.paymentFailed();
+          return;
+        }
         const submitted = await elements.submit();
         if (submitted.error) {
           event.paymentFailed();
