@@ -318,6 +318,25 @@ describe("the month's invoice", () => {
     expect(junePdf.text).toContain(waived.body.note);
   });
 
+  it("is in a booker's privacy export with their own journeys' lines only, and counted as kept on an erase", async () => {
+    // A colleague's journey on the same account, invoiced on June's invoice beside Mia's.
+    const colleague = await newPassenger('Colin Colleague');
+    await t.call('POST', `/operator/accounts/${account.id}/bookers`, { email: colleague.email }, admin);
+    const { body: list } = await t.call('GET', `/operator/invoices?account=${account.id}`, undefined, admin);
+    const june = list.invoices.find((i: any) => i.month === 'June 2030');
+    const [line] = (await t.db.query<{ lines: any[] }>('SELECT lines FROM invoices WHERE number = $1', [june.number]))[0].lines;
+    await t.db.query(`UPDATE invoices SET lines = lines || $2::jsonb WHERE number = $1`, [june.number,
+      JSON.stringify([{ ...line, booking_number: 'BK-COLLEAG1', passenger: 'Colin Colleague' }])]);
+    const exported = await t.call('POST', '/operator/privacy/export', { email: p.email }, admin);
+    expect(exported.status, JSON.stringify(exported.body)).toBe(200);
+    const invoices = exported.body.sections.find((x: any) => x.table === 'invoices');
+    const junes = invoices.rows.find((r: any) => r.number === june.number);
+    expect(junes.lines.map((l: any) => l.booking_number)).toEqual([refs[2]]);
+    expect(JSON.stringify(exported.body)).not.toContain('Colin Colleague');
+    const notes = exported.body.sections.find((x: any) => x.table === 'invoice_notes');
+    expect(notes.rows.map((n: any) => n.booking_id)).toContain((await t.db.query<{ id: number }>('SELECT id FROM bookings WHERE booking_number = $1', [refs[1]]))[0].id);
+  });
+
   it('is marked paid by the office with its date, not by a company\'s staff', async () => {
     const { body } = await t.call('GET', `/operator/invoices?account=${account.id}`, undefined, admin);
     const inv = body.invoices[1];

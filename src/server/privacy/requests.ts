@@ -12,7 +12,7 @@ import {
 } from '../../domain/retention';
 import type { Settings } from '../../domain/settings';
 import { recordChange, type ChangedBy } from '../bookings/bookingHistory';
-import { anonymiseBookings, anonymiseInvoices, anonymisePassengers } from './anonymise';
+import { anonymiseAccountInvoices, anonymiseBookings, anonymiseInvoices, anonymisePassengers } from './anonymise';
 import { JOURNEY_END_SQL } from './job';
 import { PERSONAL_TABLES, type Subject } from './tables';
 
@@ -84,6 +84,7 @@ export async function eraseAddress(db: Db, email: string, by: ChangedBy, setting
     for (const t of PERSONAL_TABLES) await t.address?.(tx, subject);
     const invoices = await invoicesOf(tx, subject, retentionTimes(settings), now);
     await anonymiseInvoices(tx, invoices.past);
+    await anonymiseAccountInvoices(tx, invoices.pastOfAccounts);
     const result = {
       bookings: todo.length, already: bookings.length - todo.length, passengers: subject.passengerIds.length,
       invoices_kept: invoices.kept, kept: KEPT_ON_ERASE,
@@ -95,10 +96,17 @@ export async function eraseAddress(db: Db, email: string, by: ChangedBy, setting
 }
 
 /** The address's invoices: those past their time (made anonymous now) and how many are kept. */
-async function invoicesOf(tx: Queryable, s: Subject, times: RetentionTimes, now: Date): Promise<{ past: number[]; kept: number }> {
-  const rows = await tx.query<{ number: number; past: boolean }>(
-    `SELECT number, issued_at < $2::timestamptz AS past FROM invoices
-      WHERE booking_id IN (SELECT value::int FROM json_array_elements_text($1::json)) AND personal_data_removed_at IS NULL
+async function invoicesOf(tx: Queryable, s: Subject, times: RetentionTimes, now: Date): Promise<{ past: number[]; pastOfAccounts: number[]; kept: number }> {
+  // A booking's own invoice, and (issue 44) a company account's monthly invoice that lists one of its journeys.
+  const rows = await tx.query<{ number: number; past: boolean; account: boolean }>(
+    `SELECT number, issued_at < $2::timestamptz AS past, account_id IS NOT NULL AS account FROM invoices
+      WHERE (booking_id IN (SELECT value::int FROM json_array_elements_text($1::json))
+             OR number IN (SELECT invoice_number FROM invoice_bookings WHERE booking_id IN (SELECT value::int FROM json_array_elements_text($1::json))))
+        AND personal_data_removed_at IS NULL
       ORDER BY number FOR UPDATE`, [json(s.bookingIds), invoicesCutoff(now, times).toISOString()]);
-  return { past: rows.filter((r) => r.past).map((r) => r.number), kept: rows.filter((r) => !r.past).length };
+  return {
+    past: rows.filter((r) => r.past && !r.account).map((r) => r.number),
+    pastOfAccounts: rows.filter((r) => r.past && r.account).map((r) => r.number),
+    kept: rows.filter((r) => !r.past).length,
+  };
 }

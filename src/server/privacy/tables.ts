@@ -179,14 +179,24 @@ export const PERSONAL_TABLES: readonly PersonalTable[] = [
   {
     // Kept whole for the VAT invoices' time (./anonymise.ts anonymiseInvoices), whatever happens to the booking.
     table: 'invoices', title: 'VAT invoices',
-    holds: 'the buyer\'s name and the journey, as issued',
-    find: (q, s) => rows(q, `SELECT * FROM invoices WHERE booking_id ${inIds('$1')} ORDER BY number`, [json(s.bookingIds)]),
+    holds: 'the buyer\'s name and the journey, as issued; on a company account\'s monthly invoice, the lines of these journeys (passenger, route)',
+    find: async (q, s) => {
+      const found = await rows(q,
+        `SELECT * FROM invoices WHERE booking_id ${inIds('$1')}
+            OR number IN (SELECT invoice_number FROM invoice_bookings WHERE booking_id ${inIds('$1')}) ORDER BY number`, [json(s.bookingIds)]);
+      const mine = new Set((await q.query<{ booking_number: string }>(
+        `SELECT booking_number FROM bookings WHERE id ${inIds('$1')}`, [json(s.bookingIds)])).map((b) => b.booking_number));
+      // An account's invoice (issue 44): only the lines of these journeys; the others are colleagues'.
+      return found.map((r) => (r.account_id == null ? r
+        : { ...r, lines: (Array.isArray(r.lines) ? r.lines as { booking_number?: string }[] : []).filter((l) => mine.has(l.booking_number ?? '')) }));
+    },
   },
   {
     table: 'invoice_notes', title: 'Credit and debit notes',
     holds: 'notes to the invoices (amounts only)',
     find: (q, s) => rows(q,
-      `SELECT n.* FROM invoice_notes n JOIN invoices i ON i.number = n.invoice_number WHERE i.booking_id ${inIds('$1')} ORDER BY n.id`, [json(s.bookingIds)]),
+      `SELECT n.* FROM invoice_notes n JOIN invoices i ON i.number = n.invoice_number
+        WHERE i.booking_id ${inIds('$1')} OR n.booking_id ${inIds('$1')} ORDER BY n.id`, [json(s.bookingIds)]),
   },
   {
     table: 'passengers', title: 'Contact records and account',
