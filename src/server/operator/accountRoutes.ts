@@ -59,7 +59,9 @@ export const accountConsoleRoutes = new Hono<AppEnv>()
       await audit(tx, staff, s.before ? 'Account changed' : 'Account added', null, s.account.name, s.before, s.account);
       return s;
     });
-    return c.json({ done: `${saved.account.name} saved.`, id: saved.id });
+    // A company's staff keep the account's details; its credit limit, terms and status stay the office's.
+    const office = scopeOf(staff) === null ? '' : ' Its credit limit, payment terms and status are set by the office.';
+    return c.json({ done: `${saved.account.name} saved.${office}`, id: saved.id });
   })
   .post('/operator/accounts/:id/fields', async (c) => {
     const staff = await requireStaff(c);
