@@ -4,8 +4,8 @@
 // (account, month) index is unique, so the second run finds the month issued; the number is drawn in the same
 // transaction, so none is lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, TEST_SITE_URL } from './setup';
-import { openDb, type Db } from '../../src/server/db/index';
+import { testApp, TEST_SITE_URL, closeSecond, secondProcessDb } from './setup';
+import type { Db } from '../../src/server/db/index';
 import { loadSettings } from '../../src/server/deps';
 import { issueAccountInvoices } from '../../src/server/accounts/invoiceRun';
 import { saveAccount } from '../../src/server/accounts/store';
@@ -17,15 +17,10 @@ let t: Awaited<ReturnType<typeof testApp>>;
 let second: Db;
 beforeAll(async () => {
   t = await testApp();
-  if (POSTGRES) {
-    const [{ schema }] = await t.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    second = await openDb({ databaseUrl: `${POSTGRES}${POSTGRES.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
-  } else {
-    second = t.db;
-  }
+  second = await secondProcessDb(t.db);
 });
 afterAll(async () => {
-  if (second && second !== t.db) await second.close();
+  await closeSecond(second, t.db);
   await t.db.close();
 });
 

@@ -4,8 +4,8 @@
 // on the one database. They link the bookings, claim the flights due (a lease, FOR UPDATE SKIP LOCKED) and ask the
 // local test flight service; the calls are counted by a wrapper around the service and by test_flights.calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SITE_URL, testApp } from './setup';
-import { openDb, type Db } from '../../src/server/db/index';
+import { TEST_SITE_URL, testApp, closeSecond, secondProcessDb } from './setup';
+import type { Db } from '../../src/server/db/index';
 import { loadSettings } from '../../src/server/deps';
 import { setSetting } from '../../src/server/operator/operator';
 import { testFlightService } from '../../src/server/flightStatus/testService';
@@ -20,16 +20,10 @@ let t: Awaited<ReturnType<typeof testApp>>;
 let second: Db;
 beforeAll(async () => {
   t = await testApp();
-  if (POSTGRES) {
-    // openTestDb gave this file a schema of its own on the server: the second pool opens the same one.
-    const [{ schema }] = await t.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    second = await openDb({ databaseUrl: `${POSTGRES}${POSTGRES.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
-  } else {
-    second = t.db;
-  }
+  second = await secondProcessDb(t.db);
 });
 afterAll(async () => {
-  if (second && second !== t.db) await second.close();
+  await closeSecond(second, t.db);
   await t.db.close();
 });
 

@@ -3,9 +3,9 @@
 // have; on PGlite (one database in this process) both run on the one database. Batches are small, so each process
 // takes many, one transaction each (FOR UPDATE SKIP LOCKED among the rows not yet done).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from './setup';
+import { testApp, closeSecond, secondProcessDb } from './setup';
 import { book, journeyAt, type TestApp } from './privacyHelpers';
-import { openDb, type Db } from '../../src/server/db/index';
+import type { Db } from '../../src/server/db/index';
 import { loadSettings } from '../../src/server/deps';
 import { removeExpiredPersonalData } from '../../src/server/privacy/job';
 import { REMOVED_BECAUSE } from '../../src/server/privacy/anonymise';
@@ -16,15 +16,10 @@ let t: TestApp;
 let second: Db;
 beforeAll(async () => {
   t = await testApp();
-  if (POSTGRES) {
-    const [{ schema }] = await t.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    second = await openDb({ databaseUrl: `${POSTGRES}${POSTGRES.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
-  } else {
-    second = t.db;
-  }
+  second = await secondProcessDb(t.db);
 });
 afterAll(async () => {
-  if (second && second !== t.db) await second.close();
+  await closeSecond(second, t.db);
   await t.db.close();
 });
 

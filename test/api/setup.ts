@@ -172,3 +172,17 @@ export async function recordDriverAndCar(db: Queryable, companyName: string, opt
   });
   return { driver_id: String(driver.id), car_id: String(car.id), name: driver.driver.name, registration: car.car.registration };
 }
+
+/**
+ * A second server process's database, for the tests of two processes at once: on PostgreSQL (test:pg) a pool of its
+ * own on the same database and schema as `db`; on PGlite (one database in this process) `db` itself. Close it with
+ * `closeSecond`.
+ */
+export async function secondProcessDb(db: Db): Promise<Db> {
+  const postgres = process.env.API_TEST_DATABASE_URL;
+  if (!postgres) return db;
+  // openTestDb gave the file a schema of its own on the server: the second pool opens the same one.
+  const [{ schema }] = await db.query<{ schema: string }>('SELECT current_schema() AS schema');
+  return openDb({ databaseUrl: `${postgres}${postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
+}
+export const closeSecond = async (second: Db | undefined, db: Db) => { if (second && second !== db) await second.close(); };
