@@ -6,7 +6,8 @@
 // every state. The card page's child machine is a stand-in here (its own steps: ./cardPayment.model.test.ts): it
 // is started with the booking, tells the wizard the key and the intent, and answers with the booking.
 import { describe, expect, it } from 'vitest';
-import { createActor, waitFor, type SnapshotFrom } from 'xstate';
+import { createActor, waitFor, type AnyActorLogic, type SnapshotFrom } from 'xstate';
+import { bookingActors } from '../../machines/bookingActors';
 import { bookingMachine, type BookingEvent, type BookingInput } from '../../machines/booking';
 import { bookingLocation, pathOf } from '../../machines/bookingLocation';
 import type { CardPaymentInput } from '../../machines/cardPayment';
@@ -39,6 +40,15 @@ describe('what the machine does on its way', () => {
     booking.send({ type: 'payment.payInCar' });
     expect((await waitFor(booking, (s) => s.matches({ payment: 'failed' }))).context.error).toBe('createBooking is provided by the app');
     for (const actor of [pricing, checking, booking]) actor.stop();
+  });
+
+  it('names itself in the failure of each call the app provides, those whose failure the wizard words itself included', async () => {
+    for (const name of ['calculatePrice', 'checkEmail', 'createBooking', 'loadBilling', 'sendQuote'] as const) {
+      const call = createActor(bookingActors[name] as AnyActorLogic, { input: { token: null } });
+      const failed = new Promise((resolve) => call.subscribe({ error: resolve }));
+      call.start();
+      expect(String(await failed), name).toBe(`Error: ${name} is provided by the app`);
+    }
   });
 
   it('ignores what the current step does not handle', () => {
