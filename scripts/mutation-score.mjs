@@ -88,7 +88,7 @@ export const MUTATION_RUNS = [
     {
       name: 'server-accounts',
       mutate: ['src/server/accounts/billing.ts', 'src/server/accounts/invoiceRun.ts', 'src/server/accounts/store.ts', 'src/server/accounts/journeys.ts'],
-      tests: ['test/api/accounts.test.ts'],
+      tests: ['test/api/accounts.test.ts', 'test/api/account-records.test.ts', 'test/api/account-desk.test.ts', 'test/api/accounts-two-processes.test.ts'],
     },
   ].map((run) => ({ config: 'stryker.server.config.json', ignoreStatic: false, ...run })),
 ].map((run) => ({

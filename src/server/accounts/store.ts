@@ -106,10 +106,14 @@ export async function saveAccount(db: Queryable, scope: Scope, id: number | null
   }
 }
 
-/** Adds a booking field to an account, or changes the one with `fieldId`; answers the field as written and before. */
+/**
+ * Adds a booking field to an account, or changes the one with `fieldId`; answers the field as written and before. Run
+ * in a transaction: the account's row is locked first, so two fields added at once take turns on the cap.
+ */
 export async function saveField(db: Queryable, scope: Scope, accountId: number, fieldId: number | null, input: Loose<FieldInput>) {
   refuse(fieldErrors(input));
   const f = fieldRecord(input);
+  await db.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
   const account = await accountById(db, scope, accountId);
   if (!account) throw new DomainError('notFound', 'No such account on your record.');
   const before = fieldId === null ? null : account.fields.find((x) => x.id === fieldId) ?? null;

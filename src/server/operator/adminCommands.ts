@@ -346,9 +346,9 @@ export async function runAdmin(db: Db, argv: string[], hashCost = DEFAULT_PASSWO
       const account = await idOf(db, 'SELECT id FROM accounts WHERE lower(name) = lower($1)', need(values.account, 'account'), 'account');
       const label = need(values.label, 'label');
       const [existing] = await db.query<{ id: number }>('SELECT id FROM account_fields WHERE account_id = $1 AND lower(label) = lower($2)', [account, label]);
-      const saved = await asUsage(() => saveField(db, null, account, existing?.id ?? null, {
+      const saved = await asUsage(() => db.transaction((tx) => saveField(tx, null, account, existing?.id ?? null, {
         label, required: values.required ? 'yes' : 'no', options: values.options ?? '', active: values.inactive ? 'no' : 'yes',
-      }));
+      })));
       return `${saved.account.name}: ${saved.field.label}${saved.field.required ? ' (required)' : ''}${existing ? ' (changed)' : ''}`;
     }
     case 'add-booker':
