@@ -11,7 +11,7 @@ import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { loadSettings } from '../../src/server/deps';
 import { accountForBooking, holdCredit, holdCreditForChange } from '../../src/server/accounts/billing';
-import { journeysOf } from '../../src/server/accounts/journeys';
+import { JOURNEY_COLUMNS, journeysOf } from '../../src/server/accounts/journeys';
 import type { Settings } from '../../src/domain/settings';
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -256,7 +256,7 @@ describe("a booker's journeys", () => {
   it("matches a field's value as typed (a % or _ is no wildcard), and names each journey's invoice", async () => {
     const id = await saved('Journey Judges', admin);
     const p = await passenger('Jo Journey');
-    const [seeded] = await t.db.query<{ id: number }>('SELECT id FROM bookings WHERE account_id IS NULL ORDER BY id LIMIT 1');
+    const [seeded] = await t.db.query<{ id: number }>('SELECT id FROM bookings WHERE account_id IS NULL AND drop_off_address IS NOT NULL ORDER BY id LIMIT 1');
     const journey = async (date: string, po: string) => (await t.db.query<{ id: number; booking_number: string }>(
       `INSERT INTO bookings (booking_number, ride_type, booking_type, company_id, vehicle_type_id, passenger_id, registration_mode, pick_up_address,
          drop_off_address, pick_up_date, pick_up_time, vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method,
@@ -281,6 +281,18 @@ describe("a booker's journeys", () => {
       [under.booking_number, null, '45.00', [{ label: 'PO number', value: 'PO_7' }]],
       [percent.booking_number, null, '45.00', [{ label: 'PO number', value: 'PO-50%' }]],
       [plain.booking_number, `INV-${String(number).padStart(6, '0')}`, '45.00', [{ label: 'PO number', value: 'PO-500' }]],
+    ]);
+    // The CSV's columns, as a journey gives them.
+    const [trip] = await t.db.query<{ pickup: string; dropoff: string; vehicle: string }>(
+      `SELECT b.pick_up_address AS pickup, b.drop_off_address AS dropoff, v.category_name AS vehicle
+         FROM bookings b JOIN vehicle_types v ON v.id = b.vehicle_type_id WHERE b.id = $1`, [seeded.id]);
+    await t.db.query(`INSERT INTO booking_passengers (booking_id, passenger_name, passenger_email, passenger_contact_no, total_passengers, additional_info)
+                      VALUES ($1, 'Pat Passenger', 'pat@example.com', '+447700900778', 1, '')`, [plain.id]);
+    const [withName] = await journeysOf(t.db, p.id, { from: '2031-07-20', to: '2031-07-20', field: null, value: null });
+    expect(JOURNEY_COLUMNS.map(([column, value]) => [column, value(withName)])).toEqual([
+      ['Booking number', plain.booking_number], ['Pickup date', '20-07-2031'], ['Pickup time', '09:00'], ['Pickup', trip.pickup],
+      ['Destination', trip.dropoff], ['Passenger', 'Pat Passenger'], ['Vehicle', trip.vehicle], ['Payment', 'On account'], ['Status', 'Completed'],
+      ['Amount (GBP)', '45.00'], ['Invoice', `INV-${String(number).padStart(6, '0')}`],
     ]);
   });
 });
