@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAID_NOT_CONFIRMED, PAYMENT_FAILED, PAYMENT_SUCCESSFUL } from '../../src/domain/messages';
 import { answers, run, testModel } from './modelPaths';
+import { payerOf } from '../../machines/cardTypes';
 import { cardBooking, cardBookingOk, cardKey } from './fixtures';
 import { key, paymentMethod, intent, authenticate, complete, confirm, DECLINED, INTENT_ID, EARLIER_INTENT_ID, pmOk, confirmed, succeeded, needsAction, declined, INPUTS, failed, dialogOf, model } from './models/cardPayment';
 
@@ -125,5 +126,21 @@ describe('what the machine does on its way', () => {
     await sut.exec(complete.done({ success: true, message: 'Your booking is confirmed.' }));
     expect([sut.snapshot.value, sut.snapshot.context.error]).toEqual(['paidNotConfirmed', `${PAID_NOT_CONFIRMED} (Your booking is confirmed.)`]);
     sut.stop();
+  });
+});
+
+describe('who pays, as the card provider keeps it with the card', () => {
+  const payer = { name: 'Nia Northbridge', email: 'accounts@northbridge.example' };
+  it("is the new booking's traveller, their name as one line and their e-mail", () => {
+    expect(payerOf(cardBooking)).toEqual({
+      name: `${cardBooking.registration.firstName} ${cardBooking.registration.surname}`, email: cardBooking.registration.email,
+    });
+    expect(payerOf({ ...cardBooking, registration: { ...cardBooking.registration, firstName: ' Ada', surname: '' } })).toEqual({
+      name: 'Ada', email: cardBooking.registration.email,
+    });
+  });
+  it("is the one a passenger's change or a payment link names", () => {
+    expect(payerOf({ change: { reference: 'BK-ABCDEFGH', key: 'k', id: 4 }, payer })).toBe(payer);
+    expect(payerOf({ link: { reference: 'BK-ABCDEFGH', key: 'k' }, payer })).toBe(payer);
   });
 });
