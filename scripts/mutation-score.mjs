@@ -22,10 +22,10 @@ export const MUTATION_RUNS = [
     { name: 'machines-actors', machines: ['bookingActors'], tests: ['test/machine/booking.model.test.ts'] },
     { name: 'machines-card', machines: ['cardPayment', 'cardTypes'],
       tests: ['test/machine/cardPayment.model.test.ts', 'test/machine/booking.model.test.ts', 'test/machine/manage.model.test.ts'] },
-    { name: 'machines-account', machines: ['account', 'accountLocation', 'accountSetup', 'accountPage'],
+    { name: 'machines-account', machines: ['account', 'accountLocation', 'accountSetup'],
       tests: ['test/machine/account.model.test.ts', 'test/machine/app.model.test.ts', 'test/unit/screens.test.ts'] },
-    // The corporate area's Journeys and Invoices pages (issue 44), the account's children.
-    { name: 'machines-corporate', machines: ['accountJourneys', 'accountInvoices'],
+    // The corporate area's Journeys and Invoices pages (issue 44), the account's children, and what they share.
+    { name: 'machines-corporate', machines: ['accountJourneys', 'accountInvoices', 'accountPage'],
       tests: ['test/machine/accountJourneys.model.test.ts', 'test/machine/accountInvoices.model.test.ts'] },
     { name: 'machines-operator', machines: ['operator', 'operatorSetup', 'operatorPages'], tests: ['test/machine/operator.model.test.ts'] },
     // The console's pages run as its child machines (issue 43: records, New booking, privacy, complaints and lost
