@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm run test:mutation [-- <group>... | --stale] [--record-only]`: Stryker's groups (MUTATION_RUNS in
+// `npm run test:mutation [-- <group>... | --stale] [--record-only] [--fresh]`: Stryker's groups (MUTATION_RUNS in
 // mutation-score.mjs), each incremental from its file in bench/results/stryker/, then the score of each file written to
 // bench/results/mutation.json with the hash of the content it was measured on. Each incremental file is then trimmed
 // to what the next run reads of it (--trim: only that, for every group). With no argument every group; with
 // --stale only the groups with a file changed since its score was recorded (what `npm run test:mutation:check` and
-// CI refuse); with --record-only the record is written from the reports of the last runs, without running Stryker.
+// CI refuse); with --record-only the record is written from the reports of the last runs, without running Stryker;
+// with --fresh every mutant of the groups named is run again: an incremental run reuses a survivor or an uncovered
+// mutant of an unchanged file as it was, even after new tests would kill it (seen in issue 44).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +25,7 @@ const isStale = (run) => record.runs?.[run.name]?.staticMutants !== measuresStat
 // --record-only: the record written again from the groups' reports in reports/mutation/, Stryker not run.
 const recordOnly = args.includes('--record-only');
 const trimOnly = args.includes('--trim');
+const fresh = args.includes('--fresh');
 const names = args.filter((a) => !a.startsWith('--'));
 const runs = args.includes('--stale') ? MUTATION_RUNS.filter(isStale)
   : names.length ? MUTATION_RUNS.filter((r) => names.includes(r.name)) : MUTATION_RUNS;
@@ -123,6 +126,7 @@ for (const run of runs) {
     ...(run.ignoreStatic === undefined ? {} : { ignoreStatic: run.ignoreStatic }),
     ...(run.timeoutMS === undefined ? {} : { timeoutMS: run.timeoutMS }),
     incremental: true,
+    force: fresh,
     incrementalFile: run.incrementalFile,
     jsonReporter: { fileName: run.report },
   }).runMutationTest();
