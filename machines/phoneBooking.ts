@@ -8,6 +8,7 @@ import { assign, sendParent, setup } from 'xstate';
 import type { BookingForm, HourlyRateForm, PriceDetail, RegistrationData } from '../src/domain/schemas';
 import type { BookingResult } from '../src/domain/schemas';
 import type { PhonePayment, ManualPrice } from '../src/domain/phoneBookings';
+import type { AccountBilling } from '../src/domain/accountPayment';
 import { provided } from './shared';
 import { newIdempotencyKey } from './bookingContext';
 import { asCallError, isSessionEnd, SESSION_ENDED_EVENT, SESSION_ENDED_HERE, type ConsolePageInput } from './consolePage';
@@ -16,8 +17,11 @@ import type { CallError } from './operatorTypes';
 /** The journey as priced: a transfer's form or an hourly hire's. */
 export type Journey = { bookingType: 'milleage'; form: BookingForm } | { bookingType: 'hourly'; form: HourlyRateForm };
 
-/** A passenger on record (GET /operator/passengers): an account (account_id) or an earlier booking's details. */
-export interface FoundPassenger { account_id: number | null; name: string; email: string; phone: string; last_booked: string | null }
+/**
+ * A passenger on record (GET /operator/passengers): an account (account_id) or an earlier booking's details; an
+ * account with the company account it books for (issue 44: the office may book on it).
+ */
+export interface FoundPassenger { account_id: number | null; name: string; email: string; phone: string; last_booked: string | null; billing: AccountBilling | null }
 
 /** What the dispatcher gives besides the journey and the vehicle. */
 export interface PhoneDetails {
@@ -26,6 +30,8 @@ export interface PhoneDetails {
   passenger_id: number | null;
   payment: PhonePayment;
   price: ManualPrice | null;
+  /** Paid on the passenger's company account: its fields' values by field id. */
+  account_fields?: Record<string, string>;
 }
 
 /** POST /operator/phone-bookings's answer (src/server/operator/phoneBookings.ts). */

@@ -14,14 +14,15 @@ export interface AccountField { id: number; label: string; required: boolean; op
 /**
  * The booking's values of the account's fields (field id -> value): a message per field that is wrong. A required
  * field must be filled; a list field takes one of its values (as listed, whatever the case typed); free text is at
- * most FIELD_VALUE_MAX characters. A value for no field of the account is refused too.
+ * most FIELD_VALUE_MAX characters. A value for no field of the account is refused too. `asker`: the account's name,
+ * when the office books for its booker (the booker is told it is "your company").
  */
-export function bookingFieldErrors(fields: AccountField[], values: Record<string, unknown>): Record<string, string> {
+export function bookingFieldErrors(fields: AccountField[], values: Record<string, unknown>, asker = 'your company'): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const f of fields) {
     const value = textOf(values[String(f.id)]);
     if (!value) {
-      if (f.required) errors[f.id] = `Enter the ${f.label}: your company asks for it on every booking.`;
+      if (f.required) errors[f.id] = `Enter the ${f.label}: ${asker} asks for it on every booking.`;
       continue;
     }
     if (f.options.length && !f.options.some((o) => o.toLowerCase() === value.toLowerCase())) {

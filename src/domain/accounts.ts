@@ -111,11 +111,14 @@ export function fieldRecord(f: Loose<FieldInput>): { label: string; required: bo
  * Whether a booking of `bookingPence` fits under the account's credit limit, given what the account owes and has
  * booked (unpaid invoices, and journeys not yet invoiced): the refusal, in words, or null.
  */
-export function creditRefusal(limitPence: number, exposurePence: number, bookingPence: number, officePhone: string): string | null {
+export function creditRefusal(limitPence: number, exposurePence: number, bookingPence: number, officePhone: string | { account: string }): string | null {
   if (exposurePence + bookingPence <= limitPence) return null;
   const left = Math.max(0, limitPence - exposurePence);
-  const call = officePhone ? ` Please call us on ${officePhone}, or pay by another method.` : ' Please contact us, or pay by another method.';
-  return `This booking (${formatExactPrice(penceToPounds(bookingPence))}) would take your company's account past its credit limit: `
+  // Said to the office booking for the account's booker (issue 44): the account named, and what the office may do.
+  const office = typeof officePhone === 'object' ? officePhone.account : null;
+  const call = office !== null ? ' Choose another way to pay; the office can raise the limit under Accounts.'
+    : officePhone ? ` Please call us on ${officePhone}, or pay by another method.` : ' Please contact us, or pay by another method.';
+  return `This booking (${formatExactPrice(penceToPounds(bookingPence))}) would take ${office !== null ? `${office}'s` : "your company's"} account past its credit limit: `
     + `${formatExactPrice(penceToPounds(left))} of ${formatExactPrice(penceToPounds(limitPence))} is left.${call}`;
 }
 

@@ -1,16 +1,30 @@
 // Bookings the office takes on the telephone (issue 43 §1): the same booking call, prices and rules as the website's,
 // with what only the office may do: book for any time still to come (the website's notice, GRACE_TIME, is for online
 // bookings), book for a passenger found on record, set a price by hand with a reason, and send a card payment link in
-// place of taking the money in the car. The console's form asks these rules first; the server enforces the same.
+// place of taking the money in the car, or (issue 44) book on the passenger's company account. The console's form asks
+// these rules first; the server enforces the same.
 import { nullable, object, optional, string, type, union, number, enums, integer, type Infer } from 'superstruct';
 import { BookingRequest } from './requestSchemas';
 import { poundsToPence } from './money';
+import type { AccountBilling } from './accountPayment';
 
-export const PHONE_PAYMENTS = ['car', 'link'] as const;
+export const PHONE_PAYMENTS = ['car', 'link', 'account'] as const;
 export type PhonePayment = typeof PHONE_PAYMENTS[number];
 export const PHONE_PAYMENT_LABELS: Record<PhonePayment, string> = {
-  car: 'Pay in the car', link: 'Send a card payment link',
+  car: 'Pay in the car', link: 'Send a card payment link', account: 'On account',
 };
+
+/**
+ * Why the office cannot book on the passenger's company account (issue 44), in words for the dispatcher; null when
+ * it can: the passenger found on record books for an active account. (A booker is told otherwise: accountRefusal.)
+ */
+export function officeAccountRefusal(a: Pick<AccountBilling, 'name' | 'status' | 'reason'> | null): string | null {
+  if (!a) return 'Only a passenger found on record who books for a company account can book on account: find them first, or choose another way to pay.';
+  const other = 'Choose pay in the car or a payment link.';
+  if (a.status === 'closed') return `${a.name}'s account is closed. ${other}`;
+  if (a.status === 'suspended') return `${a.name}'s account is on hold${a.reason ? `: ${a.reason}` : ''}. ${other}`;
+  return null;
+}
 
 /** A price set by hand, per vehicle, as the form types it. */
 export interface ManualPrice { amount: string; reason: string }

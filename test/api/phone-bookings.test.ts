@@ -192,7 +192,7 @@ describe('a booking taken by phone', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.booking.passengerDetails).toMatchObject({ passenger_id: account.account_id, passenger_email: DEMO_CORPORATE.email, passenger_name: DEMO_CORPORATE.name });
     const guest = await t.call('GET', '/operator/passengers?q=900341', undefined, admin);
-    expect(guest.body.passengers).toContainEqual({ account_id: null, name: 'Margaret Ellis', email: GUEST.email, phone: '+447700900341', last_booked: expect.any(String) });
+    expect(guest.body.passengers).toContainEqual({ account_id: null, name: 'Margaret Ellis', email: GUEST.email, phone: '+447700900341', last_booked: expect.any(String), billing: null });
     expect((await t.call('GET', '/operator/passengers?q=x', undefined, admin)).body.field).toBe('q');
   });
 
@@ -313,6 +313,79 @@ describe('a card payment link', () => {
     const before = await bookingCount();
     const res = await take(await phoneBody({ payment: 'link' }, f), admin);
     expect([res.status, res.body.field, res.body.message]).toEqual([422, 'payment', LINK_TOO_LATE]);
+    expect(await bookingCount()).toBe(before);
+  });
+});
+
+describe("a booking on the passenger's company account (issue 44)", () => {
+  let admin: Record<string, string>;
+  const RUN = Math.random().toString(36).slice(2, 8);
+  beforeAll(async () => { admin = await signIn(ADMIN.email, ADMIN.password); });
+
+  /** An account with a required PO number and a cost centre list, and a booker on record (a sign-in). */
+  async function bookerOf(name: string, limit = '1000') {
+    const saved = await t.call('POST', '/operator/accounts', {
+      name: `${name} ${RUN}`, billing_email: `ap.${RUN}@${name.toLowerCase().replace(/\W+/g, '')}.example`, terms_days: '30', credit_limit: limit, status: 'active',
+    }, admin);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const id = saved.body.id as number;
+    await t.call('POST', `/operator/accounts/${id}/fields`, { label: 'PO number', required: 'yes', options: '' }, admin);
+    await t.call('POST', `/operator/accounts/${id}/fields`, { label: 'Cost centre', required: 'no', options: 'Sales\nOperations' }, admin);
+    const [po, cc] = await t.db.query<{ id: number }>('SELECT id FROM account_fields WHERE account_id = $1 ORDER BY position', [id]);
+    const email = `booker.${RUN}.${name.toLowerCase().replace(/\W+/g, '')}@example.co.uk`;
+    const [p] = await t.db.query<{ id: number }>(
+      "INSERT INTO passengers (name, email, phone, password_hash) VALUES ('Bo Booker', $1, '+447700900612', 'x') RETURNING id", [email]);
+    await t.call('POST', `/operator/accounts/${id}/bookers`, { email }, admin);
+    return { id, passenger: p.id, email, po: String(po.id), cc: String(cc.id), name: `${name} ${RUN}` };
+  }
+  const onAccount = async (a: { passenger: number; email: string }, fields: Record<string, string> | undefined) => {
+    const body = await phoneBody({ payment: 'account', passenger_id: a.passenger });
+    const registrationData = { firstName: 'Bo', surname: 'Booker', number: '07700 900612', email: a.email };
+    return { ...body, booking: { ...body.booking, registrationData, ...(fields ? { account_fields: fields } : {}) } };
+  };
+
+  it('finds the passenger with their account, checks its fields as the website does, and books it confirmed on the account', async () => {
+    const a = await bookerOf('Phone Partners');
+    const found = await t.call('GET', `/operator/passengers?q=${encodeURIComponent(a.email)}`, undefined, admin);
+    expect(found.body.passengers).toEqual([expect.objectContaining({
+      account_id: a.passenger, billing: { name: a.name, status: 'active', reason: '', fields: [
+        { id: Number(a.po), label: 'PO number', required: true, options: [] }, { id: Number(a.cc), label: 'Cost centre', required: false, options: ['Sales', 'Operations'] },
+      ] },
+    })]);
+    const before = await bookingCount();
+    const missing = await take(await onAccount(a, undefined), admin);
+    expect([missing.status, missing.body.field, missing.body.message]).toEqual([422, `account_fields.${a.po}`, `Enter the PO number: ${a.name} asks for it on every booking.`]);
+    const notListed = await take(await onAccount(a, { [a.po]: 'PO-77', [a.cc]: 'Marketing' }), admin);
+    expect([notListed.status, notListed.body.field]).toEqual([422, `account_fields.${a.cc}`]);
+    expect(await bookingCount()).toBe(before);
+    const res = await take(await onAccount(a, { [a.po]: 'PO-77', [a.cc]: 'sales' }), admin);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect([res.body.link, res.body.booking.booking.payment_method]).toEqual([null, 'account']);
+    const [row] = await t.db.query<{ id: number; status: string; payment_status: string; account_id: number; account_fields: unknown; booked_via: string }>(
+      'SELECT id, status, payment_status, account_id, account_fields, booked_via FROM bookings WHERE booking_number = $1', [res.body.booking.booking.booking_number]);
+    expect(row).toMatchObject({ status: 'confirmed', payment_status: 'on_account', account_id: a.id, booked_via: 'phone',
+      account_fields: [{ label: 'PO number', value: 'PO-77' }, { label: 'Cost centre', value: 'Sales' }] });
+    const [audited] = await t.db.query<{ subject: string }>("SELECT subject FROM audit_log WHERE booking_id = $1 AND action = 'Booked by telephone'", [row.id]);
+    expect(audited.subject).toMatch(new RegExp(`^£\\d+\\.\\d\\d, on account: ${a.name}$`));
+    const [notice] = await t.db.query<{ template_data: string }>(
+      "SELECT template_data FROM outbound_emails WHERE booking_id = $1 AND kind = 'new_booking_notice'", [row.id]);
+    expect(JSON.parse(notice.template_data).notice.paymentStatus).toBe(`On account: ${a.name}, PO number PO-77, Cost centre Sales`);
+  });
+
+  it('refuses a passenger of no account, an account on hold and a booking past its limit, on the payment, writing nothing', async () => {
+    const before = await bookingCount();
+    const guest = await phoneBody({ payment: 'account' });
+    const noAccount = await take(guest, admin);
+    expect([noAccount.status, noAccount.body.field, noAccount.body.message]).toEqual([422, 'payment',
+      'Only a passenger found on record who books for a company account can book on account: find them first, or choose another way to pay.']);
+    const held = await bookerOf('Held Hauliers');
+    await t.db.query("UPDATE accounts SET status = 'suspended', status_reason = 'March unpaid' WHERE id = $1", [held.id]);
+    const onHold = await take(await onAccount(held, { [held.po]: 'PO-1' }), admin);
+    expect([onHold.status, onHold.body.field, onHold.body.message]).toEqual([422, 'payment', `${held.name}'s account is on hold: March unpaid. Choose pay in the car or a payment link.`]);
+    const small = await bookerOf('Small Spenders', '10');
+    const over = await take(await onAccount(small, { [small.po]: 'PO-2' }), admin);
+    expect([over.status, over.body.field]).toEqual([422, 'payment']);
+    expect(over.body.message).toMatch(new RegExp(`^This booking \\(£\\d+\\.\\d\\d\\) would take ${small.name}'s account past its credit limit: £10\\.00 of £10\\.00 is left\\. Choose another way to pay; the office can raise the limit under Accounts\\.$`));
     expect(await bookingCount()).toBe(before);
   });
 });

@@ -132,6 +132,33 @@ describe('a booking taken by phone, paid through a card payment link', () => {
     await page.getByRole('button', { name: 'Get prices' }).waitFor();
   });
 
+  it("books on the passenger's company account with its PO number, asked on the form before it goes (issue 44)", async () => {
+    const page = await signedIn(1280);
+    await journeyPriced(page, 15);
+    const find = page.getByRole('searchbox', { name: 'Find a passenger on record' });
+    await find.fill('northbridge');
+    await expect.poll(() => find.inputValue()).toBe('northbridge');
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await page.getByRole('list', { name: 'Passengers found' }).getByText('books for Northbridge Consulting').waitFor();
+    await page.getByRole('button', { name: /^Use Charlotte Davies/ }).click();
+    await page.getByLabel('On account: Northbridge Consulting').check();
+    await page.getByRole('button', { name: 'Take booking' }).click();
+    await page.getByText('Enter the PO number: Northbridge Consulting asks for it on every booking.').waitFor();
+    expect(await page.getByRole('heading', { name: /^Booking BK-/ }).count()).toBe(0);
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('textbox', { name: 'PO number' }).fill('PO-PHONE-9');
+    await page.getByRole('combobox', { name: 'Cost centre' }).selectOption('Operations');
+    await page.getByRole('button', { name: 'Take booking' }).click();
+    const done = page.getByRole('heading', { name: /^Booking BK-[A-Z0-9]{8} is confirmed$/ });
+    await done.waitFor();
+    await page.getByText("It is on the company account, invoiced with the month's journeys.").waitFor();
+    const reference = (await done.textContent())!.match(/BK-[A-Z0-9]{8}/)![0];
+    // The booking's page in the console says what it is billed to.
+    await page.getByRole('link', { name: `Open booking ${reference}` }).click();
+    await page.getByText('Northbridge Consulting').first().waitFor();
+    expect(await violations(page)).toEqual([]);
+  });
+
   it('says on the field when the pickup has passed, and takes nothing', async () => {
     const page = await signedIn(1280);
     await page.getByRole('heading', { name: 'New booking' }).waitFor();

@@ -101,6 +101,8 @@ describe('booking fields', () => {
     expect(bookingFieldErrors(FIELDS, { 7: 'PO-1', 99: 'x' })).toEqual({ 99: 'This field is no longer asked: reload the page.' });
     expect(bookingFieldErrors(FIELDS, { 7: 'PO-1', 99: '' })).toEqual({});
     expect(bookingFieldErrors([], {})).toEqual({});
+    // The office booking for the account's booker is told whose the field is.
+    expect(bookingFieldErrors(FIELDS, { 8: 'Sales' }, 'Northbridge Consulting')).toEqual({ 7: 'Enter the PO number: Northbridge Consulting asks for it on every booking.' });
   });
 
   it('keeps the values by label, a list value in the list\'s own case, leaving out what is empty', () => {
@@ -131,6 +133,10 @@ describe('paying on account', () => {
       "This booking (£40.01) would take your company's account past its credit limit: £40.00 of £100.00 is left. Please call us on 020 7946 0321, or pay by another method.");
     expect(creditRefusal(10000, 12000, 1, '')).toBe(
       "This booking (£0.01) would take your company's account past its credit limit: £0.00 of £100.00 is left. Please contact us, or pay by another method.");
+    // Said to the office booking for the account's booker: the account named, and what the office may do.
+    expect(creditRefusal(10000, 6000, 4001, { account: 'Northbridge Consulting' })).toBe(
+      "This booking (£40.01) would take Northbridge Consulting's account past its credit limit: £40.00 of £100.00 is left. Choose another way to pay; the office can raise the limit under Accounts.");
+    expect(creditRefusal(10000, 6000, 4000, { account: 'Northbridge Consulting' })).toBeNull();
   });
 
   it('lets the office change the charge of a journey on account once it is completed or a no-show', () => {

@@ -9,7 +9,7 @@ import { create, validate } from 'superstruct';
 import {
   LINK_CLOSES_BEFORE_PICKUP_MINUTES, LINK_SHORTEST_MINUTES, LINK_TOO_LATE, MANUAL_PRICE_MAX_PENCE, PAYMENT_LINK_HOURS,
   PHONE_PAYMENTS, PHONE_PAYMENT_LABELS, PICKUP_PASSED, PhoneBookingBody, REASON_MAX, REASON_MIN, linkExpiry, linkState,
-  manualPriceErrors, manualPricePence,
+  manualPriceErrors, manualPricePence, officeAccountRefusal,
 } from '../../src/domain/phoneBookings';
 import { bookingForm, registration } from '../machine/fixtures';
 
@@ -26,9 +26,21 @@ const at = (iso: string) => new Date(iso);
 const MINUTE = 60_000;
 
 describe('how a telephone booking is paid', () => {
-  it('is in the car or by a card payment link, each with its label', () => {
-    expect(PHONE_PAYMENTS).toEqual(['car', 'link']);
-    expect(PHONE_PAYMENT_LABELS).toEqual({ car: 'Pay in the car', link: 'Send a card payment link' });
+  it('is in the car, by a card payment link or on the passenger\'s company account, each with its label', () => {
+    expect(PHONE_PAYMENTS).toEqual(['car', 'link', 'account']);
+    expect(PHONE_PAYMENT_LABELS).toEqual({ car: 'Pay in the car', link: 'Send a card payment link', account: 'On account' });
+  });
+
+  it("is on account only for a passenger found on record who books for an active company account, the office told why not", () => {
+    const account = { name: 'Northbridge Consulting', status: 'active' as const, reason: '' };
+    expect(officeAccountRefusal(account)).toBeNull();
+    expect(officeAccountRefusal(null)).toBe(
+      'Only a passenger found on record who books for a company account can book on account: find them first, or choose another way to pay.');
+    expect(officeAccountRefusal({ ...account, status: 'suspended', reason: 'March unpaid' })).toBe(
+      "Northbridge Consulting's account is on hold: March unpaid. Choose pay in the car or a payment link.");
+    expect(officeAccountRefusal({ ...account, status: 'suspended' })).toBe("Northbridge Consulting's account is on hold. Choose pay in the car or a payment link.");
+    expect(officeAccountRefusal({ ...account, status: 'closed', reason: 'Moved away' })).toBe(
+      "Northbridge Consulting's account is closed. Choose pay in the car or a payment link.");
   });
 });
 
@@ -43,6 +55,7 @@ describe('the body of a telephone booking', () => {
     expect(failingKey({ booking, payment: 'car' })).toBeNull();
     expect(failingKey({ booking, payment: 'link', passenger_id: 12, price: { amount: '85.50', reason: why } })).toBeNull();
     expect(failingKey({ booking, payment: 'car', passenger_id: null, price: null })).toBeNull();
+    expect(failingKey({ booking: { ...booking, account_fields: { 7: 'PO-1' } }, payment: 'account', passenger_id: 12 })).toBeNull();
     expect(create({ booking, payment: 'link', passenger_id: 12 }, PhoneBookingBody)).toMatchObject({ payment: 'link', passenger_id: 12 });
   });
 

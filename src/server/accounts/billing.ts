@@ -7,6 +7,7 @@ import { DomainError } from '../errors';
 import {
   accountRefusal, bookingFieldErrors, bookingFieldValues, creditRefusal, type AccountBilling,
 } from '../../domain/accounts';
+import { officeAccountRefusal } from '../../domain/phoneBookings';
 import type { Settings } from '../../domain/settings';
 import { EXPOSURE_SQL, accountOfBooker } from './store';
 
@@ -23,14 +24,17 @@ export interface OnAccount { id: number; name: string; fields: { label: string; 
 /**
  * The account a booking paid on account is billed to, and its fields' values as the booking keeps them; refused (422)
  * for a guest, a passenger of no account, a suspended or closed account, or a field that is missing or not allowed
- * (naming `account_fields.<field id>`).
+ * (naming `account_fields.<field id>`). `office`: the office books for the booker (a missing field is the account's to
+ * ask, not "your company's").
  */
-export async function accountForBooking(db: Queryable, signedIn: number | null, values: Record<string, unknown> | undefined, settings: Settings): Promise<OnAccount> {
+export async function accountForBooking(
+  db: Queryable, signedIn: number | null, values: Record<string, unknown> | undefined, settings: Settings, office = false,
+): Promise<OnAccount> {
   const a = signedIn === null ? null : await accountOfBooker(db, signedIn);
   if (!a) throw new DomainError('invalid', "Paying on account is for a company's bookers: please sign in, or choose another way to pay.", 'payment_method');
   const refusal = accountRefusal({ name: a.name, status: a.status, reason: a.status_reason }, officePhone(settings));
   if (refusal) throw new DomainError('invalid', refusal, 'payment_method');
-  const errors = bookingFieldErrors(a.fields, values ?? {});
+  const errors = bookingFieldErrors(a.fields, values ?? {}, office ? a.name : undefined);
   const [id, message] = Object.entries(errors)[0] ?? [];
   if (id) throw new DomainError('invalid', message, `account_fields.${id}`);
   return { id: a.id, name: a.name, fields: bookingFieldValues(a.fields, values ?? {}) };
@@ -38,14 +42,19 @@ export async function accountForBooking(db: Queryable, signedIn: number | null, 
 
 /**
  * Inside the booking's transaction: the booker's account locked, still the one and still active, and the booking
- * within its credit limit (what it owes and has booked, plus this booking).
+ * within its credit limit (what it owes and has booked, plus this booking). `office`: said to the office, which books
+ * for the booker on the telephone (its refusals name the account, and the field is the console's `payment`).
  */
-export async function holdCredit(tx: Queryable, passengerId: number, accountId: number, bookingPence: number, settings: Settings): Promise<void> {
+export async function holdCredit(tx: Queryable, passengerId: number, accountId: number, bookingPence: number, settings: Settings, office = false): Promise<void> {
+  const field = office ? 'payment' : 'payment_method';
   const a = await accountOfBooker(tx, passengerId, true);
-  if (!a || a.id !== accountId) throw new DomainError('conflict', 'Your company account changed while you were booking. Please try again.', 'payment_method');
-  const refusal = accountRefusal({ name: a.name, status: a.status, reason: a.status_reason }, officePhone(settings))
-    ?? creditRefusal(a.credit_limit_pence, a.exposure_pence, bookingPence, officePhone(settings));
-  if (refusal) throw new DomainError('invalid', refusal, 'payment_method');
+  if (!a || a.id !== accountId) {
+    throw new DomainError('conflict', office ? "The passenger's company account changed meanwhile. Please try again." : 'Your company account changed while you were booking. Please try again.', field);
+  }
+  const held = { name: a.name, status: a.status, reason: a.status_reason };
+  const refusal = (office ? officeAccountRefusal(held) : accountRefusal(held, officePhone(settings)))
+    ?? creditRefusal(a.credit_limit_pence, a.exposure_pence, bookingPence, office ? { account: a.name } : officePhone(settings));
+  if (refusal) throw new DomainError('invalid', refusal, field);
 }
 
 /**

@@ -1,11 +1,14 @@
 // Finding a passenger on record for a booking taken by phone (issue 43 §1): by part of a name, an e-mail or a phone
 // (its digits, however typed: 07700 900123 finds +447700900123). Accounts first (a booking for one becomes theirs),
-// then the details of recent bookings (a guest books again with the details filled in), one entry per e-mail. A
-// company's staff find only passengers who booked their company; personal data removed (retention) is never found.
+// then the details of recent bookings (a guest books again with the details filled in), one entry per e-mail; an
+// account comes with the company account it books for (issue 44). A company's staff find only passengers who booked
+// their company; personal data removed (retention) is never found.
 import type { Queryable } from '../db/index';
 import type { Staff } from './staff';
 import { scopeOf } from './deskQueries';
 import { normalisePhone } from '../../domain/phone';
+import type { AccountBilling } from '../../domain/accountPayment';
+import { billingOf } from '../accounts/billing';
 
 export interface FoundPassenger {
   /** An account's id (the booking is made for it); null: details from an earlier booking, to fill the form. */
@@ -13,6 +16,8 @@ export interface FoundPassenger {
   name: string; email: string; phone: string;
   /** The day of the latest booking the details come from (UK date); null for an account. */
   last_booked: string | null;
+  /** The company account the passenger books for (issue 44: the office may book on it), with its fields; null: none. */
+  billing: AccountBilling | null;
 }
 
 const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -21,7 +26,7 @@ export async function findPassengers(db: Queryable, staff: Staff, q: string): Pr
   const digits = q.replace(/\D/g, '');
   const phone = digits.length >= 5 ? (normalisePhone(q) ?? (q.trim().startsWith('+') ? `+${digits}` : digits)) : null;
   const phoneLike = phone ? likeOf(phone.replace(/^0/, '')) : null;
-  return db.query<FoundPassenger>(
+  const found = await db.query<Omit<FoundPassenger, 'billing'>>(
     `WITH seen AS (
        SELECT DISTINCT ON (lower(p.passenger_email))
               CASE WHEN a.password_hash IS NOT NULL THEN a.id END AS account_id,
@@ -44,4 +49,5 @@ export async function findPassengers(db: Queryable, staff: Staff, q: string): Pr
      ) one_each
       ORDER BY account_id IS NULL, name
       LIMIT 10`, [scopeOf(staff), likeOf(q.trim()), phoneLike]);
+  return Promise.all(found.map(async (p) => ({ ...p, billing: p.account_id === null ? null : await billingOf(db, p.account_id) })));
 }

@@ -2,7 +2,8 @@
 // website's own booking code (bookings/bookings.ts prepareBooking and writeBooking), so the same rules, prices, messages
 // and guarantees hold; what differs is said here. The office books any time still to come; a passenger found on
 // record books into their account; a price set by hand carries its reason; the allowances against abuse do not count
-// the office. Paid in the car, the booking is confirmed at once with the site's usual confirmation and manage link;
+// the office. Paid in the car, or on the passenger's company account (issue 44: its fields and credit limit as on the
+// website), the booking is confirmed at once with the site's usual confirmation and manage link;
 // with a payment link it waits, its confirmation held, until the passenger pays (bookings/paymentLinks.ts). The booking
 // records that the office took it, by whom, and every choice is audited. An Idempotency-Key makes a retry or a double
 // click answer the booking the first made.
@@ -13,8 +14,10 @@ import type { Staff } from './staff';
 import { DomainError } from '../errors';
 import { GRACE_PERIOD_MESSAGE } from '../../domain/messages';
 import {
-  LINK_TOO_LATE, PAYMENT_LINK_HOURS, PICKUP_PASSED, linkExpiry, manualPriceErrors, manualPricePence, type PhoneBookingBody,
+  LINK_TOO_LATE, PAYMENT_LINK_HOURS, PICKUP_PASSED, linkExpiry, manualPriceErrors, manualPricePence, officeAccountRefusal,
+  type PhoneBookingBody,
 } from '../../domain/phoneBookings';
+import { accountForBooking, billingOf, holdCredit, type OnAccount } from '../accounts/billing';
 import { penceToPounds } from '../../domain/money';
 import { numberSetting } from '../../domain/settings';
 import { quoteContext, type QuoteContext } from '../pricing/quote';
@@ -44,6 +47,18 @@ async function accountOf(deps: AppDeps, staff: Staff, id: number | null | undefi
         AND ($2::int IS NULL OR EXISTS (SELECT 1 FROM bookings b WHERE b.passenger_id = p.id AND b.company_id = $2))`, [id, staff.company_id]);
   if (!row) throw new DomainError('invalid', 'This passenger has no account on record any more. Enter their details instead.', 'passenger_id');
   return row.id;
+}
+
+/**
+ * Issue 44 in the office: a booking on the passenger's company account, its fields checked as the website checks them
+ * (the messages for the office: the account's name, the console's `payment` field); the credit limit is held as the
+ * booking is written.
+ */
+async function onAccountOf(deps: AppDeps, ctx: QuoteContext, passengerId: number | null, values: Record<string, unknown> | undefined): Promise<OnAccount> {
+  const billing = passengerId === null ? null : await billingOf(deps.db, passengerId);
+  const refusal = officeAccountRefusal(billing);
+  if (refusal) throw new DomainError('invalid', refusal, 'payment');
+  return accountForBooking(deps.db, passengerId, values, ctx.settings, true);
 }
 
 /** The price set by hand, in place of the site's: the offer's price per vehicle, with a line that says so (the lines still add up). */
@@ -91,9 +106,11 @@ export async function takePhoneBooking(deps: AppDeps, staff: Staff, body: PhoneB
     if (field) throw new DomainError('invalid', message, `price.${field}`);
   }
   const account = await accountOf(deps, staff, body.passenger_id);
+  const onAccount = body.payment === 'account';
   const req: BookingRequest = {
-    ...body.booking, payment_method: body.payment === 'car' ? 'car' : 'card', selected_passenger: account === null ? 'guest_login' : 'existing_client',
-    stripe_session_id: null, paymentId: null,
+    ...body.booking, payment_method: body.payment === 'car' ? 'car' : onAccount ? 'account' : 'card',
+    selected_passenger: account === null ? 'guest_login' : 'existing_client', stripe_session_id: null, paymentId: null,
+    account_fields: onAccount ? body.booking.account_fields : undefined,
   };
   const ctx = await officeQuoteContext(deps);
   const bd: BookingDeps = {
@@ -106,6 +123,7 @@ export async function takePhoneBooking(deps: AppDeps, staff: Staff, body: PhoneB
     const replay = await replayOf(deps, key, hash);
     if (replay) return replay;
   }
+  const billed = onAccount ? await onAccountOf(deps, ctx, account, req.account_fields) : null;
   let prepared = await asOffice(prepareBooking(bd, req));
   const sitePence = prepared.trip.chosen.unitPence * req.selectedVehicle;
   if (price) prepared = withPriceSet(prepared, manualPricePence(price));
@@ -115,19 +133,22 @@ export async function takePhoneBooking(deps: AppDeps, staff: Staff, body: PhoneB
   if (body.payment === 'link' && !expiresAt) throw new DomainError('invalid', LINK_TOO_LATE, 'payment');
   const options: WriteOptions = {
     idempotencyKey: key, hash,
-    ...(body.payment === 'car'
-      ? { status: 'confirmed', paymentMethod: 'car', paymentStatus: 'due_in_car' } as const
-      : { status: 'pending', paymentMethod: 'card', paymentStatus: 'awaiting_payment' } as const),
+    ...(body.payment === 'car' ? { status: 'confirmed', paymentMethod: 'car', paymentStatus: 'due_in_car' } as const
+      : billed ? { status: 'confirmed', paymentMethod: 'account', paymentStatus: 'on_account', account: billed } as const
+        : { status: 'pending', paymentMethod: 'card', paymentStatus: 'awaiting_payment' } as const),
     bookedVia: 'phone', bookedBy: { id: staff.id, name: staff.name },
     priceOverride: price ? { quotedPence: sitePence, reason: price.reason.trim() } : null,
   };
   try {
     return await deps.db.transaction(async (tx) => {
+      // On account: the account's row held while its credit limit is checked, as the website's booking does.
+      if (billed) await holdCredit(tx, account!, billed.id, prepared.trip.chosen.unitPence * req.selectedVehicle, ctx.settings, true);
       const id = await writeBooking(tx, bd, prepared, options);
       const booking = (await loadBooking(tx, id))!;
       const total = `£${booking.booking.total_booking_amount}`;
-      await audit(tx, staff, 'Booked by telephone', id, `${total}, ${body.payment === 'car' ? 'to be paid in the car' : 'a card payment link sent'}`, null,
-        { payment: body.payment, passenger_id: account });
+      const paid = body.payment === 'car' ? 'to be paid in the car' : billed ? `on account: ${billed.name}` : 'a card payment link sent';
+      await audit(tx, staff, 'Booked by telephone', id, `${total}, ${paid}`, null,
+        { payment: body.payment, passenger_id: account, ...(billed ? { account_id: billed.id, account_fields: billed.fields } : {}) });
       if (price) {
         await audit(tx, staff, 'Price set by hand', id, `${total} in place of £${penceToPounds(sitePence)}: ${price.reason.trim()}`,
           { total_pence: sitePence }, { total_pence: Math.round(Number(booking.booking.total_booking_amount) * 100), reason: price.reason.trim() });

@@ -64,7 +64,7 @@ export const EVENTS: ModelEvent<PhoneBookingEvent>[] = [
   { type: 'passenger.find', q: ' ellis ' },
   { type: 'passenger.find', q: 'el' },
   { type: 'passenger.find', q: ' e ' },
-  find.done([{ account_id: null, name: 'Margaret Ellis', email: 'margaret.ellis@example.com', phone: '+447700900341', last_booked: '12/09/2030' }]),
+  find.done([{ account_id: null, name: 'Margaret Ellis', email: 'margaret.ellis@example.com', phone: '+447700900341', last_booked: '12/09/2030', billing: null }]),
   find.fails(down),
   find.fails(sessionEnded),
 ];

@@ -14,7 +14,8 @@ import { HOURLY_DURATIONS, HOURLY_HOUR_OPTIONS, newHourlyForm, validateHourlyFor
 import { MINUTE_OPTIONS } from '../../../domain/forms';
 import { validateDetails } from '../../../domain/detailsValidation';
 import { isPhone, formatPhone } from '../../../domain/phone';
-import { PHONE_PAYMENT_LABELS, manualPriceErrors, type ManualPrice, type PhonePayment } from '../../../domain/phoneBookings';
+import { PHONE_PAYMENT_LABELS, manualPriceErrors, officeAccountRefusal, type ManualPrice, type PhonePayment } from '../../../domain/phoneBookings';
+import { bookingFieldErrors, type AccountBilling, type AccountField } from '../../../domain/accountPayment';
 import { pathWith } from '../../../domain/screens';
 import { ukToday } from '../../../domain/ukTime';
 import { stopText } from '../../../domain/places';
@@ -259,12 +260,22 @@ function Details({ page }: { page: Page }) {
   const [byHand, setByHand] = useState(false);
   const [price, setPrice] = useState<ManualPrice>({ amount: '', reason: '' });
   const [shown, setShown] = useState<Record<string, string>>({});
+  // Issue 44: the passenger's company account, when the office may book on it, and its fields' values by field id.
+  const [fieldValues, setFieldValues] = useState<Record<string, string>>({});
+  const billing = account?.billing ?? null;
+  const onAccount = payment === 'account' && billing !== null && officeAccountRefusal(billing) === null;
   const serverField = error?.field?.replace(/^booking\.registrationData\./, '').replace(/^registrationData\./, '') ?? '';
   const fieldError = (name: string) => shown[name] ?? (serverField === name ? error!.message : undefined);
+  const choose = (p: FoundPassenger | null) => {
+    setAccount(p);
+    setFieldValues({});
+    // On account is the chosen passenger's: another passenger, or none, starts again from paying in the car.
+    if (payment === 'account') setPayment('car');
+  };
   const use = (p: FoundPassenger) => {
     const [firstName, ...rest] = p.name.split(' ');
     setWho({ ...who, firstName, surname: rest.join(' '), number: p.phone ? formatPhone(p.phone) : '', email: p.email });
-    setAccount(p.account_id ? p : null);
+    choose(p.account_id ? p : null);
     setShown({});
   };
   const submit = (e: FormEvent) => {
@@ -272,10 +283,12 @@ function Details({ page }: { page: Page }) {
     const problems: Record<string, string> = {};
     if (!account) Object.assign(problems, validateDetails('guest_login', { ...who, passengerDetails: 'no' }, isPhone));
     if (byHand) for (const [k, v] of Object.entries(manualPriceErrors(price))) problems[`price.${k}`] = v!;
+    if (onAccount) for (const [id, v] of Object.entries(bookingFieldErrors(billing.fields, fieldValues, billing.name))) problems[`account_fields.${id}`] = v;
     setShown(problems);
     if (Object.keys(problems).length) return;
     const details: PhoneDetails = {
       registrationData: { ...who, passengerDetails: 'no', return_additionalInfo: '' }, passenger_id: account?.account_id ?? null, payment, price: byHand ? price : null,
+      ...(onAccount ? { account_fields: Object.fromEntries(billing.fields.map((f) => [String(f.id), (fieldValues[String(f.id)] ?? '').trim()])) } : {}),
     };
     page.send({ type: 'book', details });
   };
@@ -287,7 +300,7 @@ function Details({ page }: { page: Page }) {
         {account && (
           <p className="nb-account" role="status">
             Booking into {account.name}'s account ({account.email}).{' '}
-            <button type="button" className="btn-link" onClick={() => setAccount(null)}>Book as new details instead</button>
+            <button type="button" className="btn-link" onClick={() => choose(null)}>Book as new details instead</button>
           </p>
         )}
         <form id="nb-details" className="op-form nb-passenger" onSubmit={submit} noValidate aria-label="Passenger and payment">
@@ -327,14 +340,58 @@ function Details({ page }: { page: Page }) {
               <label htmlFor={`nb-pay-${p}`}>{PHONE_PAYMENT_LABELS[p]}{p === 'link' && <span className="muted"> (the passenger pays by card on the site; the booking is confirmed once paid)</span>}</label>
             </div>
           ))}
+          {billing && <OnAccountChoice billing={billing} checked={payment === 'account'} onChoose={() => setPayment('account')} />}
           {fieldError('payment') && <p className="field-error" role="alert">{fieldError('payment')}</p>}
         </fieldset>
+        {onAccount && billing.fields.length > 0 && (
+          <div className="op-form nb-account-fields" role="group" aria-label={`${billing.name}'s booking fields`}>
+            {billing.fields.map((f) => (
+              <AccountFieldInput key={f.id} field={f} value={fieldValues[String(f.id)] ?? ''} error={fieldError(`account_fields.${f.id}`)}
+                onChange={(v) => {
+                  setFieldValues({ ...fieldValues, [String(f.id)]: v });
+                  // What was said of the field goes once it is changed.
+                  setShown(({ [`account_fields.${f.id}`]: _said, ...rest }) => rest);
+                }} />
+            ))}
+          </div>
+        )}
         {otherError && <p className="banner-error" role="alert">{otherError.message}</p>}
         <button type="submit" form="nb-details" className="btn btn-primary nb-take" disabled={!canBook || booking} aria-busy={booking || undefined}>
           {booking ? 'Taking the booking...' : 'Take booking'}
         </button>
       </Step>
     </>
+  );
+}
+
+/** Issue 44: the passenger's company account as a way to pay, or why it cannot be used now (on hold, closed). */
+function OnAccountChoice({ billing, checked, onChoose }: { billing: AccountBilling; checked: boolean; onChoose: () => void }) {
+  const refusal = officeAccountRefusal(billing);
+  return (
+    <div className="check">
+      <input id="nb-pay-account" type="radio" name="nb-payment" checked={checked && !refusal} disabled={refusal !== null} onChange={onChoose}
+        aria-describedby={refusal ? 'nb-pay-account-why' : undefined} />
+      <label htmlFor="nb-pay-account">{PHONE_PAYMENT_LABELS.account}: {billing.name}
+        {!refusal && <span className="muted"> (invoiced with the month's journeys; no card is needed)</span>}</label>
+      {refusal && <p className="field-hint" id="nb-pay-account-why">{refusal}</p>}
+    </div>
+  );
+}
+
+/** One of the account's booking fields (a PO number, a cost centre...): free text, or one of its list. */
+function AccountFieldInput({ field, value, error, onChange }: { field: AccountField; value: string; error?: string; onChange: (v: string) => void }) {
+  const id = `nb-account-field-${field.id}`;
+  if (!field.options.length) return <Input id={id} label={field.label} value={value} onChange={onChange} error={error} required={field.required} />;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{field.label}{field.required && <span className="required-mark" aria-hidden="true"> *</span>}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined} aria-required={field.required || undefined}>
+        <option value="">{field.required ? 'Choose...' : 'None'}</option>
+        {field.options.map((o) => <option key={o} value={o}>{o}</option>)}
+      </select>
+      {error && <p className="field-error" id={`${id}-error`}>{error}</p>}
+    </div>
   );
 }
 
@@ -362,7 +419,8 @@ function PassengerSearch({ page, onUse }: { page: Page; onUse: (p: FoundPassenge
             {found.map((p) => (
               <li key={p.email}>
                 <span><strong>{p.name}</strong>{p.account_id ? <span className="nb-tag">Account</span> : null}<br />
-                  <span className="muted">{p.email}{p.phone && ` · ${formatPhone(p.phone)}`}{p.last_booked && ` · booked ${p.last_booked}`}</span></span>
+                  <span className="muted">{p.email}{p.phone && ` · ${formatPhone(p.phone)}`}{p.last_booked && ` · booked ${p.last_booked}`}
+                    {p.billing && ` · books for ${p.billing.name}`}</span></span>
                 <button type="button" className="btn op-small" onClick={() => onUse(p)} aria-label={`Use ${p.name}, ${p.email}`}>Use</button>
               </li>
             ))}
@@ -399,7 +457,8 @@ function Taken({ page }: { page: Page }) {
             </div>
           </>
         )
-        : <p>The confirmation, with the link to manage the booking, has been e-mailed to {passengerDetails.passenger_email}. The fare is paid in the car.</p>}
+        : <p>The confirmation, with the link to manage the booking, has been e-mailed to {passengerDetails.passenger_email}.
+          {booking.payment_method === 'account' ? ' It is on the company account, invoiced with the month\'s journeys.' : ' The fare is paid in the car.'}</p>}
       <div className="op-row-buttons">
         <a className="btn btn-primary" href={pathWith('operatorBooking', { reference: booking.booking_number })} onClick={(e) => {
           if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;

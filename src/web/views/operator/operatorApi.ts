@@ -111,6 +111,7 @@ export function takePhoneBooking(input: { key: string; journey: Journey; vehicle
         selectedVehicleData: { vehicle_id: vehicle.vehicle_id, company_id: vehicle.company_id }, selectedVehicle: 1,
         bookingType: journey.bookingType, ...(journey.bookingType === 'hourly' ? { hourlyRateForm: journey.form } : { bookingForm: journey.form }),
         registrationData: details.registrationData, payment_method: 'car',
+        ...(details.account_fields ? { account_fields: details.account_fields } : {}),
       },
       passenger_id: details.passenger_id, payment: details.payment, price: details.price,
     },
