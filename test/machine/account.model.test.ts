@@ -3,7 +3,9 @@
 // of a small recording parent (the app): what it tells the app ('navigate', 'session.changed') is part of each
 // step. The facts below are worked out from the events of the path, not from the machine's own bookkeeping.
 import { describe, expect, it } from 'vitest';
-import { accountLocation } from '../../machines/accountLocation';
+import { createActor } from 'xstate';
+import { accountLocation, accountScreen } from '../../machines/accountLocation';
+import { accountMachine } from '../../machines/account';
 import { INVALID_CREDENTIALS, LOGIN_OK, PROFILE_UPDATED } from '../../src/domain/messages';
 import { run, testModel } from './modelPaths';
 import { passenger, session } from './fixtures';
@@ -161,5 +163,21 @@ describe('what the machine does on its way', () => {
     await sut.exec(url('/bookings'));
     expect([sut.snapshot.value, sut.snapshot.context.page, page.getSnapshot().status]).toEqual(['checking', null, 'stopped']);
     sut.stop();
+  });
+});
+
+describe('where the account is, while a page asked for is checked or the passenger signs out', () => {
+  const base = createActor(accountMachine, { input: { session } }).getSnapshot().context;
+  const at = (value: 'checking' | 'loggingOut', wanted: { path: string; search: string } | null) =>
+    accountMachine.resolveState({ value, context: { ...base, wanted } });
+  it('shows the protected page asked for while its token is checked, the address bar kept as asked', () => {
+    const asked = { path: '/my-account', search: '' };
+    expect([accountScreen(at('checking', asked)), accountLocation(at('checking', asked))]).toEqual(['myAccount', asked]);
+  });
+  it('shows the bookings for a page that is not the account\'s, or none, each at its own address', () => {
+    expect(accountScreen(at('checking', { path: '/', search: '' }))).toBe('bookings');
+    expect([accountScreen(at('loggingOut', null)), accountLocation(at('loggingOut', null))]).toEqual(['bookings', { path: '/bookings', search: '' }]);
+    expect(accountLocation(at('loggingOut', { path: '/quotationview', search: '' }))).toEqual({ path: '/bookings', search: '' });
+    expect(accountLocation(at('loggingOut', { path: '/my-account', search: '?x=1' }))).toEqual({ path: '/my-account', search: '' });
   });
 });
