@@ -43,6 +43,16 @@ async function journeyPriced(page: Page, days: number) {
 
 const cardNumber = (page: Page) => page.getByLabel('Credit or debit card number');
 
+/** The demo's corporate passenger found on record (with the account she books for) and used for the booking. */
+async function useTheDemoBooker(page: Page) {
+  const find = page.getByRole('searchbox', { name: 'Find a passenger on record' });
+  await find.fill('northbridge');
+  await expect.poll(() => find.inputValue()).toBe('northbridge');
+  await page.getByRole('button', { name: 'Find', exact: true }).click();
+  await page.getByRole('list', { name: 'Passengers found' }).getByText('books for Northbridge Consulting').waitFor();
+  await page.getByRole('button', { name: /^Use Charlotte Davies/ }).click();
+}
+
 describe('a booking taken by phone, paid through a card payment link', () => {
   it('is taken in the console, paid by the passenger in another browser with 3-D Secure, and confirmed once', async () => {
     const page = await signedIn(1280, '/operator');
@@ -108,12 +118,7 @@ describe('a booking taken by phone, paid through a card payment link', () => {
   it("refuses a price set by hand without its reason, then books into a passenger's account found on record, paid in the car, at 375 px", async () => {
     const page = await signedIn(375);
     await journeyPriced(page, 13);
-    const find = page.getByRole('searchbox', { name: 'Find a passenger on record' });
-    await find.fill('northbridge');
-    await expect.poll(() => find.inputValue()).toBe('northbridge');
-    await page.getByRole('button', { name: 'Find', exact: true }).click();
-    await page.getByRole('list', { name: 'Passengers found' }).waitFor();
-    await page.getByRole('button', { name: /^Use Charlotte Davies/ }).click();
+    await useTheDemoBooker(page);
     await page.getByText("Booking into Charlotte Davies's account").waitFor();
     expect(await page.getByRole('textbox', { name: 'E-mail', exact: true }).inputValue()).toBe('charlotte.davies@northbridge-consulting.co.uk');
     await page.getByLabel('Set the price by hand').check();
@@ -135,12 +140,7 @@ describe('a booking taken by phone, paid through a card payment link', () => {
   it("books on the passenger's company account with its PO number, asked on the form before it goes (issue 44)", async () => {
     const page = await signedIn(1280);
     await journeyPriced(page, 15);
-    const find = page.getByRole('searchbox', { name: 'Find a passenger on record' });
-    await find.fill('northbridge');
-    await expect.poll(() => find.inputValue()).toBe('northbridge');
-    await page.getByRole('button', { name: 'Find', exact: true }).click();
-    await page.getByRole('list', { name: 'Passengers found' }).getByText('books for Northbridge Consulting').waitFor();
-    await page.getByRole('button', { name: /^Use Charlotte Davies/ }).click();
+    await useTheDemoBooker(page);
     await page.getByLabel('On account: Northbridge Consulting').check();
     await page.getByRole('button', { name: 'Take booking' }).click();
     await page.getByText('Enter the PO number: Northbridge Consulting asks for it on every booking.').waitFor();
