@@ -372,6 +372,39 @@ describe("a booking on the passenger's company account (issue 44)", () => {
     expect(JSON.parse(notice.template_data).notice.paymentStatus).toBe(`On account: ${a.name}, PO number PO-77, Cost centre Sales`);
   });
 
+  it("lets a company's desk book on an account its company looks after only, and shows it no other", async () => {
+    const metro = await signIn(METRO.email, METRO.password);
+    const [{ id: metroId }] = await t.db.query<{ id: number }>("SELECT id FROM companies WHERE company_name = 'Metro Cars London'");
+    const office = await bookerOf('Office Clients');
+    const theirs = await bookerOf('Metro Clients');
+    await t.db.query('UPDATE accounts SET company_id = $1 WHERE id = $2', [metroId, theirs.id]);
+    // Each booker has booked Metro before, so Metro's desk finds them on record.
+    for (const a of [office, theirs]) {
+      await t.db.query(
+        `INSERT INTO bookings (booking_number, ride_type, booking_type, company_id, vehicle_type_id, passenger_id, registration_mode, pick_up_address,
+           drop_off_address, pick_up_date, pick_up_time, vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method,
+           payment_status, pickup_at, status)
+         SELECT 'BK-' || upper(substr(md5(random()::text), 1, 8)), ride_type, booking_type, company_id, vehicle_type_id, $1, 'existing_client', pick_up_address,
+           drop_off_address, pick_up_date, pick_up_time, 1, unit_price_pence, total_booking_amount_pence, price_breakdown, 'car', 'due_in_car', pickup_at, 'completed'
+           FROM bookings WHERE company_id = $2 ORDER BY id LIMIT 1 RETURNING id`, [a.passenger, metroId]).then(([b]) => t.db.query(
+        `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no, total_passengers, additional_info)
+         VALUES ($1, $2, 'Bo Booker', $3, '+447700900612', 1, '')`, [b.id, a.passenger, a.email]));
+    }
+    const seen = async (email: string) => (await t.call('GET', `/operator/passengers?q=${encodeURIComponent(email)}`, undefined, metro)).body.passengers;
+    expect(await seen(office.email)).toEqual([expect.objectContaining({ account_id: office.passenger, billing: null })]);
+    expect(await seen(theirs.email)).toEqual([expect.objectContaining({ account_id: theirs.passenger, billing: expect.objectContaining({ name: theirs.name }) })]);
+    const before = await bookingCount();
+    const onOffice = await onAccount(office, { [office.po]: 'PO-M1' });
+    const refused = await take({ ...onOffice, booking: { ...onOffice.booking, selectedVehicleData: await saloonOf('Metro Cars London') } }, metro);
+    expect([refused.status, refused.body.field, refused.body.message]).toEqual([422, 'payment',
+      "Only the office books on this passenger's company account. Choose pay in the car or a payment link."]);
+    expect(JSON.stringify(refused.body)).not.toContain(office.name);
+    expect(await bookingCount()).toBe(before);
+    const onTheirs = await onAccount(theirs, { [theirs.po]: 'PO-M2' });
+    const booked = await take({ ...onTheirs, booking: { ...onTheirs.booking, selectedVehicleData: await saloonOf('Metro Cars London') } }, metro);
+    expect([booked.status, booked.body.booking?.booking.payment_method]).toEqual([200, 'account']);
+  });
+
   it('refuses a passenger of no account, an account on hold and a booking past its limit, on the payment, writing nothing', async () => {
     const before = await bookingCount();
     const guest = await phoneBody({ payment: 'account' });

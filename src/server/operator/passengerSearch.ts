@@ -1,8 +1,9 @@
 // Finding a passenger on record for a booking taken by phone (issue 43 §1): by part of a name, an e-mail or a phone
 // (its digits, however typed: 07700 900123 finds +447700900123). Accounts first (a booking for one becomes theirs),
 // then the details of recent bookings (a guest books again with the details filled in), one entry per e-mail; an
-// account comes with the company account it books for (issue 44). A company's staff find only passengers who booked
-// their company; personal data removed (retention) is never found.
+// account comes with the company account it books for (issue 44; for a company's staff, only an account their company
+// looks after). A company's staff find only passengers who booked their company; personal data removed (retention) is
+// never found.
 import type { Queryable } from '../db/index';
 import type { Staff } from './staff';
 import { scopeOf } from './deskQueries';
@@ -49,5 +50,19 @@ export async function findPassengers(db: Queryable, staff: Staff, q: string): Pr
      ) one_each
       ORDER BY account_id IS NULL, name
       LIMIT 10`, [scopeOf(staff), likeOf(q.trim()), phoneLike]);
-  return Promise.all(found.map(async (p) => ({ ...p, billing: p.account_id === null ? null : await billingOf(db, p.account_id) })));
+  return Promise.all(found.map(async (p) => ({ ...p, billing: p.account_id === null ? null : await billingSeenBy(db, staff, p.account_id) })));
+}
+
+/**
+ * The company account a passenger books for, as a member of staff may book on it (issue 44): the office's staff any;
+ * a company's staff only one their company looks after (another's, or the office's, is not theirs to charge, nor to
+ * read). Null: none they may use.
+ */
+export async function billingSeenBy(db: Queryable, staff: Staff, passengerId: number): Promise<AccountBilling | null> {
+  const scope = scopeOf(staff);
+  if (scope !== null) {
+    const [ours] = await db.query('SELECT 1 FROM passengers p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 AND a.company_id = $2', [passengerId, scope]);
+    if (!ours) return null;
+  }
+  return billingOf(db, passengerId);
 }

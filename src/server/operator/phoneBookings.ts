@@ -18,6 +18,7 @@ import {
   type PhoneBookingBody,
 } from '../../domain/phoneBookings';
 import { accountForBooking, billingOf, holdCredit, type OnAccount } from '../accounts/billing';
+import { billingSeenBy } from './passengerSearch';
 import { penceToPounds } from '../../domain/money';
 import { numberSetting } from '../../domain/settings';
 import { quoteContext, type QuoteContext } from '../pricing/quote';
@@ -54,8 +55,12 @@ async function accountOf(deps: AppDeps, staff: Staff, id: number | null | undefi
  * (the messages for the office: the account's name, the console's `payment` field); the credit limit is held as the
  * booking is written.
  */
-async function onAccountOf(deps: AppDeps, ctx: QuoteContext, passengerId: number | null, values: Record<string, unknown> | undefined): Promise<OnAccount> {
-  const billing = passengerId === null ? null : await billingOf(deps.db, passengerId);
+async function onAccountOf(deps: AppDeps, staff: Staff, ctx: QuoteContext, passengerId: number | null, values: Record<string, unknown> | undefined): Promise<OnAccount> {
+  // A company's staff book on an account their company looks after only (the search shows them no other).
+  const billing = passengerId === null ? null : await billingSeenBy(deps.db, staff, passengerId);
+  if (!billing && passengerId !== null && staff.company_id !== null && await billingOf(deps.db, passengerId)) {
+    throw new DomainError('invalid', "Only the office books on this passenger's company account. Choose pay in the car or a payment link.", 'payment');
+  }
   const refusal = officeAccountRefusal(billing);
   if (refusal) throw new DomainError('invalid', refusal, 'payment');
   return accountForBooking(deps.db, passengerId, values, ctx.settings, true);
@@ -123,7 +128,7 @@ export async function takePhoneBooking(deps: AppDeps, staff: Staff, body: PhoneB
     const replay = await replayOf(deps, key, hash);
     if (replay) return replay;
   }
-  const billed = onAccount ? await onAccountOf(deps, ctx, account, req.account_fields) : null;
+  const billed = onAccount ? await onAccountOf(deps, staff, ctx, account, req.account_fields) : null;
   let prepared = await asOffice(prepareBooking(bd, req));
   const sitePence = prepared.trip.chosen.unitPence * req.selectedVehicle;
   if (price) prepared = withPriceSet(prepared, manualPricePence(price));
