@@ -3,7 +3,7 @@
 // bookings), book for a passenger found on record, set a price by hand with a reason, and send a card payment link in
 // place of taking the money in the car, or (issue 44) book on the passenger's company account. The console's form asks
 // these rules first; the server enforces the same.
-import { nullable, object, optional, string, type, union, number, enums, integer, type Infer } from 'superstruct';
+import { nullable, object, optional, string, type, enums, integer, size, type Infer } from 'superstruct';
 import { BookingRequest } from './requestSchemas';
 import { poundsToPence } from './money';
 import type { AccountBilling } from './accountPayment';
@@ -35,7 +35,8 @@ export interface ManualPrice { amount: string; reason: string }
  */
 export const PhoneBookingBody = type({
   booking: BookingRequest,
-  passenger_id: optional(nullable(union([integer(), number()]))),
+  // A passenger's id as the database keeps it (a whole number within its integer): anything else is refused here.
+  passenger_id: optional(nullable(size(integer(), 1, 2_147_483_647))),
   payment: enums(PHONE_PAYMENTS),
   price: optional(nullable(object({ amount: string(), reason: string() }))),
 });

@@ -221,6 +221,10 @@ describe('paying on account, inside the booking', () => {
     const held = accountForBooking(t.db, p.id, {}, settings);
     await expect(held).rejects.toMatchObject({ field: 'payment_method', message: expect.stringContaining('Invoices overdue') });
     await expect(held).rejects.toMatchObject({ message: expect.stringContaining(phone) });
+    // The office, booking for the booker by telephone, is told in its own words on its own field.
+    await expect(accountForBooking(t.db, p.id, {}, settings, true)).rejects.toMatchObject({
+      field: 'payment', message: `Held Holdings ${RUN}'s account is on hold: Invoices overdue. Choose pay in the car or a payment link.`,
+    });
     const other = await saved('Held Elsewhere', admin);
     await expect(holdCredit(t.db, p.id, other, 100, settings)).rejects.toMatchObject({
       field: 'payment_method', message: 'Your company account changed while you were booking. Please try again.',

@@ -405,6 +405,23 @@ describe("a booking on the passenger's company account (issue 44)", () => {
     expect([booked.status, booked.body.booking?.booking.payment_method]).toEqual([200, 'account']);
   });
 
+  it("finds a traveller a booker once booked for as themselves: not the booker's account, nor on it", async () => {
+    const bo = await bookerOf('Travel Desk');
+    const jane = `jane.traveller.${RUN}@example.com`;
+    const [b] = await t.db.query<{ id: number }>(
+      `INSERT INTO bookings (booking_number, ride_type, booking_type, company_id, vehicle_type_id, passenger_id, registration_mode, pick_up_address,
+         drop_off_address, pick_up_date, pick_up_time, vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method,
+         payment_status, pickup_at, status, account_id)
+       SELECT 'BK-' || upper(substr(md5(random()::text), 1, 8)), ride_type, booking_type, company_id, vehicle_type_id, $1, 'existing_client', pick_up_address,
+         drop_off_address, pick_up_date, pick_up_time, 1, unit_price_pence, total_booking_amount_pence, price_breakdown, 'account', 'on_account', pickup_at,
+         'completed', $2 FROM bookings ORDER BY id LIMIT 1 RETURNING id`, [bo.passenger, bo.id]);
+    await t.db.query(
+      `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no, total_passengers, additional_info)
+       VALUES ($1, $2, 'Jane Traveller', $3, '+447700900613', 1, '')`, [b.id, bo.passenger, jane]);
+    const found = await t.call('GET', `/operator/passengers?q=${encodeURIComponent(jane)}`, undefined, admin);
+    expect(found.body.passengers).toEqual([expect.objectContaining({ name: 'Jane Traveller', email: jane, account_id: null, billing: null })]);
+  });
+
   it('refuses a passenger of no account, an account on hold and a booking past its limit, on the payment, writing nothing', async () => {
     const before = await bookingCount();
     const guest = await phoneBody({ payment: 'account' });

@@ -65,6 +65,8 @@ describe('the body of a telephone booking', () => {
     expect(failingKey({ booking, payment: 'card' })).toBe('payment');
     expect(failingKey({ booking, payment: 'cash' })).toBe('payment');
     expect(failingKey({ booking, payment: 'car', passenger_id: '12' })).toBe('passenger_id');
+    for (const id of [1.5, 0, -3, 2 ** 31, 1e10]) expect(failingKey({ booking, payment: 'car', passenger_id: id }), String(id)).toBe('passenger_id');
+    expect(failingKey({ booking, payment: 'car', passenger_id: 2 ** 31 - 1 })).toBeNull();
     expect(failingKey({ booking, payment: 'car', price: { amount: '85' } })).toBe('price.reason');
     expect(failingKey({ booking, payment: 'car', price: { amount: 85, reason: why } })).toBe('price.amount');
     expect(failingKey({ booking, payment: 'car', price: { amount: '85', reason: why, discount: '10' } })).toBe('price.discount');

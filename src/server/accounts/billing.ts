@@ -31,8 +31,13 @@ export async function accountForBooking(
   db: Queryable, signedIn: number | null, values: Record<string, unknown> | undefined, settings: Settings, office = false,
 ): Promise<OnAccount> {
   const a = signedIn === null ? null : await accountOfBooker(db, signedIn);
+  const held = a && { name: a.name, status: a.status, reason: a.status_reason };
+  if (office) {
+    const refusal = officeAccountRefusal(held);
+    if (refusal) throw new DomainError('invalid', refusal, 'payment');
+  }
   if (!a) throw new DomainError('invalid', "Paying on account is for a company's bookers: please sign in, or choose another way to pay.", 'payment_method');
-  const refusal = accountRefusal({ name: a.name, status: a.status, reason: a.status_reason }, officePhone(settings));
+  const refusal = accountRefusal(held!, officePhone(settings));
   if (refusal) throw new DomainError('invalid', refusal, 'payment_method');
   const errors = bookingFieldErrors(a.fields, values ?? {}, office ? a.name : undefined);
   const [id, message] = Object.entries(errors)[0] ?? [];

@@ -113,7 +113,8 @@ export async function saveAccount(db: Queryable, scope: Scope, id: number | null
 export async function saveField(db: Queryable, scope: Scope, accountId: number, fieldId: number | null, input: Loose<FieldInput>) {
   refuse(fieldErrors(input));
   const f = fieldRecord(input);
-  await db.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+  // Only an account within the viewer's scope is locked (another company's is not found below).
+  await db.query('SELECT id FROM accounts WHERE id = $1 AND ($2::int IS NULL OR company_id = $2) FOR UPDATE', [accountId, scope]);
   const account = await accountById(db, scope, accountId);
   if (!account) throw new DomainError('notFound', 'No such account on your record.');
   const before = fieldId === null ? null : account.fields.find((x) => x.id === fieldId) ?? null;

@@ -30,7 +30,9 @@ export async function findPassengers(db: Queryable, staff: Staff, q: string): Pr
   const found = await db.query<Omit<FoundPassenger, 'billing'>>(
     `WITH seen AS (
        SELECT DISTINCT ON (lower(p.passenger_email))
-              CASE WHEN a.password_hash IS NOT NULL THEN a.id END AS account_id,
+              -- The booking's account only when the details are its own (a booker's booking for someone else names
+              -- the traveller here, who is not that account: booking for them must not go to the booker, nor on account).
+              CASE WHEN a.password_hash IS NOT NULL AND lower(a.email) = lower(p.passenger_email) THEN a.id END AS account_id,
               p.passenger_name AS name, p.passenger_email AS email, p.passenger_contact_no AS phone,
               to_char(b.created_at AT TIME ZONE 'Europe/London', 'DD/MM/YYYY') AS last_booked, b.created_at
          FROM booking_passengers p JOIN bookings b ON b.id = p.booking_id LEFT JOIN passengers a ON a.id = b.passenger_id
