@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm run test:mutation [-- <group>... | --stale] [--record-only] [--fresh]`: Stryker's groups (MUTATION_RUNS in
+// `npm run test:mutation [-- <group>... | --stale] [--record-only] [--fresh] [--forget=<file>]`: Stryker's groups (MUTATION_RUNS in
 // mutation-score.mjs), each incremental from its file in bench/results/stryker/, then the score of each file written to
 // bench/results/mutation.json with the hash of the content it was measured on. Each incremental file is then trimmed
 // to what the next run reads of it (--trim: only that, for every group). With no argument every group; with
 // --stale only the groups with a file changed since its score was recorded (what `npm run test:mutation:check` and
 // CI refuse); with --record-only the record is written from the reports of the last runs, without running Stryker;
 // with --fresh every mutant of the groups named is run again: an incremental run reuses a survivor or an uncovered
-// mutant of an unchanged file as it was, even after new tests would kill it (seen in issue 44).
+// mutant of an unchanged file as it was, even after new tests would kill it (seen in issue 44); --forget=<file> does
+// so for one file's mutants only.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,8 @@ const isStale = (run) => record.runs?.[run.name]?.staticMutants !== measuresStat
 const recordOnly = args.includes('--record-only');
 const trimOnly = args.includes('--trim');
 const fresh = args.includes('--fresh');
+// --forget=<file>: that file's mutants run again, the group's others reused (what --fresh does for a whole group).
+const forgotten = args.filter((a) => a.startsWith('--forget=')).map((a) => a.slice('--forget='.length));
 const names = args.filter((a) => !a.startsWith('--'));
 const runs = args.includes('--stale') ? MUTATION_RUNS.filter(isStale)
   : names.length ? MUTATION_RUNS.filter((r) => names.includes(r.name)) : MUTATION_RUNS;
@@ -113,7 +116,17 @@ if (trimOnly) {
   process.exit(0);
 }
 
+/** Drops `files`' results from a group's incremental file, so its next run measures them afresh. */
+function forget(run, files) {
+  const file = path.join(root, run.incrementalFile);
+  if (!files.length || !existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const kept = Object.fromEntries(Object.entries(report.files ?? {}).filter(([name]) => !files.includes(name)));
+  writeFileSync(file, JSON.stringify({ ...report, files: kept }));
+}
+
 for (const run of runs) {
+  forget(run, forgotten.filter((f) => mutatedBy(root, run).includes(f)));
   if (recordOnly) {
     recordRun(run);
     continue;
