@@ -191,6 +191,11 @@ describe('a booking taken by phone', () => {
     const res = await take({ ...body, booking: { ...body.booking, registrationData } }, admin);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.booking.passengerDetails).toMatchObject({ passenger_id: account.account_id, passenger_email: DEMO_CORPORATE.email, passenger_name: DEMO_CORPORATE.name });
+    // A booking of hers that names someone else (her e-mail, another name and phone): she is still found as herself.
+    const named = await take({ ...body, booking: { ...body.booking, registrationData: { ...registrationData, firstName: 'Tom', surname: 'Reed', number: '07700 900777' } } }, admin);
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    const again = (await t.call('GET', '/operator/passengers?q=northbridge', undefined, admin)).body.passengers;
+    expect(again.filter((p: any) => p.email === DEMO_CORPORATE.email)).toEqual([{ ...account, name: DEMO_CORPORATE.name, phone: account.phone }]);
     const guest = await t.call('GET', '/operator/passengers?q=900341', undefined, admin);
     expect(guest.body.passengers).toContainEqual({ account_id: null, name: 'Margaret Ellis', email: GUEST.email, phone: '+447700900341', last_booked: expect.any(String), billing: null });
     expect((await t.call('GET', '/operator/passengers?q=x', undefined, admin)).body.field).toBe('q');

@@ -45,12 +45,14 @@ export async function findPassengers(db: Queryable, staff: Staff, q: string): Pr
         WHERE a.password_hash IS NOT NULL AND $1::int IS NULL
           AND (a.name ILIKE $2 OR a.email ILIKE $2 OR ($3::text IS NOT NULL AND a.phone LIKE $3))
      )
-     SELECT account_id, name, email, phone, last_booked FROM (
+     -- An account is named as it is now, not as its latest booking named the passenger (a booking may name someone else).
+     SELECT one_each.account_id, coalesce(own.name, one_each.name) AS name, coalesce(own.email, one_each.email) AS email,
+            coalesce(own.phone, one_each.phone) AS phone, CASE WHEN own.id IS NULL THEN one_each.last_booked END AS last_booked FROM (
        SELECT DISTINCT ON (lower(email)) account_id, name, email, phone, last_booked
          FROM (SELECT * FROM accounts UNION ALL SELECT * FROM seen) x
         ORDER BY lower(email), account_id NULLS LAST, created_at DESC
-     ) one_each
-      ORDER BY account_id IS NULL, name
+     ) one_each LEFT JOIN passengers own ON own.id = one_each.account_id
+      ORDER BY one_each.account_id IS NULL, 2
       LIMIT 10`, [scopeOf(staff), likeOf(q.trim()), phoneLike]);
   return Promise.all(found.map(async (p) => ({ ...p, billing: p.account_id === null ? null : await billingSeenBy(db, staff, p.account_id) })));
 }
