@@ -125,15 +125,20 @@ async function runSetup(name, { start, drained, withPrice, extraCpu = [] }) {
       }
       for (const i of order) {
         const roots = [...up[i].servers.map((s) => s.pid), ...extraCpu];
+        const serverRoots = up[i].servers.map((s) => s.pid);
         const cpuBefore = processTreeCpuMs(roots);
+        const serverCpuBefore = processTreeCpuMs(serverRoots);
         const r = await booking(up[i], `r${rep}`);
         const cpuLoaded = processTreeCpuMs(roots);
+        const serverCpuLoaded = processTreeCpuMs(serverRoots);
         r.drain_ms = await settle(() => drained(up[i]));
         // The CPU a booking cost (the database's too, on PostgreSQL): during the load, and for the mail sent after it.
         r.cpu_ms_per_booking = r.ok ? round((cpuLoaded - cpuBefore) / r.ok, 3) : null;
+        // Of which the servers' own (Node), during the load: the rest is the database's processes on PostgreSQL.
+        r.server_cpu_ms_per_booking = r.ok ? round((serverCpuLoaded - serverCpuBefore) / r.ok, 3) : null;
         r.cpu_ms_after_per_booking = r.ok ? round((processTreeCpuMs(roots) - cpuLoaded) / r.ok, 3) : null;
         runs[i].booking.push(r);
-        log(`  rep ${rep + 1} ${trees[i].label}: booking ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, mail sent ${r.drain_ms} ms after the load, CPU a booking ${r.cpu_ms_per_booking} ms, ${r.cpu_ms_after_per_booking} ms more for the mail after${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
+        log(`  rep ${rep + 1} ${trees[i].label}: booking ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, mail sent ${r.drain_ms} ms after the load, CPU a booking ${r.cpu_ms_per_booking} ms (the servers ${r.server_cpu_ms_per_booking}), ${r.cpu_ms_after_per_booking} ms more for the mail after${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
       }
     }
     const result = {};
@@ -141,7 +146,7 @@ async function runSetup(name, { start, drained, withPrice, extraCpu = [] }) {
       const b = runs[i].booking;
       result[i === 0 ? 'given' : 'working_tree'] = {
         tree: u.tree.label,
-        booking: { rps: b.map((r) => r.rps), cpu_ms_per_booking: b.map((r) => r.cpu_ms_per_booking), cpu_ms_after_per_booking: b.map((r) => r.cpu_ms_after_per_booking), p50_ms: b.map((r) => r.p50), p99_ms: b.map((r) => r.p99), max_ms: Math.max(...b.map((r) => r.max)), drain_ms: b.map((r) => r.drain_ms), non_2xx: b.reduce((n, r) => n + r.non2xx + r.errors, 0) },
+        booking: { rps: b.map((r) => r.rps), cpu_ms_per_booking: b.map((r) => r.cpu_ms_per_booking), server_cpu_ms_per_booking: b.map((r) => r.server_cpu_ms_per_booking), cpu_ms_after_per_booking: b.map((r) => r.cpu_ms_after_per_booking), p50_ms: b.map((r) => r.p50), p99_ms: b.map((r) => r.p99), max_ms: Math.max(...b.map((r) => r.max)), drain_ms: b.map((r) => r.drain_ms), non_2xx: b.reduce((n, r) => n + r.non2xx + r.errors, 0) },
         ...(withPrice ? { price: { rps: runs[i].price.map((r) => r.rps), p50_ms: runs[i].price.map((r) => r.p50), p99_ms: runs[i].price.map((r) => r.p99) } } : {}),
       };
     });

@@ -56,16 +56,19 @@
 //  - CPU over the run: the servers' process trees, PostgreSQL's, and this load generator's (one Node process, no JSON
 //    parsing of events: the status and the car's latitude are found by their keys); and this process's event-loop
 //    delay (p99), since a late loop would add to every latency measured here.
+//  - with --heap-snapshots DIR, each server writes a V8 heap snapshot into DIR (Node's --heapsnapshot-signal) once the
+//    set-up is done and again once the run is over, before its streams close: neither pause is inside the measured
+//    run. `node scripts/heap-diff.mjs A B` then says what the live heap gained between them, by kind of object.
 //
 // Prints a Markdown table and writes it with how it was taken to bench/results/live-<date>.md (live-<date>-<only>.md
 // with --only), the raw figures beside it (.json).
 //
 // Usage: npm run bench:live [-- --minutes N] [--only pglite|pg] [--drivers 200] [--followers 10] [--changes 3]
-//        [--sample-seconds 30]
+//        [--sample-seconds 30] [--heap-snapshots DIR]
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -79,6 +82,7 @@ const { values: opts } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' }, only: { type: 'string' }, drivers: { type: 'string', default: '200' },
     followers: { type: 'string', default: '10' }, changes: { type: 'string', default: '3' }, 'sample-seconds': { type: 'string', default: '30' },
+    'heap-snapshots': { type: 'string' },
   },
 });
 const MINUTES = Number(opts.minutes);
@@ -87,7 +91,7 @@ const FOLLOWERS = Number(opts.followers);
 const CHANGES = Number(opts.changes);
 const SAMPLE_SECONDS = Number(opts['sample-seconds']);
 if (!(MINUTES > 0) || !(DRIVERS >= 2) || !(FOLLOWERS >= 1) || !(CHANGES > 0) || !(SAMPLE_SECONDS > 0)) {
-  console.error('Usage: npm run bench:live [-- --minutes N] [--only pglite|pg] [--drivers 200] [--followers 10] [--changes 3] [--sample-seconds 30]');
+  console.error('Usage: npm run bench:live [-- --minutes N] [--only pglite|pg] [--drivers 200] [--followers 10] [--changes 3] [--sample-seconds 30] [--heap-snapshots DIR]');
   process.exit(2);
 }
 if (opts.only && !['pglite', 'pg'].includes(opts.only)) { console.error('--only is pglite or pg'); process.exit(2); }
@@ -687,6 +691,7 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
   };
 
   const cpuRoots = [...servers.map((sv) => sv.pid), ...extraCpuRoots];
+  await heapSnapshots(servers, `${name}-start`);
   const cpu0 = processTreeCpuMs(cpuRoots);
   const pgCpu0 = pgPid ? processTreeCpuMs([pgPid]) : 0;
   const self0 = process.cpuUsage();
@@ -744,6 +749,7 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
   await Promise.race([Promise.allSettled([...flows]), sleep(45_000)]);
   for (const s of slots) finishPosition(s);
   running.measuring = false;
+  await heapSnapshots(servers, `${name}-end`);
   running.on = false;
   for (const s of slots) for (const f of s.followers) closeFollower(f);
   for (const b of boards) b.req?.destroy();
@@ -806,7 +812,37 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+const HEAP_DIR = opts['heap-snapshots'] ? path.resolve(opts['heap-snapshots']) : null;
+if (HEAP_DIR) mkdirSync(HEAP_DIR, { recursive: true });
+
+/**
+ * Each server writes a heap snapshot (SIGUSR2, --heapsnapshot-signal) into HEAP_DIR, renamed <label>-<k>.heapsnapshot;
+ * waited for until its file stops growing (the server is paused while it writes). Nothing without --heap-snapshots.
+ */
+async function heapSnapshots(servers, label) {
+  if (!HEAP_DIR) return;
+  for (const [k, sv] of servers.entries()) {
+    const before = new Set(readdirSync(HEAP_DIR));
+    process.kill(sv.pid, 'SIGUSR2');
+    let file = null;
+    let size = -1;
+    for (const deadline = Date.now() + 600_000; Date.now() < deadline;) {
+      await sleep(2_000);
+      file ??= readdirSync(HEAP_DIR).find((f) => !before.has(f) && f.endsWith('.heapsnapshot') && f.includes(`.${sv.pid}.`)) ?? null;
+      if (!file) continue;
+      const now = statSync(path.join(HEAP_DIR, file)).size;
+      if (now === size && now > 0) break;
+      size = now;
+    }
+    if (!file) throw new Error(`Server ${k + 1} (pid ${sv.pid}) wrote no heap snapshot into ${HEAP_DIR}`);
+    const named = path.join(HEAP_DIR, `${label}-${k + 1}.heapsnapshot`);
+    renameSync(path.join(HEAP_DIR, file), named);
+    log(`${label}: heap snapshot of server ${k + 1}: ${named} (${round(size / 2 ** 20, 1)} MiB)`);
+  }
+}
+
 const serverEnv = {
+  ...(HEAP_DIR ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIR}`.trim() } : {}),
   RATE_LIMITS: [benchLimits(root), 'driverCodes=100000000', 'driverCodesPerMobile=100000000'].filter(Boolean).join(','),
   TRUST_PROXY: '1', PASSWORD_HASH_COST: '10', SERVER_SECRET: `bench-live-${runId}`,
   // Live streams a process takes per booking's link (5 by default, src/server/live/sse.ts): the run has FOLLOWERS of
