@@ -709,7 +709,7 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     else row.wasm_mib = servers.map((sv) => wasmMiB(sv.pid));
     row.streams_open = slots.reduce((n, s) => n + s.followers.filter((f) => !f.closed).length, 0);
     samples.push(row);
-    log(`  ${String(row.t_s).padStart(4)} s: RSS ${row.rss_mib.join(' + ')} MiB${row.wasm_mib ? ` (PGlite's WebAssembly memory ${row.wasm_mib.join(' + ')})` : ''}${row.postgres_pss_mib ? `, PostgreSQL ${row.postgres_pss_mib} MiB` : ''}, database ${mib(row.db_bytes)} MiB; `
+    log(`  ${String(row.t_s).padStart(4)} s: RSS ${row.rss_mib.join(' + ')} MiB${row.wasm_mib ? ` (PGlite's WebAssembly memory ${row.wasm_mib.join(' + ')})` : ''}${row.postgres_pss_mib ? `, PostgreSQL ${row.postgres_pss_mib} MiB` : ''}, database ${mib(row.db_bytes)} MiB${row.wal_bytes !== undefined ? ` (log ${mib(row.wal_bytes)})` : ''}; `
       + `status changes ${stats.statusOk}, positions ${stats.posOk}, deliveries ${stats.statusLat.reduce((n, a) => n + a.length, 0)} + ${stats.posLat.reduce((n, a) => n + a.length, 0)}, bookings ${stats.bookingsMade}`);
   };
   await sample();
@@ -782,6 +782,8 @@ async function runConfig(name, servers, { dbSize, extraCpuRoots = [], pgPid = nu
     postgres_pss_mib: pgPid ? trend((r) => r.postgres_pss_mib) : null,
     wasm_mib: pgPid ? null : trend((r) => r.wasm_mib[0] ?? 0),
     db_mib: trend((r) => r.db_bytes / 1048576),
+    // PGlite: its write-ahead log's segments (16 MiB each, reused after a checkpoint) within that folder.
+    wal_mib: pgPid ? null : trend((r) => r.wal_bytes / 1048576),
     job_positions: pgPid ? {
       kib: trend((r) => r.job_positions_bytes / 1024), dead_rows: trend((r) => r.job_positions_dead),
       autovacuums_in_run: samples.at(-1).job_positions_autovacuums - samples[0].job_positions_autovacuums,
@@ -868,7 +870,7 @@ try {
       server.port = Number(new URL(server.url).port);
       log(`PGlite: server on ${server.url} (pid ${server.pid}), data in ${server.dataDir}`);
       const pgliteDir = path.join(server.dataDir, 'pglite');
-      report.runs.push(await runConfig('pglite', [server], { dbSize: async () => ({ db_bytes: dirBytes(pgliteDir) }) }));
+      report.runs.push(await runConfig('pglite', [server], { dbSize: async () => ({ db_bytes: dirBytes(pgliteDir), wal_bytes: dirBytes(path.join(pgliteDir, 'pg_wal')) }) }));
       cleanups.splice(cleanups.indexOf(stop), 1);
       await stop();
     } else {
@@ -939,6 +941,7 @@ row('watcher streams: opened in the run / reopened after 5 min / dropped / refus
 row('server RSS MiB, first minute → last minute (slope)', (r) => r.rss_mib.map(trendText).join('; '), 'flat');
 row('PGlite: its WebAssembly memory within that RSS (estimate); PostgreSQL: its processes\' PSS, MiB', (r) => trendText(r.wasm_mib ?? r.postgres_pss_mib));
 row('database MiB, first → last minute (slope)', (r) => trendText(r.db_mib), 'flat (bookings aside)');
+row('PGlite: of which its write-ahead log (pg_wal), MiB', (r) => (r.wal_mib ? trendText(r.wal_mib) : '–'));
 row('job_positions KiB; dead rows, first → last minute; autovacuums in the run', (r) => (r.job_positions
   ? `${trendText(r.job_positions.kib)}; ${trendText(r.job_positions.dead_rows)}; ${r.job_positions.autovacuums_in_run ?? '–'}` : '(PGlite: not read from outside)'));
 row('CPU, % of one core: servers / PostgreSQL / load generator', (r) => `${r.cpu.servers_percent_of_a_core} / ${r.cpu.postgres_percent_of_a_core ?? '–'} / ${r.cpu.load_generator_percent_of_a_core}`);
@@ -956,7 +959,7 @@ const how = [
   `Settings: ${MINUTES} min measured per set-up, ${DRIVERS} drivers (a position every 10 s while On the way or Arrived), ${FOLLOWERS} followers a booking `
     + `(${DRIVERS * FOLLOWERS} streams), about ${CHANGES} driver status changes a second, memory and database sampled every ${SAMPLE_SECONDS} s. `
     + 'Servers as `npm start` (NODE_ENV=production, CARD_GATEWAY=test, SKIP_SPA_BUILD=1), allowances raised, TRUST_PROXY=1 (each driver and passenger its own address), '
-    + `LIVE_STREAMS_PER_OWNER=${serverEnv.LIVE_STREAMS_PER_OWNER}; `
+    + `LIVE_STREAMS_PER_OWNER=${serverEnv.LIVE_STREAMS_PER_OWNER}${(serverEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS) ? `, NODE_OPTIONS=${serverEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS}` : ''}; `
     + 'PostgreSQL: a throwaway cluster (scripts/pg-throwaway.mjs: fsync off), two server processes, drivers and office on the first, each booking\'s followers split over both. '
     + 'Load generator: one Node process on the same machine. Latencies from sending the driver\'s request to the event read by the follower. '
     + 'First/last minute: the mean of the samples from 0 to 60 s and from the end minus 60 s to the end; slope: least squares, per minute. '
