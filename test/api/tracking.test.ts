@@ -8,6 +8,7 @@ import { bookForDriver, signedInDriver, stepAs } from './driverHelpers';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { POSITION_MESSAGES } from '../../src/server/driver/positions';
 import { TOO_MANY_STREAMS } from '../../src/server/live/sse';
+import { LIVE_CHANNEL_SQL, positionPayload } from '../../src/server/live/hub';
 import { purgeExpiredRecords } from '../../src/server/operator/retention';
 import { DEFAULT_ALERT_MINUTES } from '../../src/domain/tracking';
 
@@ -46,14 +47,18 @@ function events(res: Response) {
   const decoder = new TextDecoder();
   let buffer = '';
   const queued: { event: string; data: any }[] = [];
+  let reading: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
   async function next(event: string, within = 10_000): Promise<any> {
     const until = Date.now() + within;
     for (;;) {
       const i = queued.findIndex((e) => e.event === event);
       if (i >= 0) return queued.splice(0, i + 1).pop()!.data;
       if (Date.now() > until) throw new Error(`no ${event} event`);
-      const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 500))]);
+      // A read that outlasts the wait is kept for the next wait, so no chunk is dropped.
+      reading ??= reader.read();
+      const chunk = await Promise.race([reading, new Promise<null>((r) => setTimeout(() => r(null), 500))]);
       if (chunk === null) continue;
+      reading = null;
       if (chunk.done) throw new Error('stream ended');
       buffer += decoder.decode(chunk.value, { stream: true });
       let end: number;
@@ -203,6 +208,10 @@ describe("the passenger's page", () => {
     const live = await stream(`/manage/${b.booking_number}/live`, { 'X-Manage-Key': b.key });
     try {
       expect(await live.next('job')).toMatchObject({ status: 'accepted', car: null });
+      // A notice that changes nothing the passenger sees (a late one, or another process's) sends nothing again.
+      await t.db.query(`SELECT pg_notify(${LIVE_CHANNEL_SQL}, $1)`, [`${b.id}:`]);
+      await t.db.query(`SELECT pg_notify(${LIVE_CHANNEL_SQL}, $1)`, [positionPayload(b.id)]);
+      expect(await live.none('job')).toBe(true);
       await stepAs(t, b.booking_number, 'on_way', dan);
       expect(await live.next('job')).toMatchObject({ status: 'on_way', words: 'Your driver is on the way' });
       await send(b.booking_number, dan, LONDON);

@@ -16,17 +16,21 @@ export const positionPayload = (bookingId: number) => `p${bookingId}`;
 
 export type LiveKind = 'change' | 'position';
 
+/** A watcher and what it was last sent (as JSON), so a read that finds nothing new sends it nothing. */
+interface Listener<T> { send: (value: T) => void; last: string | null }
+
 interface Watched<T> {
   load: () => Promise<T>;
-  listeners: Set<(value: T) => void>;
+  listeners: Set<Listener<T>>;
   reading: boolean;
   again: boolean;
 }
 
 export interface LiveHub {
   /**
-   * Calls `send` with `load()`'s answer now and after each change (or position) of the booking, until the returned
-   * function is called. Every watcher of one booking in this process shares one `load` (the first one given).
+   * Calls `send` with `load()`'s answer now and after each change (or position) of the booking that alters it, until
+   * the returned function is called. Every watcher of one booking in this process shares one `load` (the first one
+   * given).
    */
   watchBooking<T>(bookingId: number, load: () => Promise<T>, send: (value: T) => void): Promise<() => void>;
   /**
@@ -51,7 +55,14 @@ export function createLiveHub(db: Db): LiveHub {
         let value: unknown;
         try { value = await w.load(); } catch { continue; }
         if (watched.get(id) !== w) return;
-        for (const send of w.listeners) send(value);
+        // A late notice of a change already read (or a change the viewer does not see) finds the same answer: each
+        // watcher is sent an answer once, and again only when it differs.
+        const json = JSON.stringify(value);
+        for (const l of w.listeners) {
+          if (l.last === json) continue;
+          l.last = json;
+          l.send(value);
+        }
       } while (w.again);
     } finally {
       w.reading = false;
@@ -81,7 +92,7 @@ export function createLiveHub(db: Db): LiveHub {
       await listening();
       let w = watched.get(bookingId) as Watched<T> | undefined;
       if (!w) watched.set(bookingId, (w = { load, listeners: new Set(), reading: false, again: false }) as Watched<unknown>);
-      const listener = (value: T) => send(value);
+      const listener: Listener<T> = { send, last: null };
       // Watching first, then read: a change that commits meanwhile is read again after, never missed.
       w.listeners.add(listener);
       void read(bookingId, w as Watched<unknown>);
