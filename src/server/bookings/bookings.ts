@@ -306,14 +306,11 @@ export async function createBooking(deps: BookingDeps, req: BookingRequest, idem
         if (first) return first;
       }
       // Nothing was written: a replay of the key (answered with its booking), a request not finished, or a failure
-      // spent no allowance (issue 39); nor did an allowance the statement found used up.
+      // spent no allowance (issue 39); the statement counts its own only when it writes (decision 63).
       await returnAllowance(deps.db, prepared.taken);
-      if (err instanceof KeyAlreadyUsed || err instanceof AllowanceUsedUp) await returnAllowance(deps.db, err.counted);
+      // (A replay of a booking made earlier is KeyAlreadyUsed: its statement writes nothing, so counts nothing.)
       if (err instanceof AllowanceUsedUp) {
-        // A replay of a booking made earlier answers that booking, as when it is refused before the write.
-        const first = idempotencyKey ? await findByIdempotencyKey(deps, req, idempotencyKey, hash) : null;
-        if (first) return first;
-        return refuseAllowance(deps.db, deps.limits, prepared.toCount, allowanceRows(deps.limits, prepared.toCount), err.counted);
+        return refuseAllowance(deps.db, deps.limits, prepared.toCount, allowanceRows(deps.limits, prepared.toCount), err.within);
       }
       if (!(err instanceof KeyAlreadyUsed)) throw err;
       const first = await findByIdempotencyKey(deps, req, idempotencyKey!, hash);
