@@ -18,7 +18,9 @@
 // and, on PostgreSQL, the database's processes) is measured too, during the load and for the mail sent after it: a
 // steadier figure than requests per second on a busy machine. Prints a table and writes bench/results/ab.json.
 // Env: AB_SECONDS, AB_REPS, AB_CONNECTIONS, AB_SETUPS (pglite,postgres-1,postgres-2), AB_WARMUP (2), and
-// BENCH_CUSTOMERS (one: every booking from one address for one e-mail, the default; many: each its own).
+// BENCH_CUSTOMERS (one: every booking from one address for one e-mail, the default; many: each its own), and
+// AB_PG_STATEMENTS=1: on PostgreSQL, each tree's statements by the database's time a booking (pg_stat_statements,
+// counted over the repetitions), printed and kept in the results.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -35,6 +37,7 @@ const seconds = Number(process.env.AB_SECONDS) || 10;
 const reps = Math.max(1, Number(process.env.AB_REPS) || 3);
 const connections = Number(process.env.AB_CONNECTIONS) || 20;
 const warmup = Number(process.env.AB_WARMUP ?? 2);
+const pgStatements = process.env.AB_PG_STATEMENTS === '1';
 const setups = (process.env.AB_SETUPS || 'pglite,postgres-1,postgres-2').split(',').map((s) => s.trim()).filter(Boolean);
 const runId = randomUUID().slice(0, 8);
 const given = process.argv[2];
@@ -103,7 +106,7 @@ const report = {
  * Runs one set-up: `start(tree)` gives a tree's servers and `drained(tree, servers)` whether its mail is all sent.
  * Warm-up first (uncounted), then the repetitions, the trees' order swapped each time.
  */
-async function runSetup(name, { start, drained, withPrice, extraCpu = [] }) {
+async function runSetup(name, { start, drained, withPrice, extraCpu = [], statements = null }) {
   log(`\n${name}: starting both trees...`);
   const up = [];
   try {
@@ -117,6 +120,7 @@ async function runSetup(name, { start, drained, withPrice, extraCpu = [] }) {
         await settle(() => drained(u));
       }
     }
+    if (statements) await statements.reset();
     const runs = up.map(() => ({ price: [], booking: [] }));
     for (let rep = 0; rep < reps; rep++) {
       const order = rep % 2 ? [1, 0] : [0, 1];
@@ -150,6 +154,16 @@ async function runSetup(name, { start, drained, withPrice, extraCpu = [] }) {
         ...(withPrice ? { price: { rps: runs[i].price.map((r) => r.rps), p50_ms: runs[i].price.map((r) => r.p50), p99_ms: runs[i].price.map((r) => r.p99) } } : {}),
       };
     });
+    if (statements) {
+      for (const [i, u] of up.entries()) {
+        const bookings = runs[i].booking.reduce((n, r) => n + r.ok, 0);
+        const rows = await statements.of(u, bookings);
+        result[i === 0 ? 'given' : 'working_tree'].statements = rows;
+        log(`\n  ${u.tree.label}: the database's time a booking, by statement (${bookings} bookings)`);
+        console.table(rows.slice(0, 12).map((r) => ({ 'ms a booking': r.ms_per_booking, 'calls a booking': r.calls_per_booking, 'rows a call': r.rows_per_call, statement: r.query.slice(0, 90) })));
+        log(`  in all ${round(rows.reduce((n, r) => n + r.ms_per_booking, 0), 3)} ms a booking`);
+      }
+    }
     const [a, b] = [result.given, result.working_tree];
     result.booking_ratio = round(median(b.booking.rps) / median(a.booking.rps));
     // The same ratio by CPU, during the load: the given commit's CPU a booking over the working tree's (1 = as cheap).
@@ -174,7 +188,28 @@ if (setups.includes('pglite')) {
 
 const pgSetups = setups.filter((s) => /^postgres-\d$/.test(s));
 if (pgSetups.length) {
-  const postgres = await startThrowawayPostgres();
+  const postgres = await startThrowawayPostgres(pgStatements ? { settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all', 'pg_stat_statements.max': 2000 } } : {});
+  /** The statements' record, kept by the whole server; each tree's database read apart. */
+  let statementsDb = null;
+  const statements = pgStatements ? {
+    async reset() {
+      if (!statementsDb) {
+        statementsDb = new pg.Client({ connectionString: postgres.url });
+        await statementsDb.connect();
+        await statementsDb.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      }
+      await statementsDb.query('SELECT pg_stat_statements_reset()');
+    },
+    async of(u, bookings) {
+      const { rows } = await statementsDb.query(
+        `SELECT s.query, s.calls, s.rows, s.total_exec_time FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+          WHERE d.datname = $1 ORDER BY s.total_exec_time DESC`, [u.servers.dbName]);
+      return rows.map((r) => ({
+        ms_per_booking: round(r.total_exec_time / Math.max(1, bookings), 4), calls_per_booking: round(Number(r.calls) / Math.max(1, bookings), 3),
+        rows_per_call: round(Number(r.rows) / Math.max(1, Number(r.calls)), 2), query: r.query.replace(/\s+/g, ' '),
+      }));
+    },
+  } : null;
   log(`PostgreSQL ${postgres.version} (${postgres.from})`);
   try {
     const baseUrl = postgres.url.replace(/\/postgres$/, '');
@@ -197,15 +232,18 @@ if (pgSetups.length) {
           await client.connect();
           clients.push(client);
           servers.db = client;
+          servers.dbName = db;
           return servers;
         },
         drained: async (u) => Number((await u.servers.db.query("SELECT count(*) AS n FROM outbound_emails WHERE status IN ('pending', 'sending')")).rows[0].n) === 0,
         withPrice: false,
         extraCpu: [postgres.pid],
+        statements,
       });
       for (const c of clients) await c.end();
     }
   } finally {
+    await statementsDb?.end();
     await postgres.stop();
   }
 }

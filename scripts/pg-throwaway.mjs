@@ -88,9 +88,10 @@ async function stopProcess(server, exited) {
 /**
  * Starts one; resolves with { url, port, pid, version, from, asPostgresUser, dir, initSeconds, startSeconds, stop() }.
  * `stop` stops the server and removes its folder; call it however the caller ends. `onStop` is handed the same
- * function as soon as there is a folder, for a caller interrupted while the server is still starting.
+ * function as soon as there is a folder, for a caller interrupted while the server is still starting. `settings`: more
+ * of the server's settings (`{ shared_preload_libraries: 'pg_stat_statements' }`).
  */
-export async function startThrowawayPostgres({ maxConnections = 100, onStop = () => {} } = {}) {
+export async function startThrowawayPostgres({ maxConnections = 100, onStop = () => {}, settings = {} } = {}) {
   const bin = await binaries();
   const user = serverUser();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pg-throwaway-'));
@@ -120,7 +121,8 @@ export async function startThrowawayPostgres({ maxConnections = 100, onStop = ()
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       server = spawn(bin.postgres, ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-        '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', `max_connections=${maxConnections}`],
+        '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', `max_connections=${maxConnections}`,
+        ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
       { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}) });
       let log = '';
       server.stdout.on('data', (d) => { log += d; });
