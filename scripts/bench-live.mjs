@@ -59,12 +59,14 @@
 //  - with --heap-snapshots DIR, each server writes a V8 heap snapshot into DIR (Node's --heapsnapshot-signal) once the
 //    set-up is done and again once the run is over, before its streams close: neither pause is inside the measured
 //    run. `node scripts/heap-diff.mjs A B` then says what the live heap gained between them, by kind of object.
+//  - the servers run with the memory allocator's settings a deployment gives them (scripts/deployed-malloc.mjs,
+//    decision 64) unless the environment sets its own; `--malloc default` leaves glibc's defaults.
 //
 // Prints a Markdown table and writes it with how it was taken to bench/results/live-<date>.md (live-<date>-<only>.md
 // with --only), the raw figures beside it (.json).
 //
 // Usage: npm run bench:live [-- --minutes N] [--only pglite|pg] [--drivers 200] [--followers 10] [--changes 3]
-//        [--sample-seconds 30] [--heap-snapshots DIR]
+//        [--sample-seconds 30] [--heap-snapshots DIR] [--malloc deployed|default]
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -75,6 +77,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startThrowawayPostgres } from './pg-throwaway.mjs';
+import { DEPLOYED_MALLOC } from './deployed-malloc.mjs';
 import { benchLimits, headers as apiHeaders, log, processTreeCpuMs, round, sleep, startServer } from './bench-lib.mjs';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -82,7 +85,7 @@ const { values: opts } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' }, only: { type: 'string' }, drivers: { type: 'string', default: '200' },
     followers: { type: 'string', default: '10' }, changes: { type: 'string', default: '3' }, 'sample-seconds': { type: 'string', default: '30' },
-    'heap-snapshots': { type: 'string' },
+    'heap-snapshots': { type: 'string' }, malloc: { type: 'string', default: 'deployed' },
   },
 });
 const MINUTES = Number(opts.minutes);
@@ -91,7 +94,7 @@ const FOLLOWERS = Number(opts.followers);
 const CHANGES = Number(opts.changes);
 const SAMPLE_SECONDS = Number(opts['sample-seconds']);
 if (!(MINUTES > 0) || !(DRIVERS >= 2) || !(FOLLOWERS >= 1) || !(CHANGES > 0) || !(SAMPLE_SECONDS > 0)) {
-  console.error('Usage: npm run bench:live [-- --minutes N] [--only pglite|pg] [--drivers 200] [--followers 10] [--changes 3] [--sample-seconds 30] [--heap-snapshots DIR]');
+  console.error('Usage: npm run bench:live [-- --minutes N] [--only pglite|pg] [--drivers 200] [--followers 10] [--changes 3] [--sample-seconds 30] [--heap-snapshots DIR] [--malloc deployed|default]');
   process.exit(2);
 }
 if (opts.only && !['pglite', 'pg'].includes(opts.only)) { console.error('--only is pglite or pg'); process.exit(2); }
@@ -845,7 +848,13 @@ async function heapSnapshots(servers, label) {
   }
 }
 
+// The memory allocator's settings a deployment gives the server (README "Deploying for customers", decision 64), unless
+// the environment gives its own; `--malloc default` measures glibc's defaults instead.
+if (!['deployed', 'default'].includes(opts.malloc)) { console.error('--malloc is deployed or default'); process.exit(2); }
+const mallocEnv = opts.malloc === 'deployed'
+  ? Object.fromEntries(Object.entries(DEPLOYED_MALLOC).map(([k, v]) => [k, process.env[k] ?? v])) : {};
 const serverEnv = {
+  ...mallocEnv,
   ...(HEAP_DIR ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIR}`.trim() } : {}),
   RATE_LIMITS: [benchLimits(root), 'driverCodes=100000000', 'driverCodesPerMobile=100000000'].filter(Boolean).join(','),
   TRUST_PROXY: '1', PASSWORD_HASH_COST: '10', SERVER_SECRET: `bench-live-${runId}`,
@@ -959,7 +968,8 @@ const how = [
   `Settings: ${MINUTES} min measured per set-up, ${DRIVERS} drivers (a position every 10 s while On the way or Arrived), ${FOLLOWERS} followers a booking `
     + `(${DRIVERS * FOLLOWERS} streams), about ${CHANGES} driver status changes a second, memory and database sampled every ${SAMPLE_SECONDS} s. `
     + 'Servers as `npm start` (NODE_ENV=production, CARD_GATEWAY=test, SKIP_SPA_BUILD=1), allowances raised, TRUST_PROXY=1 (each driver and passenger its own address), '
-    + `LIVE_STREAMS_PER_OWNER=${serverEnv.LIVE_STREAMS_PER_OWNER}${(serverEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS) ? `, NODE_OPTIONS=${serverEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS}` : ''}; `
+    + `LIVE_STREAMS_PER_OWNER=${serverEnv.LIVE_STREAMS_PER_OWNER}${(serverEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS) ? `, NODE_OPTIONS=${serverEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS}` : ''}, `
+    + `${Object.keys(DEPLOYED_MALLOC).map((k) => `${k}=${serverEnv[k] ?? process.env[k] ?? '(glibc\'s default)'}`).join(', ')}; `
     + 'PostgreSQL: a throwaway cluster (scripts/pg-throwaway.mjs: fsync off), two server processes, drivers and office on the first, each booking\'s followers split over both. '
     + 'Load generator: one Node process on the same machine. Latencies from sending the driver\'s request to the event read by the follower. '
     + 'First/last minute: the mean of the samples from 0 to 60 s and from the end minus 60 s to the end; slope: least squares, per minute. '
