@@ -3,7 +3,7 @@
 // the booking's timeline with its texts to the passenger; a declined job goes back to the office; a cancelled or
 // re-assigned one is told to the driver; a driver made inactive is signed out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordDriverAndCar, testApp } from './setup';
+import { KEYS, recordDriverAndCar, testApp } from './setup';
 import { bookForDriver, codeFor as codeForDriver, signedInDriver as signedInDriverOf, stepAs } from './driverHelpers';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { CODE_ANSWER_MS, DRIVER_MESSAGES } from '../../src/server/driver/signIn';
@@ -55,7 +55,9 @@ describe("a driver's sign-in", () => {
     await t.call('POST', '/driver/code', { mobile });
     const second = await codeFor(mobile);
     const wrong = second === '000000' ? '111111' : '000000';
-    expect(await t.call('POST', '/driver/session', { mobile, code: 'abc' })).toMatchObject({ status: 422, body: { field: 'code', message: DRIVER_MESSAGES.codeShape } });
+    for (const code of ['abc', '12345', '1234567', 'x123456', '123456x']) {
+      expect(await t.call('POST', '/driver/session', { mobile, code }), String(code)).toMatchObject({ status: 422, body: { field: 'code', message: DRIVER_MESSAGES.codeShape } });
+    }
     if (first !== second) expect((await t.call('POST', '/driver/session', { mobile, code: first })).body).toMatchObject({ field: 'code', message: DRIVER_MESSAGES.codeWrong });
     for (let i = first !== second ? 1 : 0; i < 4; i++) {
       expect((await t.call('POST', '/driver/session', { mobile, code: wrong })).body.message).toBe(DRIVER_MESSAGES.codeWrong);
@@ -66,7 +68,8 @@ describe("a driver's sign-in", () => {
     // A new code works once.
     await t.call('POST', '/driver/code', { mobile });
     const third = await codeFor(mobile);
-    const ok = await t.call('POST', '/driver/session', { mobile, code: third });
+    // Typed as the text spaces it, or with spaces of the phone's own: the same code.
+    const ok = await t.call('POST', '/driver/session', { mobile, code: ` ${third.slice(0, 3)}  ${third.slice(3)} ` });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ driver: { name: 'Tries Driver', company_name: 'Albion Executive Cars' } });
     expect(ok.headers['set-cookie']).toMatch(/^driver_session=[\w-]{43}; Max-Age=2592000; Path=\/api\/v1\/driver; HttpOnly; SameSite=Strict$/);
@@ -113,6 +116,17 @@ describe("a driver's sign-in", () => {
     expect((await t.call('POST', '/driver/session', { mobile, code: await codeFor(mobile) })).body.message).toBe(DRIVER_MESSAGES.codeGone);
   });
 
+  it('sets its cookie Secure when the driver signs in over HTTPS', async () => {
+    const crew = await recordDriverAndCar(t.db, 'Albion Executive Cars', { name: 'Secure Driver' });
+    const [{ mobile }] = await t.db.query<{ mobile: string }>('SELECT mobile FROM drivers WHERE id = $1', [crew.driver_id]);
+    await t.call('POST', '/driver/code', { mobile });
+    const res = await t.app.request('https://bookings.example.co.uk/api/v1/driver/session', {
+      method: 'POST', headers: { ...KEYS, 'Content-Type': 'application/json' }, body: JSON.stringify({ mobile, code: await codeFor(mobile) }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toMatch(/^driver_session=[\w-]{43}; Max-Age=2592000; Path=\/api\/v1\/driver; HttpOnly; Secure; SameSite=Strict$/);
+  });
+
   it('keeps a session per device until sign-out, and ends every one when the office makes the driver inactive', async () => {
     const a = await signedInDriver('Session Driver');
     expect((await t.call('GET', '/driver/session', undefined, a.cookie)).body).toEqual({ driver: { name: 'Session Driver', company_name: 'Albion Executive Cars' } });
@@ -120,8 +134,15 @@ describe("a driver's sign-in", () => {
     await t.call('POST', '/driver/code', { mobile: a.mobile });
     const second = await t.call('POST', '/driver/session', { mobile: a.mobile, code: await codeFor(a.mobile) });
     const other = { Cookie: second.headers['set-cookie'].split(';')[0] };
-    await t.call('DELETE', '/driver/session', undefined, a.cookie);
+    const out = await t.call('DELETE', '/driver/session', undefined, a.cookie);
+    expect([out.status, out.body]).toEqual([200, { signedOut: true }]);
+    expect(out.headers['set-cookie']).toMatch(/^driver_session=; Max-Age=0; Path=\/api\/v1\/driver/);
     expect((await t.call('GET', '/driver/jobs', undefined, a.cookie)).status).toBe(401);
+    // A cookie that is not a session's, or a session's with more or less to it, signs nobody in.
+    const token = a.cookie.Cookie.split('=')[1];
+    for (const bad of ['x', `${token}x`, token.slice(1), `.${token.slice(1)}`]) {
+      expect((await t.call('GET', '/driver/jobs', undefined, { Cookie: `driver_session=${bad}` })).status, bad).toBe(401);
+    }
     expect((await t.call('GET', '/driver/jobs', undefined, other)).status).toBe(200);
     const [company] = await t.db.query<{ id: number }>("SELECT id FROM companies WHERE company_name = 'Albion Executive Cars'");
     const saved = await t.call('POST', '/operator/data', { change: {
@@ -151,6 +172,36 @@ describe("a driver's jobs", () => {
     // The driver heard of it by text, with the link to their page.
     const [job] = await texts(b.id, 'driver_job');
     expect(job).toEqual({ to_address: dan.mobile, body_text: expect.stringMatching(new RegExp(`^Albion Executive Cars: New job ${b.booking_number}: .* 07:15, Heathrow Airport Terminal 5 -> Trafalgar Square\\. Open it: https://bookings\\.example\\.co\\.uk/driver$`)) });
+  });
+
+  it('show the sign, the luggage and the extras as booked, what to collect only when paid in the car, and when a No-show may be tapped', async () => {
+    const dan = await signedInDriver('Detail Driver');
+    const b = await book();
+    expect((await t.call('POST', `/operator/bookings/${b.booking_number}/driver`, dan, office)).status).toBe(200);
+    // Opened by its reference as typed, in any case.
+    const job = async () => (await t.call('GET', `/driver/jobs/${b.booking_number.toLowerCase()}`, undefined, dan.cookie)).body.job;
+    expect(await job()).toMatchObject({ luggage: '1 suitcase, 0 hand luggage', extras: [], sign: null, finished: false, no_show_from: null });
+    await t.db.query(`UPDATE booking_details SET meet_and_greet = 'yes', sign_text = '  Dr G. Hopper ', baby_seat = 2, special_luggages = 1,
+                        luggages = 2, hand_luggages = 1 WHERE booking_id = $1`, [b.id]);
+    expect(await job()).toMatchObject({
+      sign: 'Dr G. Hopper', luggage: '2 suitcases, 1 hand luggage, 1 special',
+      extras: ['Meet and Greet', '2 baby seats', '1 special luggage item'],
+    });
+    // No sign text: the sign shows the passenger's name.
+    await t.db.query('UPDATE booking_details SET sign_text = NULL WHERE booking_id = $1', [b.id]);
+    const named = await job();
+    expect(named.sign).toBe(named.passenger_name);
+    expect(named.sign).toMatch(/^Grace Hopper\d+$/);
+    // Paid on account: nothing for the driver to collect, and no other price.
+    await t.db.query("UPDATE bookings SET payment_method = 'account' WHERE id = $1", [b.id]);
+    expect((await job()).collect).toBeNull();
+    await t.db.query("UPDATE bookings SET payment_method = 'car' WHERE id = $1", [b.id]);
+    for (const s of ['accepted', 'on_way']) expect((await step(b.booking_number, s, dan)).body.job.no_show_from).toBeNull();
+    const arrived = (await step(b.booking_number, 'arrived', dan)).body.job;
+    const [{ minutes, at }] = await t.db.query<{ minutes: number; at: Date }>(
+      'SELECT d.free_waiting_minutes AS minutes, b.arrived_at AS at FROM booking_details d JOIN bookings b ON b.id = d.booking_id WHERE b.id = $1', [b.id]);
+    expect(arrived.no_show_from).toBe(new Date(new Date(at).getTime() + minutes * 60_000).toISOString());
+    expect((await step(b.booking_number, 'on_board', dan)).body.job).toMatchObject({ no_show_from: null, finished: false });
   });
 
   it("are their own: another driver's job is not found, and its steps change nothing", async () => {

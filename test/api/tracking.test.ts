@@ -81,6 +81,8 @@ const stream = async (path: string, headers: Record<string, string>) => {
   const res = await t.app.request(`/api/v1${path}`, { headers: { ...KEYS, ...headers } });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  // Where the car is, kept by no cache on the way.
+  expect(res.headers.get('cache-control')).toBe('no-store');
   return events(res);
 };
 
@@ -200,6 +202,32 @@ describe("the passenger's page", () => {
     expect(job.car.approach.words).toMatch(/^\d+\.\d miles away, about \d+ min$/);
     expect(job.car.approach.miles).toBeGreaterThan(1);
     expect(job.car.approach.miles).toBeLessThan(4);
+  });
+
+  it('shows a finished job in words without the driver or the car, a cancelled one without any, and no car once it stood still for hours', async () => {
+    const pageOf = async (b: { booking_number: string; key: string }) =>
+      (await t.call('GET', `/manage/${b.booking_number}`, undefined, { 'X-Manage-Key': b.key })).body.manage.job;
+    const done = await jobOnTheWay('Done Driver', ['accepted', 'on_way', 'arrived', 'on_board', 'completed']);
+    expect(await pageOf(done.b)).toEqual({ booking_status: 'completed', status: 'completed', words: 'Journey completed', driver: null, car: null, flight: null });
+    const cancelled = await jobOnTheWay('Called Off Driver', ['accepted']);
+    expect((await t.call('POST', `/operator/bookings/${cancelled.b.booking_number}/cancel`, { reason: 'Plans changed' }, office())).status).toBe(200);
+    expect(await pageOf(cancelled.b)).toEqual({ booking_status: 'cancelled', status: null, words: null, driver: null, car: null, flight: null });
+    // A page left open on a job stood still for three hours and more: its last position is not shown as the car's.
+    const { dan, b } = await jobOnTheWay('Still Driver');
+    expect((await send(b.booking_number, dan, { lat: 51.4668, lng: -0.4232 })).status).toBe(200);
+    expect((await pageOf(b)).car).toMatchObject({ lat: 51.4668, lon: -0.4232 });
+    await t.db.query("UPDATE bookings SET job_status_at = now() - interval '4 hours' WHERE id = $1", [b.id]);
+    expect(await pageOf(b)).toMatchObject({ status: 'on_way', words: 'Your driver is on the way', driver: { name: 'Still Driver' }, car: null });
+    // No-show, once the free waiting time has passed: said in words, the driver no longer shown.
+    const late = await jobOnTheWay('No Show Driver', ['accepted', 'on_way', 'arrived']);
+    const [{ minutes }] = await t.db.query<{ minutes: number }>('SELECT free_waiting_minutes AS minutes FROM booking_details WHERE booking_id = $1', [late.b.id]);
+    t.clock.now = new Date(Date.now() + (minutes + 1) * 60_000);
+    try {
+      expect((await stepAs(t, late.b.booking_number, 'no_show', late.dan)).status).toBe(200);
+    } finally {
+      t.clock.now = new Date();
+    }
+    expect(await pageOf(late.b)).toMatchObject({ status: 'no_show', words: 'The driver could not find you at the pickup point', driver: null, car: null });
   });
 
   it('follows the job live: a status and a position each reach the stream; a wrong key gets no stream', async () => {

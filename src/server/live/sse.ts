@@ -44,10 +44,9 @@ export function liveStream(
       else open.delete(k);
     }
   };
-  c.header('Cache-Control', 'no-store');
   // No buffering by a proxy in front (nginx): each event goes out as it is written.
   c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
+  const answer = streamSSE(c, async (stream) => {
     let ended = false;
     let stop: () => void = () => {};
     let waiting = 0;
@@ -78,4 +77,7 @@ export function liveStream(
       finish();
     }
   });
+  // What a live page is sent (where the car is) is kept by no cache: streamSSE's own header says only no-cache.
+  answer.headers.set('Cache-Control', 'no-store');
+  return answer;
 }
