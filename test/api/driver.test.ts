@@ -8,6 +8,7 @@ import { bookForDriver, codeFor as codeForDriver, signedInDriver as signedInDriv
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { CODE_ANSWER_MS, DRIVER_MESSAGES } from '../../src/server/driver/signIn';
 import { purgeExpiredRecords } from '../../src/server/operator/retention';
+import { DEFAULT_LIMITS } from '../../src/server/limits';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 let office: Record<string, string>;
@@ -114,6 +115,28 @@ describe("a driver's sign-in", () => {
     await t.call('POST', '/driver/code', { mobile });
     await t.db.query("UPDATE driver_codes SET expires_at = now() - interval '1 second' WHERE driver_id = $1", [crew.driver_id]);
     expect((await t.call('POST', '/driver/session', { mobile, code: await codeFor(mobile) })).body.message).toBe(DRIVER_MESSAGES.codeGone);
+  });
+
+  it('texts 5 codes a mobile and 10 a network an hour, whoever the mobile is, then refuses naming the field', async () => {
+    const limited = await testApp({ limits: DEFAULT_LIMITS });
+    try {
+      const from = (ip: string) => ({ 'X-Forwarded-For': ip });
+      const mobile = '+447700900901';
+      for (let i = 0; i < DEFAULT_LIMITS.driverCodesPerMobile.max; i++) {
+        expect((await limited.call('POST', '/driver/code', { mobile }, from(`198.51.100.${i + 1}`))).status).toBe(200);
+      }
+      expect(await limited.call('POST', '/driver/code', { mobile }, from('198.51.100.99'))).toMatchObject({
+        status: 429, body: { field: 'mobile', message: DEFAULT_LIMITS.driverCodesPerMobile.message },
+      });
+      for (let i = 0; i < DEFAULT_LIMITS.driverCodes.max; i++) {
+        expect((await limited.call('POST', '/driver/code', { mobile: `+4477009002${String(i).padStart(2, '0')}` }, from('203.0.113.7'))).status).toBe(200);
+      }
+      expect(await limited.call('POST', '/driver/code', { mobile: '+447700900299' }, from('203.0.113.7'))).toMatchObject({
+        status: 429, body: { field: 'mobile', message: DEFAULT_LIMITS.driverCodes.message },
+      });
+    } finally {
+      await limited.db.close();
+    }
   });
 
   it('sets its cookie Secure when the driver signs in over HTTPS', async () => {
@@ -238,6 +261,10 @@ describe("a driver's jobs", () => {
       ['Driver: Accept', 'Day Driver (driver)'], ['Driver: On my way', 'Day Driver (driver)'], ['Driver: Arrived', 'Day Driver (driver)'],
       ['Driver: Passenger on board', 'Day Driver (driver)'], ['Driver: Completed', 'Day Driver (driver)'],
     ]);
+    // Each text is listed on the console's Mail page by its step and booking.
+    const labels = await t.db.query<{ subject: string }>(
+      "SELECT subject FROM outbound_emails WHERE booking_id = $1 AND kind IN ('driver_on_way', 'driver_arrived', 'journey_completed') ORDER BY id", [b.id]);
+    expect(labels.map((m) => m.subject)).toEqual([`On my way: ${b.booking_number}`, `Arrived: ${b.booking_number}`, `Completed: ${b.booking_number}`]);
     const [onWay] = await texts(b.id, 'driver_on_way');
     expect(onWay.to_address).toBe('+447700900456');
     expect(onWay.body_text).toMatch(new RegExp(`^Albion Executive Cars: Day Driver is on the way to your pickup for ${b.booking_number}\\. Follow the car: https://bookings\\.example\\.co\\.uk/manage/${b.booking_number}#key=[\\w-]{43} Questions\\? Call \\+44 20 7946 0321$`));
@@ -286,8 +313,12 @@ describe("a driver's jobs", () => {
     const [row] = await t.db.query<any>('SELECT driver, driver_id, job_status, declined_by FROM bookings WHERE id = $1', [b.id]);
     expect(row).toEqual({ driver: null, driver_id: null, job_status: 'declined', declined_by: 'Decline Driver' });
     expect((await t.call('GET', `/driver/jobs/${b.booking_number}`, undefined, dan.cookie)).status).toBe(404);
-    const notices = await t.db.query<{ subject: string }>("SELECT subject FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_change_notice'", [b.id]);
+    const notices = await t.db.query<{ subject: string; body_text: string }>("SELECT subject, body_text FROM outbound_emails WHERE booking_id = $1 AND kind = 'booking_change_notice'", [b.id]);
     expect(notices.map((m) => m.subject)).toContainEqual(expect.stringContaining('Driver declined the job'));
+    // Who declined, how to reach them, and what the office is to do.
+    const declined = notices.find((m) => m.subject.includes('Driver declined the job'))!;
+    expect(declined.body_text).toContain(`Decline Driver (${dan.mobile})`);
+    expect(declined.body_text).toContain('Assign another driver');
     // The board and the booking's page flag it until another driver is assigned.
     const board = (await t.call('GET', `/operator/bookings?tab=upcoming&q=${b.booking_number}`, undefined, office)).body.rows;
     expect(board).toEqual([expect.objectContaining({ booking_number: b.booking_number, driver_name: null, job_status: 'declined', declined_by: 'Decline Driver' })]);
