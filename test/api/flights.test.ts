@@ -123,6 +123,16 @@ describe('the pickup follows the landing', () => {
     expect(told[0].body_text).toContain('now at 08:10 (booked 07:15)');
     expect((await messages(b.id, 'pickup_moved')).map((m) => m.subject)).toEqual([`New pickup time: ${b.booking_number}`]);
     expect((await messages(b.id, 'booking_change_notice')).filter((m) => m.subject.includes('Pickup moved to 08:10'))).toHaveLength(1);
+    // Each text named on the Mail page by what it is; the passenger's e-mail to the passenger; the office's notice with
+    // the time as booked and the flight's news.
+    expect(told.map((m) => m.subject)).toEqual([`Pickup moved: ${b.booking_number}`, `Pickup moved: ${b.booking_number}`]);
+    expect(told.find((m) => m.to_address === dan.mobile)!.body_text).not.toBe(told.find((m) => m.to_address !== dan.mobile)!.body_text);
+    const [mail] = await messages(b.id, 'pickup_moved');
+    const [{ email }] = await t.db.query<{ email: string }>('SELECT passenger_email AS email FROM booking_passengers WHERE booking_id = $1', [b.id]);
+    expect(mail.to_address).toBe(email);
+    const notice = (await messages(b.id, 'booking_change_notice')).find((m) => m.subject.includes('Pickup moved to 08:10'))!;
+    expect(notice.body_text).toContain('08:10 (booked 07:15)');
+    expect(notice.body_text).toContain('BA 117 delayed: lands 07:40 (due 06:45)');
 
     // Checked again and again (and after it landed): the time stands, nobody is told twice.
     await roundAt(DAY, '05:30');
@@ -143,6 +153,7 @@ describe('the pickup follows the landing', () => {
     const said = desk.body.timeline.map((e: any) => e.text);
     expect(said).toContain('Flight: BA 117 delayed: lands 07:40 (due 06:45)');
     expect(said).toContain('Flight: BA 117 landed at 07:40');
+    expect(desk.body.timeline.find((e: any) => e.text === 'Flight: BA 117 landed at 07:40').by).toBe('Flight status (test service)');
     // The texts are on the timeline as texts.
     expect(said).toContain(`Text to ${dan.mobile}: Pickup moved: ${b.booking_number}`);
     // Checked again with the same answer: nothing new on the timeline.
@@ -204,6 +215,9 @@ describe('the pickup follows the landing', () => {
     for (const [b, what] of [[diverted, 'diverted'], [cancelled, 'cancelled']] as const) {
       const notices = (await messages(b.id, 'booking_change_notice')).filter((m) => m.subject.includes(`Flight ${what}`));
       expect(notices).toHaveLength(1);
+      expect(notices[0].body_text).toContain('Call the passenger and decide the pickup');
+      // Only the office is told: no new time for the passenger or the driver.
+      expect(await messages(b.id, 'pickup_moved')).toHaveLength(0);
       expect(await pickupOf(b.id)).toBe(at(DAY, '07:15').toISOString());
       const board = await t.call('GET', `/operator/bookings?tab=today&q=${b.booking_number}`, undefined, office);
       expect(board.body.rows[0].flight.status).toBe(what);
