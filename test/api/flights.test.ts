@@ -10,7 +10,7 @@ import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { setSetting } from '../../src/server/operator/operator';
 import { loadSettings } from '../../src/server/deps';
 import { testFlightService } from '../../src/server/flightStatus/testService';
-import { checkFlight, claimDue, watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
+import { FlightWatcher, checkFlight, claimDue, watchFlights, type WatcherDeps } from '../../src/server/flights/watcher';
 import { linkBookings } from '../../src/server/flights/links';
 import { callsMade } from '../../src/server/flightStatus/allowance';
 import { checkedAnswer } from '../../src/server/flightStatus/service';
@@ -229,6 +229,7 @@ describe('the pickup follows the landing', () => {
     const b = await bookFlight(DAY, 'LH900');
     await roundAt(DAY, '04:00');
     expect(await pickupOf(b.id)).toBe(at(DAY, '07:30').toISOString());
+    const waits: number[] = [];
     for (const [i, state] of ['down', 'nonsense', 'slow'].entries()) {
       await script('*', { state });
       await script('LH900', { date: DAY, airport: 'LHR', from: 'EDDF', scheduled: '06:40', outcome: 'delayed', minutes: 90 });
@@ -236,13 +237,50 @@ describe('the pickup follows the landing', () => {
       expect(tally.failed).toBeGreaterThanOrEqual(1);
       expect(await pickupOf(b.id)).toBe(at(DAY, '07:30').toISOString());
       expect((await manage(b)).body.manage.flight.unavailable).toBe('Flight status unavailable since 04:40');
+      const [f] = await t.db.query<{ failures: number; wait: number; last_error: string }>(
+        "SELECT failures, extract(epoch FROM next_check_at - $1::timestamptz) / 60 AS wait, last_error FROM flights WHERE ident = 'LH 900'", [t.clock.now.toISOString()]);
+      expect([f.failures, f.last_error.length > 0, f.last_error.length <= 300]).toEqual([i + 1, true, true]);
+      waits.push(Number(f.wait));
     }
+    // Asked again sooner at first, then after twice as long at each failure in a row, an hour at most.
+    expect(waits[1]).toBe(Math.min(2 * waits[0], 60));
+    expect(waits[2]).toBe(Math.min(2 * waits[1], 60));
     await script('*', { state: 'working' });
-    await roundAt(DAY, '04:50');
+    // An answer sends what it wrote at once.
+    let kicked = 0;
+    await roundAt(DAY, '04:50', { kick: () => { kicked++; } });
+    expect(kicked).toBeGreaterThanOrEqual(1);
     expect(await pickupOf(b.id)).toBe(at(DAY, '08:40').toISOString());
     expect((await manage(b)).body.manage.flight.unavailable).toBeNull();
     const timeline = (await t.call('GET', `/operator/bookings/${b.booking_number}`, undefined, office)).body.timeline.map((e: any) => e.text);
     expect(timeline.filter((a: string) => a === 'Flight status unavailable: LH 900')).toHaveLength(1);
+  });
+
+  it('flags a booked flight the service does not know on that day, with no status, time or move', async () => {
+    const b = await bookFlight(DAY, 'BA 998');
+    await roundAt(DAY, '03:10');
+    const board = await t.call('GET', `/operator/bookings?tab=today&q=${b.booking_number}`, undefined, office);
+    expect(board.body.rows[0].flight).toMatchObject({
+      number: 'BA 998', status: null, words: null, terminal: null, moved: false, unavailable: null,
+      not_found: 'BA 998 does not land at Heathrow on 4 Oct: check the number',
+    });
+    expect(await pickupOf(b.id)).toBe(at(DAY, '07:15').toISOString());
+  });
+
+  it('runs its rounds one at a time in the background, says when one failed, and stops', async () => {
+    const lines: string[] = [];
+    let rounds = 0;
+    const w = new FlightWatcher(watcher({ settings: async () => { rounds++; throw new Error('settings away'); }, log: (line) => lines.push(line) }));
+    const first = w.round();
+    expect(w.round()).toBe(first);
+    await first;
+    expect([rounds, lines]).toEqual([1, ['Flight check round failed: settings away']]);
+    w.start(20);
+    await expect.poll(() => rounds, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await w.stop();
+    const stopped = rounds;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rounds).toBe(stopped);
   });
 
   it('moves a followed booking with news a visitor\'s look-up heard first', async () => {
