@@ -38,12 +38,63 @@ async function close(res: Response) {
 }
 
 describe('live streams', () => {
-  it('answer as a stream nobody caches or buffers', async () => {
+  it('answer as a stream nobody caches or buffers, counted in this process', async () => {
     run++;
+    expect(TOO_MANY_STREAMS).toBe('Too many live pages are open from your connection. Close some and reload this one.');
+    const base = openStreams();
+    expect(Number.isInteger(base) && base >= 0).toBe(true);
     const res = await open(app({ perOwner: 5, perAddress: 5, total: openStreams() + 5 }), 'a', 'x');
     expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control'), res.headers.get('x-accel-buffering')])
       .toEqual([200, expect.stringMatching(/^text\/event-stream/), 'no-store', 'no']);
+    expect(openStreams()).toBe(base + 1);
     await close(res);
+    // Given back once, however it ended.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(openStreams()).toBe(base);
+  });
+
+  it('keep a viewer that reads, however many events it is sent over time', async () => {
+    run++;
+    const base = openStreams();
+    let send: (event: string, data: unknown) => void = () => {};
+    const a = new Hono();
+    a.get('/live', (c) => liveStream(c, async (s) => { send = s; return () => {}; }, { owner: `${run}-reader`, address: `${run}-x`, limits: { perOwner: 5, perAddress: 5, total: base + 5 } }));
+    const res = await a.request('/live');
+    opened.push(res);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (n: number) => {
+      while ((text.match(/^event: job$/gm) ?? []).length < n) {
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error('the stream ended');
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    };
+    await expect.poll(() => send.length).toBe(2);
+    for (let round = 1; round <= 3; round++) {
+      for (let i = 0; i < MAX_WAITING_EVENTS - 2; i++) send('job', { round, i });
+      await until(round * (MAX_WAITING_EVENTS - 2));
+    }
+    expect(openStreams()).toBe(base + 1);
+    await reader.cancel();
+    await expect.poll(() => openStreams()).toBe(base);
+  });
+
+  it('stop what they watch when the viewer went away while it was being set up', async () => {
+    run++;
+    const base = openStreams();
+    let ready!: () => void;
+    let stopped = 0;
+    const a = new Hono();
+    a.get('/live', (c) => liveStream(c, async () => { await new Promise<void>((r) => { ready = r; }); return () => { stopped++; }; },
+      { owner: `${run}-early`, address: `${run}-x`, limits: { perOwner: 5, perAddress: 5, total: base + 5 } }));
+    const res = await a.request('/live');
+    await expect.poll(() => typeof ready).toBe('function');
+    await res.body!.cancel();
+    await expect.poll(() => openStreams()).toBe(base);
+    ready();
+    await expect.poll(() => stopped).toBe(1);
   });
 
   it('are counted per owner, given back when one ends', async () => {
