@@ -90,6 +90,21 @@ export const MUTATION_RUNS = [
       mutate: ['src/server/accounts/billing.ts', 'src/server/accounts/invoiceRun.ts', 'src/server/accounts/store.ts', 'src/server/accounts/journeys.ts'],
       tests: ['test/api/accounts.test.ts', 'test/api/account-records.test.ts', 'test/api/account-desk.test.ts', 'test/api/accounts-two-processes.test.ts'],
     },
+    // The driver's side (issue 41): the driver's sign-in, jobs and steps, the car's position, and the passenger's live
+    // view of the job.
+    {
+      name: 'server-driver',
+      mutate: ['src/server/driver/jobs.ts', 'src/server/driver/positions.ts', 'src/server/driver/signIn.ts', 'src/server/driver/routes.ts',
+        'src/server/live/hub.ts', 'src/server/live/liveJob.ts', 'src/server/live/sse.ts'],
+      tests: ['test/api/driver.test.ts', 'test/api/driver-session.test.ts', 'test/api/tracking.test.ts', 'test/api/casework.test.ts'],
+    },
+    // Airport pickups that follow the flight (issue 42): the flight's rule on a booking, the watcher, the links.
+    {
+      name: 'server-flights',
+      mutate: ['src/server/flights/bookingFlight.ts', 'src/server/flights/check.ts', 'src/server/flights/follow.ts', 'src/server/flights/links.ts',
+        'src/server/flights/watcher.ts'],
+      tests: ['test/api/flights.test.ts', 'test/api/flight-watcher.test.ts', 'test/api/flights-two-processes.test.ts'],
+    },
   ].map((run) => ({ config: 'stryker.server.config.json', ignoreStatic: false, ...run })),
 ].map((run) => ({
   ...run,
