@@ -3,6 +3,7 @@
 // interval; a lookup that fails is logged with when it will be tried again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SITE_URL, testApp } from './setup';
+import { bookFlight as bookFlightFor } from './flightHelpers';
 import { setSetting } from '../../src/server/operator/operator';
 import { loadSettings } from '../../src/server/deps';
 import { testFlightService } from '../../src/server/flightStatus/testService';
@@ -19,20 +20,7 @@ afterAll(async () => { await t.db.close(); });
 const watcher = (over: Partial<WatcherDeps> = {}): WatcherDeps => ({
   db: t.db, service: testFlightService(t.db), settings: () => loadSettings(t.db), siteUrl: TEST_SITE_URL, now: () => new Date(), ...over,
 });
-let n = 0;
-async function bookFlight(date: string, flight: string) {
-  const form = {
-    pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
-    pickup_date: date, pickup_hour: '7am', pickup_min: '15', passengers: 1, luggages: 1, pickup_fight_number: flight,
-  };
-  const prices = await t.call('POST', '/calculate-distance-price', form);
-  const res = await t.call('POST', '/booking', {
-    selectedVehicleData: prices.body.price_details.find((p: any) => p.company_name === 'Albion Executive Cars' && p.vehicle_type === 'Saloon'),
-    selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car', selected_passenger: 'guest_login',
-    registrationData: { firstName: 'Wil', surname: `Watcher${++n}`, number: '07700 900457', email: `wil.${process.pid}.${n}@example.com` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-}
+const bookFlight = (date: string, flight: string) => bookFlightFor(t, date, flight);
 const flightRow = async (ident: string) => (await t.db.query<{ next_check_at: Date; found: boolean | null; checked_at: Date | null }>(
   'SELECT next_check_at, found, checked_at FROM flights WHERE ident = $1', [ident]))[0];
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

@@ -4,6 +4,7 @@
 // on the one database. They link the bookings, claim the flights due (a lease, FOR UPDATE SKIP LOCKED) and ask the
 // local test flight service; the calls are counted by a wrapper around the service and by test_flights.calls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookFlight as bookFlightFor } from './flightHelpers';
 import { TEST_SITE_URL, testApp, closeSecond, secondProcessDb } from './setup';
 import type { Db } from '../../src/server/db/index';
 import { loadSettings } from '../../src/server/deps';
@@ -32,23 +33,7 @@ const script = (number: string, body: Record<string, unknown>) => t.app.request(
   method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
 });
 
-let n = 0;
-/** A guest booking paid in the car from Heathrow T5 at 07:15 with a flight number. */
-async function bookFlight(date: string, flight: string) {
-  t.clock.now = new Date();
-  const form = {
-    pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
-    pickup_date: date, pickup_hour: '7am', pickup_min: '15', passengers: 2, luggages: 1, pickup_fight_number: flight,
-  };
-  const prices = await t.call('POST', '/calculate-distance-price', form);
-  const res = await t.call('POST', '/booking', {
-    selectedVehicleData: prices.body.price_details.find((p: any) => p.company_name === 'Albion Executive Cars' && p.vehicle_type === 'Saloon'),
-    selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car', selected_passenger: 'guest_login',
-    registrationData: { firstName: 'Ada', surname: `Twice${++n}`, number: '07700 900456', email: `ada.twice.${process.pid}.${n}@example.com` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.booking as { id: number; booking_number: string };
-}
+const bookFlight = (date: string, flight: string) => bookFlightFor(t, date, flight);
 
 /** The calls each process made, by flight. */
 const calls: { process: string; ident: string; at: string }[] = [];

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SITE_URL, testApp } from './setup';
 import { signedInDriver, stepAs } from './driverHelpers';
+import { bookFlight as bookFlightFor } from './flightHelpers';
 import { DEMO_STAFF } from '../../src/server/operator/seed';
 import { setSetting } from '../../src/server/operator/operator';
 import { loadSettings } from '../../src/server/deps';
@@ -46,24 +47,8 @@ const script = (number: string, body: Record<string, unknown>) => t.app.request(
   method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
 });
 
-let n = 0;
 /** A guest booking paid in the car from Heathrow T5 at 07:15 with a flight number as typed. */
-async function bookFlight(date: string, flight: string, time = { pickup_hour: '7am', pickup_min: '15' }) {
-  t.clock.now = new Date();
-  const form = {
-    pickup: 'Heathrow Airport Terminal 5, Hounslow TW6 2GA', dropoff: 'Trafalgar Square, London WC2N 5DN',
-    pickup_date: date, ...time, passengers: 2, luggages: 1, pickup_fight_number: flight,
-  };
-  const prices = await t.call('POST', '/calculate-distance-price', form);
-  const res = await t.call('POST', '/booking', {
-    selectedVehicleData: prices.body.price_details.find((p: any) => p.company_name === 'Albion Executive Cars' && p.vehicle_type === 'Saloon'),
-    selectedVehicle: 1, bookingType: 'milleage', bookingForm: form, payment_method: 'car', selected_passenger: 'guest_login',
-    registrationData: { firstName: 'Ada', surname: `Flyer${++n}`, number: '07700 900456', email: `ada.${process.pid}.${n}@example.com` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { ...(res.body.data.booking as { id: number; booking_number: string }), key: res.body.data.manage_key as string };
-}
-
+const bookFlight = (date: string, flight: string, time?: { pickup_hour: string; pickup_min: string }) => bookFlightFor(t, date, flight, time);
 const messages = (bookingId: number, kind: string) => t.db.query<{ to_address: string; subject: string; body_text: string }>(
   'SELECT to_address, subject, body_text FROM outbound_emails WHERE booking_id = $1 AND kind = $2 ORDER BY id', [bookingId, kind]);
 const pickupOf = async (id: number) => (await t.db.query<{ pickup_at: Date }>('SELECT pickup_at FROM bookings WHERE id = $1', [id]))[0].pickup_at.toISOString();
