@@ -137,7 +137,8 @@ describe("a driver's sign-in", () => {
     } finally {
       await limited.db.close();
     }
-  });
+    // Each code's answer takes at least 400 ms (CODE_ANSWER_MS): 17 of them, on a machine that may be busy.
+  }, 90_000);
 
   it('sets its cookie Secure when the driver signs in over HTTPS', async () => {
     const crew = await recordDriverAndCar(t.db, 'Albion Executive Cars', { name: 'Secure Driver' });
