@@ -141,16 +141,18 @@ export function allowanceRows(limits: Limits, uses: Use[]): AllowanceRow[] {
 /**
  * The counting statement, on the rows in the JSON parameter `rows` (allowanceRows): a row within its allowance is
  * counted and returned with the window it was counted in; a used-up one is neither. The booking's statement counts
- * with it too (bookings/queries.ts, issue 40).
+ * with it too (bookings/queries.ts, issue 40), several bookings' uses of one key at once (a row's `uses`, else one):
+ * all of them fit in what is left, or none is counted.
  */
 export const countAllowanceSql = (rows: string) => `INSERT INTO rate_limits AS r (name, key, used, max_used, window_minutes)
-     SELECT u.name, u.key, 1, u.max_used, u.window_minutes
-       FROM json_to_recordset(${rows}) AS u(name text, key text, max_used int, window_minutes int)
+     SELECT u.name, u.key, coalesce(u.uses, 1), u.max_used, u.window_minutes
+       FROM json_to_recordset(${rows}) AS u(name text, key text, max_used int, window_minutes int, uses int)
+      WHERE coalesce(u.uses, 1) <= u.max_used
      ON CONFLICT (name, key) DO UPDATE SET
-       used = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN 1 ELSE r.used + 1 END,
+       used = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN EXCLUDED.used ELSE r.used + EXCLUDED.used END,
        window_started = CASE WHEN r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) THEN now() ELSE r.window_started END,
        max_used = EXCLUDED.max_used, window_minutes = EXCLUDED.window_minutes
-     WHERE r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) OR r.used < EXCLUDED.max_used
+     WHERE r.window_started <= now() - make_interval(mins => EXCLUDED.window_minutes) OR r.used + EXCLUDED.used <= EXCLUDED.max_used
      RETURNING r.name, r.key, r.window_started::text AS window_started`;
 
 /**

@@ -23,7 +23,8 @@ import { confirmationSubject, noticeSubject, type StoredBookingMessage } from '.
 import { newBookingNumber } from './bookingNumber';
 import { freeWaitingFor } from '../../domain/freeWaiting';
 import { hashKey, manageLink, newKey } from './manageKeys';
-import { AllowanceUsedUp, BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking } from './queries';
+import { AllowanceUsedUp, BookingNumberTaken, KeyAlreadyUsed, insertBooking, keyUse, loadBooking, type BookingWrite } from './queries';
+import { bookingWriter } from './bookingBatch';
 import type { Contact, PreparedBooking, Trip, WriteOptions } from './types';
 import { timed, timedSync } from '../timing';
 import { accountForBooking, holdCredit, type OnAccount } from '../accounts/billing';
@@ -394,12 +395,15 @@ async function writeAll(q: Queryable, deps: BookingDeps, p: PreparedBooking, o: 
     } satisfies StoredBookingMessage),
   }));
 
-  const row = await timed('booking 8 the statement', () => insertBooking(q, {
+  const write: BookingWrite = {
     prepared: p, options: o, bookingNumber, passenger: result.passengerDetails, mail, recipients, manageKeyHash: hashKey(manageKey),
     freeWaiting: { minutes: result.bookingDetail.free_waiting_minutes!, airport: trip.pickupAirport },
     notice: { mail: notice, ...officeRecipients(deps.ctx.settings, offer.company_email), replyTo: contact.email },
     allowance: allowanceRows(deps.limits, p.toCount),
-  }));
+  };
+  // A booking written on its own (not in a caller's transaction) may share its statement with others made at the
+  // same moment (bookingBatch.ts, decision 65).
+  const row = await timed('booking 8 the statement', () => (q === deps.db ? bookingWriter(deps.db).write(write) : insertBooking(q, write)));
   result.booking.id = row.id;
   result.passengerDetails.passenger_id = row.passenger_id;
   result.manage_key = manageKey;

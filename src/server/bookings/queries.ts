@@ -8,8 +8,6 @@ import type { PreparedBooking, WriteOptions } from './types';
 import { KEY_DAYS_AFTER_PICKUP } from './manageKeys';
 import { countAllowanceSql, type AllowanceRow, type Taken } from '../limits';
 
-const statementTexts = new Map<string, string>();
-
 /** Another request with this Idempotency-Key committed first: nothing was written, nor any allowance counted. */
 export class KeyAlreadyUsed extends Error {
   constructor() { super('The Idempotency-Key was used by another request'); }
@@ -56,36 +54,52 @@ export interface BookingWrite {
 }
 export interface InsertedBooking { id: number; passenger_id: number; stop_ids: number[] | null }
 
+type Param = (value: unknown, type: string) => string;
+
+/** The statement's text for each variant (which parts there are, and how many bookings): see statementText. */
+const statementTexts = new Map<string, string>();
 /**
- * The whole booking in one statement (decision 29): the key is claimed first and everything else is written only
- * from the claim's row, so a key another request used (ON CONFLICT DO NOTHING: on PostgreSQL this waits for that
- * request's transaction) writes nothing at all and answers KeyAlreadyUsed. A new account whose e-mail has one, or a
- * booking number already drawn, fails the statement, which is atomic: nothing stays behind.
+ * The text depends only on which parts there are: one string per variant, so lookups by it (the prepared statement's
+ * name) hash it once.
  */
-export async function insertBooking(q: Queryable, w: BookingWrite): Promise<InsertedBooking> {
+function statementText(variant: string, built: string): string {
+  let sql = statementTexts.get(variant);
+  if (sql !== built) statementTexts.set(variant, (sql = built));
+  return sql;
+}
+
+/** Which parts a booking's statement has: an Idempotency-Key, a known passenger, stops. */
+export function bookingVariant(w: BookingWrite): string {
+  return `${w.options.idempotencyKey ? 'k' : ''}${w.prepared.contact.passengerId !== null ? 'p' : ''}${w.prepared.trip.stops.length ? 's' : ''}`;
+}
+
+/**
+ * One booking's common table expressions, each name ending in `n` ('' alone; 0, 1, ... in a batch): the key claimed
+ * first and everything else written only from the claim's row (decision 29), ending with `keys<n>`, its manage key,
+ * which has a row only when the booking was written.
+ */
+function bookingCtes(w: BookingWrite, $: Param, n: string): string {
   const { prepared: { req, trip, contact }, options: o, bookingNumber, mail, recipients, notice } = w;
   const quantity = req.selectedVehicle;
   const d = trip.details;
   const offer = trip.chosen.offer;
   const total = trip.chosen.unitPence * quantity;
-  const params: unknown[] = [];
-  const $ = (value: unknown, type: string) => { params.push(value); return `$${params.length}::${type}`; };
   const claim = o.idempotencyKey
     ? `INSERT INTO idempotency_keys (key, request_hash) VALUES (${$(o.idempotencyKey, 'text')}, ${$(o.hash, 'text')})
          ON CONFLICT (key) DO NOTHING RETURNING key`
     : 'SELECT NULL::text AS key';
   const passenger = contact.passengerId !== null
-    ? `SELECT ${$(contact.passengerId, 'int')} AS id FROM claim`
+    ? `SELECT ${$(contact.passengerId, 'int')} AS id FROM claim${n}`
     : `INSERT INTO passengers (name, email, phone, password_hash)
          SELECT ${$(contact.name, 'text')}, ${$(contact.email.trim(), 'text')}, ${$(contact.phone.trim(), 'text')},
-                ${$(contact.passwordHash, 'text')} FROM claim RETURNING id`;
+                ${$(contact.passwordHash, 'text')} FROM claim${n} RETURNING id`;
   const booking = `INSERT INTO bookings (booking_number, idempotency_key, ride_type, booking_type, company_id, vehicle_type_id,
          passenger_id, registration_mode, pick_up_address, drop_off_address, pick_up_date, pick_up_time, return_date,
          return_time, hourly_duration, flight_no, return_flight_no, via_miles, return_via_miles, time_duration,
          vehicle_qty, unit_price_pence, total_booking_amount_pence, price_breakdown, payment_method, payment_status, pickup_at, status,
          original_pickup_at, booked_via, booked_by_staff_id, booked_by_name, price_override, account_id, account_fields)
        SELECT ${$(bookingNumber, 'text')}, ${$(o.idempotencyKey, 'text')}, ${$(trip.rideType, 'text')}, ${$(req.bookingType, 'text')},
-         ${$(offer.company_id, 'int')}, ${$(offer.vehicle_id, 'int')}, passenger.id, ${$(req.selected_passenger, 'text')},
+         ${$(offer.company_id, 'int')}, ${$(offer.vehicle_id, 'int')}, passenger${n}.id, ${$(req.selected_passenger, 'text')},
          ${$(trip.pickup, 'text')}, ${$(trip.dropoff, 'text')}, ${$(trip.date, 'date')}, ${$(trip.time, 'text')},
          ${$(trip.returnDate, 'date')}, ${$(trip.returnTime, 'text')}, ${$(trip.hourlyDuration, 'text')}, ${$(trip.flightNo, 'text')},
          ${$(trip.returnFlightNo, 'text')}, ${$(trip.miles, 'float8')}, ${$(trip.returnMiles, 'float8')}, ${$(trip.seconds, 'int')},
@@ -95,23 +109,23 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
          ${$(trip.pickupAt.toISOString(), 'timestamptz')}, ${$(o.bookedVia ?? 'web', 'text')}, ${$(o.bookedBy?.id ?? null, 'int')},
          ${$(o.bookedBy?.name ?? null, 'text')}, ${$(o.priceOverride ? JSON.stringify({ quoted_pence: o.priceOverride.quotedPence, reason: o.priceOverride.reason }) : null, 'jsonb')},
          ${$(o.account?.id ?? null, 'int')}, ${$(o.account ? JSON.stringify(o.account.fields) : null, 'jsonb')}
-       FROM passenger RETURNING id, passenger_id`;
+       FROM passenger${n} RETURNING id, passenger_id`;
   const details = `INSERT INTO booking_details (booking_id, meet_and_greet, baby_seat, booster_seat, wheel_chair, special_luggages,
          waiting_minutes, luggages, hand_luggages, vehicle_qty, return_options, free_waiting_minutes, free_waiting_airport)
-       SELECT booking.id, ${$(d.meet_and_greet, 'text')}, ${$(d.baby_seat, 'int')}, ${$(d.booster_seat, 'int')},
+       SELECT booking${n}.id, ${$(d.meet_and_greet, 'text')}, ${$(d.baby_seat, 'int')}, ${$(d.booster_seat, 'int')},
          ${$(d.wheel_chair, 'text')}, ${$(d.special_luggages, 'int')}, ${$(d.waiting_minutes, 'int')}, ${$(d.luggages, 'int')},
          ${$(d.hand_luggages, 'int')}, ${$(quantity, 'int')}, ${$(d.return_options ? JSON.stringify(d.return_options) : null, 'jsonb')},
          ${$(w.freeWaiting.minutes, 'int')}, ${$(w.freeWaiting.airport, 'bool')}
-       FROM booking`;
+       FROM booking${n}`;
   const pd = w.passenger;
   const passengers = `INSERT INTO booking_passengers (booking_id, passenger_id, passenger_name, passenger_email, passenger_contact_no,
          total_passengers, additional_info)
-       SELECT booking.id, booking.passenger_id, ${$(pd.passenger_name, 'text')}, ${$(pd.passenger_email, 'text')},
-         ${$(pd.passenger_contact_no, 'text')}, ${$(pd.total_passengers, 'int')}, ${$(pd.additional_info, 'text')} FROM booking`;
+       SELECT booking${n}.id, booking${n}.passenger_id, ${$(pd.passenger_name, 'text')}, ${$(pd.passenger_email, 'text')},
+         ${$(pd.passenger_contact_no, 'text')}, ${$(pd.total_passengers, 'int')}, ${$(pd.additional_info, 'text')} FROM booking${n}`;
   const stops = trip.stops.length
     ? `INSERT INTO booking_stops (booking_id, leg, position, stop_address, stop_post_code, stop_street_number)
-         SELECT booking.id, 'outbound', s.position, s.stop_address, s.stop_post_code, s.stop_street_number
-           FROM booking, json_to_recordset(${$(JSON.stringify(trip.stops.map((st, position) => ({
+         SELECT booking${n}.id, 'outbound', s.position, s.stop_address, s.stop_post_code, s.stop_street_number
+           FROM booking${n}, json_to_recordset(${$(JSON.stringify(trip.stops.map((st, position) => ({
              position, stop_address: st.street_name, stop_post_code: st.postcode, stop_street_number: st.number,
            }))), 'json')}) AS s(position int, stop_address text, stop_post_code text, stop_street_number text)
          RETURNING id, position`
@@ -122,32 +136,46 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
   // link (its key): its data is erased once it is sent (issue 27).
   const emails = `INSERT INTO outbound_emails (kind, to_address, subject, body_text, body_html, template, template_data, booking_id, status, erase_after_send)
        SELECT 'booking_confirmation', r.to_address, ${$(mail.subject, 'text')}, '', '', 'booking_confirmation', ${$(mail.data, 'text')},
-         booking.id, ${mailStatus}, true
-         FROM booking, json_array_elements_text(${$(JSON.stringify(recipients), 'json')}) AS r(to_address)`;
+         booking${n}.id, ${mailStatus}, true
+         FROM booking${n}, json_array_elements_text(${$(JSON.stringify(recipients), 'json')}) AS r(to_address)`;
   const notices = `INSERT INTO outbound_emails (kind, to_address, cc_address, reply_to, subject, body_text, body_html, template, template_data, booking_id, status)
        SELECT 'new_booking_notice', ${$(notice.to, 'text')}, ${$(notice.cc, 'text')}, ${$(notice.replyTo, 'text')},
-         ${$(notice.mail.subject, 'text')}, '', '', 'new_booking_notice', ${$(notice.mail.data, 'text')}, booking.id, ${mailStatus}
-         FROM booking`;
+         ${$(notice.mail.subject, 'text')}, '', '', 'new_booking_notice', ${$(notice.mail.data, 'text')}, booking${n}.id, ${mailStatus}
+         FROM booking${n}`;
   const keys = `INSERT INTO booking_keys (key_hash, booking_id, expires_at)
-       SELECT ${$(w.manageKeyHash, 'text')}, booking.id, ${$(trip.pickupAt.toISOString(), 'timestamptz')} + make_interval(days => ${$(KEY_DAYS_AFTER_PICKUP, 'int')})
-         FROM booking RETURNING booking_id`;
+       SELECT ${$(w.manageKeyHash, 'text')}, booking${n}.id, ${$(trip.pickupAt.toISOString(), 'timestamptz')} + make_interval(days => ${$(KEY_DAYS_AFTER_PICKUP, 'int')})
+         FROM booking${n} RETURNING booking_id`;
+  return `claim${n} AS (${claim}), passenger${n} AS (${passenger}), booking${n} AS (${booking}), details${n} AS (${details}),
+    passengers${n} AS (${passengers}), stops${n} AS (${stops}), emails${n} AS (${emails}), notices${n} AS (${notices}), keys${n} AS (${keys})`;
+}
+
+/** The booking's ids from the statement's row (none: its key was used by another request, so nothing was written). */
+type WrittenRow = { id: number | null; passenger_id: number | null; stop_ids: number[] | null };
+function written(row: WrittenRow): InsertedBooking | KeyAlreadyUsed {
+  return row.id === null ? new KeyAlreadyUsed() : { id: row.id, passenger_id: row.passenger_id!, stop_ids: row.stop_ids };
+}
+
+/**
+ * The whole booking in one statement (decision 29): the key is claimed first and everything else is written only
+ * from the claim's row, so a key another request used (ON CONFLICT DO NOTHING: on PostgreSQL this waits for that
+ * request's transaction) writes nothing at all and answers KeyAlreadyUsed. A new account whose e-mail has one, or a
+ * booking number already drawn, fails the statement, which is atomic: nothing stays behind.
+ */
+export async function insertBooking(q: Queryable, w: BookingWrite): Promise<InsertedBooking> {
+  const params: unknown[] = [];
+  const $: Param = (value, type) => { params.push(value); return `$${params.length}::${type}`; };
+  const ctes = bookingCtes(w, $, '');
   // The allowances after the booking (issue 40, decision 63), and only for a booking written (they read its manage
   // key's row): their rows, shared by every booking from one address or to one e-mail, are not held while the key is
   // claimed and the booking written. A used-up one undoes the whole statement.
   const counted = countAllowanceSql(`(SELECT ${$(JSON.stringify(w.allowance), 'json')} FROM keys)`);
   const within = `coalesce(json_agg(json_build_object('name', c.name, 'key', c.key, 'window_started', c.window_started)), '[]')`;
-  const built = `WITH claim AS (${claim}), passenger AS (${passenger}), booking AS (${booking}), details AS (${details}),
-    passengers AS (${passengers}), stops AS (${stops}), emails AS (${emails}), notices AS (${notices}), keys AS (${keys}), counted AS (${counted})
+  const sql = statementText(bookingVariant(w), `WITH ${ctes}, counted AS (${counted})
     SELECT booking.id, booking.passenger_id, (SELECT json_agg(stops.id ORDER BY stops.position) FROM stops) AS stop_ids,
            (SELECT CASE WHEN count(*) = ${$(w.allowance.length, 'int')} OR NOT EXISTS (SELECT FROM keys) THEN NULL
                         ELSE allowance_used_up(${within}) END FROM counted c) AS refused
-      FROM (SELECT 1) AS one LEFT JOIN booking ON true`;
-  // The text depends only on which parts there are: one string per variant, so lookups by it (the prepared
-  // statement's name) hash it once.
-  const variant = `${o.idempotencyKey ? 'k' : ''}${contact.passengerId !== null ? 'p' : ''}${trip.stops.length ? 's' : ''}`;
-  let sql = statementTexts.get(variant);
-  if (sql !== built) statementTexts.set(variant, (sql = built));
-  let rows: (Omit<InsertedBooking, 'id' | 'passenger_id'> & { id: number | null; passenger_id: number | null })[];
+      FROM (SELECT 1) AS one LEFT JOIN booking ON true`);
+  let rows: WrittenRow[];
   try {
     rows = await q.query(sql, params, { prepare: true });
   } catch (err) {
@@ -158,9 +186,33 @@ export async function insertBooking(q: Queryable, w: BookingWrite): Promise<Inse
     if (index === 'bookings_booking_number_key') throw new BookingNumberTaken();
     throw err;
   }
-  const [row] = rows;
-  if (row.id === null) throw new KeyAlreadyUsed();
-  return { id: row.id, passenger_id: row.passenger_id!, stop_ids: row.stop_ids };
+  const row = written(rows[0]);
+  if (row instanceof KeyAlreadyUsed) throw row;
+  return row;
+}
+
+/**
+ * Several bookings of one variant in one statement (bookingBatch.ts, issue 40): each as insertBooking writes it alone,
+ * its allowances counted together with the others' (one use a booking written). All or nothing: any error, an
+ * allowance used up among them included, writes nothing of any, and the caller writes each alone to find out whose it
+ * was. A booking whose key another request used answers KeyAlreadyUsed, and the others are written.
+ */
+export async function insertBookings(q: Queryable, ws: BookingWrite[]): Promise<(InsertedBooking | KeyAlreadyUsed)[]> {
+  const params: unknown[] = [];
+  const $: Param = (value, type) => { params.push(value); return `$${params.length}::${type}`; };
+  const ctes = ws.map((w, i) => bookingCtes(w, $, String(i))).join(',\n    ');
+  const wanted = ws.map((w, i) => `SELECT ${$(JSON.stringify(w.allowance), 'json')} AS rows FROM keys${i}`).join(' UNION ALL ');
+  const counted = countAllowanceSql('(SELECT json_agg(wanted ORDER BY wanted.name, wanted.key) FROM wanted)');
+  const each = ws.map((_, i) => `SELECT ${i} AS i, booking${i}.id, booking${i}.passenger_id,
+           (SELECT json_agg(stops${i}.id ORDER BY stops${i}.position) FROM stops${i}) AS stop_ids FROM (SELECT 1) AS one LEFT JOIN booking${i} ON true`);
+  const sql = statementText(`${bookingVariant(ws[0])}x${ws.length}`, `WITH ${ctes},
+    wanted AS (SELECT u.name, u.key, count(*)::int AS uses, max(u.max_used) AS max_used, max(u.window_minutes) AS window_minutes
+      FROM (${wanted}) AS w, json_to_recordset(w.rows) AS u(name text, key text, max_used int, window_minutes int) GROUP BY u.name, u.key),
+    counted AS (${counted})
+    SELECT b.*, (SELECT CASE WHEN count(*) = (SELECT count(*) FROM wanted) THEN NULL ELSE allowance_used_up('[]') END FROM counted) AS refused
+      FROM (${each.join(' UNION ALL ')}) AS b ORDER BY b.i`);
+  const rows = await q.query<WrittenRow & { i: number }>(sql, params, { prepare: true });
+  return rows.map(written);
 }
 
 /** Whether a key was used, with the hash of its request and the booking it made (none yet while that is written). */
