@@ -10,7 +10,7 @@ import type { Db, Queryable } from '../db/index';
 import { bookingVariant, insertBooking, insertBookings, KeyAlreadyUsed, type BookingWrite, type InsertedBooking } from './queries';
 
 /** Statements of bookings a process has at the database at once (PGlite runs one statement at a time anyway). */
-export const WRITING = { postgres: 4, pglite: 1 } as const;
+export const WRITING = { postgres: 2, pglite: 1 } as const;
 /** Bookings in one statement at most. */
 export const BATCH = 8;
 
