@@ -6,20 +6,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../src/server/db/index';
 import { DEFAULT_LIMITS, type Limits } from '../../src/server/limits';
 import { loadBooking } from '../../src/server/bookings/queries';
-import { bookingWriter, WRITING, BATCH } from '../../src/server/bookings/bookingBatch';
+import { bookingWriter, refusedByDatabase, WRITING, BATCH } from '../../src/server/bookings/bookingBatch';
 import { hashKey } from '../../src/server/bookings/manageKeys';
 import { ACCOUNT_EXISTS } from '../../src/domain/messages';
 import { PADDINGTON_TO_HEATHROW, seededTestDb, testApp } from './setup';
 
 /** The database, with every booking's statement held while `holding`; `statements` holds how many bookings each carried. */
 function gated(inner: Db) {
-  const gate = { holding: false, held: [] as (() => void)[], statements: [] as number[] };
+  const gate = { holding: false, held: [] as (() => void)[], statements: [] as number[], loseNextBatchAnswer: false };
   const query: Queryable['query'] = async (sql, params, opts) => {
-    if (sql.includes('INSERT INTO bookings')) {
-      gate.statements.push(sql.split('INSERT INTO bookings').length - 1);
+    const bookings = sql.split('INSERT INTO bookings').length - 1;
+    if (bookings) {
+      gate.statements.push(bookings);
       if (gate.holding) await new Promise<void>((resolve) => gate.held.push(resolve));
     }
-    return inner.query(sql, params, opts);
+    const rows = await inner.query(sql, params, opts);
+    // The statement ran and committed, and its answer never came back (a connection lost at that moment).
+    if (bookings > 1 && gate.loseNextBatchAnswer) {
+      gate.loseNextBatchAnswer = false;
+      throw new Error('Connection terminated unexpectedly');
+    }
+    return rows;
   };
   const db: Db = {
     kind: inner.kind, query, exec: (sql) => inner.exec(sql), transaction: (fn) => inner.transaction(fn), admit: () => inner.admit(),
@@ -194,5 +201,31 @@ describe('bookings made at the same moment', () => {
     expect(answers[1].body.data.booking.id).toBe(answers[0].body.data.booking.id);
     const rows = await inner.query<{ n: number }>("SELECT count(*)::int AS n FROM bookings WHERE idempotency_key = 'repeat-1'");
     expect(rows[0].n).toBe(1);
+  });
+
+  it('a statement whose answer was lost is never written again: each of its bookings is told of the failure', async () => {
+    const [before] = await inner.query<{ n: number }>('SELECT count(*)::int AS n FROM bookings');
+    g.gate.loseNextBatchAnswer = true;
+    // No Idempotency-Key: written again, each would be a second booking.
+    const { answers, statements } = await whileBusy([0, 1, 2].map((i) => () =>
+      t.call('POST', '/booking', request(`lost${i}@example.com`), { 'X-Forwarded-For': `203.0.113.${80 + i}` })));
+    expect(statements).toEqual([3]);
+    expect(answers.map((a) => a.status)).toEqual([500, 500, 500]);
+    const [after] = await inner.query<{ n: number }>('SELECT count(*)::int AS n FROM bookings');
+    expect(after.n).toBe(before.n + WRITING[g.db.kind] + 3);
+  });
+});
+
+describe('a failed statement is written again booking by booking only when the database refused it', () => {
+  it('reads the database\'s own refusals (a SQLSTATE) apart from a lost connection', () => {
+    expect(refusedByDatabase({ code: '23505' })).toBe(true);
+    expect(refusedByDatabase({ code: 'P0429' })).toBe(true);
+    expect(refusedByDatabase({ code: '40P01' })).toBe(true);
+    expect(refusedByDatabase({ code: '08006' })).toBe(false);
+    expect(refusedByDatabase({ code: 'ECONNRESET' })).toBe(false);
+    expect(refusedByDatabase({ code: '2350' })).toBe(false);
+    expect(refusedByDatabase({ code: 23505 })).toBe(false);
+    expect(refusedByDatabase(new Error('Connection terminated unexpectedly'))).toBe(false);
+    expect(refusedByDatabase(null)).toBe(false);
   });
 });

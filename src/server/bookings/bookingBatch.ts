@@ -22,6 +22,15 @@ export interface BookingWriter {
   readonly waiting: number;
 }
 
+/**
+ * Whether the database answered the statement with an error of its own (a SQLSTATE), which undoes it, rather than
+ * not answering at all (a lost connection: no SQLSTATE, or class 08), after which it may have committed.
+ */
+export function refusedByDatabase(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
+}
+
 function createWriter(db: Queryable, writing: number): BookingWriter {
   let busy = 0;
   const waiting: Waiting[] = [];
@@ -49,8 +58,11 @@ function createWriter(db: Queryable, writing: number): BookingWriter {
     let outcomes: (InsertedBooking | KeyAlreadyUsed)[];
     try {
       outcomes = await insertBookings(db, batch.map((b) => b.w));
-    } catch {
-      // Nothing of any was written: each alone now, in turn, answers with its own outcome.
+    } catch (err) {
+      // The database refused the statement, so nothing of any was written: each alone now, in turn, answers with its
+      // own outcome. Without its answer (the connection lost), the statement may have committed: each is told of the
+      // failure, as a booking alone would be, and none is written again.
+      if (!refusedByDatabase(err)) { for (const b of batch) b.reject(err); return; }
       for (const b of batch) await alone(b);
       return;
     }
