@@ -83,12 +83,12 @@ export const MUTATION_RUNS = [
         'test/api/phones.test.ts', 'test/api/one-price.test.ts', 'test/api/hostile-text.test.ts', 'test/api/booking-rules.test.ts',
         'test/api/spent-allowances.test.ts', 'test/api/phone-bookings.test.ts', 'test/api/accounts.test.ts'],
     },
-    // Bookings made at the same moment written in one statement (issue 40, decision 65): the writer, and the
-    // statements of one booking and of several.
+    // Bookings made at the same moment written in one statement (issue 40, decision 65): the writer. (The statements'
+    // text, queries.ts, is checked by the API tests, not mutated.)
     {
       name: 'server-batch',
-      mutate: ['src/server/bookings/bookingBatch.ts', 'src/server/bookings/queries.ts'],
-      tests: ['test/api/booking-batch.test.ts', 'test/api/booking-statements.test.ts', 'test/api/booking.test.ts'],
+      mutate: ['src/server/bookings/bookingBatch.ts'],
+      tests: ['test/api/booking-batch.test.ts', 'test/api/booking-statements.test.ts'],
     },
     // Corporate accounts on a monthly invoice (issue 44): paying on account within the limit, the invoice run, the
     // booker's journeys.
