@@ -20,7 +20,7 @@ function gated(inner: Db) {
       gate.statements.push(bookings);
       if (gate.holding) await new Promise<void>((resolve) => gate.held.push(resolve));
     }
-    const rows = await inner.query(sql, params, opts);
+    const rows = await inner.query<never>(sql, params, opts);
     // The statement ran and committed, and its answer never came back (a connection lost at that moment).
     if (bookings > 1 && gate.loseNextBatchAnswer) {
       gate.loseNextBatchAnswer = false;
