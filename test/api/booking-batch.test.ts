@@ -168,23 +168,27 @@ describe('bookings made at the same moment', () => {
     const before = await inner.query<{ n: number }>('SELECT count(*)::int AS n FROM bookings');
     const { answers, statements } = await whileBusy([0, 1, 2].map((i) => () => book(request(`over${i}@example.com`), '192.0.2.20', `over-${i}`)));
     expect(statements).toEqual([3, 1, 1, 1]);
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
-    expect(answers[2].body.message).toBe(DEFAULT_LIMITS.bookings.message);
+    // The one that reached the writer last (each request's checks take their own time) is the one too many.
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429]);
+    expect(answers.find((a) => a.status === 429)!.body.message).toBe(DEFAULT_LIMITS.bookings.message);
     const [used] = await inner.query<{ used: number }>("SELECT used FROM rate_limits WHERE name = 'bookings' AND key = '192.0.2.20'");
     expect(used.used).toBe(2);
     const [after] = await inner.query<{ n: number }>('SELECT count(*)::int AS n FROM bookings');
     expect(after.n).toBe(before[0].n + 2 + WRITING[g.db.kind]);
   });
 
-  it('two new accounts for one e-mail: the statement fails, and alone the second is told the account exists', async () => {
+  it('two new accounts for one e-mail: the statement fails, and alone the later one is told the account exists', async () => {
     const { answers, statements } = await whileBusy([
       () => book(request('twin@example.com', { account: true }), '203.0.113.60', 'twin-1'),
       () => book(request('other@example.com', { account: true }), '203.0.113.61', 'twin-2'),
       () => book(request('twin@example.com', { account: true }), '203.0.113.62', 'twin-3'),
     ]);
     expect(statements).toEqual([3, 1, 1, 1]);
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 422]);
-    expect(answers[2].body).toMatchObject({ message: ACCOUNT_EXISTS, field: 'registrationData.email' });
+    // Whichever of the two reached the writer first (each password is hashed first, in its own time) has the account.
+    const twins = [answers[0], answers[2]];
+    expect(twins.map((a) => a.status).sort()).toEqual([200, 422]);
+    expect(answers[1].status).toBe(200);
+    expect(twins.find((a) => a.status === 422)!.body).toMatchObject({ message: ACCOUNT_EXISTS, field: 'registrationData.email' });
     const accounts = await inner.query<{ n: number }>("SELECT count(*)::int AS n FROM passengers WHERE email = 'twin@example.com' AND password_hash IS NOT NULL");
     expect(accounts[0].n).toBe(1);
   });
